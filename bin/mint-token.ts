@@ -1,0 +1,26 @@
+/**
+ * `npm run mint-token -- <org-slug> [--expires-in <seconds>]`: a bearer token from the
+ * local dev identity provider (the key under DATA_DIR that `npm start` serves as JWKS).
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadDevIdp } from '../functions/local/dev-idp';
+
+async function main() {
+  const args = process.argv.slice(2);
+  const org = args.find((a) => !a.startsWith('--')) ?? 'demo-store';
+  const i = args.indexOf('--expires-in');
+  const expiresInSeconds = i >= 0 ? Number(args[i + 1]) : 3600;
+  const keyFile = join(resolve(process.env.DATA_DIR ?? '.data'), 'dev-idp', 'signing-key.json');
+  if (!existsSync(keyFile)) {
+    console.error(`no dev identity provider key at ${keyFile}: run npm start once first`);
+    process.exit(1);
+  }
+  const idp = await loadDevIdp(keyFile);
+  process.stdout.write((await idp.mint({ orgId: org, expiresInSeconds })) + '\n');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '../../core/errors';
+import type { Business } from '../../core/model';
+import type { BusinessRepository } from '../../ports';
+import { isConditionFailure } from './client';
+import { keys } from './keys';
+
+export function createBusinessRepository(db: DynamoDBDocumentClient, table: string): BusinessRepository {
+  return {
+    async create(business) {
+      try {
+        await db.send(new PutCommand({
+          TableName: table,
+          Item: {
+            ...keys.business(business.orgSlug),
+            ...keys.domainIndex(business.domain),
+            ...keys.businessListing(business.orgSlug),
+            type: 'business',
+            ...business,
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }));
+      } catch (err) {
+        if (isConditionFailure(err)) throw new ConflictError(`business for organization ${business.orgSlug} already exists`);
+        throw err;
+      }
+    },
+
+    async get(orgSlug) {
+      const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.business(orgSlug) }));
+      return Item ? toBusiness(Item) : null;
+    },
+  };
+}
+
+function toBusiness(item: Record<string, any>): Business {
+  return {
+    id: item.id,
+    orgSlug: item.orgSlug,
+    name: item.name,
+    url: item.url,
+    domain: item.domain,
+    faviconUrl: item.faviconUrl ?? null,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}

@@ -1,0 +1,22 @@
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+
+/** Runs a query to the end, following LastEvaluatedKey. */
+export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, any>[]> {
+  const items: Record<string, any>[] = [];
+  let startKey: Record<string, any> | undefined;
+  do {
+    const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** All items of an organization's partition whose sort key starts with `prefix`. */
+export function queryPrefix(db: DynamoDBDocumentClient, table: string, pk: string, prefix: string) {
+  return queryAll(db, {
+    TableName: table,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+  });
+}

@@ -1,0 +1,22 @@
+/** GET /api/ai-website/{org_slug} (PUBLIC, D7): errors are `{detail}` with 404 (D15). */
+import { z } from 'zod';
+import { NotFoundError } from '../../core/errors';
+import { endpoint } from '../../http/endpoint';
+import { orgSlug } from '../../http/schemas';
+
+export const handler = endpoint('GET /api/ai-website/{org_slug}', { path: z.object({ org_slug: orgSlug }), errorShape: 'detail' }, async ({ path, container }) => {
+  const business = await container.businesses.get(path.org_slug);
+  if (!business) throw new NotFoundError(`Business ${path.org_slug} not found`);
+  const site = await container.aiSites.get(path.org_slug);
+  if (!site?.deployedAt || !site.deploymentUrl) throw new NotFoundError(`No AI website has been deployed for ${path.org_slug} yet`);
+  return {
+    body: {
+      status: 'success',
+      deployment_url: site.deploymentUrl,
+      project_name: site.projectName,
+      deployed_at: site.deployedAt,
+      business_name: business.name,
+      source_url: site.sourceUrl ?? business.url,
+    },
+  };
+});

@@ -1,0 +1,47 @@
+/** POST /api/cron/store-visibility-score: every score rule lives in core/visibility/score.ts. */
+import { z } from 'zod';
+import { PLATFORM_KEYS } from '../../core/constants';
+import { computeScoreUpdate, type ScoreUpdate } from '../../core/visibility/score';
+import { endpoint } from '../../http/endpoint';
+import { isoDate, orgSlug } from '../../http/schemas';
+import { resolveEntity, todayUtc } from '../entity';
+
+const result = z.object({
+  prompt: z.string().trim().min(1, 'prompt is required').max(2000),
+  ...Object.fromEntries(PLATFORM_KEYS.map((k) => [k, z.boolean({ error: `${k} must be true or false` })])),
+}) as unknown as z.ZodType<{ prompt: string } & Record<(typeof PLATFORM_KEYS)[number], boolean>>;
+
+const body = z.object({
+  business_id: orgSlug,
+  product_id: z.string().trim().min(1).max(255).optional().nullable(),
+  results: z.array(result).min(1, 'results must contain at least one item').max(1000),
+  backdate_to: isoDate.optional().nullable(),
+});
+
+export const handler = endpoint('POST /api/cron/store-visibility-score', { body }, async ({ body, container }) => {
+  const entity = await resolveEntity(container, body.business_id, body.product_id);
+  const today = todayUtc(container);
+  const entryDate = body.backdate_to ?? today;
+
+  // Validate before anything is written, so a rejected call leaves no partial tracker update.
+  computeScoreUpdate({ history: null, results: body.results, entryDate, today });
+
+  const update = await container.visibility.update<ScoreUpdate>(entity.orgSlug, entity.entityId, (history) => {
+    const next = computeScoreUpdate({ history, results: body.results, entryDate, today });
+    return { history: next.history, recentScore: next.recentScore, result: next };
+  });
+  const testedAt = body.backdate_to ? `${body.backdate_to}T00:00:00.000Z` : container.clock.now().toISOString();
+  await container.prompts.recordResults(entity, body.results, testedAt);
+
+  return {
+    body: {
+      status: 'success',
+      message: `stored score ${update.overallScore} for ${entity.productId ? `product ${entity.productId}` : `business ${entity.orgSlug}`} on ${entryDate}` +
+        (update.floorApplied ? ' (floor rule applied)' : '') + (update.seeded ? ' (first score: history seeded)' : ''),
+      overall_score: update.overallScore,
+      prompts_analyzed: update.promptsAnalyzed,
+      total_true: update.totalTrue,
+      platform_scores: update.platformScores,
+    },
+  };
+});

@@ -1,0 +1,16 @@
+/** GET /api/product-names?url= (D13): product names for the scanning UI. */
+import { z } from 'zod';
+import { fetchAllProducts } from '../../adapters/external/storefront';
+import { parseStoreUrl } from '../../core/store/store-url';
+import { endpoint } from '../../http/endpoint';
+
+const query = z.object({ url: z.string().trim().min(1, 'url is required').max(2048) });
+/** A public, unauthenticated call: bound the work one request can cause. */
+const MAX_PAGES = 4;
+
+export const handler = endpoint('GET /api/product-names', { query }, async ({ query, container }) => {
+  const origin = parseStoreUrl(query.url).origin;
+  const products = await fetchAllProducts(container.fetchUrl, origin, MAX_PAGES);
+  const names = [...new Set(products.map((p) => p.title.trim()).filter(Boolean))];
+  return { body: { product_names: names, total: names.length } };
+});

@@ -1,0 +1,50 @@
+/**
+ * Settings, read from the environment once (by the composition root). Nothing else in
+ * functions/ reads process.env. Names follow ../shared/LOCAL_RUNTIME.md.
+ */
+import type { QuotaPolicy } from './core/articles/quota';
+
+export interface Config {
+  tableName: string;
+  /** Set locally (embedded database) and in tests; unset on AWS. */
+  dynamodbEndpoint?: string;
+  region: string;
+  apiKey?: string;
+  jwt: { jwksUrl?: string; issuer?: string; audience?: string };
+  idpWebhookSecret?: string;
+  allowPrivateNetwork: boolean;
+  aiSiteDomain: string;
+  /** URL scheme and port suffix of AI-site URLs (`http`, `:8081` locally; `https`, `` on AWS). */
+  aiSiteScheme: string;
+  aiSitePort: string;
+  articleQuotaPolicy: QuotaPolicy;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const policy = env.ARTICLE_QUOTA_POLICY ?? 'one-time-burst';
+  if (policy !== 'one-time-burst' && policy !== 'weekly-100') {
+    throw new Error(`ARTICLE_QUOTA_POLICY must be one-time-burst or weekly-100, got ${policy}`);
+  }
+  const local = Boolean(env.DYNAMODB_ENDPOINT);
+  return {
+    tableName: env.TABLE_NAME ?? 'ai-visibility',
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    region: env.AWS_REGION ?? 'us-east-1',
+    apiKey: env.API_KEY || undefined,
+    jwt: {
+      jwksUrl: env.JWT_JWKS_URL || undefined,
+      issuer: env.JWT_ISSUER || undefined,
+      audience: env.JWT_AUDIENCE || undefined,
+    },
+    idpWebhookSecret: env.IDP_WEBHOOK_SECRET || undefined,
+    allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK === '1',
+    aiSiteDomain: env.AI_SITE_DOMAIN ?? 'localhost',
+    aiSiteScheme: env.AI_SITE_SCHEME ?? (local ? 'http' : 'https'),
+    aiSitePort: env.SITES_PUBLIC_PORT ? `:${env.SITES_PUBLIC_PORT}` : '',
+    articleQuotaPolicy: policy,
+    logLevel: (env.LOG_LEVEL as Config['logLevel']) ?? 'info',
+  };
+}

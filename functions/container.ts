@@ -1,0 +1,71 @@
+/**
+ * Composition root: picks every adapter once per cold start (per process locally).
+ * Handlers and tasks ask for `getContainer()` and never build clients themselves.
+ */
+import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { loadConfig, type Config } from './config';
+import { setLogLevel } from './logger';
+import { createDocumentClient } from './adapters/dynamodb/client';
+import { createBusinessRepository } from './adapters/dynamodb/business-repo';
+import { createProductRepository } from './adapters/dynamodb/product-repo';
+import { createPromptRepository } from './adapters/dynamodb/prompt-repo';
+import { createVisibilityRepository } from './adapters/dynamodb/visibility-repo';
+import { createAiSiteRepository } from './adapters/dynamodb/ai-site-repo';
+import { createArticleStats } from './adapters/dynamodb/article-stats';
+import { createRateLimiter } from './adapters/dynamodb/rate-limiter';
+import { createGuardedFetch } from './adapters/external/guarded-fetch';
+import type {
+  AiSiteRepository, ArticleStats, BusinessRepository, Clock, HttpFetcher, ProductRepository,
+  PromptRepository, RateLimiter, VisibilityRepository,
+} from './ports';
+
+export interface Container {
+  config: Config;
+  clock: Clock;
+  businesses: BusinessRepository;
+  products: ProductRepository;
+  prompts: PromptRepository;
+  visibility: VisibilityRepository;
+  aiSites: AiSiteRepository;
+  articleStats: ArticleStats;
+  rateLimiter: RateLimiter;
+  /** The only way to fetch a user-supplied URL (D24). */
+  fetchUrl: HttpFetcher;
+  /** Null when no JWKS is configured: JWT routes then answer 401 with the reason. */
+  jwks: JWTVerifyGetKey | null;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function buildContainer(config: Config = loadConfig(), overrides: Partial<Container> = {}): Container {
+  setLogLevel(config.logLevel);
+  const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
+  const table = config.tableName;
+  const clock = overrides.clock ?? systemClock;
+  return {
+    config,
+    clock,
+    businesses: createBusinessRepository(db, table),
+    products: createProductRepository(db, table),
+    prompts: createPromptRepository(db, table),
+    visibility: createVisibilityRepository(db, table),
+    aiSites: createAiSiteRepository(db, table),
+    articleStats: createArticleStats(db, table),
+    rateLimiter: createRateLimiter(db, table, clock),
+    fetchUrl: createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork }),
+    jwks: config.jwt.jwksUrl ? createRemoteJWKSet(new URL(config.jwt.jwksUrl)) : null,
+    ...overrides,
+  };
+}
+
+let current: Container | undefined;
+
+export function getContainer(): Container {
+  current ??= buildContainer();
+  return current;
+}
+
+/** Tests and the local runtime install a container built from their own settings. */
+export function setContainer(container: Container | undefined): void {
+  current = container;
+}

@@ -1,0 +1,57 @@
+/** Every number the spec and DECISIONS.md state, in one place. */
+
+/** The eight AI platforms, in their fixed order (spec: Platform keys). */
+export const PLATFORM_KEYS = [
+  'platform_1', 'platform_2', 'platform_3', 'platform_4',
+  'platform_5', 'platform_6', 'platform_7', 'platform_8',
+] as const;
+export type PlatformKey = (typeof PLATFORM_KEYS)[number];
+
+export const SCORE_MIN = 0;
+export const SCORE_MAX = 100;
+/** First score calculation seeds two days of history (spec rule 5). */
+export const SEEDED_HISTORY = [
+  { daysBefore: 2, score: 0 },
+  { daysBefore: 1, score: 35 },
+] as const;
+export const HISTORY_RETENTION_DAYS = 365;
+
+export const PROMPTS_SAMPLED_PER_DAY = 10;
+export const BUSINESS_PROMPTS = 50;
+export const BUSINESS_SEARCH_API_PROMPTS = 10;
+export const PRODUCT_PROMPTS_REGENERATE = 10;
+export const PRODUCT_PROMPTS_CRON = 10; // D9
+export const ONBOARDING_PROMPTS_PER_PRODUCT = 5;
+export const ONBOARDING_PROMPTS_MIN_TOTAL = 50;
+
+export const MAX_PAGES_MAPPED = 5000;
+export const MAX_AUTO_COMPETITORS = 10;
+export const MAX_USER_COMPETITORS = 2;
+export const COMPETITOR_RESEARCH_RESULTS = 5;
+
+/** Article quota policies (D10). */
+export const ARTICLE_QUOTA_ONE_TIME_BURST = 1000;
+export const ARTICLE_QUOTA_WEEKLY_TARGET = 100;
+export const ARTICLE_QUOTA_WEEKLY_BUSINESS = 50;
+export const ARTICLE_QUOTA_WEEKLY_PRODUCTS = 50;
+export const ARTICLE_QUOTA_WEEKLY_MAX_PRODUCTS = 50;
+
+/** Public rate limits, requests per minute per client IP (spec: Limits; D13, D14). */
+export const RATE_LIMITS = {
+  validateStore: { limit: 5, windowSeconds: 60 },
+  productNames: { limit: 5, windowSeconds: 60 },
+  competitorResearch: { limit: 10, windowSeconds: 60 },
+} as const;
+export type RateLimitName = keyof typeof RATE_LIMITS;
+
+export const EDGE_UPDATE_BATCH_SIZE = 10;
+export const EDGE_UPDATE_BATCH_PAUSE_MS = 1000;
+export const EDGE_PROPAGATION_WAIT_SECONDS = 10;
+export const WEBMASTER_POLL_INTERVAL_SECONDS = 10;
+export const WEBMASTER_POLL_ATTEMPTS = 12;
+export const MEMBER_CACHE_TTL_SECONDS = 300;
+export const WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS = 300;
+
+/** Sitemaps protocol limits (D23). */
+export const SITEMAP_MAX_URLS = 50_000;
+export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;

@@ -1,0 +1,78 @@
+/**
+ * Domain errors with stable names. The `name` is the contract: the HTTP error mapping
+ * (functions/http/error-response.ts) and the state machines' Retry/Catch `ErrorEquals`
+ * both match on it, so never rename one without updating both.
+ */
+export abstract class AppError extends Error {
+  abstract readonly status: number;
+  /** Extra response headers (e.g. Retry-After). */
+  headers: Record<string, string> = {};
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+/** Input that fails validation: names the offending field in the message. */
+export class ValidationError extends AppError {
+  override readonly name = 'ValidationError';
+  readonly status = 400;
+}
+
+/** Missing, malformed, expired or wrongly signed credentials. */
+export class UnauthorizedError extends AppError {
+  override readonly name = 'UnauthorizedError';
+  readonly status = 401;
+}
+
+/** Authenticated, but not allowed: another organization, or a wrong key. */
+export class ForbiddenError extends AppError {
+  override readonly name = 'ForbiddenError';
+  readonly status = 403;
+}
+
+export class NotFoundError extends AppError {
+  override readonly name = 'NotFoundError';
+  readonly status = 404;
+}
+
+/** Already exists, a limit is reached, or an operation is already running. */
+export class ConflictError extends AppError {
+  override readonly name = 'ConflictError';
+  readonly status = 409;
+}
+
+export class RateLimitedError extends AppError {
+  override readonly name = 'RateLimitedError';
+  readonly status = 429;
+  constructor(message: string, readonly retryAfterSeconds: number) {
+    super(message);
+    this.headers['Retry-After'] = String(retryAfterSeconds);
+  }
+}
+
+/** A route whose behaviour belongs to later work: it says so instead of pretending. */
+export class NotImplementedError extends AppError {
+  override readonly name = 'NotImplementedError';
+  readonly status = 501;
+  constructor(what: string) {
+    super(`not implemented: ${what}`);
+  }
+}
+
+/** An outside service the operation needs has no configuration here. */
+export class ProviderNotConfiguredError extends AppError {
+  override readonly name = 'ProviderNotConfiguredError';
+  readonly status = 503;
+}
+
+/** An outside service failed or could not be reached. */
+export class UpstreamError extends AppError {
+  override readonly name = 'UpstreamError';
+  readonly status = 502;
+}
+
+/** A URL that the guarded client refuses to fetch (private address, bad scheme, ...). */
+export class BlockedUrlError extends AppError {
+  override readonly name = 'BlockedUrlError';
+  readonly status = 400;
+}

@@ -1,0 +1,63 @@
+/** Records the service stores, as the core and the handlers see them. */
+import type { PlatformKey } from './constants';
+import type { HistoryEntry } from './visibility/score';
+
+export interface Business {
+  /** Business entity id (UUID). */
+  id: string;
+  /** Organization slug: the single organization identifier (D5). */
+  orgSlug: string;
+  name: string;
+  url: string;
+  /** Normalized store domain (lowercase host without `www.`). */
+  domain: string;
+  faviconUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Product {
+  id: string;
+  orgSlug: string;
+  /** Slugified product identifier (the store handle). */
+  productId: string;
+  name: string;
+  url: string | null;
+  citationCount: number;
+  articleCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type PlatformResults = Record<PlatformKey, boolean | null>;
+
+export interface TrackedPrompt extends PlatformResults {
+  id: string;
+  orgSlug: string;
+  prompt: string;
+  /** The business or product entity the prompt tests. */
+  entityId: string;
+  /** Product slug, null for the business. */
+  productId: string | null;
+  source: 'search_api' | 'generated';
+  lastTestedAt: string | null;
+  createdAt: string;
+}
+
+export interface VisibilityHistory {
+  entityId: string;
+  recentScore: number;
+  history: HistoryEntry[];
+  /** Optimistic-concurrency version: every write checks and bumps it. */
+  version: number;
+}
+
+export interface AiSiteRecord {
+  orgSlug: string;
+  entityId: string;
+  projectName: string | null;
+  deploymentUrl: string | null;
+  deployedAt: string | null;
+  sourceUrl: string | null;
+  [field: string]: unknown;
+}

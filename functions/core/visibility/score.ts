@@ -1,0 +1,232 @@
+/**
+ * Visibility score calculation for `POST /api/cron/store-visibility-score`
+ * (spec: store-visibility-score, rules 1, 2, 4, 5; DECISIONS D16, D22).
+ *
+ * PURE: no I/O, no environment, no clock. The caller passes `today` (UTC) and the
+ * stored history, and persists what comes back.
+ */
+import {
+  HISTORY_RETENTION_DAYS,
+  PLATFORM_KEYS,
+  SCORE_MAX,
+  SCORE_MIN,
+  SEEDED_HISTORY,
+} from '../constants';
+import { ValidationError } from '../errors';
+
+export type PlatformScores = Record<`platform_${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8}_score`, number>;
+
+export interface HistoryEntry {
+  /** YYYY-MM-DD (UTC). */
+  date: string;
+  /** Integer 0-100. */
+  score: number;
+  /** Per-platform scores of that day; `{}` for the seeded entries. */
+  platforms: Partial<PlatformScores>;
+}
+
+export interface CheckResult {
+  prompt: string;
+  platform_1: boolean;
+  platform_2: boolean;
+  platform_3: boolean;
+  platform_4: boolean;
+  platform_5: boolean;
+  platform_6: boolean;
+  platform_7: boolean;
+  platform_8: boolean;
+}
+
+export interface ScoreUpdateInput {
+  /** Stored history, oldest first. `null` or `[]` = the entity was never scored. */
+  history: HistoryEntry[] | null;
+  results: CheckResult[];
+  /** Date of the new entry: the request's `backdate_to`, or `today`. */
+  entryDate: string;
+  /** Current date, YYYY-MM-DD, UTC. */
+  today: string;
+}
+
+export interface ScoreUpdate {
+  /** Final integer score 0-100 (after rounding and the floor rule). */
+  overallScore: number;
+  /** Unrounded `total_true / (prompts * 8) * 100`. */
+  rawScore: number;
+  totalTrue: number;
+  promptsAnalyzed: number;
+  platformScores: PlatformScores;
+  /** True when the floor rule triggered (rounded score <= min_historical). */
+  floorApplied: boolean;
+  /** True when this was the first calculation and the two seed entries were added. */
+  seeded: boolean;
+  /** The complete new history: oldest first, pruned to the retention window. */
+  history: HistoryEntry[];
+  /** Value for `recent_score` (see computeScoreUpdate). */
+  recentScore: number;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MS_PER_DAY = 86_400_000;
+const PLATFORM_COUNT = PLATFORM_KEYS.length; // 8
+
+/** Milliseconds since the epoch of a real YYYY-MM-DD calendar date (UTC), or null. */
+export function parseIsoDate(date: unknown): number | null {
+  if (typeof date !== 'string') return null;
+  const m = DATE_RE.exec(date);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const ms = Date.UTC(y, mo - 1, d);
+  const back = new Date(ms);
+  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear keeps the literal year.
+  back.setUTCFullYear(y);
+  const fixed = back.getTime();
+  const check = new Date(fixed);
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) {
+    return null; // e.g. 2026-02-30 or 2026-13-01
+  }
+  return fixed;
+}
+
+function formatIsoDate(ms: number): string {
+  const d = new Date(ms);
+  const y = String(d.getUTCFullYear()).padStart(4, '0');
+  const mo = String(d.getUTCMonth() + 1).padStart(2, '0');
+  const day = String(d.getUTCDate()).padStart(2, '0');
+  return `${y}-${mo}-${day}`;
+}
+
+/**
+ * YYYY-MM-DD arithmetic in UTC (no DST, no local time zone).
+ * Throws RangeError on a malformed date or a non-integer day count: both are
+ * programming errors, not user input.
+ */
+export function addDays(date: string, days: number): string {
+  const ms = parseIsoDate(date);
+  if (ms === null) throw new RangeError(`addDays: not a YYYY-MM-DD calendar date: ${String(date)}`);
+  if (!Number.isInteger(days)) throw new RangeError(`addDays: days must be an integer, got ${days}`);
+  return formatIsoDate(ms + days * MS_PER_DAY);
+}
+
+function validate(input: ScoreUpdateInput): void {
+  const { results, entryDate, today } = input;
+  if (parseIsoDate(today) === null) {
+    // `today` comes from the server clock, never from the request.
+    throw new RangeError(`today must be a YYYY-MM-DD calendar date, got ${String(today)}`);
+  }
+  if (!Array.isArray(results) || results.length === 0) {
+    throw new ValidationError('results must contain at least one item');
+  }
+  results.forEach((r, i) => {
+    if (r === null || typeof r !== 'object') {
+      throw new ValidationError(`results[${i}] must be an object`);
+    }
+    if (typeof r.prompt !== 'string') {
+      throw new ValidationError(`results[${i}].prompt must be a string`);
+    }
+    for (const key of PLATFORM_KEYS) {
+      if (typeof r[key] !== 'boolean') {
+        throw new ValidationError(`results[${i}].${key} must be a boolean`);
+      }
+    }
+  });
+  if (parseIsoDate(entryDate) === null) {
+    throw new ValidationError('backdate_to must be a valid calendar date in the form YYYY-MM-DD');
+  }
+  // Plain string comparison is chronological for valid YYYY-MM-DD dates.
+  if (entryDate > today) {
+    throw new ValidationError('backdate_to must not be in the future');
+  }
+  if (entryDate <= retentionCutoff(today)) {
+    throw new ValidationError(
+      `backdate_to is older than the ${HISTORY_RETENTION_DAYS}-day history retention`,
+    );
+  }
+}
+
+/**
+ * Entries dated on or before this day are dropped: the history keeps the 365 days
+ * ending today (today-364 .. today).
+ */
+function retentionCutoff(today: string): string {
+  return addDays(today, -HISTORY_RETENTION_DAYS);
+}
+
+function clampScore(n: number): number {
+  return Math.min(SCORE_MAX, Math.max(SCORE_MIN, n));
+}
+
+/** Insert keeping date order; after any existing entries of the same date (stable). */
+function insertByDate(history: HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
+  let at = history.length;
+  while (at > 0 && history[at - 1]!.date > entry.date) at--;
+  return [...history.slice(0, at), entry, ...history.slice(at)];
+}
+
+/**
+ * Rules (spec store-visibility-score; D16):
+ * - raw = total_true / (prompts * 8) * 100, computed as (total_true * 100) / (prompts * 8)
+ *   so that exact halves (e.g. 12.5) are represented exactly before rounding.
+ * - The raw score is rounded to an integer first (Math.round, halves up); the floor
+ *   rule is applied to the rounded value.
+ * - Floor: min_historical = minimum non-zero score in the history *before* this entry
+ *   (seeded entries included, entries outside the retention window included since they
+ *   are only pruned when this result is written). If it exists and
+ *   rounded <= min_historical, final = min(min_historical + 1, 100). Else final = rounded.
+ * - First calculation (history null/[]): seed entryDate-2 → 0 and entryDate-1 → 35,
+ *   then apply the floor against them (first raw 20 → 36; 80 → 80).
+ * - platform_k_score = round(100 * trues_k / prompts).
+ * - One new entry per call, inserted in date order after same-date entries; then only
+ *   entries with date > today - 365 days are kept.
+ * - recentScore is the score of the NEWEST-DATED entry after insertion (the last one
+ *   when several share that date), not necessarily the entry just written: a backdated
+ *   entry older than the newest stored one therefore does not overwrite a newer
+ *   `recent_score`.
+ */
+export function computeScoreUpdate(input: ScoreUpdateInput): ScoreUpdate {
+  validate(input);
+  const { results, entryDate, today } = input;
+
+  const promptsAnalyzed = results.length;
+  const trues: number[] = PLATFORM_KEYS.map((key) => results.filter((r) => r[key]).length);
+  const totalTrue = trues.reduce((a, b) => a + b, 0);
+  const rawScore = (totalTrue * 100) / (promptsAnalyzed * PLATFORM_COUNT);
+  const rounded = clampScore(Math.round(rawScore));
+
+  const platformScores = {} as PlatformScores;
+  PLATFORM_KEYS.forEach((key, i) => {
+    platformScores[`${key}_score`] = clampScore(Math.round((100 * trues[i]!) / promptsAnalyzed));
+  });
+
+  const stored = input.history ?? [];
+  const seeded = stored.length === 0;
+  const base: HistoryEntry[] = seeded
+    ? SEEDED_HISTORY.map((s) => ({ date: addDays(entryDate, -s.daysBefore), score: s.score, platforms: {} }))
+        .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
+    : // Stable sort: tolerate stored history that is not strictly oldest-first.
+      [...stored].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+
+  const nonZero = base.map((e) => e.score).filter((s) => typeof s === 'number' && s !== 0);
+  const minHistorical = nonZero.length > 0 ? Math.min(...nonZero) : null;
+  const floorApplied = minHistorical !== null && rounded <= minHistorical;
+  const overallScore = clampScore(floorApplied ? Math.min(minHistorical! + 1, SCORE_MAX) : rounded);
+
+  const entry: HistoryEntry = { date: entryDate, score: overallScore, platforms: platformScores };
+  const cutoff = retentionCutoff(today);
+  const history = insertByDate(base, entry).filter((e) => e.date > cutoff);
+
+  // The new entry is always kept (validate() rejects dates outside the window), so the
+  // history is never empty here.
+  const recentScore = history[history.length - 1]!.score;
+
+  return {
+    overallScore,
+    rawScore,
+    totalTrue,
+    promptsAnalyzed,
+    platformScores,
+    floorApplied,
+    seeded,
+    history,
+    recentScore,
+  };
+}

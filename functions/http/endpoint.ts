@@ -1,0 +1,224 @@
+/**
+ * The middleware stack, written once for every API route (middy, handler last):
+ *   request context (request id, logger, error mapping) → header normalizer →
+ *   auth class of the route → shared rate limit → JSON body → zod validation →
+ *   org isolation → handler.
+ * Auth comes from the route manifest, so a handler cannot disagree with the CDK API.
+ */
+import { randomUUID } from 'node:crypto';
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { z, ZodType } from 'zod';
+import { RATE_LIMITS } from '../core/constants';
+import { RateLimitedError, ValidationError } from '../core/errors';
+import { getContainer, type Container } from '../container';
+import { createLogger, type Logger } from '../logger';
+import { findRoute, getRoute, type RouteDef } from '../routes';
+import { assertSameOrganization, authenticate, type AuthContext } from './auth';
+import { errorResponse, type ErrorShape } from './error-response';
+
+export interface EndpointOptions<B extends ZodType, Q extends ZodType, P extends ZodType> {
+  body?: B;
+  query?: Q;
+  path?: P;
+  /** `detail` answers errors as `{detail}` (the ai-website operation). */
+  errorShape?: ErrorShape;
+}
+
+export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
+  body: B;
+  query: Q;
+  path: P;
+  headers: Record<string, string>;
+  auth: AuthContext;
+  requestId: string;
+  clientIp: string;
+  log: Logger;
+  container: Container;
+  route: RouteDef;
+}
+
+export interface ApiResult {
+  statusCode?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+interface State {
+  route: RouteDef;
+  requestId: string;
+  log: Logger;
+  startedAt: number;
+  auth?: AuthContext;
+  body?: unknown;
+  errorShape: ErrorShape;
+}
+
+type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }>;
+const stateOf = (request: Request) => request.internal.state as State;
+
+type RouteResolver = string | ((event: APIGatewayProxyEvent) => RouteDef);
+
+/** Builds the Lambda handler of one route (or, with a resolver, of any route of the manifest). */
+export function endpoint<B extends ZodType = ZodType<unknown>, Q extends ZodType = ZodType<unknown>, P extends ZodType = ZodType<unknown>>(
+  routeOrResolver: RouteResolver,
+  options: EndpointOptions<B, Q, P>,
+  fn: (req: ApiRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<ApiResult>,
+): ApiHandler {
+  // Resolve a static route at module load, so a typo fails on import (and in tests), not per request.
+  const resolve = typeof routeOrResolver === 'string' ? constant(getRoute(routeOrResolver)) : routeOrResolver;
+  const errorShape = options.errorShape ?? 'status';
+
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }>()
+    .use(requestContext(resolve, errorShape))
+    .use(httpHeaderNormalizer() as MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>)
+    .use(authentication())
+    .use(rateLimit())
+    .use(jsonBody())
+    .handler(async (event, _context, { signal: _signal }) => {
+      // middy hides `request` from the handler; the state travels on the event instead.
+      const state = (event as unknown as { __state: State }).__state;
+      const container = getContainer();
+      const body = parse('body', options.body, state.body);
+      const query = parse('query', options.query, event.queryStringParameters ?? {});
+      const path = parse('path', options.path, event.pathParameters ?? {});
+      assertSameOrganization(state.auth!, namedOrganizations(event, state.body));
+      const result = await fn({
+        body, query, path,
+        headers: event.headers as Record<string, string>,
+        auth: state.auth!,
+        requestId: state.requestId,
+        clientIp: clientIp(event),
+        log: state.log,
+        container,
+        route: state.route,
+      });
+      return json(result.statusCode ?? 200, result.body, { ...result.headers, 'X-Request-Id': state.requestId });
+    });
+  return handler as unknown as ApiHandler;
+}
+
+const constant = (route: RouteDef) => () => route;
+
+/** The route of an event, from the manifest (used by routes that share one module). */
+export const routeOfEvent = (event: APIGatewayProxyEvent): RouteDef => {
+  const route = findRoute(event.httpMethod, event.resource);
+  if (!route) throw new Error(`no manifest route for ${event.httpMethod} ${event.resource}`);
+  return route;
+};
+
+function requestContext(resolve: (e: APIGatewayProxyEvent) => RouteDef, errorShape: ErrorShape): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }> {
+  return {
+    before: (request) => {
+      const route = resolve(request.event);
+      const requestId = request.event.requestContext?.requestId || request.context?.awsRequestId || randomUUID();
+      const log = createLogger({ request_id: requestId, route: `${route.method} ${route.path}` });
+      const state: State = { route, requestId, log, startedAt: Date.now(), errorShape };
+      request.internal.state = state;
+      (request.event as unknown as { __state: State }).__state = state;
+    },
+    after: (request) => {
+      const state = stateOf(request as Request);
+      state.log.info('request', { status: request.response?.statusCode, duration_ms: Date.now() - state.startedAt, org: orgOf(state.auth) });
+    },
+    onError: (request) => {
+      const state = (request.internal.state as State | undefined) ?? {
+        requestId: randomUUID(), log: createLogger(), startedAt: Date.now(), errorShape,
+      } as State;
+      const { statusCode, body, headers, logLevel } = errorResponse(request.error, state.errorShape);
+      state.log[logLevel]('request failed', {
+        status: statusCode, duration_ms: Date.now() - state.startedAt, org: orgOf(state.auth),
+        error: logLevel === 'error' ? request.error : { name: request.error?.name, message: request.error?.message },
+      });
+      request.response = json(statusCode, body, { ...headers, 'X-Request-Id': state.requestId });
+    },
+  };
+}
+
+const orgOf = (auth?: AuthContext) => (auth?.kind === 'jwt' ? auth.orgId : undefined);
+
+function authentication(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }> {
+  return {
+    before: async (request) => {
+      const state = stateOf(request as Request);
+      state.auth = await authenticate(state.route.auth, request.event.headers, rawBody(request.event), getContainer());
+    },
+  };
+}
+
+function rateLimit(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }> {
+  return {
+    before: async (request) => {
+      const { route } = stateOf(request as Request);
+      if (!route.rateLimit) return;
+      const { limit, windowSeconds } = RATE_LIMITS[route.rateLimit];
+      const decision = await getContainer().rateLimiter.hit(route.rateLimit, clientIp(request.event), limit, windowSeconds);
+      if (!decision.allowed) {
+        throw new RateLimitedError(`rate limit exceeded: ${limit} requests per ${windowSeconds} s; retry after ${decision.retryAfterSeconds} s`, decision.retryAfterSeconds);
+      }
+    },
+  };
+}
+
+function jsonBody(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }> {
+  return {
+    before: (request) => {
+      const state = stateOf(request as Request);
+      const raw = rawBody(request.event);
+      if (state.route.rawBody) {
+        state.body = raw;
+        return;
+      }
+      if (raw.trim() === '') return;
+      const type = request.event.headers['content-type'];
+      if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+        throw new ValidationError(`unsupported Content-Type ${type}: send application/json`);
+      }
+      try {
+        state.body = JSON.parse(raw);
+      } catch (err) {
+        throw new ValidationError(`malformed JSON body: ${(err as Error).message}`);
+      }
+    },
+  };
+}
+
+function rawBody(event: APIGatewayProxyEvent): string {
+  if (!event.body) return '';
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+/** API Gateway's TCP peer address; the local server puts the first X-Forwarded-For there. */
+export function clientIp(event: APIGatewayProxyEvent): string {
+  return event.requestContext?.identity?.sourceIp || 'unknown';
+}
+
+function parse<T extends ZodType>(where: string, schema: T | undefined, value: unknown): z.infer<T> {
+  if (!schema) return value as z.infer<T>;
+  const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue.path.length ? issue.path.join('.') : where;
+  const message = value === undefined && where === 'body' ? 'a JSON body is required' : issue.message;
+  throw new ValidationError(`invalid ${where}: ${field}: ${message}`);
+}
+
+/** Every place an organization can be named (D5): path, query and body. */
+function namedOrganizations(event: APIGatewayProxyEvent, body: unknown): Array<string | undefined> {
+  const p = event.pathParameters ?? {};
+  const q = event.queryStringParameters ?? {};
+  const b = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return [p.org_id, p.org_slug, p.business_id, q.org_slug, q.business_id, str(b.business_id), str(b.org_slug), str(b.org_id)];
+}
+
+export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  return {
+    statusCode,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+    body: JSON.stringify(body),
+  };
+}

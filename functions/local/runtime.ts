@@ -1,0 +1,73 @@
+/**
+ * The whole local stack in one process: embedded database, dev identity provider,
+ * API server over the route manifest and the AI-site host. `bin/local.ts` (npm start)
+ * and the end-to-end tests both start it from here.
+ */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../config';
+import { buildContainer, setContainer } from '../container';
+import { send, startApiServer, type RunningServer } from './api-server';
+import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from './database';
+import { JWKS_PATH, loadDevIdp, type DevIdp } from './dev-idp';
+import { startSitesHost } from './sites-host';
+
+export const DEV_API_KEY = 'dev-api-key-change-me';
+export const DEV_WEBHOOK_SECRET = 'whsec_ZGV2LXdlYmhvb2stc2VjcmV0LWNoYW5nZS1tZQ==';
+
+export interface LocalStackOptions {
+  /** Where the database and site files persist; omit for an in-memory database (tests). */
+  dataDir?: string;
+  port?: number;
+  sitesPort?: number;
+  env?: Record<string, string | undefined>;
+}
+
+export interface LocalStack {
+  config: Config;
+  api: RunningServer;
+  sites: RunningServer;
+  database: EmbeddedDatabase;
+  idp: DevIdp;
+  sitesDir: string;
+  close(): Promise<void>;
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const env = options.env ?? process.env;
+  const dataDir = options.dataDir;
+  const sitesDir = join(dataDir ?? join(tmpdir(), `aivis-${process.pid}`), 'sites');
+  const database = await startEmbeddedDatabase({ path: dataDir && join(dataDir, 'db') });
+  const idp = await loadDevIdp(dataDir && join(dataDir, 'dev-idp', 'signing-key.json'));
+  const api = await startApiServer({
+    port: options.port,
+    extra: [(req, res) => {
+      if (req.method !== 'GET' || req.url !== JWKS_PATH) return false;
+      send(res, 200, idp.jwks, { 'Cache-Control': 'public, max-age=300' });
+      return true;
+    }],
+  });
+  const usesDevIdp = !env.JWT_JWKS_URL;
+  const config = loadConfig({
+    ALLOW_PRIVATE_NETWORK: '1',
+    ...env,
+    DYNAMODB_ENDPOINT: database.endpoint,
+    API_KEY: env.API_KEY ?? DEV_API_KEY,
+    IDP_WEBHOOK_SECRET: env.IDP_WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET,
+    JWT_JWKS_URL: env.JWT_JWKS_URL ?? `http://127.0.0.1:${api.port}${JWKS_PATH}`,
+    JWT_ISSUER: usesDevIdp ? idp.issuer : env.JWT_ISSUER,
+    JWT_AUDIENCE: usesDevIdp ? idp.audience : env.JWT_AUDIENCE,
+  });
+  await ensureTable(database.endpoint, config.tableName, config.region);
+  const sites = await startSitesHost({ sitesDir, aiSiteDomain: config.aiSiteDomain, port: options.sitesPort });
+  setContainer(buildContainer({ ...config, aiSitePort: `:${sites.port}` }));
+
+  return {
+    config, api, sites, database, idp, sitesDir,
+    async close() {
+      await Promise.all([api.close(), sites.close()]);
+      await database.close();
+      setContainer(undefined);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The interfaces handlers and workflow tasks depend on. Adapters implement them
+ * (DynamoDB, AWS services, outside providers); functions/container.ts picks them.
+ */
+import type { Business, Product, TrackedPrompt, VisibilityHistory, AiSiteRecord, PlatformResults } from './core/model';
+import type { HistoryEntry } from './core/visibility/score';
+export type { HttpFetcher, FetchRequest, FetchResponse } from './adapters/external/guarded-fetch';
+
+export interface BusinessRepository {
+  /** Creates the business; ConflictError when the organization already has one. */
+  create(business: Business): Promise<void>;
+  get(orgSlug: string): Promise<Business | null>;
+}
+
+export interface ProductRepository {
+  list(orgSlug: string): Promise<Product[]>;
+  /** By slug (`product_id`) or entity UUID. */
+  find(orgSlug: string, productIdOrEntityId: string): Promise<Product | null>;
+  /** Inserts products that do not exist yet (by slug); returns how many were new. */
+  addMissing(products: Product[]): Promise<number>;
+}
+
+export interface PromptResultUpdate extends Omit<PlatformResults, never> {
+  prompt: string;
+}
+
+export interface PromptRepository {
+  list(orgSlug: string, filter?: { entityId?: string }): Promise<TrackedPrompt[]>;
+  /** Adds prompts that are not tracked yet (same entity, same normalized text); returns how many were new. */
+  addMissing(prompts: TrackedPrompt[]): Promise<number>;
+  /** Records check results; a prompt not yet tracked is added so no result is lost (D16). */
+  recordResults(
+    target: { orgSlug: string; entityId: string; productId: string | null },
+    results: PromptResultUpdate[],
+    testedAt: string,
+  ): Promise<void>;
+}
+
+export interface VisibilityRepository {
+  get(orgSlug: string, entityId: string): Promise<VisibilityHistory | null>;
+  /**
+   * Read-modify-write with a version check, retried on conflict, so two concurrent
+   * score updates both land. `apply` must be pure: it may run more than once.
+   */
+  update<T>(
+    orgSlug: string,
+    entityId: string,
+    apply: (current: HistoryEntry[] | null) => { history: HistoryEntry[]; recentScore: number; result: T },
+  ): Promise<T>;
+}
+
+export interface AiSiteRepository {
+  get(orgSlug: string): Promise<AiSiteRecord | null>;
+}
+
+export interface ArticleStats {
+  /** Articles created for the organization in the week starting `weekStart`. */
+  countInWeek(orgSlug: string, weekStart: string): Promise<number>;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  remaining: number;
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  /** Counts one request of `clientIp` against `name`; shared across all instances. */
+  hit(name: string, clientIp: string, limit: number, windowSeconds: number): Promise<RateLimitDecision>;
+}
+
+export interface Clock {
+  now(): Date;
+}

@@ -1,0 +1,120 @@
+/**
+ * The route manifest: the single source of truth for the HTTP surface. The CDK API stack
+ * makes one Lambda per entry and the local HTTP server serves the same entries, so the
+ * two cannot drift. Auth classes follow the spec's Authentication table and D5-D8.
+ */
+import type { RateLimitName } from './core/constants';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** PUBLIC: none; JWT: bearer token with org_id; KEY: X-API-Key; WEBHOOK: Standard Webhooks signature. */
+export type AuthClass = 'PUBLIC' | 'JWT' | 'KEY' | 'WEBHOOK';
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** API Gateway resource path, `{name}` for path parameters. */
+  path: string;
+  auth: AuthClass;
+  /** Module under functions/ exporting `handler`. */
+  handler: string;
+  /** What the route does; routes not built yet answer 501 `not implemented: <summary>`. */
+  summary: string;
+  rateLimit?: RateLimitName;
+  /** Keep the body byte-for-byte (signatures are computed over it). */
+  rawBody?: boolean;
+  /** Lambda timeout; API Gateway cuts synchronous requests at 29 s anyway. */
+  timeoutSeconds?: number;
+}
+
+/** Routes whose behaviour belongs to later work share this module: auth, then 501. */
+export const NOT_IMPLEMENTED = 'api/not-implemented';
+const todo = NOT_IMPLEMENTED;
+
+export const ROUTES: readonly RouteDef[] = [
+  { method: 'GET', path: '/health', auth: 'PUBLIC', handler: 'api/health/get', summary: 'health check' },
+
+  // Onboarding and business
+  { method: 'POST', path: '/api/business', auth: 'JWT', handler: 'api/business/create', summary: 'create organization metadata and business entity' },
+  { method: 'POST', path: '/api/onboarding/generate-all', auth: 'JWT', handler: todo, summary: 'start the onboarding workflow' },
+  { method: 'GET', path: '/api/onboarding/status', auth: 'JWT', handler: todo, summary: 'onboarding progress' },
+  { method: 'POST', path: '/api/validate-store', auth: 'PUBLIC', handler: 'api/store/validate', summary: 'check that a URL is a supported store', rateLimit: 'validateStore' },
+  { method: 'GET', path: '/api/product-names', auth: 'PUBLIC', handler: 'api/store/product-names', summary: 'product names of a store for the scanning UI', rateLimit: 'productNames' },
+
+  // Products, AI website, dashboard reads (D25)
+  { method: 'GET', path: '/api/products/{business_id}', auth: 'JWT', handler: 'api/products/list', summary: 'list product entities' },
+  { method: 'GET', path: '/api/ai-website/{org_slug}', auth: 'PUBLIC', handler: 'api/ai-website/get', summary: 'deployed AI website of a business' },
+  { method: 'GET', path: '/api/prompts/{business_id}', auth: 'JWT', handler: 'api/prompts/list', summary: 'prompt tracker of a business' },
+  { method: 'GET', path: '/api/visibility/{business_id}', auth: 'JWT', handler: 'api/visibility/get', summary: 'visibility score history' },
+  { method: 'GET', path: '/api/ai-recommendations/{business_id}', auth: 'JWT', handler: todo, summary: 'recorded AI-bot visits' },
+  { method: 'GET', path: '/api/articles/{business_id}', auth: 'JWT', handler: todo, summary: 'AI articles of a business' },
+
+  // Competitors
+  { method: 'POST', path: '/api/competitor-research', auth: 'PUBLIC', handler: todo, summary: 'public competitor research', rateLimit: 'competitorResearch' },
+  { method: 'POST', path: '/api/explore/add-competitor', auth: 'JWT', handler: todo, summary: 'add a competitor by URL' },
+  { method: 'GET', path: '/api/explore/competitors', auth: 'JWT', handler: todo, summary: 'list competitors' },
+  { method: 'GET', path: '/api/explore/competitor/{competitor_id}', auth: 'JWT', handler: todo, summary: 'competitor detail' },
+
+  // Domain proxy
+  { method: 'GET', path: '/api/domain/get-proxy/{org_id}', auth: 'JWT', handler: todo, summary: 'proxy information' },
+  { method: 'POST', path: '/api/domain/start-certificate/{org_id}', auth: 'JWT', handler: todo, summary: 'start the free certificate (DNS-01)' },
+  { method: 'POST', path: '/api/domain/complete-certificate/{org_id}', auth: 'JWT', handler: todo, summary: 'issue and attach the certificate' },
+  { method: 'POST', path: '/api/domain/mark-step-complete/{org_id}', auth: 'JWT', handler: todo, summary: 'mark a domain-connection step complete' },
+  { method: 'POST', path: '/api/domain/disconnect-proxy/{org_id}', auth: 'JWT', handler: todo, summary: 'DNS records that restore the original configuration' },
+  { method: 'POST', path: '/api/domain/mark-disconnect-complete/{org_id}', auth: 'JWT', handler: todo, summary: 'mark the proxy disconnected' },
+  { method: 'POST', path: '/api/domain/start-google-verification/{org_id}', auth: 'JWT', handler: todo, summary: 'webmaster verification token' },
+  { method: 'POST', path: '/api/domain/complete-google-verification/{org_id}', auth: 'JWT', handler: todo, summary: 'verify with the webmaster console' },
+  { method: 'POST', path: '/api/domain/verify-dns/{org_id}', auth: 'JWT', handler: todo, summary: 'live DNS record check' },
+  { method: 'POST', path: '/api/domain/resubmit-sitemap/{org_id}', auth: 'KEY', handler: todo, summary: 'resubmit the sitemap to the webmaster console' },
+  { method: 'POST', path: '/api/domain/update-edge-function', auth: 'KEY', handler: todo, summary: 'publish and roll out the edge function' },
+  { method: 'GET', path: '/api/domain/update-edge-function/{execution_id}', auth: 'KEY', handler: todo, summary: 'edge-function rollout result' },
+
+  // Billing
+  { method: 'POST', path: '/api/billing-portal', auth: 'JWT', handler: todo, summary: 'billing portal session' },
+  { method: 'GET', path: '/api/subscription-status', auth: 'JWT', handler: todo, summary: 'subscription status' },
+
+  // Webhooks and members
+  { method: 'POST', path: '/webhooks/ai-recommendation-store', auth: 'PUBLIC', handler: todo, summary: 'record an AI-bot visit' },
+  { method: 'POST', path: '/webhooks/idp', auth: 'WEBHOOK', handler: todo, summary: 'identity-provider events', rawBody: true },
+  { method: 'GET', path: '/organization/{org_id}/members', auth: 'JWT', handler: todo, summary: 'cached organization members' },
+
+  // Scheduled jobs (KEY, D6)
+  { method: 'GET', path: '/api/cron/entities', auth: 'KEY', handler: todo, summary: 'businesses and products to process' },
+  { method: 'POST', path: '/api/cron/detect-changes', auth: 'KEY', handler: todo, summary: 'change detection' },
+  { method: 'POST', path: '/api/cron/update-ai-site', auth: 'KEY', handler: todo, summary: 'update the AI site with changes' },
+  { method: 'POST', path: '/api/cron/discover-products', auth: 'KEY', handler: todo, summary: 'discover new products' },
+  { method: 'POST', path: '/api/cron/discover-products-from-changes', auth: 'KEY', handler: todo, summary: 'deprecated alias of discover-products' },
+  { method: 'POST', path: '/api/cron/generate-product-prompts', auth: 'KEY', handler: todo, summary: 'prompts for products' },
+  { method: 'POST', path: '/api/cron/generate-product-llms-txt', auth: 'KEY', handler: todo, summary: 'product llms files' },
+  { method: 'POST', path: '/api/cron/update-all-timestamps', auth: 'KEY', handler: todo, summary: 'refresh AI-site timestamps' },
+  { method: 'GET', path: '/api/cron/ai-articles-quota', auth: 'KEY', handler: 'api/cron/ai-articles-quota', summary: 'article quota' },
+  { method: 'POST', path: '/api/cron/create-ai-article', auth: 'KEY', handler: todo, summary: 'generate an AI article' },
+  { method: 'POST', path: '/api/cron/deploy-site', auth: 'KEY', handler: todo, summary: 'deploy AI-site files' },
+  { method: 'POST', path: '/api/cron/submit-indexnow', auth: 'KEY', handler: todo, summary: 'IndexNow submission' },
+  { method: 'GET', path: '/api/cron/sample-prompts', auth: 'KEY', handler: todo, summary: 'prompt sample for the visibility check' },
+  { method: 'POST', path: '/api/cron/analyze-visibility', auth: 'KEY', handler: todo, summary: 'visibility checks on the 8 platforms' },
+  { method: 'POST', path: '/api/cron/store-visibility-report', auth: 'KEY', handler: todo, summary: 'store the daily visibility report' },
+  { method: 'POST', path: '/api/cron/store-visibility-score', auth: 'KEY', handler: 'api/cron/store-visibility-score', summary: 'store a visibility score' },
+  { method: 'POST', path: '/api/cron/generate-prompts', auth: 'KEY', handler: todo, summary: 'regenerate prompts of a product' },
+  { method: 'POST', path: '/api/cron/trigger-all', auth: 'KEY', handler: todo, summary: 'run the daily schedule now', timeoutSeconds: 29 },
+  { method: 'GET', path: '/api/cron/trigger-all/{execution_id}', auth: 'KEY', handler: todo, summary: 'result of a trigger-all run' },
+  { method: 'POST', path: '/api/manual-trigger/regenerate-prompts', auth: 'KEY', handler: todo, summary: 'regenerate prompts' },
+];
+
+export const routeKey = (r: Pick<RouteDef, 'method' | 'path'>): string => `${r.method} ${r.path}`;
+
+const byKey = new Map(ROUTES.map((r) => [routeKey(r), r]));
+
+export function findRoute(method: string, resourcePath: string): RouteDef | undefined {
+  return byKey.get(`${method.toUpperCase()} ${resourcePath}`);
+}
+
+export function getRoute(key: string): RouteDef {
+  const route = byKey.get(key);
+  if (!route) throw new Error(`route ${key} is not in the manifest (functions/routes.ts)`);
+  return route;
+}
+
+/** Stable CDK construct id / function name part for a route: `PostApiBusiness`. */
+export function routeId(route: Pick<RouteDef, 'method' | 'path'>): string {
+  const words = `${route.method} ${route.path}`.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return words.map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('');
+}
