@@ -16,6 +16,8 @@ export interface MintOptions {
   subject?: string;
   expiresInSeconds?: number;
   extraClaims?: Record<string, unknown>;
+  /** Tests use a foreign issuer to check that the API refuses it. */
+  issuer?: string;
 }
 
 export interface DevIdp {
@@ -47,11 +49,11 @@ export async function loadDevIdp(file?: string): Promise<DevIdp> {
     issuer: DEV_ISSUER,
     audience: DEV_AUDIENCE,
     jwks: { keys: [{ ...publicJwk, use: 'sig' }] },
-    async mint({ orgId = 'demo-store', subject = 'user_dev', expiresInSeconds = 3600, extraClaims = {} } = {}) {
+    async mint({ orgId = 'demo-store', subject = 'user_dev', expiresInSeconds = 3600, extraClaims = {}, issuer = DEV_ISSUER } = {}) {
       const claims = orgId === null ? { ...extraClaims } : { org_id: orgId, ...extraClaims };
       return new SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', kid: privateJwk.kid })
-        .setIssuer(DEV_ISSUER)
+        .setIssuer(issuer)
         .setAudience(DEV_AUDIENCE)
         .setSubject(subject)
         .setIssuedAt()

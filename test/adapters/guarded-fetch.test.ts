@@ -431,6 +431,8 @@ describe('content-encoding', () => {
       res.writeHead(200, { 'Content-Encoding': 'gzip' });
       res.end('definitely not gzip');
     });
-    await expect(local(`${srv.base}/`)).rejects.toBeInstanceOf(UpstreamError);
+    const err = await rejection(local(`${srv.base}/`));
+    expect(err).toBeInstanceOf(UpstreamError);
+    expect(err.message).toBe('invalid compressed response from 127.0.0.1');
   });
 });

@@ -316,6 +316,8 @@ function toFetchError(err: unknown, host: string): Error {
   // With happy-eyeballs (autoSelectFamily) Node reports an AggregateError of attempts.
   const first = err instanceof AggregateError && err.errors.length > 0 ? err.errors[0] : err;
   const code = (first as NodeJS.ErrnoException | undefined)?.code ?? '';
+  if (code.startsWith('Z_')) return new UpstreamError(`invalid compressed response from ${host}`);
+  if (code.startsWith('HPE_')) return new UpstreamError(`invalid HTTP response from ${host}`);
   const reason =
     NETWORK_ERRORS[code] ??
     (/CERT|SSL|TLS/.test(code) ? `TLS error (${code})` : code ? `network error (${code})` : 'network error');

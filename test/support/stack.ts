@@ -1,0 +1,41 @@
+/** Starts the real local stack (embedded database, dev IdP, API server) for a test file. */
+import { startLocalStack, DEV_API_KEY, type LocalStack } from '../../functions/local/runtime';
+import { setLogSink } from '../../functions/logger';
+
+export { DEV_API_KEY };
+
+export interface TestStack extends LocalStack {
+  call(method: string, path: string, init?: { body?: unknown; rawBody?: string; headers?: Record<string, string>; token?: string; apiKey?: string }): Promise<{ status: number; body: any; headers: Headers }>;
+  token(orgId?: string | null, options?: { expiresInSeconds?: number }): Promise<string>;
+  logs: string[];
+}
+
+export async function startTestStack(env: Record<string, string | undefined> = {}): Promise<TestStack> {
+  const logs: string[] = [];
+  setLogSink((line) => logs.push(line));
+  const stack = await startLocalStack({ env: { ALLOW_PRIVATE_NETWORK: '1', LOG_LEVEL: 'debug', ...env } });
+  return {
+    ...stack,
+    logs,
+    token: (orgId = 'acme', options = {}) => stack.idp.mint({ orgId, ...options }),
+    async call(method, path, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      if (init.token) headers.Authorization = `Bearer ${init.token}`;
+      if (init.apiKey) headers['X-API-Key'] = init.apiKey;
+      let body: string | undefined = init.rawBody;
+      if (init.body !== undefined) {
+        body = JSON.stringify(init.body);
+        headers['Content-Type'] ??= 'application/json';
+      }
+      const res = await fetch(`${stack.api.url}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+  };
+}
