@@ -56,6 +56,8 @@ export interface AiSiteRepository {
 export interface ArticleStats {
   /** Articles created for the organization in the week starting `weekStart`. */
   countInWeek(orgSlug: string, weekStart: string): Promise<number>;
+  /** Counts one created article in its week and, for a product article, on the product. */
+  recordArticle(orgSlug: string, weekStart: string, productId: string | null): Promise<void>;
 }
 
 export interface RateLimitDecision {

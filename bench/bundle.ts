@@ -1,0 +1,149 @@
+/**
+ * Bundle size of every Lambda the CDK app builds: each distinct handler module of the route
+ * manifest (plus the edge function, if present), bundled with the same esbuild settings.
+ *
+ *   npx tsx bench/bundle.ts           print the table
+ *   npx tsx bench/bundle.ts --check   also exit 1 if an API bundle exceeds the size limit
+ */
+import { build, type Metafile } from 'esbuild';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ROUTES } from '../functions/routes';
+import { heading, isMain, kb, printTable, ROOT } from './lib';
+
+/** The issue's aim for one API Lambda bundle (minified). */
+export const API_BUNDLE_LIMIT_BYTES = 250 * 1024;
+export const EDGE_MODULE = 'edge-function/index';
+
+export interface BundleFigure {
+  /** Module path as in the manifest (`api/products/list`) or `edge-function/index`. */
+  module: string;
+  kind: 'api' | 'edge';
+  outfile: string;
+  minBytes: number;
+  gzipBytes: number;
+  /** Inputs by bytes contributed to the output, largest first. */
+  inputs: { path: string; bytes: number }[];
+  /** The same inputs summed per npm package (or per top-level source folder), largest first. */
+  packages: { name: string; bytes: number }[];
+}
+
+export interface BundleReport {
+  outDir: string;
+  bundles: BundleFigure[];
+  failures: { module: string; error: string }[];
+}
+
+/** Distinct handler modules of the manifest, in manifest order, plus the edge function if it exists. */
+export function lambdaModules(): { module: string; kind: 'api' | 'edge'; entry: string }[] {
+  const api = [...new Set(ROUTES.map((r) => r.handler))].map((module) => ({
+    module, kind: 'api' as const, entry: join(ROOT, 'functions', `${module}.ts`),
+  }));
+  const edgeEntry = join(ROOT, `${EDGE_MODULE}.ts`);
+  return existsSync(edgeEntry) ? [...api, { module: EDGE_MODULE, kind: 'edge' as const, entry: edgeEntry }] : api;
+}
+
+/** Bundles one entry exactly as the CDK app does (NodejsFunction-equivalent esbuild options). */
+export async function bundleModule(module: string, entry: string, outDir: string, kind: 'api' | 'edge' = 'api'): Promise<BundleFigure> {
+  const outfile = join(outDir, `${module}.js`);
+  const result = await build({
+    entryPoints: [entry],
+    outfile,
+    platform: 'node',
+    target: 'node22',
+    format: 'cjs',
+    bundle: true,
+    minify: true,
+    external: ['@aws-sdk/*'],
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = readFileSync(outfile);
+  const inputs = largestInputs(result.metafile, outfile);
+  return {
+    module, kind, outfile,
+    minBytes: code.length,
+    gzipBytes: gzipSync(code).length,
+    inputs,
+    packages: byPackage(inputs),
+  };
+}
+
+function largestInputs(metafile: Metafile, outfile: string): { path: string; bytes: number }[] {
+  const output = Object.entries(metafile.outputs).find(([path]) => join(ROOT, path) === outfile || path === outfile)?.[1]
+    ?? Object.values(metafile.outputs)[0];
+  return Object.entries(output.inputs)
+    .map(([path, info]) => ({ path, bytes: info.bytesInOutput }))
+    .sort((a, b) => b.bytes - a.bytes);
+}
+
+function byPackage(inputs: { path: string; bytes: number }[]): { name: string; bytes: number }[] {
+  const sums = new Map<string, number>();
+  for (const { path, bytes } of inputs) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path.split('/').slice(0, 2).join('/');
+    sums.set(pkg, (sums.get(pkg) ?? 0) + bytes);
+  }
+  return [...sums].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
+}
+
+export async function bundleAll(outDir = mkdtempSync(join(tmpdir(), 'aivis-bundles-'))): Promise<BundleReport> {
+  const report: BundleReport = { outDir, bundles: [], failures: [] };
+  for (const { module, kind, entry } of lambdaModules()) {
+    try {
+      report.bundles.push(await bundleModule(module, entry, outDir, kind));
+    } catch (err) {
+      report.failures.push({ module, error: (err as Error).message.split('\n').slice(0, 6).join('\n') });
+    }
+  }
+  return report;
+}
+
+export function oversized(report: BundleReport): BundleFigure[] {
+  return report.bundles.filter((b) => b.kind === 'api' && b.minBytes > API_BUNDLE_LIMIT_BYTES);
+}
+
+export function printBundleReport(report: BundleReport): void {
+  heading('Lambda bundles (esbuild: node22, cjs, minify, @aws-sdk/* external)');
+  const byMin = [...report.bundles].sort((a, b) => b.minBytes - a.minBytes);
+  printTable(
+    ['route module', 'minified', 'gzip', 'vs limit'],
+    byMin.map((b) => [b.module, kb(b.minBytes), kb(b.gzipBytes), b.kind === 'api' ? `${((b.minBytes / API_BUNDLE_LIMIT_BYTES) * 100).toFixed(0)}%` : 'n/a']),
+  );
+  const biggest = byMin[0];
+  if (biggest) {
+    console.log(`\nlargest inputs of the biggest bundle (${biggest.module}):`);
+    printTable(['input', 'bytes in output', 'share'], biggest.inputs.slice(0, 3).map((i) => [
+      i.path, kb(i.bytes), `${((i.bytes / biggest.minBytes) * 100).toFixed(1)}%`,
+    ]));
+    console.log(`\nthe same bundle by package:`);
+    printTable(['package', 'bytes in output', 'share'], biggest.packages.slice(0, 5).map((p) => [
+      p.name, kb(p.bytes), `${((p.bytes / biggest.minBytes) * 100).toFixed(1)}%`,
+    ]));
+  }
+  for (const f of report.failures) console.log(`\nCOULD NOT BUNDLE ${f.module}:\n${f.error}`);
+  console.log(`\nlimit for an API bundle: ${kb(API_BUNDLE_LIMIT_BYTES)} minified; bundles written to ${report.outDir}`);
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  const report = await bundleAll();
+  printBundleReport(report);
+  if (!check) return;
+  const tooBig = oversized(report);
+  for (const b of tooBig) console.error(`check: ${b.module} is ${kb(b.minBytes)} minified, over the ${kb(API_BUNDLE_LIMIT_BYTES)} limit`);
+  for (const f of report.failures) console.error(`check: ${f.module} could not be bundled`);
+  if (tooBig.length || report.failures.length) {
+    process.exitCode = 1;
+  } else {
+    console.log(`check: all ${report.bundles.filter((b) => b.kind === 'api').length} API bundles are within ${kb(API_BUNDLE_LIMIT_BYTES)}`);
+  }
+}
+
+if (isMain(module)) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

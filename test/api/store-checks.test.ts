@@ -1,0 +1,104 @@
+import { buildContainer, getContainer, setContainer } from '../../functions/container';
+import { startApiServer } from '../../functions/local/api-server';
+import { startFakeStore, type FakeStore } from '../support/fake-store';
+import { startTestStack, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+let store: FakeStore;
+let headless: FakeStore;
+let forbidden: FakeStore;
+let ip = 0;
+/** Each test speaks from its own client IP, so the shared per-IP limits don't couple tests. */
+const from = () => ({ 'X-Forwarded-For': `203.0.113.${++ip}` });
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  [store, headless, forbidden] = await Promise.all([startFakeStore({ products: 260 }), startFakeStore({ status: 404 }), startFakeStore({ status: 403 })]);
+});
+afterAll(async () => {
+  await Promise.all([store.close(), headless.close(), forbidden.close()]);
+  await stack.close();
+});
+
+describe('POST /api/validate-store', () => {
+  test('200 from /products.json → a store', async () => {
+    const res = await stack.call('POST', '/api/validate-store', { body: { url: store.origin }, headers: from() });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ is_store: true, message: expect.stringContaining('supported store') });
+    expect(store.requests.at(-1)).toMatch(/^\/products\.json/);
+  });
+
+  test.each([['404', () => headless], ['403', () => forbidden]])('%s → not a store', async (status, s) => {
+    const res = await stack.call('POST', '/api/validate-store', { body: { url: s().origin }, headers: from() });
+    expect(res.status).toBe(200);
+    expect(res.body.is_store).toBe(false);
+    expect(res.body.message).toContain(`HTTP ${status}`);
+  });
+
+  test('an unreachable store → a clear message', async () => {
+    const res = await stack.call('POST', '/api/validate-store', { body: { url: 'http://127.0.0.1:9' }, headers: from() });
+    expect(res.status).toBe(200);
+    expect(res.body.is_store).toBe(false);
+    expect(res.body.message).toMatch(/Could not check 127\.0\.0\.1:9: could not reach/);
+  });
+
+  test('a link-local / metadata address is refused with 400 (D24)', async () => {
+    const res = await stack.call('POST', '/api/validate-store', { body: { url: 'http://169.254.169.254' }, headers: from() });
+    expect(res.status).toBe(400);
+    expect(res.body.status).toBe('error');
+  });
+
+  test('missing url → 400 naming the field', async () => {
+    const res = await stack.call('POST', '/api/validate-store', { body: {}, headers: from() });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/url/);
+  });
+});
+
+describe('GET /api/product-names (D13)', () => {
+  test('follows pagination and returns every name', async () => {
+    const res = await stack.call('GET', `/api/product-names?url=${encodeURIComponent(store.origin)}`, { headers: from() });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(260);
+    expect(res.body.product_names.slice(0, 2)).toEqual(['Product 1', 'Product 2']);
+  });
+
+  test('a non-store → 502 with the reason', async () => {
+    const res = await stack.call('GET', `/api/product-names?url=${encodeURIComponent(headless.origin)}`, { headers: from() });
+    expect(res.status).toBe(502);
+    expect(res.body.error).toMatch(/HTTP 404/);
+  });
+});
+
+describe('shared rate limit (D14)', () => {
+  test('the 6th validate-store request in a minute from one IP is 429 with Retry-After; other IPs are unaffected', async () => {
+    const headers = { 'X-Forwarded-For': '198.51.100.7, 10.0.0.1' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await stack.call('POST', '/api/validate-store', { body: { url: store.origin }, headers })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const limited = await stack.call('POST', '/api/validate-store', { body: { url: store.origin }, headers });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.body).toEqual({ status: 'error', error: expect.stringContaining('rate limit') });
+    expect((await stack.call('POST', '/api/validate-store', { body: { url: store.origin }, headers: from() })).status).toBe(200);
+  });
+
+  test('the limit holds across instances: two API servers with separate containers share one counter', async () => {
+    const headers = { 'X-Forwarded-For': '198.51.100.99' };
+    const first = getContainer();
+    const second = await startApiServer();
+    const hit = async (url: string) => (await fetch(`${url}/api/product-names?url=${encodeURIComponent(store.origin)}`, { headers })).status;
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        // Alternate "Lambda instances": each has its own container (own clients), same table.
+        setContainer(i % 2 === 0 ? first : buildContainer(first.config));
+        statuses.push(await hit(i % 2 === 0 ? stack.api.url : second.url));
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    } finally {
+      setContainer(first);
+      await second.close();
+    }
+  });
+});
