@@ -28,6 +28,12 @@ export function ms(value: number): string {
   return value < 10 ? `${value.toFixed(2)} ms` : `${value.toFixed(1)} ms`;
 }
 
+/** Latency as autocannon records it (whole milliseconds); 0 means under one millisecond. */
+export function wholeMs(value: number): string {
+  if (!Number.isFinite(value)) return '-';
+  return value < 1 ? '<1 ms' : `${Math.round(value)} ms`;
+}
+
 export function int(value: number): string {
   return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '-';
 }

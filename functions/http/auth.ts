@@ -1,7 +1,7 @@
 /** The auth classes of the spec's Authentication table, verified once for every route. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
-import { Webhook, WebhookVerificationError } from 'svix';
+import { Webhook, WebhookVerificationError } from 'svix/dist/webhook';
 import { ForbiddenError, ProviderNotConfiguredError, UnauthorizedError, ValidationError } from '../core/errors';
 import type { Container } from '../container';
 import type { AuthClass } from '../routes';

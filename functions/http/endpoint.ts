@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z, ZodType } from 'zod';
+import { config as zodConfig, safeParse, type $ZodType, type output } from 'zod/v4/core';
+import english from 'zod/v4/locales/en.js';
 import { RATE_LIMITS } from '../core/constants';
 import { RateLimitedError, ValidationError } from '../core/errors';
 import { getContainer, type Container } from '../container';
@@ -18,7 +19,7 @@ import { findRoute, getRoute, type RouteDef } from '../routes';
 import { assertSameOrganization, authenticate, type AuthContext } from './auth';
 import { errorResponse, type ErrorShape } from './error-response';
 
-export interface EndpointOptions<B extends ZodType, Q extends ZodType, P extends ZodType> {
+export interface EndpointOptions<B extends $ZodType, Q extends $ZodType, P extends $ZodType> {
   body?: B;
   query?: Q;
   path?: P;
@@ -60,13 +61,16 @@ interface State {
 type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }>;
 const stateOf = (request: Request) => request.internal.state as State;
 
+// zod/mini keeps bundles small but ships no messages: load English ones so 400s say what is wrong.
+zodConfig(english());
+
 type RouteResolver = string | ((event: APIGatewayProxyEvent) => RouteDef);
 
 /** Builds the Lambda handler of one route (or, with a resolver, of any route of the manifest). */
-export function endpoint<B extends ZodType = ZodType<unknown>, Q extends ZodType = ZodType<unknown>, P extends ZodType = ZodType<unknown>>(
+export function endpoint<B extends $ZodType = $ZodType<unknown>, Q extends $ZodType = $ZodType<unknown>, P extends $ZodType = $ZodType<unknown>>(
   routeOrResolver: RouteResolver,
   options: EndpointOptions<B, Q, P>,
-  fn: (req: ApiRequest<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<ApiResult>,
+  fn: (req: ApiRequest<output<B>, output<Q>, output<P>>) => Promise<ApiResult>,
 ): ApiHandler {
   // Resolve a static route at module load, so a typo fails on import (and in tests), not per request.
   const resolve = typeof routeOrResolver === 'string' ? constant(getRoute(routeOrResolver)) : routeOrResolver;
@@ -196,9 +200,9 @@ export function clientIp(event: APIGatewayProxyEvent): string {
   return event.requestContext?.identity?.sourceIp || 'unknown';
 }
 
-function parse<T extends ZodType>(where: string, schema: T | undefined, value: unknown): z.infer<T> {
-  if (!schema) return value as z.infer<T>;
-  const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
+function parse<T extends $ZodType>(where: string, schema: T | undefined, value: unknown): output<T> {
+  if (!schema) return value as output<T>;
+  const result = safeParse(schema, value ?? (where === 'body' ? undefined : {}));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue.path.length ? issue.path.join('.') : where;

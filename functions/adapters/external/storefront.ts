@@ -2,20 +2,21 @@
  * The hosted store platform's public storefront endpoints (`/products.json`), always
  * through the guarded client. Store responses are untrusted: bounded and schema-checked.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { UpstreamError } from '../../core/errors';
 import type { HttpFetcher } from './guarded-fetch';
 
-const productSchema = z.object({
-  id: z.union([z.number(), z.string()]).optional(),
-  handle: z.string().min(1),
+const optionalText = z.optional(z.nullable(z.string()));
+const productSchema = z.looseObject({
+  id: z.optional(z.union([z.number(), z.string()])),
+  handle: z.string().check(z.minLength(1)),
   title: z.string(),
-  product_type: z.string().optional().nullable(),
-  vendor: z.string().optional().nullable(),
-  tags: z.union([z.array(z.string()), z.string()]).optional().nullable(),
-  body_html: z.string().optional().nullable(),
-  updated_at: z.string().optional().nullable(),
-}).passthrough();
+  product_type: optionalText,
+  vendor: optionalText,
+  tags: z.optional(z.nullable(z.union([z.array(z.string()), z.string()]))),
+  body_html: optionalText,
+  updated_at: optionalText,
+});
 const pageSchema = z.object({ products: z.array(productSchema) });
 
 export type StoreProduct = z.infer<typeof productSchema>;

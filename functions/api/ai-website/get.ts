@@ -1,5 +1,5 @@
 /** GET /api/ai-website/{org_slug} (PUBLIC, D7): errors are `{detail}` with 404 (D15). */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { NotFoundError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';

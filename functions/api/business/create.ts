@@ -1,13 +1,11 @@
 /** POST /api/business (D11): the organization comes from the token, never from the body. */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseStoreUrl, storeDomain } from '../../core/store/store-url';
 import { endpoint } from '../../http/endpoint';
+import { requiredText } from '../../http/schemas';
 
-const body = z.object({
-  name: z.string().trim().min(1, 'name is required').max(200),
-  url: z.string().trim().min(1, 'url is required').max(2048),
-}).strict();
+const body = z.strictObject({ name: requiredText('name', 200), url: requiredText('url', 2048) });
 
 export const handler = endpoint('POST /api/business', { body }, async ({ body, auth, container }) => {
   if (auth.kind !== 'jwt') throw new Error('JWT route without token context');

@@ -1,5 +1,5 @@
 /** GET /api/cron/ai-articles-quota?org_slug= : the policy (D10) is configuration. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { computeArticleQuota, weekBounds } from '../../core/articles/quota';
 import { NotFoundError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';

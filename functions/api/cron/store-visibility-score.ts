@@ -1,21 +1,21 @@
 /** POST /api/cron/store-visibility-score: every score rule lives in core/visibility/score.ts. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PLATFORM_KEYS } from '../../core/constants';
 import { computeScoreUpdate, type ScoreUpdate } from '../../core/visibility/score';
 import { endpoint } from '../../http/endpoint';
-import { isoDate, orgSlug } from '../../http/schemas';
+import { isoDate, orgSlug, productRef, requiredText } from '../../http/schemas';
 import { resolveEntity, todayUtc } from '../entity';
 
 const result = z.object({
-  prompt: z.string().trim().min(1, 'prompt is required').max(2000),
+  prompt: requiredText('prompt', 2000),
   ...Object.fromEntries(PLATFORM_KEYS.map((k) => [k, z.boolean({ error: `${k} must be true or false` })])),
-}) as unknown as z.ZodType<{ prompt: string } & Record<(typeof PLATFORM_KEYS)[number], boolean>>;
+}) as unknown as z.ZodMiniType<{ prompt: string } & Record<(typeof PLATFORM_KEYS)[number], boolean>>;
 
 const body = z.object({
   business_id: orgSlug,
-  product_id: z.string().trim().min(1).max(255).optional().nullable(),
-  results: z.array(result).min(1, 'results must contain at least one item').max(1000),
-  backdate_to: isoDate.optional().nullable(),
+  product_id: productRef,
+  results: z.array(result).check(z.minLength(1, 'results must contain at least one item'), z.maxLength(1000)),
+  backdate_to: z.optional(z.nullable(isoDate)),
 });
 
 export const handler = endpoint('POST /api/cron/store-visibility-score', { body }, async ({ body, container }) => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { NotFoundError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';

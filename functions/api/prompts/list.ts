@@ -1,13 +1,13 @@
 /** GET /api/prompts/{business_id}?product_id= (D25). */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PLATFORM_KEYS } from '../../core/constants';
 import { endpoint } from '../../http/endpoint';
-import { orgSlug } from '../../http/schemas';
+import { orgSlug, productRef } from '../../http/schemas';
 import { resolveEntity } from '../entity';
 
 export const handler = endpoint('GET /api/prompts/{business_id}', {
   path: z.object({ business_id: orgSlug }),
-  query: z.object({ product_id: z.string().min(1).max(255).optional() }),
+  query: z.object({ product_id: productRef }),
 }, async ({ path, query, container }) => {
   const entity = await resolveEntity(container, path.business_id, query.product_id);
   const prompts = await container.prompts.list(entity.orgSlug, query.product_id ? { entityId: entity.entityId } : {});

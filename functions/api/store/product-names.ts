@@ -1,10 +1,11 @@
 /** GET /api/product-names?url= (D13): product names for the scanning UI. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { fetchAllProducts } from '../../adapters/external/storefront';
 import { parseStoreUrl } from '../../core/store/store-url';
 import { endpoint } from '../../http/endpoint';
+import { requiredText } from '../../http/schemas';
 
-const query = z.object({ url: z.string().trim().min(1, 'url is required').max(2048) });
+const query = z.object({ url: requiredText('url', 2048) });
 /** A public, unauthenticated call: bound the work one request can cause. */
 const MAX_PAGES = 4;
 

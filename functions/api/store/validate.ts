@@ -2,12 +2,13 @@
  * POST /api/validate-store: a store is supported when `/products.json` answers 200
  * (bot-protection proxies included); 403/404 mean a headless or non-store site.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { UpstreamError } from '../../core/errors';
 import { parseStoreUrl } from '../../core/store/store-url';
 import { endpoint } from '../../http/endpoint';
+import { requiredText } from '../../http/schemas';
 
-const body = z.object({ url: z.string().trim().min(1, 'url is required').max(2048) });
+const body = z.object({ url: requiredText('url', 2048) });
 
 export const handler = endpoint('POST /api/validate-store', { body }, async ({ body, container }) => {
   const origin = parseStoreUrl(body.url).origin;

@@ -1,0 +1,198 @@
+/**
+ * The HTTP API: one REST API, one Lambda per entry of the route manifest
+ * (functions/routes.ts), each on its own method and resource path.
+ *
+ * Resource budget: a route costs 6 CloudFormation resources (function, role, policy, log
+ * group, method, invoke permission; `allowTestInvoke: false` saves a 7th). To keep every
+ * template far below the 500-resource cap as routes are added, the functions (4 resources
+ * each) live in one nested stack per area, while the API resources, methods and
+ * permissions stay in this stack. test/infra asserts each template's count.
+ *
+ * Secrets: API_KEY and IDP_WEBHOOK_SECRET never appear in the template or in the Lambda
+ * configuration. Each is a Secrets Manager secret created here; a function that needs one
+ * gets its ARN (API_KEY_SECRET_ARN / IDP_WEBHOOK_SECRET_ARN) plus secretsmanager:GetSecretValue
+ * on that secret only. Reading the secret at cold start (into the config's apiKey /
+ * idpWebhookSecret) is the composition root's job and a later step; until then KEY and
+ * WEBHOOK routes on AWS fail closed, because the plain variables are unset.
+ */
+import { NestedStack, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import * as path from 'node:path';
+import { getRoute, ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
+import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
+import { acknowledgeBucketObjectAccess, acknowledgeTableIndexAccess } from '../nag';
+import { FUNCTIONS_DIR } from '../paths';
+import { type AppSettings, commonEnvironment } from '../settings';
+
+export const STAGE_NAME = 'v1';
+
+export type RouteArea = 'Jobs' | 'App';
+
+/** Scheduled and operator jobs (KEY routes under /api/cron and /api/manual-trigger) vs the rest. */
+export function routeArea(route: Pick<RouteDef, 'path'>): RouteArea {
+  return /^\/api\/(cron|manual-trigger)(\/|$)/.test(route.path) ? 'Jobs' : 'App';
+}
+
+/** Routes that write AI-site files: the HTTP forms of the daily schedule's site steps. */
+export const SITE_WRITER_ROUTES: readonly string[] = [
+  'POST /api/cron/update-ai-site',
+  'POST /api/cron/generate-product-llms-txt',
+  'POST /api/cron/update-all-timestamps',
+  'POST /api/cron/create-ai-article',
+  'POST /api/cron/deploy-site',
+];
+
+/**
+ * Read, write and delete AI-site files, and list the bucket: explicit actions instead of
+ * grantReadWrite's `s3:GetObject*`/`s3:DeleteObject*`/`s3:Abort*` wildcards.
+ */
+export function grantSiteFiles(fn: ApiFunction, bucket: s3.IBucket): void {
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+    resources: [bucket.arnForObjects('*')],
+  }));
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+  acknowledgeBucketObjectAccess(fn.serviceRole, bucket);
+}
+
+export function handlerEntry(route: Pick<RouteDef, 'handler'>): string {
+  return path.join(FUNCTIONS_DIR, `${route.handler}.ts`);
+}
+
+export interface ApiStackProps extends StackProps {
+  settings: AppSettings;
+  table: dynamodb.ITableV2;
+  siteBucket: s3.IBucket;
+  /** Defaults to the manifest; tests may pass a subset. */
+  routes?: readonly RouteDef[];
+}
+
+export class ApiStack extends Stack {
+  readonly api: apigateway.RestApi;
+  readonly apiKeySecret: secretsmanager.Secret;
+  readonly idpWebhookSecret: secretsmanager.Secret;
+  /** Nested stack per area holding that area's functions. */
+  readonly functionStacks = new Map<RouteArea, NestedStack>();
+  /** Function per route, keyed by `routeKey` ("GET /health"). */
+  readonly routeFunctions = new Map<string, ApiFunction>();
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const routes = props.routes ?? ROUTES;
+    const siteWriters = new Set(SITE_WRITER_ROUTES.map((key) => routeKey(getRoute(key))));
+
+    this.apiKeySecret = new secretsmanager.Secret(this, 'ApiKeySecret', {
+      description: 'X-API-Key for KEY operations (scheduler, operators); generated at creation',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+    Validations.of(this.apiKeySecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'A shared key held by external callers (scheduler, operators): rotating it is a coordinated manual change, not a Lambda rotation.',
+    });
+    this.idpWebhookSecret = new secretsmanager.Secret(this, 'IdpWebhookSecret', {
+      description: 'Standard Webhooks signing secret (whsec_...) issued by the identity provider; set its value after the first deploy',
+    });
+    Validations.of(this.idpWebhookSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'The identity provider issues and rotates this signing secret; the new value is pasted here, it cannot be rotated from AWS.',
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: LOG_RETENTION });
+    this.api = new apigateway.RestApi(this, 'Api', {
+      restApiName: `${this.stackName}-api`,
+      description: 'AI visibility service HTTP API (one Lambda per route of functions/routes.ts)',
+      endpointTypes: [apigateway.EndpointType.REGIONAL],
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: STAGE_NAME,
+        throttlingRateLimit: props.settings.apiThrottleRate,
+        throttlingBurstLimit: props.settings.apiThrottleBurst,
+        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
+        loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+        metricsEnabled: true,
+        tracingEnabled: true,
+      },
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason: 'Requests are validated in each Lambda by zod schemas (functions/http middleware), which also give the spec\'s error bodies.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason: 'Auth is per route class in the Lambda middleware (JWT via JWKS, X-API-Key in constant time, Standard Webhooks signatures, or PUBLIC by spec), shared with the local runtime.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-COG4',
+      reason: 'Users come from an external identity provider (JWKS-verified JWTs), not Cognito.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason: 'Abuse control is stage throttling plus the shared DynamoDB rate limiter on public routes; raw-body webhook routes would need WAF body-inspection exceptions. Revisit with traffic.',
+    });
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: 'The account-level API Gateway logging role; this AWS managed policy is the documented way to let API Gateway write execution logs.',
+    });
+
+    const resources = new Map<string, apigateway.IResource>([['/', this.api.root]]);
+    const resourceFor = (routePath: string): apigateway.IResource => {
+      let current = this.api.root;
+      let sofar = '';
+      for (const segment of routePath.split('/').filter(Boolean)) {
+        sofar += `/${segment}`;
+        let next = resources.get(sofar);
+        if (!next) {
+          next = current.addResource(segment);
+          resources.set(sofar, next);
+        }
+        current = next;
+      }
+      return current;
+    };
+
+    const baseEnv = commonEnvironment(props.settings, props.table.tableName);
+    for (const route of routes) {
+      const area = routeArea(route);
+      let functionStack = this.functionStacks.get(area);
+      if (!functionStack) {
+        functionStack = new NestedStack(this, `${area}Functions`, {
+          description: `Lambda functions of the ${area} routes`,
+        });
+        this.functionStacks.set(area, functionStack);
+      }
+
+      const key = routeKey(route);
+      const environment: Record<string, string> = { ...baseEnv };
+      if (route.auth === 'KEY') environment.API_KEY_SECRET_ARN = this.apiKeySecret.secretArn;
+      if (route.auth === 'WEBHOOK') environment.IDP_WEBHOOK_SECRET_ARN = this.idpWebhookSecret.secretArn;
+      if (siteWriters.has(key)) environment.SITE_BUCKET_NAME = props.siteBucket.bucketName;
+
+      const fn = new ApiFunction(functionStack, routeId(route), {
+        entry: handlerEntry(route),
+        description: key,
+        timeoutSeconds: route.timeoutSeconds,
+        environment,
+      });
+      // Every auth class touches the table (rate limiter, repositories): GET routes read only.
+      if (route.method === 'GET') props.table.grantReadData(fn);
+      else props.table.grantReadWriteData(fn);
+      acknowledgeTableIndexAccess(fn.serviceRole, props.table);
+      if (route.auth === 'KEY') this.apiKeySecret.grantRead(fn);
+      if (route.auth === 'WEBHOOK') this.idpWebhookSecret.grantRead(fn);
+      if (siteWriters.has(key)) grantSiteFiles(fn, props.siteBucket);
+      this.routeFunctions.set(key, fn);
+
+      resourceFor(route.path).addMethod(
+        route.method,
+        new apigateway.LambdaIntegration(fn, { allowTestInvoke: false }),
+      );
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Stateful resources: the single DynamoDB table (built from TABLE_SCHEMA, the same constant
+ * the local embedded database uses) and the AI-site files (S3) with the CloudFront
+ * distribution in front of them, the AI-site host on AWS. Other stacks receive `table` and
+ * `siteBucket` as props.
+ */
+import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { TABLE_SCHEMA } from '../../functions/adapters/dynamodb/table-schema';
+import type { AppSettings } from '../settings';
+
+export interface DataStackProps extends StackProps {
+  settings: AppSettings;
+}
+
+const str = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
+
+export class DataStack extends Stack {
+  readonly table: dynamodb.TableV2;
+  readonly siteBucket: s3.Bucket;
+  readonly logsBucket: s3.Bucket;
+  readonly siteDistribution: cloudfront.Distribution;
+
+  constructor(scope: Construct, id: string, props: DataStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+
+    this.table = new dynamodb.TableV2(this, 'Table', {
+      partitionKey: str(TABLE_SCHEMA.partitionKey),
+      sortKey: str(TABLE_SCHEMA.sortKey),
+      globalSecondaryIndexes: TABLE_SCHEMA.globalSecondaryIndexes.map((gsi) => ({
+        indexName: gsi.indexName,
+        partitionKey: str(gsi.partitionKey),
+        sortKey: str(gsi.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      })),
+      timeToLiveAttribute: TABLE_SCHEMA.ttlAttribute,
+      billing: dynamodb.Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    // Access logs of the site bucket (S3 server access logs) and of the distribution
+    // (CloudFront standard logs, which still need ACLs: hence OBJECT_WRITER ownership).
+    this.logsBucket = new s3.Bucket(this, 'AccessLogsBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.OBJECT_WRITER,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.logsBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the access-log destination bucket; logging it into itself would loop.',
+    });
+
+    this.siteBucket = new s3.Bucket(this, 'SiteBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true,
+      serverAccessLogsBucket: this.logsBucket,
+      serverAccessLogsPrefix: 's3/site-bucket/',
+      // Old versions are only kept for rollbacks of recent deploys.
+      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    const certificate = settings.aiSiteCertificateArn
+      ? acm.Certificate.fromCertificateArn(this, 'SiteCertificate', settings.aiSiteCertificateArn)
+      : undefined;
+    this.siteDistribution = new cloudfront.Distribution(this, 'SiteDistribution', {
+      comment: 'AI-site host: static AI-readable store mirrors',
+      defaultBehavior: {
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.siteBucket),
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+      },
+      defaultRootObject: 'index.html',
+      domainNames: certificate ? [`*.${settings.aiSiteDomain}`] : undefined,
+      certificate,
+      minimumProtocolVersion: certificate ? cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 : undefined,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      enableLogging: true,
+      logBucket: this.logsBucket,
+      logFilePrefix: 'cloudfront/site/',
+    });
+    Validations.of(this.siteDistribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'AI sites are public, read-only pages meant for crawlers everywhere; no geo restriction applies.',
+    });
+    Validations.of(this.siteDistribution).acknowledge({
+      id: 'AwsSolutions-CFR2',
+      reason: 'Static GET/HEAD-only content from a private bucket: no forms or dynamic origin for a WAF to protect; add one if abuse shows up.',
+    });
+    if (!certificate) {
+      Validations.of(this.siteDistribution).acknowledge({
+        id: 'AwsSolutions-CFR4',
+        reason: 'Without ai-visibility:aiSiteCertificateArn the default *.cloudfront.net certificate is used, whose TLS floor cannot be set; configuring the certificate sets TLSv1.2_2021.',
+      });
+    }
+  }
+}

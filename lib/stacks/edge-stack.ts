@@ -1,0 +1,76 @@
+/**
+ * The edge router (D4, D28): a Lambda@Edge origin-request function shared by all customer
+ * distributions. Lambda@Edge requires us-east-1, numbered versions and no environment
+ * variables (per-distribution settings arrive as origin custom headers), and runs on
+ * x86_64 only. The stack must be deployed to us-east-1, so EdgeFunction creates the
+ * function in this stack (no cross-region support stack).
+ */
+import { CfnOutput, DockerImage, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import * as path from 'node:path';
+import { RUNTIME } from '../constructs/api-function';
+import { EDGE_FUNCTION_DIR } from '../paths';
+
+export const EDGE_REGION = 'us-east-1';
+
+/** Bundles edge-function/index.ts with the esbuild devDependency (no Docker). */
+function edgeCode(): lambda.Code {
+  return lambda.Code.fromAsset(EDGE_FUNCTION_DIR, {
+    bundling: {
+      // Only used if local bundling is impossible (esbuild missing).
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+      command: ['bash', '-c', 'npx esbuild index.ts --bundle --platform=node --target=node22 --minify --outfile=/asset-output/index.js'],
+      local: {
+        tryBundle(outputDir: string): boolean {
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          const esbuild = require('esbuild') as typeof import('esbuild');
+          esbuild.buildSync({
+            entryPoints: [path.join(EDGE_FUNCTION_DIR, 'index.ts')],
+            outfile: path.join(outputDir, 'index.js'),
+            bundle: true,
+            platform: 'node',
+            target: 'node22',
+            format: 'cjs',
+            minify: true,
+            logLevel: 'error',
+          });
+          return true;
+        },
+      },
+    },
+  });
+}
+
+export class EdgeStack extends Stack {
+  readonly router: cloudfront.experimental.EdgeFunction;
+
+  constructor(scope: Construct, id: string, props: StackProps) {
+    super(scope, id, props);
+    if (this.region !== EDGE_REGION) {
+      throw new Error(`EdgeStack must be deployed to ${EDGE_REGION} (Lambda@Edge), got ${this.region}`);
+    }
+    this.router = new cloudfront.experimental.EdgeFunction(this, 'Router', {
+      description: 'Origin-request router: AI-site paths to the AI-site host, the rest to the store',
+      runtime: RUNTIME,
+      handler: 'index.handler',
+      code: edgeCode(),
+      memorySize: 128,
+      timeout: Duration.seconds(5),
+    });
+    Validations.of(this.router).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'nodejs22.x is pinned on purpose (same runtime as the API fleet); Lambda@Edge runtime upgrades are rolled out to every customer distribution deliberately.',
+    });
+    Validations.of(this.router).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: 'Lambda@Edge writes logs to /aws/lambda/us-east-1.<name> in every region it runs in; the basic execution policy is the documented minimum for that.',
+    });
+
+    new CfnOutput(this, 'RouterVersionArn', {
+      description: 'Numbered version to associate (origin-request) with customer distributions',
+      value: this.router.currentVersion.edgeArn,
+    });
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Step Functions: every `state-machines/*.asl.json` (D3: the same files the local runtime
+ * executes) is deployed with DefinitionBody.fromFile. Each `${<Name>FunctionArn}`
+ * placeholder becomes a task Lambda built from functions/tasks/<kebab-name>.ts, created
+ * once even when several workflows use it, and granted to each state machine that uses
+ * it. The `daily-schedule` workflow is started by an EventBridge rule at 14:00 UTC.
+ * With no ASL files yet, the stack is empty but still synthesizes.
+ */
+import { CfnWaitConditionHandle, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
+import { acknowledgeTableIndexAccess, acknowledgeWildcardResources, acknowledgeWildcardUnder } from '../nag';
+import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
+import { type AppSettings, commonEnvironment } from '../settings';
+import { kebabCase, loadAslFiles } from '../workflows/asl';
+import { grantSiteFiles } from './api-stack';
+
+export const DAILY_SCHEDULE = 'daily-schedule';
+/** 14:00 UTC every day (EventBridge cron is in UTC). */
+export const DAILY_SCHEDULE_CRON = { minute: '0', hour: '14' } as const;
+/** Task Lambdas may run longer than API ones: Step Functions waits for them. */
+export const TASK_TIMEOUT_SECONDS = 300;
+/** Tasks that write AI-site files (same steps as api-stack's SITE_WRITER_ROUTES). */
+export const SITE_WRITER_TASKS: ReadonlySet<string> = new Set([
+  'UpdateAiSite',
+  'GenerateProductLlmsTxt',
+  'UpdateAllTimestamps',
+  'CreateAiArticle',
+  'DeploySite',
+]);
+
+export interface WorkflowStackProps extends StackProps {
+  settings: AppSettings;
+  table: dynamodb.ITableV2;
+  siteBucket: s3.IBucket;
+  /** Defaults to state-machines/; tests point it at fixtures. */
+  stateMachinesDir?: string;
+  /** Defaults to functions/tasks/. */
+  tasksDir?: string;
+}
+
+export class WorkflowStack extends Stack {
+  /** By file name without `.asl.json` (`daily-schedule`). */
+  readonly stateMachines = new Map<string, sfn.StateMachine>();
+  /** By task name (`CollectPrompts`). */
+  readonly taskFunctions = new Map<string, ApiFunction>();
+  readonly dailyRule?: events.Rule;
+
+  constructor(scope: Construct, id: string, props: WorkflowStackProps) {
+    super(scope, id, props);
+    const tasksDir = props.tasksDir ?? TASKS_DIR;
+    const baseEnv = commonEnvironment(props.settings, props.table.tableName);
+
+    const taskFunction = (name: string, aslFile: string): ApiFunction => {
+      const existing = this.taskFunctions.get(name);
+      if (existing) return existing;
+      const entry = path.join(tasksDir, `${kebabCase(name)}.ts`);
+      if (!fs.existsSync(entry)) {
+        throw new Error(`${aslFile} uses \${${name}FunctionArn} but ${entry} does not exist`);
+      }
+      const siteWriter = SITE_WRITER_TASKS.has(name);
+      const fn = new ApiFunction(this, `${name}Task`, {
+        entry,
+        description: `Step Functions task ${name}`,
+        timeoutSeconds: TASK_TIMEOUT_SECONDS,
+        environment: siteWriter ? { ...baseEnv, SITE_BUCKET_NAME: props.siteBucket.bucketName } : baseEnv,
+      });
+      props.table.grantReadWriteData(fn);
+      acknowledgeTableIndexAccess(fn.serviceRole, props.table);
+      if (siteWriter) grantSiteFiles(fn, props.siteBucket);
+      this.taskFunctions.set(name, fn);
+      return fn;
+    };
+
+    for (const asl of loadAslFiles(props.stateMachinesDir ?? STATE_MACHINES_DIR)) {
+      if (asl.placeholders.other.length > 0) {
+        throw new Error(`${asl.file}: placeholders without a value: ${asl.placeholders.other.map((p) => `\${${p}}`).join(', ')} (only \${<Name>FunctionArn} is substituted)`);
+      }
+      const functions = asl.placeholders.functions.map((name) => [name, taskFunction(name, asl.file)] as const);
+      const logGroup = new logs.LogGroup(this, `${asl.id}Logs`, { retention: LOG_RETENTION });
+      const sm = new sfn.StateMachine(this, asl.id, {
+        definitionBody: sfn.DefinitionBody.fromFile(asl.file),
+        definitionSubstitutions: Object.fromEntries(functions.map(([name, fn]) => [`${name}FunctionArn`, fn.functionArn])),
+        // Execution data stays out of the logs: it carries store content and customer ids.
+        logs: { destination: logGroup, level: sfn.LogLevel.ALL, includeExecutionData: false },
+        tracingEnabled: true,
+      });
+      for (const [, fn] of functions) {
+        fn.grantInvoke(sm);
+        acknowledgeWildcardUnder(sm.role, fn.functionArn, ':*',
+          'lambda:InvokeFunction on the task function\'s versions/aliases, as granted by grantInvoke; limited to this one function.');
+      }
+      Validations.of(sm.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'CloudWatch Logs delivery (logs:CreateLogDelivery etc.) and X-Ray actions support no resource-level permissions.',
+      });
+      if (asl.distributedMap) {
+        // A separate policy, as CDK's StateGraph does: on the role's DefaultPolicy it would
+        // form a cycle DefaultPolicy -> StateMachine -> DefaultPolicy.
+        const policy = new iam.Policy(sm, 'DistributedMapPolicy');
+        sm.role.attachInlinePolicy(policy);
+        sm.grantStartExecution(policy);
+        sm.grantExecution(policy, 'states:DescribeExecution', 'states:StopExecution');
+        acknowledgeWildcardResources(policy, (r) => r.includes(':execution:') && r.endsWith(':*'),
+          'Describe/Stop of this state machine\'s own child executions (Distributed Map); execution names are generated at run time.');
+      }
+      this.stateMachines.set(asl.name, sm);
+    }
+
+    if (this.stateMachines.size === 0) {
+      // CloudFormation rejects a template without resources; keep the stack deployable
+      // (and its name stable) until the first workflow file lands.
+      new CfnWaitConditionHandle(this, 'NoWorkflowsYet');
+    }
+
+    const daily = this.stateMachines.get(DAILY_SCHEDULE);
+    if (daily) {
+      this.dailyRule = new events.Rule(this, 'DailyScheduleRule', {
+        description: 'Starts the daily schedule at 14:00 UTC',
+        schedule: events.Schedule.cron(DAILY_SCHEDULE_CRON),
+        targets: [new targets.SfnStateMachine(daily)],
+      });
+    }
+  }
+}
