@@ -10,7 +10,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config as zodConfig, safeParse, type $ZodType, type output } from 'zod/v4/core';
-import english from 'zod/v4/locales/en.js';
+import english from 'zod/v4/locales/en.cjs';
 import { RATE_LIMITS } from '../core/constants';
 import { RateLimitedError, ValidationError } from '../core/errors';
 import { getContainer, type Container } from '../container';
