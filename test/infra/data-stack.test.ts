@@ -1,0 +1,103 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { TABLE_SCHEMA } from '../../functions/adapters/dynamodb/table-schema';
+import { buildTestService, ofType } from './helpers';
+
+let template: Template;
+
+beforeAll(() => {
+  template = Template.fromStack(buildTestService().stacks.data);
+});
+
+describe('data stack: table', () => {
+  test('key schema, attributes and GSIs equal TABLE_SCHEMA', () => {
+    const tables = Object.values(ofType(template, 'AWS::DynamoDB::GlobalTable'));
+    expect(tables).toHaveLength(1);
+    const props = tables[0].Properties!;
+    expect(props.KeySchema).toEqual([
+      { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_SCHEMA.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(props.GlobalSecondaryIndexes).toEqual(
+      TABLE_SCHEMA.globalSecondaryIndexes.map((gsi) => ({
+        IndexName: gsi.indexName,
+        KeySchema: [
+          { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+          { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+    const names = [TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey, ...TABLE_SCHEMA.globalSecondaryIndexes.flatMap((g) => [g.partitionKey, g.sortKey])];
+    expect(props.AttributeDefinitions).toEqual(expect.arrayContaining(names.map((AttributeName) => ({ AttributeName, AttributeType: 'S' }))));
+    expect(props.AttributeDefinitions).toHaveLength(names.length);
+  });
+
+  test('TTL attribute, on-demand billing, PITR, deletion protection and RETAIN', () => {
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: TABLE_SCHEMA.ttlAttribute, Enabled: true },
+        Replicas: [Match.objectLike({
+          DeletionProtectionEnabled: true,
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        })],
+      }),
+    });
+  });
+});
+
+describe('data stack: AI-site files', () => {
+  const blockAll = { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true };
+
+  test('site bucket: public access blocked, versioned, encrypted, access-logged', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: blockAll,
+      VersioningConfiguration: { Status: 'Enabled' },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LoggingConfiguration: Match.objectLike({ LogFilePrefix: 's3/site-bucket/' }),
+    });
+  });
+
+  test('every bucket denies requests without TLS', () => {
+    const buckets = Object.keys(ofType(template, 'AWS::S3::Bucket'));
+    const policies = Object.values(ofType(template, 'AWS::S3::BucketPolicy'));
+    for (const bucket of buckets) {
+      const policy = policies.find((p) => p.Properties!.Bucket.Ref === bucket);
+      expect(policy?.Properties!.PolicyDocument.Statement).toEqual(expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      ]));
+    }
+  });
+
+  test('CloudFront serves the bucket through Origin Access Control, HTTPS only, with logs', () => {
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultRootObject: 'index.html',
+        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https', AllowedMethods: ['GET', 'HEAD'] }),
+        Origins: [Match.objectLike({
+          OriginAccessControlId: { 'Fn::GetAtt': [Match.anyValue(), 'Id'] },
+          S3OriginConfig: { OriginAccessIdentity: '' },
+        })],
+        Logging: Match.objectLike({ Prefix: 'cloudfront/site/' }),
+      }),
+    });
+  });
+
+  test('with a certificate, the distribution answers on *.{aiSiteDomain} with TLS 1.2+', () => {
+    const { stacks } = buildTestService({
+      context: {
+        'ai-visibility:aiSiteDomain': 'ai.test.example',
+        'ai-visibility:aiSiteCertificateArn': 'arn:aws:acm:us-east-1:111111111111:certificate/00000000-0000-0000-0000-000000000000',
+      },
+    });
+    Template.fromStack(stacks.data).hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Aliases: ['*.ai.test.example'],
+        ViewerCertificate: Match.objectLike({ MinimumProtocolVersion: 'TLSv1.2_2021' }),
+      }),
+    });
+  });
+});
