@@ -1,6 +1,6 @@
 /**
  * Pure path routing of the edge function (D28): which origin serves a request URI on a
- * customer's domain. No I/O, no process.env, no dependencies.
+ * customer's domain. No I/O, no environment variables, no dependencies.
  *
  * AI-origin paths: `/ai/` and everything under it, `/llms.txt`, `/llms/` and everything
  * under it, `/robots.txt`, `/sitemap.xml`, `/indexing-key.txt`. Matching is case-sensitive

@@ -19,6 +19,13 @@ export interface Config {
   aiSitePort: string;
   articleQuotaPolicy: QuotaPolicy;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Where AI-site releases live: a directory locally, an S3 bucket (+ KVS) on AWS. */
+  sites: { dir?: string; bucket?: string; kvsArn?: string };
+  /** Public base URL of this API (the tracking script posts visits to it). */
+  apiPublicUrl: string;
+  scrape: { apiUrl?: string; apiKey?: string };
+  llm: { baseUrl?: string; apiKey?: string; model?: string };
+  indexNowKey?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -46,5 +53,10 @@ export function loadConfig(env: Env = process.env): Config {
     aiSitePort: env.SITES_PUBLIC_PORT ? `:${env.SITES_PUBLIC_PORT}` : '',
     articleQuotaPolicy: policy,
     logLevel: (env.LOG_LEVEL as Config['logLevel']) ?? 'info',
+    sites: { dir: env.SITES_DIR || undefined, bucket: env.SITES_BUCKET || undefined, kvsArn: env.SITES_KVS_ARN || undefined },
+    apiPublicUrl: (env.API_PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, ''),
+    scrape: { apiUrl: env.SCRAPE_API_URL || undefined, apiKey: env.SCRAPE_API_KEY || undefined },
+    llm: { baseUrl: env.LLM_BASE_URL || undefined, apiKey: env.LLM_API_KEY || undefined, model: env.LLM_MODEL || undefined },
+    indexNowKey: env.INDEXNOW_KEY || undefined,
   };
 }

@@ -14,9 +14,11 @@ import { createAiSiteRepository } from './adapters/dynamodb/ai-site-repo';
 import { createArticleStats } from './adapters/dynamodb/article-stats';
 import { createRateLimiter } from './adapters/dynamodb/rate-limiter';
 import { createGuardedFetch } from './adapters/external/guarded-fetch';
+import { createFsSiteStore } from './adapters/local/fs-site-store';
+import { ProviderNotConfiguredError } from './core/errors';
 import type {
   AiSiteRepository, ArticleStats, BusinessRepository, Clock, HttpFetcher, ProductRepository,
-  PromptRepository, RateLimiter, VisibilityRepository,
+  PromptRepository, RateLimiter, SiteStore, VisibilityRepository,
 } from './ports';
 
 export interface Container {
@@ -31,8 +33,9 @@ export interface Container {
   rateLimiter: RateLimiter;
   /** The only way to fetch a user-supplied URL (D24). */
   fetchUrl: HttpFetcher;
-  /** Null when no JWKS is configured: JWT routes then answer 401 with the reason. */
+  /** Null when no JWKS is configured: JWT routes then answer 503 with the reason. */
   jwks: JWTVerifyGetKey | null;
+  siteStore: SiteStore;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -54,8 +57,28 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     rateLimiter: createRateLimiter(db, table, clock),
     fetchUrl: createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork }),
     jwks: config.jwt.jwksUrl ? createRemoteJWKSet(new URL(config.jwt.jwksUrl)) : null,
+    siteStore: createSiteStore(config, clock),
     ...overrides,
   };
+}
+
+function createSiteStore(config: Config, clock: Clock): SiteStore {
+  if (config.sites.bucket) {
+    // Loaded only on AWS, so local runs and the other bundles never pull the S3 client in.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createAwsSiteStore } = require('./adapters/aws/site-store-factory') as typeof import('./adapters/aws/site-store-factory');
+    return createAwsSiteStore(config, clock);
+  }
+  if (config.sites.dir) return createFsSiteStore(config.sites.dir, clock);
+  const missing = async (): Promise<never> => {
+    throw new ProviderNotConfiguredError('AI-site storage is not configured (SITES_BUCKET on AWS, SITES_DIR locally)');
+  };
+  return { publish: missing, readCurrent: missing, listReleases: missing, rollback: missing };
+}
+
+/** The AI-site host of an organization: `{slug}.{AI_SITE_DOMAIN}`. */
+export function aiSiteOrigin(config: Config, orgSlug: string): string {
+  return `${config.aiSiteScheme}://${orgSlug}.${config.aiSiteDomain}${config.aiSitePort}`;
 }
 
 let current: Container | undefined;

@@ -3,6 +3,7 @@
  * (DynamoDB, AWS services, outside providers); functions/container.ts picks them.
  */
 import type { Business, Product, TrackedPrompt, VisibilityHistory, AiSiteRecord, PlatformResults } from './core/model';
+import type { SiteFile } from './core/site/types';
 import type { HistoryEntry } from './core/visibility/score';
 export type { HttpFetcher, FetchRequest, FetchResponse } from './adapters/external/guarded-fetch';
 
@@ -51,6 +52,26 @@ export interface VisibilityRepository {
 
 export interface AiSiteRepository {
   get(orgSlug: string): Promise<AiSiteRecord | null>;
+  /** Creates the record when missing and sets the given fields (one single-item update). */
+  patch(orgSlug: string, entityId: string, fields: Partial<Omit<AiSiteRecord, 'orgSlug' | 'entityId'>>): Promise<void>;
+}
+
+export interface PublishedRelease {
+  releaseId: string;
+  fileCount: number;
+  bytes: number;
+}
+
+/**
+ * Where AI-site files live (S3 on AWS, DATA_DIR locally). A publish is atomic: readers
+ * see the previous release or the new one, never a mix; recent releases stay for rollback.
+ */
+export interface SiteStore {
+  publish(orgSlug: string, files: SiteFile[]): Promise<PublishedRelease>;
+  /** The current release's files (paths and contents). */
+  readCurrent(orgSlug: string): Promise<{ releaseId: string; files: SiteFile[] } | null>;
+  listReleases(orgSlug: string): Promise<string[]>;
+  rollback(orgSlug: string, releaseId: string): Promise<void>;
 }
 
 export interface ArticleStats {

@@ -1,5 +1,6 @@
 /** Records the service stores, as the core and the handlers see them. */
 import type { PlatformKey } from './constants';
+import type { ProductSnapshotItem } from './products/catalog';
 import type { HistoryEntry } from './visibility/score';
 
 export interface Business {
@@ -52,12 +53,20 @@ export interface VisibilityHistory {
   version: number;
 }
 
+/** The `ai_sites` record (one per business). Domain-connection fields arrive with later work. */
 export interface AiSiteRecord {
   orgSlug: string;
   entityId: string;
+  /** Hosting project name: the organization slug. */
   projectName: string | null;
   deploymentUrl: string | null;
   deployedAt: string | null;
+  /** The release the AI-site host serves. */
+  releaseId: string | null;
+  fileCount: number | null;
   sourceUrl: string | null;
+  storeSitemapUrls: Array<{ loc: string; lastmod?: string }> | null;
+  productsHash: string | null;
+  productsSnapshot: ProductSnapshotItem[] | null;
   [field: string]: unknown;
 }

@@ -57,6 +57,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     JWT_JWKS_URL: env.JWT_JWKS_URL ?? `http://127.0.0.1:${api.port}${JWKS_PATH}`,
     JWT_ISSUER: usesDevIdp ? idp.issuer : env.JWT_ISSUER,
     JWT_AUDIENCE: usesDevIdp ? idp.audience : env.JWT_AUDIENCE,
+    SITES_DIR: sitesDir,
+    API_PUBLIC_URL: env.API_PUBLIC_URL ?? `http://localhost:${api.port}`,
   });
   await ensureTable(database.endpoint, config.tableName, config.region);
   const sites = await startSitesHost({ sitesDir, aiSiteDomain: config.aiSiteDomain, port: options.sitesPort });

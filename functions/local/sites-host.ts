@@ -6,21 +6,10 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
+import { contentTypeOf } from '../core/site/content-types';
 import type { RunningServer } from './api-server';
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-};
 
 export interface SitesHostOptions {
   sitesDir: string;
@@ -60,7 +49,7 @@ export async function startSitesHost(options: SitesHostOptions): Promise<Running
     const file = await resolveFile(release, pathname);
     if (!file) return notFound(pathname);
     res.writeHead(200, {
-      'Content-Type': CONTENT_TYPES[extname(file.path)] ?? 'application/octet-stream',
+      'Content-Type': contentTypeOf(file.path),
       'Content-Length': String(file.size),
       // Short edge cache, like the CloudFront behaviour: content changes daily at most.
       'Cache-Control': 'public, max-age=300',

@@ -32,7 +32,6 @@ export interface ApiFunctionProps {
 }
 
 export class ApiFunction extends nodejs.NodejsFunction {
-  readonly logGroup: logs.ILogGroup;
   readonly serviceRole: iam.Role;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
@@ -65,7 +64,6 @@ export class ApiFunction extends nodejs.NodejsFunction {
         target: 'node22',
       },
     });
-    this.logGroup = logGroup;
     this.serviceRole = role;
 
     Validations.of(this).acknowledge({

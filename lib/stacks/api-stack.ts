@@ -18,7 +18,6 @@
 import { NestedStack, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -26,7 +25,8 @@ import type { Construct } from 'constructs';
 import * as path from 'node:path';
 import { getRoute, ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
-import { acknowledgeBucketObjectAccess, acknowledgeTableIndexAccess } from '../nag';
+import { grantSiteFiles } from '../grants';
+import { acknowledgeTableIndexAccess } from '../nag';
 import { FUNCTIONS_DIR } from '../paths';
 import { type AppSettings, commonEnvironment } from '../settings';
 
@@ -47,19 +47,6 @@ export const SITE_WRITER_ROUTES: readonly string[] = [
   'POST /api/cron/create-ai-article',
   'POST /api/cron/deploy-site',
 ];
-
-/**
- * Read, write and delete AI-site files, and list the bucket: explicit actions instead of
- * grantReadWrite's `s3:GetObject*`/`s3:DeleteObject*`/`s3:Abort*` wildcards.
- */
-export function grantSiteFiles(fn: ApiFunction, bucket: s3.IBucket): void {
-  fn.addToRolePolicy(new iam.PolicyStatement({
-    actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
-    resources: [bucket.arnForObjects('*')],
-  }));
-  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
-  acknowledgeBucketObjectAccess(fn.serviceRole, bucket);
-}
 
 export function handlerEntry(route: Pick<RouteDef, 'handler'>): string {
   return path.join(FUNCTIONS_DIR, `${route.handler}.ts`);

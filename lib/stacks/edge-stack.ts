@@ -19,9 +19,9 @@ export const EDGE_REGION = 'us-east-1';
 function edgeCode(): lambda.Code {
   return lambda.Code.fromAsset(EDGE_FUNCTION_DIR, {
     bundling: {
-      // Only used if local bundling is impossible (esbuild missing).
+      // Only used if local bundling is impossible (the esbuild devDependency is missing).
       image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
-      command: ['bash', '-c', 'npx esbuild index.ts --bundle --platform=node --target=node22 --minify --outfile=/asset-output/index.js'],
+      command: ['bash', '-c', 'npx --yes esbuild@0.28.2 /asset-input/index.ts --bundle --platform=node --target=node22 --format=cjs --minify --outfile=/asset-output/index.js'],
       local: {
         tryBundle(outputDir: string): boolean {
           // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -18,11 +18,11 @@ import type { Construct } from 'constructs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
+import { grantSiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess, acknowledgeWildcardResources, acknowledgeWildcardUnder } from '../nag';
 import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
 import { type AppSettings, commonEnvironment } from '../settings';
 import { kebabCase, loadAslFiles } from '../workflows/asl';
-import { grantSiteFiles } from './api-stack';
 
 export const DAILY_SCHEDULE = 'daily-schedule';
 /** 14:00 UTC every day (EventBridge cron is in UTC). */

@@ -35,7 +35,7 @@ describe('edge stack', () => {
     template.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: {
         Statement: Match.arrayWith([
-          Match.objectLike({ Principal: { Service: 'edgelambda.amazonaws.com' } }),
+          Match.objectLike({ Principal: { Service: Match.arrayWith(['edgelambda.amazonaws.com', 'lambda.amazonaws.com']) } }),
         ]),
       },
     });

@@ -1,44 +1,84 @@
 /**
- * The hosted store platform's public storefront endpoints (`/products.json`), always
- * through the guarded client. Store responses are untrusted: bounded and schema-checked.
+ * The hosted store platform's public storefront endpoints (`/products.json`,
+ * `/collections.json`), always through the guarded client. Store responses are
+ * untrusted: bounded and schema-checked.
  */
 import * as z from 'zod/mini';
 import { UpstreamError } from '../../core/errors';
+import type { StorefrontProduct } from '../../core/products/catalog';
 import type { HttpFetcher } from './guarded-fetch';
 
 const optionalText = z.optional(z.nullable(z.string()));
+const variantSchema = z.looseObject({
+  price: z.optional(z.nullable(z.union([z.string(), z.number()]))),
+  compare_at_price: z.optional(z.nullable(z.union([z.string(), z.number()]))),
+  available: z.optional(z.nullable(z.boolean())),
+});
 const productSchema = z.looseObject({
   id: z.optional(z.union([z.number(), z.string()])),
   handle: z.string().check(z.minLength(1)),
   title: z.string(),
+  body_html: optionalText,
   product_type: optionalText,
   vendor: optionalText,
   tags: z.optional(z.nullable(z.union([z.array(z.string()), z.string()]))),
-  body_html: optionalText,
   updated_at: optionalText,
+  variants: z.optional(z.nullable(z.array(variantSchema))),
+  images: z.optional(z.nullable(z.array(z.looseObject({ src: optionalText })))),
 });
-const pageSchema = z.object({ products: z.array(productSchema) });
+const productPageSchema = z.object({ products: z.array(productSchema) });
+const collectionSchema = z.looseObject({ handle: z.string().check(z.minLength(1)), title: z.string(), description: optionalText, body_html: optionalText });
+const collectionPageSchema = z.object({ collections: z.array(collectionSchema) });
 
-export type StoreProduct = z.infer<typeof productSchema>;
-
-/** The platform serves at most 250 per page. */
+/** The platform serves at most 250 per page and refuses page × limit above 25,000. */
 export const MAX_PAGE_SIZE = 250;
+export const MAX_PAGE_TIMES_LIMIT = 25_000;
 
-export async function fetchProductsPage(fetchUrl: HttpFetcher, origin: string, page: number, limit = MAX_PAGE_SIZE): Promise<StoreProduct[]> {
-  const res = await fetchUrl(`${origin}/products.json?limit=${limit}&page=${page}`, { headers: { accept: 'application/json' } });
-  if (res.status !== 200) throw new UpstreamError(`${origin}/products.json answered HTTP ${res.status}`);
-  const parsed = pageSchema.safeParse(res.json());
-  if (!parsed.success) throw new UpstreamError(`${origin}/products.json is not a product listing`);
-  return parsed.data.products;
+async function fetchJsonPage<T>(fetchUrl: HttpFetcher, url: string, schema: z.ZodMiniType<T>, what: string): Promise<T> {
+  const res = await fetchUrl(url, { headers: { accept: 'application/json' } });
+  if (res.status !== 200) throw new UpstreamError(`${what} answered HTTP ${res.status}`);
+  const parsed = schema.safeParse(res.json());
+  if (!parsed.success) throw new UpstreamError(`${what} is not a ${what.includes('collections') ? 'collection' : 'product'} listing`);
+  return parsed.data;
 }
 
-/** Every product, page by page, until an empty or short page or `maxPages`. */
-export async function fetchAllProducts(fetchUrl: HttpFetcher, origin: string, maxPages = 100): Promise<StoreProduct[]> {
-  const all: StoreProduct[] = [];
-  for (let page = 1; page <= maxPages; page++) {
-    const products = await fetchProductsPage(fetchUrl, origin, page);
-    all.push(...products);
-    if (products.length < MAX_PAGE_SIZE) break;
+export interface ProductListing {
+  products: StorefrontProduct[];
+  /** The platform's page × limit ceiling was reached: the catalogue may hold more. */
+  truncated: boolean;
+  pagesFetched: number;
+}
+
+/** Every product, page by page (de-duplicated by id and handle), within the platform's ceiling. */
+export async function fetchAllProducts(fetchUrl: HttpFetcher, origin: string, maxPages = MAX_PAGE_TIMES_LIMIT / MAX_PAGE_SIZE): Promise<ProductListing> {
+  const seen = new Set<string>();
+  const products: StorefrontProduct[] = [];
+  let page = 1;
+  for (; page <= maxPages; page++) {
+    const { products: batch } = await fetchJsonPage(fetchUrl, `${origin}/products.json?limit=${MAX_PAGE_SIZE}&page=${page}`, productPageSchema, `${origin}/products.json`);
+    for (const p of batch) {
+      const key = `${p.id ?? ''}|${p.handle}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      products.push(p as StorefrontProduct);
+    }
+    if (batch.length < MAX_PAGE_SIZE) return { products, truncated: false, pagesFetched: page };
   }
-  return all;
+  return { products, truncated: true, pagesFetched: page - 1 };
+}
+
+export interface StoreCollection {
+  handle: string;
+  title: string;
+  description: string;
+}
+
+export async function fetchCollections(fetchUrl: HttpFetcher, origin: string, maxPages = 20): Promise<StoreCollection[]> {
+  const out: StoreCollection[] = [];
+  for (let page = 1; page <= maxPages; page++) {
+    const { collections } = await fetchJsonPage(fetchUrl, `${origin}/collections.json?limit=${MAX_PAGE_SIZE}&page=${page}`, collectionPageSchema, `${origin}/collections.json`);
+    out.push(...collections.map((c) => ({ handle: c.handle, title: c.title, description: c.description ?? c.body_html ?? '' })));
+    if (collections.length < MAX_PAGE_SIZE) break;
+  }
+  return out;
 }

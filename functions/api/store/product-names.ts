@@ -11,7 +11,7 @@ const MAX_PAGES = 4;
 
 export const handler = endpoint('GET /api/product-names', { query }, async ({ query, container }) => {
   const origin = parseStoreUrl(query.url).origin;
-  const products = await fetchAllProducts(container.fetchUrl, origin, MAX_PAGES);
+  const { products } = await fetchAllProducts(container.fetchUrl, origin, MAX_PAGES);
   const names = [...new Set(products.map((p) => p.title.trim()).filter(Boolean))];
   return { body: { product_names: names, total: names.length } };
 });

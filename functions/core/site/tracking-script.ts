@@ -1,0 +1,96 @@
+/**
+ * `/tracking.js`: a small, dependency-free ES2017 script (one IIFE, every step inside
+ * try/catch, so it never throws into the page). For visitors whose User-Agent is an AI bot
+ * (the same table as `classifyUserAgent`, compiled in) it posts one visit to the tracking
+ * endpoint; for humans it does nothing.
+ *
+ * Body: `{page_url, page_type: 'ai_site', page_title, user_agent, referrer, screen_width,
+ * screen_height, language, timezone}` as JSON text. It is sent with `navigator.sendBeacon`
+ * as a `text/plain;charset=UTF-8` string (a beacon cannot send `application/json` without a
+ * CORS preflight, which beacons do not perform), falling back to `fetch` with
+ * `keepalive: true` and `mode: 'no-cors'` (same simple content type). The webhook must
+ * therefore accept a JSON body whatever its Content-Type says.
+ *
+ * Reference/web-protocols.md §10: most AI crawlers do not execute JavaScript, so this beacon
+ * is an extra signal; server-side (edge log) classification is the main one.
+ */
+import { AI_BOT_PATTERNS, GENERIC_BOT_EXCEPTIONS, GENERIC_BOT_PATTERN, IN_APP_BROWSER_PATTERN } from './ai-bots';
+
+export interface TrackingScriptOptions {
+  /** Absolute URL of `POST /webhooks/ai-recommendation-store`. */
+  trackingEndpoint: string;
+}
+
+function regexLiteral(pattern: RegExp): string {
+  return `new RegExp(${JSON.stringify(pattern.source)}, ${JSON.stringify(pattern.flags.replace(/[gy]/g, ''))})`;
+}
+
+/** The script text. Deterministic for a given endpoint. */
+export function buildTrackingScript(options: TrackingScriptOptions): string {
+  const endpoint = options.trackingEndpoint;
+  if (!/^https?:\/\//i.test(endpoint)) throw new Error(`trackingEndpoint must be an absolute http(s) URL, got ${JSON.stringify(endpoint)}`);
+  const patterns = AI_BOT_PATTERNS.map((entry) => `      ${regexLiteral(entry.pattern)}`).join(',\n');
+  // JSON.stringify + `<` escaping keeps the endpoint a plain string literal whatever it holds.
+  const endpointLiteral = JSON.stringify(endpoint).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `/* AI-site visit tracker: reports AI-bot visits only; does nothing for people. */
+(function () {
+  'use strict';
+  try {
+    var ENDPOINT = ${endpointLiteral};
+    var BOT_PATTERNS = [
+${patterns}
+    ];
+    var IN_APP = ${regexLiteral(IN_APP_BROWSER_PATTERN)};
+    var GENERIC = ${regexLiteral(GENERIC_BOT_PATTERN)};
+    var GENERIC_EXCEPTIONS = ${regexLiteral(GENERIC_BOT_EXCEPTIONS)};
+
+    var nav = typeof navigator !== 'undefined' ? navigator : null;
+    var ua = nav && typeof nav.userAgent === 'string' ? nav.userAgent : '';
+    if (!ua) return;
+
+    var isBot = false;
+    for (var i = 0; i < BOT_PATTERNS.length; i++) {
+      if (BOT_PATTERNS[i].test(ua)) { isBot = true; break; }
+    }
+    if (!isBot && !IN_APP.test(ua) && GENERIC.test(ua) && !GENERIC_EXCEPTIONS.test(ua)) isBot = true;
+    if (!isBot) return;
+
+    var read = function (fn, fallback) {
+      try { var value = fn(); return value === undefined || value === null ? fallback : value; } catch (e) { return fallback; }
+    };
+    var payload = {
+      page_url: read(function () { return String(location.href); }, ''),
+      page_type: 'ai_site',
+      page_title: read(function () { return String(document.title); }, ''),
+      user_agent: ua,
+      referrer: read(function () { return String(document.referrer); }, ''),
+      screen_width: read(function () { return Number(screen.width) || 0; }, 0),
+      screen_height: read(function () { return Number(screen.height) || 0; }, 0),
+      language: read(function () { return String(nav.language || ''); }, ''),
+      timezone: read(function () { return String(Intl.DateTimeFormat().resolvedOptions().timeZone || ''); }, '')
+    };
+    var body = JSON.stringify(payload);
+
+    var sent = false;
+    try {
+      if (typeof nav.sendBeacon === 'function') sent = nav.sendBeacon(ENDPOINT, body) === true;
+    } catch (e) { sent = false; }
+    if (!sent) {
+      try {
+        if (typeof fetch === 'function') {
+          var pending = fetch(ENDPOINT, {
+            method: 'POST',
+            body: body,
+            headers: { 'Content-Type': 'text/plain;charset=UTF-8' },
+            keepalive: true,
+            mode: 'no-cors',
+            credentials: 'omit'
+          });
+          if (pending && typeof pending.catch === 'function') pending.catch(function () {});
+        }
+      } catch (e) { /* nothing to do */ }
+    }
+  } catch (e) { /* never break the page */ }
+})();
+`;
+}

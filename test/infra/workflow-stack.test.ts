@@ -1,0 +1,126 @@
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { STATE_MACHINES_DIR } from '../../lib/paths';
+import { DAILY_SCHEDULE } from '../../lib/stacks/workflow-stack';
+import { loadAslFiles } from '../../lib/workflows/asl';
+import { asArray, buildTestService, FIXTURE_TASKS, ofType, type Resources, roleOf, statementsOfRole } from './helpers';
+
+describe('workflow stack with the fixture state machines', () => {
+  let template: Template;
+  let functions: Resources;
+  let machines: Resources;
+
+  beforeAll(() => {
+    template = Template.fromStack(buildTestService().stacks.workflow);
+    functions = ofType(template, 'AWS::Lambda::Function');
+    machines = ofType(template, 'AWS::StepFunctions::StateMachine');
+  });
+
+  const functionByTask = (name: string): string => {
+    const ids = Object.entries(functions).filter(([, f]) => f.Properties!.Description === `Step Functions task ${name}`).map(([id]) => id);
+    expect(ids).toHaveLength(1);
+    return ids[0];
+  };
+
+  test('one state machine per ASL file, loaded from the file (S3 asset)', () => {
+    expect(Object.keys(machines).sort()).toEqual([expect.stringMatching(/^DailySchedule/), expect.stringMatching(/^Onboarding/)]);
+    for (const sm of Object.values(machines)) {
+      expect(sm.Properties!.DefinitionS3Location).toBeDefined();
+      expect(sm.Properties!.LoggingConfiguration.Level).toBe('ALL');
+      expect(sm.Properties!.TracingConfiguration).toEqual({ Enabled: true });
+    }
+  });
+
+  test('one task function per distinct placeholder, shared between workflows', () => {
+    expect(Object.keys(functions)).toHaveLength(5);
+    for (const fn of Object.values(functions)) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 512, TracingConfig: { Mode: 'Active' } });
+    }
+  });
+
+  test('each placeholder is substituted with the ARN of its own task function', () => {
+    const expected: Record<string, string[]> = {
+      DailySchedule: ['CollectPrompts', 'DeploySite', 'DetectChanges', 'ListActiveCustomers'],
+      Onboarding: ['CollectPrompts', 'SubmitIndexNow'],
+    };
+    for (const [id, sm] of Object.entries(machines)) {
+      const names = expected[Object.keys(expected).find((k) => id.startsWith(k))!];
+      expect(sm.Properties!.DefinitionSubstitutions).toEqual(Object.fromEntries(
+        names.map((n) => [`${n}FunctionArn`, { 'Fn::GetAtt': [functionByTask(n), 'Arn'] }]),
+      ));
+      // grantInvoke: the state machine's role may invoke exactly these functions.
+      const invoked = statementsOfRole(template, sm.Properties!.RoleArn['Fn::GetAtt'][0])
+        .filter((st) => asArray(st.Action).includes('lambda:InvokeFunction'))
+        .flatMap((st) => asArray(st.Resource as object))
+        .map((r) => JSON.stringify(r));
+      for (const n of names) expect(invoked).toContain(JSON.stringify({ 'Fn::GetAtt': [functionByTask(n), 'Arn'] }));
+    }
+  });
+
+  test('the Distributed Map workflow may start and watch its own child executions', () => {
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyName: Match.stringLikeRegexp('DistributedMapPolicy'),
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: 'states:StartExecution' })]) },
+    });
+  });
+
+  test('task functions write the table; only site writers get the bucket', () => {
+    for (const [id, fn] of Object.entries(functions)) {
+      const actions = statementsOfRole(template, roleOf(fn)).flatMap((st) => asArray(st.Action));
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']));
+      const writer = fn.Properties!.Description === 'Step Functions task DeploySite';
+      expect({ id, bucket: 'SITE_BUCKET_NAME' in fn.Properties!.Environment.Variables }).toEqual({ id, bucket: writer });
+      expect(actions.some((a) => a.startsWith('s3:'))).toBe(writer);
+    }
+  });
+
+  test(`EventBridge starts ${DAILY_SCHEDULE} at 14:00 UTC every day`, () => {
+    const rules = Object.values(ofType(template, 'AWS::Events::Rule'));
+    expect(rules).toHaveLength(1);
+    expect(rules[0].Properties).toMatchObject({
+      ScheduleExpression: 'cron(0 14 * * ? *)',
+      Targets: [{ Arn: { Ref: expect.stringMatching(/^DailySchedule/) } }],
+    });
+  });
+});
+
+describe('workflow stack edge cases', () => {
+  const tmp = (files: Record<string, string>): string => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sm-'));
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+    return dir;
+  };
+  const task = (name: string) => JSON.stringify({
+    StartAt: 'A', States: { A: { Type: 'Task', Resource: 'arn:aws:states:::lambda:invoke', Parameters: { FunctionName: `\${${name}}` }, End: true } },
+  });
+
+  test('no ASL files: no state machine, no rule, still a deployable template', () => {
+    const template = Template.fromStack(buildTestService({ stateMachinesDir: tmp({}) }).stacks.workflow);
+    template.resourceCountIs('AWS::StepFunctions::StateMachine', 0);
+    template.resourceCountIs('AWS::Events::Rule', 0);
+    expect(Object.keys(template.toJSON().Resources)).toHaveLength(1);
+  });
+
+  test('without daily-schedule there is no daily rule', () => {
+    const template = Template.fromStack(buildTestService({ stateMachinesDir: tmp({ 'other.asl.json': task('CollectPromptsFunctionArn') }) }).stacks.workflow);
+    template.resourceCountIs('AWS::StepFunctions::StateMachine', 1);
+    template.resourceCountIs('AWS::Events::Rule', 0);
+  });
+
+  test('a placeholder that is not <Name>FunctionArn fails synth', () => {
+    expect(() => buildTestService({ stateMachinesDir: tmp({ 'x.asl.json': task('TableName') }) })).toThrow(/\$\{TableName\}/);
+  });
+
+  test('a placeholder without its task module fails synth, naming the file', () => {
+    expect(() => buildTestService({ stateMachinesDir: tmp({ 'x.asl.json': task('NoSuchTaskFunctionArn') }), tasksDir: FIXTURE_TASKS }))
+      .toThrow(/no-such-task\.ts does not exist/);
+  });
+
+  test('the real state-machines/ directory synthesizes', () => {
+    const { stacks } = buildTestService({ realWorkflows: true });
+    const template = Template.fromStack(stacks.workflow);
+    template.resourceCountIs('AWS::StepFunctions::StateMachine', loadAslFiles(STATE_MACHINES_DIR).length);
+  });
+});
