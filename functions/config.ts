@@ -10,6 +10,9 @@ export interface Config {
   dynamodbEndpoint?: string;
   region: string;
   apiKey?: string;
+  /** On AWS the secrets arrive as Secrets Manager ARNs and are read at first use. */
+  apiKeySecretArn?: string;
+  idpWebhookSecretArn?: string;
   jwt: { jwksUrl?: string; issuer?: string; audience?: string };
   idpWebhookSecret?: string;
   allowPrivateNetwork: boolean;
@@ -41,6 +44,8 @@ export function loadConfig(env: Env = process.env): Config {
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     region: env.AWS_REGION ?? 'us-east-1',
     apiKey: env.API_KEY || undefined,
+    apiKeySecretArn: env.API_KEY_SECRET_ARN || undefined,
+    idpWebhookSecretArn: env.IDP_WEBHOOK_SECRET_ARN || undefined,
     jwt: {
       jwksUrl: env.JWT_JWKS_URL || undefined,
       issuer: env.JWT_ISSUER || undefined,

@@ -36,6 +36,8 @@ export interface Container {
   /** Null when no JWKS is configured: JWT routes then answer 503 with the reason. */
   jwks: JWTVerifyGetKey | null;
   siteStore: SiteStore;
+  /** Secret values: from the environment locally, from Secrets Manager on AWS. */
+  secrets: { apiKey(): Promise<string | undefined>; idpWebhookSecret(): Promise<string | undefined> };
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -58,6 +60,10 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     fetchUrl: createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork }),
     jwks: config.jwt.jwksUrl ? createRemoteJWKSet(new URL(config.jwt.jwksUrl)) : null,
     siteStore: createSiteStore(config, clock),
+    secrets: {
+      apiKey: () => secretValue(config, config.apiKey, config.apiKeySecretArn),
+      idpWebhookSecret: () => secretValue(config, config.idpWebhookSecret, config.idpWebhookSecretArn),
+    },
     ...overrides,
   };
 }
@@ -74,6 +80,13 @@ function createSiteStore(config: Config, clock: Clock): SiteStore {
     throw new ProviderNotConfiguredError('AI-site storage is not configured (SITES_BUCKET on AWS, SITES_DIR locally)');
   };
   return { publish: missing, readCurrent: missing, listReleases: missing, rollback: missing };
+}
+
+async function secretValue(config: Config, value: string | undefined, arn: string | undefined): Promise<string | undefined> {
+  if (value || !arn) return value;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { readSecret } = require('./adapters/aws/secrets') as typeof import('./adapters/aws/secrets');
+  return readSecret(arn, config.region);
 }
 
 /** The AI-site host of an organization: `{slug}.{AI_SITE_DOMAIN}`. */

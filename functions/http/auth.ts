@@ -29,9 +29,9 @@ export async function authenticate(
     case 'JWT':
       return verifyBearer(headers.authorization, container);
     case 'KEY':
-      return verifyApiKey(headers['x-api-key'], container.config.apiKey);
+      return verifyApiKey(headers['x-api-key'], headers['x-api-key'] ? await container.secrets.apiKey() : undefined);
     case 'WEBHOOK':
-      return verifyWebhook(headers, rawBody, container.config.idpWebhookSecret);
+      return verifyWebhook(headers, rawBody, () => container.secrets.idpWebhookSecret());
   }
 }
 
@@ -83,7 +83,7 @@ function verifyApiKey(given: string | undefined, expected: string | undefined): 
 /** The spec's hook-* headers and the svix-* / webhook-* families real providers send (D27). */
 const SIGNATURE_HEADER_FAMILIES = ['hook', 'svix', 'webhook'];
 
-function verifyWebhook(headers: Record<string, string | undefined>, rawBody: string, secret: string | undefined): AuthContext {
+async function verifyWebhook(headers: Record<string, string | undefined>, rawBody: string, loadSecret: () => Promise<string | undefined>): Promise<AuthContext> {
   const family = SIGNATURE_HEADER_FAMILIES.find((f) => headers[`${f}-id`] || headers[`${f}-signature`] || headers[`${f}-timestamp`]);
   const id = family && headers[`${family}-id`];
   const timestamp = family && headers[`${family}-timestamp`];
@@ -91,6 +91,7 @@ function verifyWebhook(headers: Record<string, string | undefined>, rawBody: str
   if (!id || !timestamp || !signature) {
     throw new ValidationError('missing signature headers: hook-id, hook-timestamp and hook-signature are required');
   }
+  const secret = await loadSecret();
   if (!secret) throw new ProviderNotConfiguredError('webhook signing secret is not configured (IDP_WEBHOOK_SECRET)');
   try {
     new Webhook(secret).verify(rawBody, { 'svix-id': id, 'svix-timestamp': timestamp, 'svix-signature': signature });

@@ -25,7 +25,7 @@ import type { Construct } from 'constructs';
 import * as path from 'node:path';
 import { getRoute, ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
-import { grantSiteFiles } from '../grants';
+import { grantRateLimitCounters, grantSiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess } from '../nag';
 import { FUNCTIONS_DIR } from '../paths';
 import { type AppSettings, commonEnvironment } from '../settings';
@@ -159,7 +159,7 @@ export class ApiStack extends Stack {
       const environment: Record<string, string> = { ...baseEnv };
       if (route.auth === 'KEY') environment.API_KEY_SECRET_ARN = this.apiKeySecret.secretArn;
       if (route.auth === 'WEBHOOK') environment.IDP_WEBHOOK_SECRET_ARN = this.idpWebhookSecret.secretArn;
-      if (siteWriters.has(key)) environment.SITE_BUCKET_NAME = props.siteBucket.bucketName;
+      if (siteWriters.has(key)) environment.SITES_BUCKET = props.siteBucket.bucketName;
 
       const fn = new ApiFunction(functionStack, routeId(route), {
         entry: handlerEntry(route),
@@ -167,9 +167,14 @@ export class ApiStack extends Stack {
         timeoutSeconds: route.timeoutSeconds,
         environment,
       });
-      // Every auth class touches the table (rate limiter, repositories): GET routes read only.
-      if (route.method === 'GET') props.table.grantReadData(fn);
-      else props.table.grantReadWriteData(fn);
+      // Every auth class touches the table (rate limiter, repositories): GET routes read only,
+      // plus the rate-limit counters when the route is limited.
+      if (route.method === 'GET') {
+        props.table.grantReadData(fn);
+        if (route.rateLimit) grantRateLimitCounters(fn, props.table);
+      } else {
+        props.table.grantReadWriteData(fn);
+      }
       acknowledgeTableIndexAccess(fn.serviceRole, props.table);
       if (route.auth === 'KEY') this.apiKeySecret.grantRead(fn);
       if (route.auth === 'WEBHOOK') this.idpWebhookSecret.grantRead(fn);

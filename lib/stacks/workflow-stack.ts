@@ -72,7 +72,7 @@ export class WorkflowStack extends Stack {
         entry,
         description: `Step Functions task ${name}`,
         timeoutSeconds: TASK_TIMEOUT_SECONDS,
-        environment: siteWriter ? { ...baseEnv, SITE_BUCKET_NAME: props.siteBucket.bucketName } : baseEnv,
+        environment: siteWriter ? { ...baseEnv, SITES_BUCKET: props.siteBucket.bucketName } : baseEnv,
       });
       props.table.grantReadWriteData(fn);
       acknowledgeTableIndexAccess(fn.serviceRole, props.table);

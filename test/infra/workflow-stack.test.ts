@@ -71,7 +71,7 @@ describe('workflow stack with the fixture state machines', () => {
       const actions = statementsOfRole(template, roleOf(fn)).flatMap((st) => asArray(st.Action));
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']));
       const writer = fn.Properties!.Description === 'Step Functions task DeploySite';
-      expect({ id, bucket: 'SITE_BUCKET_NAME' in fn.Properties!.Environment.Variables }).toEqual({ id, bucket: writer });
+      expect({ id, bucket: 'SITES_BUCKET' in fn.Properties!.Environment.Variables }).toEqual({ id, bucket: writer });
       expect(actions.some((a) => a.startsWith('s3:'))).toBe(writer);
     }
   });
