@@ -56,14 +56,14 @@ export function buildApp(app: App, options: BuildOptions = {}): ServiceStacks {
     env,
     settings,
     table: data.table,
-    siteBucket: data.siteBucket,
+    siteFiles: { bucket: data.siteBucket, releases: data.siteReleases },
     description: 'AI visibility service: REST API, one Lambda per route',
   });
   const workflow = new WorkflowStack(app, `${STACK_PREFIX}Workflows`, {
     env,
     settings,
     table: data.table,
-    siteBucket: data.siteBucket,
+    siteFiles: { bucket: data.siteBucket, releases: data.siteReleases },
     stateMachinesDir: options.stateMachinesDir,
     tasksDir: options.tasksDir,
     description: 'AI visibility service: state machines (state-machines/*.asl.json) and the daily trigger',

@@ -19,13 +19,12 @@ import { NestedStack, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import * as path from 'node:path';
 import { getRoute, ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
-import { grantRateLimitCounters, grantSiteFiles } from '../grants';
+import { grantRateLimitCounters, grantSiteFiles, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess } from '../nag';
 import { FUNCTIONS_DIR } from '../paths';
 import { type AppSettings, commonEnvironment } from '../settings';
@@ -55,7 +54,7 @@ export function handlerEntry(route: Pick<RouteDef, 'handler'>): string {
 export interface ApiStackProps extends StackProps {
   settings: AppSettings;
   table: dynamodb.ITableV2;
-  siteBucket: s3.IBucket;
+  siteFiles: SiteFiles;
   /** Defaults to the manifest; tests may pass a subset. */
   routes?: readonly RouteDef[];
 }
@@ -159,7 +158,6 @@ export class ApiStack extends Stack {
       const environment: Record<string, string> = { ...baseEnv };
       if (route.auth === 'KEY') environment.API_KEY_SECRET_ARN = this.apiKeySecret.secretArn;
       if (route.auth === 'WEBHOOK') environment.IDP_WEBHOOK_SECRET_ARN = this.idpWebhookSecret.secretArn;
-      if (siteWriters.has(key)) environment.SITES_BUCKET = props.siteBucket.bucketName;
 
       const fn = new ApiFunction(functionStack, routeId(route), {
         entry: handlerEntry(route),
@@ -178,7 +176,7 @@ export class ApiStack extends Stack {
       acknowledgeTableIndexAccess(fn.serviceRole, props.table);
       if (route.auth === 'KEY') this.apiKeySecret.grantRead(fn);
       if (route.auth === 'WEBHOOK') this.idpWebhookSecret.grantRead(fn);
-      if (siteWriters.has(key)) grantSiteFiles(fn, props.siteBucket);
+      if (siteWriters.has(key)) grantSiteFiles(fn, props.siteFiles);
       this.routeFunctions.set(key, fn);
 
       resourceFor(route.path).addMethod(

@@ -12,6 +12,9 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../../functions/adapters/dynamodb/table-schema';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EDGE_FUNCTION_DIR } from '../paths';
 import type { AppSettings } from '../settings';
 
 export interface DataStackProps extends StackProps {
@@ -25,6 +28,8 @@ export class DataStack extends Stack {
   readonly siteBucket: s3.Bucket;
   readonly logsBucket: s3.Bucket;
   readonly siteDistribution: cloudfront.Distribution;
+  /** slug → current release id, read at the edge; deploys switch releases by writing it. */
+  readonly siteReleases: cloudfront.KeyValueStore;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -76,15 +81,31 @@ export class DataStack extends Stack {
     const certificate = settings.aiSiteCertificateArn
       ? acm.Certificate.fromCertificateArn(this, 'SiteCertificate', settings.aiSiteCertificateArn)
       : undefined;
+    this.siteReleases = new cloudfront.KeyValueStore(this, 'SiteReleases', {
+      comment: 'AI-site slug -> current release id',
+    });
+    const router = new cloudfront.Function(this, 'SiteRouter', {
+      comment: 'Host {slug}.{AI_SITE_DOMAIN} -> sites/<slug>/releases/<current>/<path>',
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      keyValueStore: this.siteReleases,
+      code: cloudfront.FunctionCode.fromInline(
+        readFileSync(join(EDGE_FUNCTION_DIR, 'ai-site-router.js'), 'utf8').replace('__AI_SITE_DOMAIN__', settings.aiSiteDomain),
+      ),
+    });
     this.siteDistribution = new cloudfront.Distribution(this, 'SiteDistribution', {
       comment: 'AI-site host: static AI-readable store mirrors',
       defaultBehavior: {
-        origin: origins.S3BucketOrigin.withOriginAccessControl(this.siteBucket),
+        // LIST lets a missing file answer 404 instead of S3's 403.
+        origin: origins.S3BucketOrigin.withOriginAccessControl(this.siteBucket, {
+          originAccessLevels: [cloudfront.AccessLevel.READ, cloudfront.AccessLevel.LIST],
+        }),
+        functionAssociations: [{ function: router, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
       },
+      // The router already maps `/` to index.html; set anyway, as S3 LIST access recommends.
       defaultRootObject: 'index.html',
       domainNames: certificate ? [`*.${settings.aiSiteDomain}`] : undefined,
       certificate,

@@ -12,13 +12,12 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
-import { grantSiteFiles } from '../grants';
+import { grantSiteFiles, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess, acknowledgeWildcardResources, acknowledgeWildcardUnder } from '../nag';
 import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
 import { type AppSettings, commonEnvironment } from '../settings';
@@ -41,7 +40,7 @@ export const SITE_WRITER_TASKS: ReadonlySet<string> = new Set([
 export interface WorkflowStackProps extends StackProps {
   settings: AppSettings;
   table: dynamodb.ITableV2;
-  siteBucket: s3.IBucket;
+  siteFiles: SiteFiles;
   /** Defaults to state-machines/; tests point it at fixtures. */
   stateMachinesDir?: string;
   /** Defaults to functions/tasks/. */
@@ -72,11 +71,11 @@ export class WorkflowStack extends Stack {
         entry,
         description: `Step Functions task ${name}`,
         timeoutSeconds: TASK_TIMEOUT_SECONDS,
-        environment: siteWriter ? { ...baseEnv, SITES_BUCKET: props.siteBucket.bucketName } : baseEnv,
+        environment: baseEnv,
       });
       props.table.grantReadWriteData(fn);
       acknowledgeTableIndexAccess(fn.serviceRole, props.table);
-      if (siteWriter) grantSiteFiles(fn, props.siteBucket);
+      if (siteWriter) grantSiteFiles(fn, props.siteFiles);
       this.taskFunctions.set(name, fn);
       return fn;
     };

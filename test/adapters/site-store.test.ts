@@ -100,3 +100,14 @@ describe('S3 site store', () => {
     expect(await store.readCurrent('shop')).toEqual({ releaseId: 'R1', files: [{ path: '/llms.txt', content: '# Shop', contentType: 'text/plain; charset=utf-8' }] });
   });
 });
+
+describe('D28 fallback copies for static hosting', () => {
+  test('every file outside /ai/ gets an /ai/ copy unless a real /ai/ file exists; reading back drops the copies', () => {
+    const { withAiFallbackCopies, withoutAiFallbackCopies } = jest.requireActual('../../functions/core/site/release');
+    const files = [file('/llms.txt', 'L'), file('/best-mugs/index.html', 'A'), file('/ai/index.html', 'AI'), file('/index.html', 'ROOT')];
+    const published = withAiFallbackCopies(files);
+    expect(published.map((f: SiteFile) => f.path).sort()).toEqual(['/ai/best-mugs/index.html', '/ai/index.html', '/ai/llms.txt', '/best-mugs/index.html', '/index.html', '/llms.txt']);
+    expect(published.find((f: SiteFile) => f.path === '/ai/index.html')!.content).toBe('AI');
+    expect(withoutAiFallbackCopies(published)).toEqual(files);
+  });
+});

@@ -101,3 +101,19 @@ describe('data stack: AI-site files', () => {
     });
   });
 });
+
+describe('data stack: AI-site releases at the edge', () => {
+  test('a KeyValueStore and a JS 2.0 CloudFront Function pick the release per host on viewer-request', () => {
+    template.resourceCountIs('AWS::CloudFront::KeyValueStore', 1);
+    const functions = template.findResources('AWS::CloudFront::Function');
+    const [fn] = Object.values(functions);
+    expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    expect(fn.Properties.FunctionConfig.KeyValueStoreAssociations).toHaveLength(1);
+    expect(fn.Properties.FunctionCode).toContain('/releases/');
+    expect(fn.Properties.FunctionCode).not.toContain('__AI_SITE_DOMAIN__');
+    const [dist] = Object.values(template.findResources('AWS::CloudFront::Distribution'));
+    expect(dist.Properties.DistributionConfig.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: expect.anything() },
+    ]);
+  });
+});

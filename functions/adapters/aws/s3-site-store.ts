@@ -14,7 +14,7 @@ import '@aws-sdk/signature-v4a'; // KVS requests are signed with SigV4A
 import pLimit from 'p-limit';
 import { NotFoundError } from '../../core/errors';
 import { contentTypeOf } from '../../core/site/content-types';
-import { assertUniquePaths, newReleaseId, releaseRelativePath, RELEASES_KEPT } from '../../core/site/release';
+import { assertUniquePaths, newReleaseId, releaseRelativePath, RELEASES_KEPT, withAiFallbackCopies, withoutAiFallbackCopies } from '../../core/site/release';
 import type { SiteFile } from '../../core/site/types';
 import type { Clock, SiteStore } from '../../ports';
 
@@ -71,8 +71,9 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
   };
 
   return {
-    async publish(slug, files) {
-      assertUniquePaths(files.map((f) => f.path));
+    async publish(slug, siteFiles) {
+      assertUniquePaths(siteFiles.map((f) => f.path));
+      const files = withAiFallbackCopies(siteFiles);
       const relativePaths = files.map((f) => releaseRelativePath(f.path));
       const releaseId = newReleaseId(clock.now());
       let bytes = 0;
@@ -95,7 +96,7 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
           await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
         }
       }
-      return { releaseId, fileCount: files.length, bytes };
+      return { releaseId, fileCount: siteFiles.length, bytes };
     },
 
     async readCurrent(slug) {
@@ -107,7 +108,7 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
         const path = '/' + key.slice(base.length);
         return { path, content: (await getText(key)) ?? '', contentType: contentTypeOf(path) };
       })));
-      return { releaseId, files: files.sort((a, b) => (a.path < b.path ? -1 : 1)) };
+      return { releaseId, files: withoutAiFallbackCopies(files).sort((a, b) => (a.path < b.path ? -1 : 1)) };
     },
 
     listReleases,

@@ -5,7 +5,7 @@
  * taken verbatim from the input after markdown is stripped, so it can be traced back.
  */
 import type { CatalogProduct, ScrapedPage, StoreSnapshot } from '../site/types';
-import { dedupeKey, isStatement, markdownBlocks, splitSentences, wordCount } from './text';
+import { dedupeKey, isStatement, markdownBlocks, normalizeSpace, splitSentences, wordCount } from './text';
 
 export type FactKind = 'shipping' | 'returns' | 'origin' | 'materials' | 'guarantee';
 
@@ -24,6 +24,11 @@ export interface KeyFact {
   /** The verbatim source sentence. */
   sentence: string;
   source: string;
+}
+
+/** The name the narrative uses for the store: the business name, else its domain. */
+export function storeName(snapshot: StoreSnapshot): string {
+  return normalizeSpace(snapshot.business.name) || snapshot.business.domain || 'This store';
 }
 
 export type PageRole = 'home' | 'about' | 'policy' | 'faq' | 'contact' | 'page' | 'collection' | 'blog' | 'product' | 'other';
@@ -79,14 +84,14 @@ function usable(sentence: string): boolean {
 
 const FACT_PATTERNS: Array<{ kind: FactKind; topic: RegExp; detail: RegExp }> = [
   {
-    kind: 'shipping',
-    topic: /\b(ship(s|ping|ped)?|deliver(s|y|ies|ed)?|dispatch(es|ed)?|postage|courier|local pick-?up)\b/i,
-    detail: /\d|\bfree\b|\bworldwide\b|\binternational(ly)?\b|\bsame[- ]day\b|\bnext[- ]day\b|\bcarbon[- ]neutral\b/i,
-  },
-  {
     kind: 'returns',
     topic: /\b(returns?|returned|refunds?|refunded|exchanges?|money[- ]back)\b/i,
     detail: /\d|\bdays?\b|\bguarantee|\baccept|\bfull\b|\bfree\b|\bunopened\b|\bunused\b|\bnot\b|\bno\b/i,
+  },
+  {
+    kind: 'shipping',
+    topic: /\b(ship(s|ping|ped)?|deliver(s|y|ies|ed)?|dispatch(es|ed)?|postage|courier|local pick-?up)\b/i,
+    detail: /\d|\bfree\b|\bworldwide\b|\binternational(ly)?\b|\bsame[- ]day\b|\bnext[- ]day\b|\bcarbon[- ]neutral\b/i,
   },
   {
     kind: 'origin',
@@ -104,6 +109,9 @@ const FACT_PATTERNS: Array<{ kind: FactKind; topic: RegExp; detail: RegExp }> = 
     detail: /./,
   },
 ];
+
+/** Shipping and returns: policy lines, kept out of describing sentences. */
+const POLICY_TOPICS = FACT_PATTERNS.filter((p) => p.kind === 'shipping' || p.kind === 'returns').map((p) => p.topic);
 
 export function classifyFact(sentence: string): FactKind | null {
   if (!usable(sentence)) return null;
@@ -182,8 +190,8 @@ const PEOPLE = new RegExp(`\\b(?:${PEOPLE_WORDS.map((w) => w.replace(/[-\s]/g, '
  * Who the store says it is for: the "for ..." phrases of home/about/page sentences that
  * name people. Returns at most `max` phrases, verbatim, in page order.
  */
-export function extractAudience(snapshot: StoreSnapshot, max = 2): string[] {
-  const out: string[] = [];
+export function extractAudience(snapshot: StoreSnapshot, max = 2): Array<{ phrase: string; sentence: string; source: string }> {
+  const out: Array<{ phrase: string; sentence: string; source: string }> = [];
   const seen = new Set<string>();
   for (const s of pageSentences(snapshot, ['home', 'about', 'page', 'other'])) {
     if (!usable(s.text)) continue;
@@ -200,7 +208,7 @@ export function extractAudience(snapshot: StoreSnapshot, max = 2): string[] {
       const key = dedupeKey(phrase);
       if (seen.has(key)) continue;
       seen.add(key);
-      out.push(phrase);
+      out.push({ phrase, sentence: s.text, source: s.source });
       if (out.length >= max) return out;
     }
   }
@@ -211,7 +219,7 @@ export function extractAudience(snapshot: StoreSnapshot, max = 2): string[] {
 export function describingSentences(snapshot: StoreSnapshot, roles: PageRole[]): SourceSentence[] {
   return pageSentences(snapshot, roles).filter((s) => {
     const words = wordCount(s.text);
-    return isStatement(s.text) && words >= 6 && words <= 60 && usable(s.text) && !FACT_PATTERNS[0].topic.test(s.text) && !FACT_PATTERNS[1].topic.test(s.text);
+    return isStatement(s.text) && words >= 6 && words <= 60 && usable(s.text) && !POLICY_TOPICS.some((p) => p.test(s.text));
   });
 }
 

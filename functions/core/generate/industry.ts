@@ -7,7 +7,7 @@
  * (lower-cased) is used, and with no product types either, "online retail".
  */
 import type { StoreSnapshot } from '../site/types';
-import { countKeyword, hasKeyword, markdownToText } from './text';
+import { countKeyword, markdownToText, wordText, wordVariants } from './text';
 
 export interface IndustryRule {
   label: string;
@@ -76,17 +76,32 @@ export function inferIndustry(snapshot: StoreSnapshot): IndustryInference {
     .map((p) => `${p.title}\n${markdownToText(p.markdown)}`)
     .join('\n');
   const collectionTitles = snapshot.collections.filter((c) => !isCatchAllCollection(c.handle, c.title)).map((c) => c.title);
+  // Distinct word texts with their multiplicity; the loops below only do substring checks.
+  const tally = (texts: string[]) => {
+    const m = new Map<string, number>();
+    for (const t of texts) m.set(t, (m.get(t) ?? 0) + 1);
+    return [...m];
+  };
+  const types = tally(snapshot.products.map((p) => wordText(p.productType)));
+  const names = tally(snapshot.products.map((p) => wordText(p.name)));
+  // One product's tags joined with a separator: a keyword matches inside one tag, never across two.
+  const tagSets = tally(snapshot.products.map((p) => p.tags.map(wordText).join('|')));
+  const titles = tally(collectionTitles.map(wordText));
+  const hits = (texts: Array<[string, number]>, variants: string[]) => {
+    let n = 0;
+    for (const [text, count] of texts) if (variants.some((v) => text.includes(v))) n += count;
+    return n;
+  };
   const scores: Record<string, number> = {};
   for (const rule of INDUSTRY_RULES) {
     let score = 0;
     let pageScore = 0;
     for (const keyword of rule.keywords) {
-      for (const p of snapshot.products) {
-        if (hasKeyword(p.productType, keyword)) score += INDUSTRY_WEIGHTS.productType;
-        if (hasKeyword(p.name, keyword)) score += INDUSTRY_WEIGHTS.productName;
-        if (p.tags.some((t) => hasKeyword(t, keyword))) score += INDUSTRY_WEIGHTS.tag;
-      }
-      for (const title of collectionTitles) if (hasKeyword(title, keyword)) score += INDUSTRY_WEIGHTS.collectionTitle;
+      const variants = wordVariants(keyword);
+      score += hits(types, variants) * INDUSTRY_WEIGHTS.productType;
+      score += hits(names, variants) * INDUSTRY_WEIGHTS.productName;
+      score += hits(tagSets, variants) * INDUSTRY_WEIGHTS.tag;
+      score += hits(titles, variants) * INDUSTRY_WEIGHTS.collectionTitle;
       pageScore += countKeyword(pageText, keyword) * INDUSTRY_WEIGHTS.pageText;
     }
     score += Math.min(pageScore, PAGE_TEXT_CAP);

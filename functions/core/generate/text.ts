@@ -13,6 +13,8 @@ const HTML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot
 /** Inline markdown of one line to plain text: links and images, emphasis, code, tags, entities. */
 export function stripInlineMarkdown(line: string): string {
   return line
+    // markdown escapes (turndown adds them) are shielded from the rules below, restored at the end
+    .replace(/\\([\\`*_{}[\]()#+\-.!>|])/g, (_m, c: string) => String.fromCharCode(0xe000 + c.charCodeAt(0)))
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '') // images
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // links keep their text
     .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1') // reference links
@@ -22,7 +24,7 @@ export function stripInlineMarkdown(line: string): string {
     .replace(/(^|[^\w*])[*_]([^*_\s][^*_]*?)[*_](?=[^\w*]|$)/g, '$1$2')
     .replace(/~~(.+?)~~/g, '$1')
     .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_m, e: string) => HTML_ENTITIES[e] ?? _m)
-    .replace(/\\([\\`*_{}[\]()#+\-.!>|])/g, '$1'); // markdown escapes (turndown adds them)
+    .replace(/[\ue000-\ue0ff]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xe000));
 }
 
 export interface MarkdownBlock {
@@ -175,9 +177,18 @@ export function countKeyword(text: string, keyword: string): number {
   return text.match(cachedRegExp(keyword, 'gi'))?.length ?? 0; // match() resets lastIndex
 }
 
-/** Whether the keyword (or its plural) occurs in the text. */
-export function hasKeyword(text: string, keyword: string): boolean {
-  return Boolean(text) && cachedRegExp(keyword, 'i').test(text);
+/** " lower case words " with every non-letter/digit run as one space: for fast `hasWord` checks. */
+export function wordText(text: string): string {
+  return ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+}
+
+/**
+ * The keyword and its plurals as ` word ` needles for a `wordText`: whole-word matching
+ * like `countKeyword`, without a regex per test (for loops over big catalogues).
+ */
+export function wordVariants(keyword: string): string[] {
+  const k = wordText(keyword).trim();
+  return k ? [` ${k} `, ` ${k}s `, ` ${k}es `] : [];
 }
 
 /** Cuts at a word boundary and adds an ellipsis when the text is longer than `max`. */

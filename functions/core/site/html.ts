@@ -169,7 +169,7 @@ ${jsonLd}
 </head>
 <body>
 <header>
-<nav><a href="${aiHref('/')}">${escapeHtml(oneLine(shell.storeName))}: AI guide</a><a href="${aiHref('/ai/questions/')}">Questions and answers</a><a href="${aiHref(SITE_PATHS.llmsTxt)}">llms.txt</a><a href="${escapeHtml(shell.storeUrl)}">Visit the store</a></nav>
+<nav><a href="${aiHref('/')}">${escapeHtml(oneLine(shell.storeName))}: AI guide</a><a href="${aiHref('/ai/questions/')}">Questions and answers</a><a href="${aiHref(SITE_PATHS.llmsTxt)}">llms.txt</a><a href="${escapeHtml(`${shell.storeUrl.replace(/\/+$/, '')}/`)}">Visit the store</a></nav>
 </header>
 <main>
 ${shell.body}

@@ -151,12 +151,12 @@ export function buildLlmsTxt(input: LlmsTxtInput): SiteFile {
   if (narrative.keyFacts.length) {
     details.push('Key facts:', narrative.keyFacts.map((fact) => `- ${oneLine(fact)}`).join('\n'));
   }
-  const about: string[] = [];
+  const about: string[] = ['About the store:'];
   if (narrative.industry) about.push(`- Industry: ${oneLine(narrative.industry)}`);
   if (narrative.audience) about.push(`- Audience: ${oneLine(narrative.audience)}`);
   if (narrative.categories.length) about.push(`- Categories: ${narrative.categories.map(oneLine).join(', ')}`);
   about.push(`- Store: ${business.url.replace(/\/+$/, '')}`);
-  details.push(about.join('\n'));
+  details.push(about[0] as string, about.slice(1).join('\n'));
   details.push(
     'Links below are root-relative: resolve them against the address this file was fetched from. ' +
       'Product prices and availability change; the store pages are authoritative.',

@@ -28,3 +28,22 @@ export function assertUniquePaths(paths: string[]): void {
     seen.add(p);
   }
 }
+
+/**
+ * D28 on a static host: the AI-site host answers `/ai/<path>` with `/<path>` when nothing
+ * exists at `/ai/<path>`. A store without per-request logic (S3) gets that by publishing
+ * a copy at `/ai/<path>` for every such file.
+ */
+export function withAiFallbackCopies<T extends { path: string }>(files: T[]): T[] {
+  const paths = new Set(files.map((f) => f.path));
+  const copies = files
+    .filter((f) => !f.path.startsWith('/ai/') && !paths.has(`/ai${f.path}`))
+    .map((f) => ({ ...f, path: `/ai${f.path}` }));
+  return [...files, ...copies];
+}
+
+/** The inverse, for reading a release back: drops the copies `withAiFallbackCopies` added. */
+export function withoutAiFallbackCopies<T extends { path: string; content: string }>(files: T[]): T[] {
+  const byPath = new Map(files.map((f) => [f.path, f.content]));
+  return files.filter((f) => !(f.path.startsWith('/ai/') && byPath.get(f.path.slice(3)) === f.content));
+}

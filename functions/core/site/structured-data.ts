@@ -97,11 +97,10 @@ export function buildDataJson(
 }
 
 /** FAQPage JSON-LD for one or more Q&A entries. */
-export function faqPageNode(entries: readonly FaqEntry[], url: string, now: string): Record<string, unknown> {
+export function faqPageNode(entries: readonly FaqEntry[], now: string): Record<string, unknown> {
   return {
     '@context': SCHEMA_CONTEXT,
     '@type': 'FAQPage',
-    url,
     dateModified: isoSeconds(now),
     mainEntity: entries.map((entry) => ({
       '@type': 'Question',

@@ -12,6 +12,10 @@ export interface MappedUrl {
   /** W3C datetime from the sitemap, when it gave one. */
   lastmod?: string;
   source: 'sitemap' | 'link' | 'root';
+  /** Content fingerprint (core/crawl/fingerprint.ts) when the mapper fetched the page as HTML. */
+  fingerprint?: string;
+  /** HTTP status of the mapper's fetch; absent when not fetched, unreachable or blocked. */
+  statusCode?: number;
 }
 
 /** One store page after scraping: main content as markdown, plus a noise-free fingerprint. */

@@ -1,0 +1,303 @@
+/**
+ * The offline generator: deterministic, extractive, no network. Everything it writes is
+ * either a sentence taken from the store's own pages and product texts, or a figure
+ * computed from the catalogue (counts, price range, types, collections, vendors). It
+ * never states a policy, origin or claim the store did not write itself.
+ */
+import type { CatalogProduct, FaqEntry, SiteNarrative, StoreSnapshot } from '../site/types';
+import { categoriesOf, formatMoney, formatPriceRange, parsePrice, priceRange, productTypeCounts, realCollections, vendorCounts } from './catalog';
+import { describingSentences, extractAudience, extractEmails, extractKeyFacts, sortedProducts, storeName, type KeyFact } from './evidence';
+import { extractStoreFaqs } from './faq-extract';
+import { inferIndustry, type IndustryInference } from './industry';
+import type { NarrativeOverview, SiteGenerator } from './types';
+import { dedupeKey, indefiniteArticle, isStatement, joinList, leadSentences, normalizeSpace, truncateText } from './text';
+
+export const MIN_FAQS = 8;
+export const MAX_FAQS = 20;
+/** Own Q&A kept before the generated ones, so the catalogue questions always get a place. */
+const MAX_OWN_FAQS = 14;
+const SUMMARY_MAX = 420;
+const PRODUCT_SUMMARY_MAX = 500;
+
+/** Everything the engine derives from a snapshot once; the parts are built from it. */
+interface Analysis {
+  name: string;
+  url: string;
+  products: CatalogProduct[];
+  available: number;
+  range: ReturnType<typeof priceRange>;
+  types: Array<{ type: string; count: number }>;
+  vendors: Array<{ vendor: string; count: number }>;
+  collections: string[];
+  categories: string[];
+  industry: IndustryInference;
+  facts: KeyFact[];
+  audience: ReturnType<typeof extractAudience>;
+  /** Describing sentences of the about page(s), then of the home page. */
+  aboutSentences: string[];
+  homeSentences: string[];
+  /** The home page's meta description, when it reads as a sentence. */
+  metaDescription: string | null;
+  emails: string[];
+}
+
+function analyse(snapshot: StoreSnapshot): Analysis {
+  const name = storeName(snapshot);
+  const home = snapshot.pages.find((p) => p.kind === 'home');
+  const meta = home ? normalizeSpace(home.description) : '';
+  return {
+    name,
+    url: snapshot.business.url,
+    products: snapshot.products,
+    available: snapshot.products.filter((p) => p.available).length,
+    range: priceRange(snapshot.products),
+    types: productTypeCounts(snapshot.products),
+    vendors: vendorCounts(snapshot.products),
+    collections: realCollections(snapshot).map((c) => c.title.trim()),
+    categories: categoriesOf(snapshot),
+    industry: inferIndustry(snapshot),
+    facts: extractKeyFacts(snapshot),
+    audience: extractAudience(snapshot),
+    aboutSentences: describingSentences(snapshot, ['about']).map((s) => s.text),
+    homeSentences: describingSentences(snapshot, ['home']).map((s) => s.text),
+    metaDescription: meta.length >= 40 && meta.length <= 300 && isStatement(meta) && !/cookie|subscribe|sign up/i.test(meta) ? meta : null,
+    emails: extractEmails(snapshot),
+  };
+}
+
+/** "Brewing Gear" → "brewing gear"; acronyms ("CBD Oil" → "CBD oil") keep their case. */
+export function lowerLabel(label: string): string {
+  return label
+    .trim()
+    .split(/\s+/)
+    .map((w) => (/[A-Z].*[A-Z]/.test(w) ? w : w.toLowerCase()))
+    .join(' ');
+}
+
+function possessive(name: string): string {
+  return /s$/i.test(name) ? `${name}'` : `${name}'s`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** "N offers 8 products across coffee, tea and brewing gear, priced from USD 9.50 to USD 64.00." */
+function catalogueSentence(a: Analysis): string | null {
+  if (!a.products.length) return null;
+  const types = a.types.slice(0, 4).map((t) => lowerLabel(t.type));
+  let s = `${a.name} offers ${plural(a.products.length, 'product')}`;
+  if (types.length) s += ` across ${joinList(types)}${a.types.length > 4 ? ' and more' : ''}`;
+  if (a.range) s += a.range.min === a.range.max ? `, priced at ${formatPriceRange(a.range)}` : `, priced from ${formatPriceRange(a.range)}`;
+  return `${s}.`;
+}
+
+function buildSummary(a: Analysis): string {
+  const lead = a.metaDescription ?? a.homeSentences[0] ?? a.aboutSentences[0] ?? null;
+  const catalogue = catalogueSentence(a);
+  const parts = [lead, catalogue].filter((x): x is string => Boolean(x));
+  if (!parts.length) return `${a.name} is an online store at ${a.url}.`;
+  const joined = parts.join(' ');
+  if (joined.length <= SUMMARY_MAX) return joined;
+  return truncateText(parts[0], SUMMARY_MAX);
+}
+
+function buildDescription(a: Analysis): string {
+  const paragraphs: string[] = [];
+  const story: string[] = [];
+  const seen = new Set<string>();
+  // The home page's own words first (at most two sentences), then the about page.
+  for (const s of [...a.homeSentences.slice(0, 2), ...a.aboutSentences, ...a.homeSentences.slice(2)]) {
+    const key = dedupeKey(s);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (story.join(' ').length + s.length > 900) break;
+    story.push(s);
+    if (story.length >= 6) break;
+  }
+  if (story.length) paragraphs.push(story.join(' '));
+
+  if (a.products.length) {
+    const lines: string[] = [];
+    let first = `The catalogue lists ${plural(a.products.length, 'product')}`;
+    if (a.available !== a.products.length) first += ` (${a.available} available)`;
+    const vendors = a.vendors.slice(0, 5).map((v) => v.vendor);
+    const ownBrandOnly = vendors.length === 1 && dedupeKey(vendors[0]) === dedupeKey(a.name);
+    if (vendors.length && !ownBrandOnly) first += ` from ${joinList(vendors)}${a.vendors.length > 5 ? ' and other vendors' : ''}`;
+    lines.push(`${first}.`);
+    if (a.types.length) {
+      const types = a.types.slice(0, 8).map((t) => `${t.type} (${t.count})`);
+      lines.push(`Product types: ${joinList(types)}${a.types.length > 8 ? ', among others' : ''}.`);
+    }
+    if (a.collections.length) lines.push(`Collections: ${joinList(a.collections.slice(0, 10))}${a.collections.length > 10 ? ' and more' : ''}.`);
+    if (a.range) lines.push(a.range.min === a.range.max ? `Products are priced at ${formatPriceRange(a.range)}.` : `Prices range from ${formatPriceRange(a.range)}.`);
+    paragraphs.push(lines.join(' '));
+  } else if (a.collections.length) {
+    paragraphs.push(`Collections: ${joinList(a.collections.slice(0, 10))}.`);
+  }
+
+  const policy = a.facts.filter((f) => f.kind === 'shipping' || f.kind === 'returns').slice(0, 3).map((f) => f.text);
+  if (policy.length) paragraphs.push(policy.join(' '));
+  if (!paragraphs.length) return `${a.name} is an online store at ${a.url}.`;
+  return paragraphs.join('\n\n');
+}
+
+function buildAudience(a: Analysis): string {
+  if (a.audience.length) {
+    const phrases = a.audience.map((x) => x.phrase);
+    const text = joinList(phrases, 'and');
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+  return a.industry.basis === 'default' ? 'Online shoppers' : `Shoppers interested in ${a.industry.industry}`;
+}
+
+function factsOf(a: Analysis, kind: KeyFact['kind'], max: number): string[] {
+  return a.facts.filter((f) => f.kind === kind).slice(0, max).map((f) => f.text);
+}
+
+/** Q&A computed from the catalogue and the extracted facts; each only when its evidence exists. */
+function generatedFaqs(a: Analysis): FaqEntry[] {
+  const n = a.name;
+  const out: FaqEntry[] = [];
+  const add = (question: string, answer: string | null) => {
+    if (answer) out.push({ question, answer: truncateText(answer, 900) });
+  };
+  const types = a.types.map((t) => lowerLabel(t.type));
+
+  if (a.products.length) {
+    const what = types.length
+      ? `${n} sells ${joinList(types.slice(0, 6))}${types.length > 6 ? ', among other product types' : ''}.`
+      : `${n} sells products such as ${joinList(sortedProducts(a.products).slice(0, 3).map((p) => p.name))}.`;
+    add(`What does ${n} sell?`, `${what} Its catalogue lists ${plural(a.products.length, 'product')}.`);
+  } else {
+    add(`What does ${n} sell?`, a.homeSentences[0] ?? a.aboutSentences[0] ?? null);
+  }
+  if (a.industry.basis !== 'default') {
+    add(`What kind of store is ${n}?`, `Based on its catalogue and pages, ${n} is ${indefiniteArticle(a.industry.industry)} ${a.industry.industry} store.`);
+  }
+  if (a.range) {
+    add(
+      `What is the price range of ${possessive(n)} products?`,
+      a.range.min === a.range.max
+        ? `${a.range.count === 1 ? 'The priced product' : `All ${a.range.count} priced products`} at ${n} cost ${formatPriceRange(a.range)}.`
+        : `Prices at ${n} range from ${formatPriceRange(a.range)}, across ${plural(a.range.count, 'priced product')}.`,
+    );
+  }
+  if (a.collections.length) add(`Which collections does ${n} offer?`, `${n} groups its products into these collections: ${joinList(a.collections.slice(0, 12))}.`);
+  const shipping = factsOf(a, 'shipping', 3);
+  if (shipping.length) add(`What are ${possessive(n)} shipping options?`, shipping.join(' '));
+  const returns = factsOf(a, 'returns', 3);
+  if (returns.length) add(`What is ${possessive(n)} return policy?`, returns.join(' '));
+  if (a.products.length) {
+    add(
+      `How many products does ${n} offer?`,
+      `${possessive(n)} catalogue lists ${plural(a.products.length, 'product')}, ${a.available} of which ${a.available === 1 ? 'was' : 'were'} available when this information was compiled.`,
+    );
+  }
+  for (const t of a.types.slice(0, 3)) {
+    const names = sortedProducts(a.products.filter((p) => p.productType.trim().toLowerCase() === t.type.toLowerCase())).map((p) => p.name);
+    const label = lowerLabel(t.type);
+    add(`Which ${label} products does ${n} sell?`, `${possessive(n)} ${label} range includes ${joinList(names.slice(0, 6))}${names.length > 6 ? `, among ${names.length} products` : ''}.`);
+  }
+  if (a.range && a.range.count >= 2 && a.range.min !== a.range.max) {
+    add(
+      `What are the least and most expensive products at ${n}?`,
+      `The lowest-priced product is ${a.range.cheapest.name} at ${formatMoney(a.range.min, a.range.currency)}; the highest-priced is ${a.range.priciest.name} at ${formatMoney(a.range.max, a.range.currency)}.`,
+    );
+  }
+  const vendors = a.vendors.map((v) => v.vendor);
+  if (vendors.length && !(vendors.length === 1 && dedupeKey(vendors[0]) === dedupeKey(n))) {
+    add(`Which brands does ${n} carry?`, `Products at ${n} come from ${joinList(vendors.slice(0, 8))}${vendors.length > 8 ? ' and other vendors' : ''}.`);
+  }
+  const origin = factsOf(a, 'origin', 3);
+  if (origin.length) add(`Where do ${possessive(n)} products come from?`, origin.join(' '));
+  const materials = factsOf(a, 'materials', 3);
+  if (materials.length) add(`What does ${n} say about its ingredients and materials?`, materials.join(' '));
+  const guarantee = factsOf(a, 'guarantee', 2);
+  if (guarantee.length) add(`Does ${n} offer a guarantee?`, guarantee.join(' '));
+  if (a.audience.length) add(`Who is ${n} for?`, [...new Set(a.audience.map((x) => x.sentence))].join(' '));
+  if (a.emails.length) add(`How can I contact ${n}?`, `${n} can be reached by email at ${joinList(a.emails.slice(0, 2), 'or')}.`);
+  add(
+    a.products.length ? `Where can I buy ${possessive(n)} products?` : `Where is ${possessive(n)} online store?`,
+    a.products.length ? `${possessive(n)} products are sold on its online store at ${a.url}.` : `${possessive(n)} online store is at ${a.url}.`,
+  );
+  return out;
+}
+
+function buildFaqs(snapshot: StoreSnapshot, a: Analysis): FaqEntry[] {
+  const out: FaqEntry[] = [];
+  const seen = new Set<string>();
+  const push = (f: FaqEntry) => {
+    const key = dedupeKey(f.question);
+    if (!key || seen.has(key) || out.length >= MAX_FAQS) return;
+    seen.add(key);
+    out.push(f);
+  };
+  extractStoreFaqs(snapshot, MAX_OWN_FAQS).forEach(push);
+  generatedFaqs(a).forEach(push);
+  return out;
+}
+
+/** Type words that take no article: "is brewing gear", not "is a brewing gear". */
+const MASS_NOUN = /\b(gear|equipment|apparel|clothing|jewelry|jewellery|furniture|merchandise|merch|software|footwear|eyewear|knitwear|outerwear|swimwear|sportswear|underwear|lingerie|luggage|stationery|cookware|bakeware|kitchenware|tableware|glassware|drinkware|hardware|decor|skincare|haircare|makeup|art|bedding|food|produce)$/i;
+
+/** "is a coffee", "is brewing gear", "is a product in the Accessories category". */
+function typePhrase(productType: string): string {
+  const type = productType.trim() ? lowerLabel(productType) : '';
+  if (!type) return 'a product';
+  if (MASS_NOUN.test(type)) return type;
+  if (/[^s]s$/i.test(type) && !/(ss|us|is)$/i.test(type)) return `a product in the ${productType.trim()} category`;
+  return `${indefiniteArticle(type)} ${type}`;
+}
+
+/** "<name> is a <type> from <vendor> priced at <currency> <price>. <first sentences>" */
+export function productSummary(product: CatalogProduct): string {
+  let head = `${product.name.trim() || product.productId} is ${typePhrase(product.productType)}`;
+  if (product.vendor.trim()) head += ` from ${product.vendor.trim()}`;
+  const price = parsePrice(product.price);
+  if (price !== null) head += ` priced at ${formatMoney(price, product.currency?.trim() || null)}`;
+  head += '.';
+  const lead = leadSentences(product.description, 2, 320);
+  return truncateText(lead ? `${head} ${lead}` : head, PRODUCT_SUMMARY_MAX);
+}
+
+function buildProductSummaries(snapshot: StoreSnapshot): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of snapshot.products) if (!(p.productId in out)) out[p.productId] = productSummary(p);
+  return out;
+}
+
+/** The overview part alone (what the model engine's first call produces). */
+export function offlineOverview(snapshot: StoreSnapshot): NarrativeOverview {
+  const a = analyse(snapshot);
+  return overviewOf(a);
+}
+
+function overviewOf(a: Analysis): NarrativeOverview {
+  return {
+    summary: buildSummary(a),
+    description: buildDescription(a),
+    industry: a.industry.industry,
+    audience: buildAudience(a),
+    categories: a.categories,
+    keyFacts: a.facts.map((f) => f.text),
+  };
+}
+
+/** The whole narrative, synchronously; pure. */
+export function buildOfflineNarrative(snapshot: StoreSnapshot): SiteNarrative {
+  const a = analyse(snapshot);
+  return {
+    ...overviewOf(a),
+    faqs: buildFaqs(snapshot, a),
+    productSummaries: buildProductSummaries(snapshot),
+    engine: { name: 'offline' },
+  };
+}
+
+export function createOfflineGenerator(): SiteGenerator {
+  return {
+    name: 'offline',
+    generateNarrative: async (snapshot) => buildOfflineNarrative(snapshot),
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * Entry points of the AI-site file builders. Pure: no I/O, no environment, time passed in.
+ *
+ * - `buildSiteFiles(snapshot, narrative, options)`: every content file (onboarding step 2a).
+ * - `buildProductLlmsFiles(products, narrative, options)`: `/llms/<slug>.txt` on their own
+ *   (step 3b); the same slugs as `buildSiteFiles` for the same product list.
+ * - `finalizeSite(contentFiles, metadata, options)`: at publish time, adds what needs the full
+ *   file list: the unified sitemap, robots.txt and the AI home (`/ai/index.html`, `/index.html`).
+ * - `refreshTimestamps(files, now)` (refresh.ts): the daily date refresh.
+ *
+ * Decisions:
+ * - Canonical of Q&A pages and of the Q&A index: the store's own FAQ page when the snapshot
+ *   has one (a scraped page whose path names faq/faqs/frequently-asked-questions), otherwise
+ *   the store home. The answers describe the business as a whole, and no other store page
+ *   carries them; the store home is the page they belong to.
+ * - Collections: the snapshot carries no collection membership, so products are matched to a
+ *   collection when their product type, a tag or the vendor names the collection (handle or
+ *   title, singular or plural); `all`-like handles hold every product; callers that know the
+ *   membership pass `collectionMembers`.
+ * - Markdown replicas: every scraped page with a status below 400, slug = store path with
+ *   `/` → `-` (home → `home`); relative links in the markdown become absolute store URLs.
+ */
+import { ValidationError } from '../errors';
+import { CONTENT_TYPES, oneLine } from './html';
+import { buildIndexPage } from './index-page';
+import { buildLlmsTxt, buildProductLlmsFiles } from './llms';
+import {
+  buildCollectionPage,
+  buildFaqPage,
+  buildPageReplica,
+  buildProductPage,
+  buildQuestionsIndex,
+  replicaLabel,
+  type CollectionRef,
+  type FaqRef,
+  type PageContext,
+  type ProductRef,
+  type ReplicaRef,
+} from './pages';
+import { RESERVED_AI_NAMES, SITE_PATHS, SlugAllocator, pageReplicaSlug, productSlugs, slugify } from './paths';
+import { buildRobotsTxt } from './robots';
+import { buildSitemap, type SitemapLimits } from './sitemap';
+import { buildDataJson, storeOrigin } from './structured-data';
+import { buildTrackingScript } from './tracking-script';
+import type { CatalogCollection, CatalogProduct, DeployMetadata, ScrapedPage, SiteFile, SiteNarrative, StoreSnapshot } from './types';
+
+export { buildProductLlmsFiles } from './llms';
+export { refreshTimestamps } from './refresh';
+export { buildSitemap } from './sitemap';
+export { buildRobotsTxt } from './robots';
+export { buildIndexPage } from './index-page';
+
+export interface BuildSiteOptions {
+  /** ISO timestamp of this build. */
+  now: string;
+  /** IndexNow key: 8-128 characters of a-z, A-Z, 0-9 and `-`. */
+  indexNowKey: string;
+  /** Absolute URL of the AI-recommendation webhook, for `/tracking.js`. */
+  trackingEndpoint: string;
+  /** Product ids per collection handle, when the caller knows the membership. */
+  collectionMembers?: Record<string, string[]>;
+}
+
+const INDEXNOW_KEY = /^[A-Za-z0-9-]{8,128}$/;
+
+function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function singular(slug: string): string {
+  return slug.replace(/(?:es|s)$/, '');
+}
+
+const ALL_PRODUCTS_HANDLES = new Set(['all', 'all-products', 'catalog', 'shop', 'shop-all']);
+
+/** Products of a collection: explicit membership when given, else the matching rule above. */
+export function collectionProducts(
+  collection: CatalogCollection,
+  products: readonly CatalogProduct[],
+  explicit?: Record<string, string[]>,
+): CatalogProduct[] {
+  const ids = explicit?.[collection.handle];
+  if (ids) {
+    const byId = new Map(products.map((p) => [p.productId, p]));
+    return uniqueBy(ids, (id) => id).flatMap((id) => (byId.has(id) ? [byId.get(id) as CatalogProduct] : []));
+  }
+  const handle = slugify(collection.handle, '');
+  if (ALL_PRODUCTS_HANDLES.has(handle)) return [...products];
+  const forms = (text: string) => {
+    const slug = slugify(text, '');
+    return slug ? [slug, singular(slug)] : [];
+  };
+  const keys = new Set([...forms(collection.handle), ...forms(collection.title)]);
+  const names = (p: CatalogProduct) => [p.productType, p.vendor, ...p.tags].flatMap(forms);
+  return products.filter((p) => names(p).some((n) => keys.has(n)));
+}
+
+const FAQ_PATH = /(?:^|\/)(?:faq|faqs|frequently-asked-questions|fragen)(?:\/|$|\.)/i;
+
+/** Canonical target of the Q&A pages (see the decision above). */
+export function faqCanonical(snapshot: StoreSnapshot): string {
+  const faqPage = snapshot.pages.find((p) => p.statusCode < 400 && FAQ_PATH.test(safePath(p.url)));
+  return faqPage ? faqPage.url : `${storeOrigin(snapshot.business)}/`;
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
+function replicaPages(pages: readonly ScrapedPage[]): ReplicaRef[] {
+  const allocator = new SlugAllocator();
+  return uniqueBy(
+    pages.filter((p) => p.statusCode < 400),
+    (p) => p.url,
+  ).map((page) => ({ page, slug: allocator.take(pageReplicaSlug(page.url)) }));
+}
+
+/** Every content file of the AI site. */
+export function buildSiteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative, options: BuildSiteOptions): SiteFile[] {
+  if (!INDEXNOW_KEY.test(options.indexNowKey)) throw new ValidationError('indexNowKey must be 8-128 characters of a-z, A-Z, 0-9 and -');
+  if (Number.isNaN(new Date(options.now).getTime())) throw new ValidationError('now must be an ISO timestamp');
+  const ctx: PageContext = { business: snapshot.business, narrative, now: options.now };
+
+  const products = uniqueBy(snapshot.products, (p) => p.productId);
+  const slugs = productSlugs(products);
+  const productRefs: ProductRef[] = products.map((product) => ({ product, slug: slugs.get(product.productId) as string }));
+  const refByProductId = new Map(productRefs.map((r) => [r.product.productId, r]));
+
+  const collectionAllocator = new SlugAllocator();
+  const collectionRefs: CollectionRef[] = uniqueBy(snapshot.collections, (c) => c.handle).map((collection) => ({
+    collection,
+    handle: collectionAllocator.take(slugify(collection.handle, 'collection')),
+    products: collectionProducts(collection, products, options.collectionMembers).map(
+      (p) => refByProductId.get(p.productId) as ProductRef,
+    ),
+  }));
+
+  const faqAllocator = new SlugAllocator(RESERVED_AI_NAMES);
+  const faqRefs: FaqRef[] = narrative.faqs
+    .filter((entry) => oneLine(entry.question) && entry.answer.trim())
+    .map((entry) => ({ entry, slug: faqAllocator.take(slugify(entry.question, 'question')) }));
+  const canonicalOfFaq = faqCanonical(snapshot);
+
+  const replicas = replicaPages(snapshot.pages);
+
+  const files: SiteFile[] = [];
+  files.push(
+    buildLlmsTxt({
+      business: snapshot.business,
+      narrative,
+      products: productRefs,
+      collections: collectionRefs.map((c) => ({
+        title: c.collection.title,
+        description: c.collection.description,
+        path: SITE_PATHS.collectionPage(c.handle),
+      })),
+      faqs: faqRefs.map((f) => ({ question: f.entry.question, answer: f.entry.answer, path: SITE_PATHS.faqPage(f.slug) })),
+      pages: replicas.map((r) => ({ title: replicaLabel(r.page), description: r.page.description, path: SITE_PATHS.pageReplica(r.slug) })),
+    }),
+  );
+  files.push(...buildProductLlmsFiles(products, narrative, { now: options.now, business: snapshot.business }));
+  files.push({
+    path: SITE_PATHS.dataJson,
+    content: `${JSON.stringify(buildDataJson(snapshot.business, products, narrative, options.now), null, 2)}\n`,
+    contentType: CONTENT_TYPES.json,
+  });
+  for (const ref of productRefs) files.push(buildProductPage(ctx, ref, collectionRefs));
+  for (const ref of collectionRefs) files.push(buildCollectionPage(ctx, ref));
+  faqRefs.forEach((_, i) => files.push(buildFaqPage(ctx, faqRefs, i, canonicalOfFaq)));
+  files.push(buildQuestionsIndex(ctx, faqRefs, canonicalOfFaq));
+  for (const ref of replicas) files.push(buildPageReplica(ctx, ref));
+  files.push({
+    path: SITE_PATHS.trackingJs,
+    content: buildTrackingScript({ trackingEndpoint: options.trackingEndpoint }),
+    contentType: CONTENT_TYPES.javascript,
+  });
+  files.push({ path: SITE_PATHS.indexNowKey(options.indexNowKey), content: options.indexNowKey, contentType: CONTENT_TYPES.text });
+  files.push({ path: SITE_PATHS.indexingKey, content: options.indexNowKey, contentType: CONTENT_TYPES.text });
+  return files;
+}
+
+export interface FinalizeOptions {
+  /** The store's own robots.txt, whose groups the served robots.txt keeps. */
+  storeRobotsTxt?: string;
+  /** Tests only: smaller sitemap limits. */
+  sitemapLimits?: SitemapLimits;
+}
+
+/** Files `finalizeSite` generates; copies of them among the content files are replaced. */
+function isGenerated(path: string): boolean {
+  return (
+    path === SITE_PATHS.sitemap ||
+    path === SITE_PATHS.robots ||
+    path === SITE_PATHS.rootIndex ||
+    path === SITE_PATHS.aiHome ||
+    path.startsWith('/ai/sitemaps/')
+  );
+}
+
+/**
+ * The complete site to publish: the content files (deduplicated by path, the last copy
+ * wins), the AI home, the unified sitemap (or index and parts) and robots.txt.
+ */
+export function finalizeSite(contentFiles: readonly SiteFile[], metadata: DeployMetadata, options: FinalizeOptions = {}): SiteFile[] {
+  const byPath = new Map<string, SiteFile>();
+  for (const file of contentFiles) {
+    if (isGenerated(file.path)) continue;
+    byPath.delete(file.path);
+    byPath.set(file.path, file);
+  }
+  const content = [...byPath.values()];
+  const index = buildIndexPage(content, metadata);
+  const sitemap = buildSitemap([...content, ...index], metadata, options.sitemapLimits);
+  const robots = buildRobotsTxt(metadata, options.storeRobotsTxt);
+  return [...content, ...index, ...sitemap, robots];
+}

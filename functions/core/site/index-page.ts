@@ -1,0 +1,112 @@
+/**
+ * The AI home: `/ai/index.html` (and the same page at `/index.html` for the AI host's root).
+ * Built at publish time from the full file list, so it links to every page, including AI
+ * articles written by other steps. Labels are read back from the files themselves.
+ */
+import { CONTENT_TYPES, decodeHtmlEntities, escapeHtml, isoSeconds, linkList, oneLine, renderPage, utcYear } from './html';
+import { SITE_PATHS, aiHref, hrefForFile } from './paths';
+import { SCHEMA_CONTEXT } from './structured-data';
+import type { DeployMetadata, SiteFile } from './types';
+
+function htmlHeading(content: string): string | null {
+  const match = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(content) ?? /<title>([\s\S]*?)<\/title>/i.exec(content);
+  if (!match) return null;
+  return oneLine(decodeHtmlEntities((match[1] as string).replace(/<[^>]*>/g, ''))) || null;
+}
+
+function markdownHeading(content: string): string | null {
+  const match = /^#\s+(.+)$/m.exec(content);
+  return match ? oneLine(match[1] as string) : null;
+}
+
+/** The `> summary` line of llms.txt, when there is one. */
+function llmsSummary(files: readonly SiteFile[]): string | null {
+  const llms = files.find((f) => f.path === SITE_PATHS.llmsTxt);
+  const match = llms ? /^>\s*(.+)$/m.exec(llms.content) : null;
+  return match ? oneLine(match[1] as string) : null;
+}
+
+interface Item {
+  href: string;
+  label: string;
+}
+
+function byLabel(a: Item, b: Item): number {
+  return a.label.localeCompare(b.label);
+}
+
+/** `/index.html` and `/ai/index.html`, identical. */
+export function buildIndexPage(files: readonly SiteFile[], metadata: DeployMetadata): SiteFile[] {
+  const paths = new Set(files.map((f) => f.path));
+  const products: Item[] = [];
+  const collections: Item[] = [];
+  const questions: Item[] = [];
+  const articles: Item[] = [];
+  const pages: Item[] = [];
+  const productFacts: Item[] = [];
+  for (const file of files) {
+    const { path } = file;
+    let match: RegExpExecArray | null;
+    if ((match = /^\/ai\/products\/([^/]+)\/index\.html$/.exec(path))) {
+      products.push({ href: hrefForFile(path), label: htmlHeading(file.content) ?? (match[1] as string) });
+    } else if ((match = /^\/ai\/collections\/([^/]+)\/index\.html$/.exec(path))) {
+      collections.push({ href: hrefForFile(path), label: htmlHeading(file.content) ?? (match[1] as string) });
+    } else if ((match = /^\/ai\/([^/]+)\/index\.html$/.exec(path))) {
+      if (match[1] === 'questions') continue;
+      questions.push({ href: hrefForFile(path), label: htmlHeading(file.content) ?? (match[1] as string) });
+    } else if ((match = /^\/([^/]+(?:\/[^/]+)*)\/index\.html$/.exec(path)) && !path.startsWith('/ai/')) {
+      if (paths.has(`/ai${path}`)) continue; // shadowed on the customer domain
+      articles.push({ href: hrefForFile(path), label: htmlHeading(file.content) ?? (match[1] as string) });
+    } else if ((match = /^\/pages\/([^/]+)\.md$/.exec(path))) {
+      pages.push({ href: aiHref(path), label: markdownHeading(file.content) ?? (match[1] as string) });
+    } else if ((match = /^\/llms\/([^/]+)\.txt$/.exec(path))) {
+      productFacts.push({ href: aiHref(path), label: markdownHeading(file.content) ?? (match[1] as string) });
+    }
+  }
+  const section = (title: string, items: Item[]) =>
+    items.length ? `<section>\n<h2>${escapeHtml(title)}</h2>\n${linkList([...items].sort(byLabel))}\n</section>` : '';
+
+  const machine: Item[] = [];
+  if (paths.has(SITE_PATHS.llmsTxt)) machine.push({ href: aiHref(SITE_PATHS.llmsTxt), label: 'llms.txt: the store summarized for AI assistants' });
+  if (paths.has(SITE_PATHS.dataJson)) machine.push({ href: aiHref(SITE_PATHS.dataJson), label: 'Structured data (schema.org JSON-LD)' });
+  machine.push({ href: aiHref(SITE_PATHS.sitemap), label: 'Sitemap' });
+
+  const name = oneLine(metadata.businessName);
+  const storeHome = `${metadata.sourceUrl.replace(/\/+$/, '')}/`;
+  const summary = llmsSummary(files) ?? `${name}: products, collections and answers to common questions, in a form AI assistants read easily.`;
+  const hasQuestionsIndex = paths.has(SITE_PATHS.questionsIndex);
+  const body = `<h1>${escapeHtml(name)}</h1>
+<p>${escapeHtml(summary)}</p>
+<p><a href="${escapeHtml(storeHome)}">Visit ${escapeHtml(name)}</a></p>
+${section('Products', products)}
+${section('Collections', collections)}
+${questions.length || hasQuestionsIndex ? `<section>\n<h2>Questions and answers</h2>\n${hasQuestionsIndex ? `<p><a href="${hrefForFile(SITE_PATHS.questionsIndex)}">All questions on one page</a></p>\n` : ''}${linkList(questions)}\n</section>` : ''}
+${section('Articles', articles)}
+${section('Store pages (markdown)', pages)}
+${section('Product facts (plain text)', productFacts)}
+${section('For machines', machine)}`;
+
+  const content = renderPage({
+    storeName: metadata.businessName,
+    storeUrl: metadata.sourceUrl,
+    title: `Guide for AI assistants (${utcYear(metadata.deployedAt)})`,
+    description: summary,
+    canonical: storeHome,
+    modifiedTime: metadata.deployedAt,
+    jsonLd: [
+      {
+        '@context': SCHEMA_CONTEXT,
+        '@type': 'WebPage',
+        name: `${name}: guide for AI assistants`,
+        description: summary,
+        dateModified: isoSeconds(metadata.deployedAt),
+        about: { '@type': ['Organization', 'OnlineStore'], name, url: metadata.sourceUrl.replace(/\/+$/, '') },
+      },
+    ],
+    body,
+  });
+  return [
+    { path: SITE_PATHS.rootIndex, content, contentType: CONTENT_TYPES.html },
+    { path: SITE_PATHS.aiHome, content, contentType: CONTENT_TYPES.html },
+  ];
+}
