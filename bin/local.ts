@@ -3,6 +3,8 @@
  * Ports and settings: ../shared/LOCAL_RUNTIME.md and the README.
  */
 import { resolve } from 'node:path';
+import { startDemoStore, type DemoStore } from '../functions/local/demo-store';
+import { DEMO_ORG, onboardDemoStore } from '../functions/local/demo-onboarding';
 import { startLocalStack, DEV_API_KEY } from '../functions/local/runtime';
 
 async function main() {
@@ -13,31 +15,47 @@ async function main() {
     port: Number(env.PORT ?? 8080),
     sitesPort: Number(env.SITES_PORT ?? 8081),
   });
-  const token = await stack.idp.mint({ orgId: 'demo-store' });
   const apiUrl = stack.api.url;
+  const sitesUrl = (slug: string) => stack.sites.url.replace('{slug}', slug);
+  let demo: DemoStore | undefined;
 
   console.log(`
 AI visibility service: local stack is up
   API            ${apiUrl}            (GET ${apiUrl}/health)
-  AI-site host   ${stack.sites.url.replace('{slug}', '<org-slug>')}
+  AI-site host   ${sitesUrl('<org-slug>')}
   data           ${dataDir}
 
 Dev credentials (never valid on AWS)
   X-API-Key      ${stack.config.apiKey === DEV_API_KEY ? DEV_API_KEY : '(from API_KEY)'}
-  Bearer token   for org "demo-store", valid 1 h; mint more with: npm run mint-token -- <org-slug>
-${token}
+  Bearer token   npm run mint-token -- <org-slug>     (org "${DEMO_ORG}" below)
+${await stack.idp.mint({ orgId: DEMO_ORG })}
+`);
 
-Try:
-  curl ${apiUrl}/health
-  curl -X POST ${apiUrl}/api/business -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"name":"Demo Store","url":"demo.example"}'
-
-Ctrl-C stops everything.`);
+  if (env.DEMO !== '0') {
+    demo = await startDemoStore({ port: env.DEMO_STORE_PORT ? Number(env.DEMO_STORE_PORT) : 0, size: env.DEMO_STORE_SIZE ? Number(env.DEMO_STORE_SIZE) : undefined });
+    console.log(`Demo store       ${demo.origin}  (${demo.stats.products} products, ${demo.stats.totalPages} pages)\nOnboarding the demo store:`);
+    const started = Date.now();
+    try {
+      const report = await onboardDemoStore(stack, demo.origin, 'Harbor & Pine Coffee Co.', (line) => console.log(`  ${line}`));
+      console.log(`
+Demo AI site is live (${((Date.now() - started) / 1000).toFixed(1)} s):
+  ${report.site.deploymentUrl}/             AI home
+  ${report.site.deploymentUrl}/llms.txt     llms.txt
+  ${report.site.deploymentUrl}/sitemap.xml  unified sitemap
+  curl -s ${apiUrl}/api/ai-website/${DEMO_ORG}
+  (*.localhost resolves to 127.0.0.1 in browsers and curl; elsewhere send Host: ${DEMO_ORG}.localhost:${stack.sites.port})`);
+    } catch (err) {
+      console.error(`  onboarding the demo store failed: ${(err as Error).message}`);
+    }
+  }
+  console.log('\nCtrl-C stops everything.');
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     console.log('\nstopping...');
+    await demo?.close();
     await stack.close();
     process.exit(0);
   };

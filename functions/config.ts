@@ -24,6 +24,8 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Where AI-site releases live: a directory locally, an S3 bucket (+ KVS) on AWS. */
   sites: { dir?: string; bucket?: string; kvsArn?: string };
+  /** Workflow artifacts: a directory locally; on AWS, `artifacts/` in the sites bucket. */
+  artifactsDir?: string;
   /** Public base URL of this API (the tracking script posts visits to it). */
   apiPublicUrl: string;
   scrape: { apiUrl?: string; apiKey?: string };
@@ -59,6 +61,7 @@ export function loadConfig(env: Env = process.env): Config {
     articleQuotaPolicy: policy,
     logLevel: (env.LOG_LEVEL as Config['logLevel']) ?? 'info',
     sites: { dir: env.SITES_DIR || undefined, bucket: env.SITES_BUCKET || undefined, kvsArn: env.SITES_KVS_ARN || undefined },
+    artifactsDir: env.ARTIFACTS_DIR || undefined,
     apiPublicUrl: (env.API_PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, ''),
     scrape: { apiUrl: env.SCRAPE_API_URL || undefined, apiKey: env.SCRAPE_API_KEY || undefined },
     llm: { baseUrl: env.LLM_BASE_URL || undefined, apiKey: env.LLM_API_KEY || undefined, model: env.LLM_MODEL || undefined },

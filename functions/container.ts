@@ -1,10 +1,13 @@
 /**
  * Composition root: picks every adapter once per cold start (per process locally).
  * Handlers and tasks ask for `getContainer()` and never build clients themselves.
+ * Heavy engines (scraper, generator) are picked in functions/engines/*, imported only by
+ * the code that needs them, so every other Lambda bundle stays small.
  */
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { loadConfig, type Config } from './config';
 import { setLogLevel } from './logger';
+import { createFsArtifactStore } from './adapters/local/fs-artifact-store';
 import { createDocumentClient } from './adapters/dynamodb/client';
 import { createBusinessRepository } from './adapters/dynamodb/business-repo';
 import { createProductRepository } from './adapters/dynamodb/product-repo';
@@ -17,7 +20,7 @@ import { createGuardedFetch } from './adapters/external/guarded-fetch';
 import { createFsSiteStore } from './adapters/local/fs-site-store';
 import { ProviderNotConfiguredError } from './core/errors';
 import type {
-  AiSiteRepository, ArticleStats, BusinessRepository, Clock, HttpFetcher, ProductRepository,
+  AiSiteRepository, ArticleStats, ArtifactStore, BusinessRepository, Clock, HttpFetcher, ProductRepository,
   PromptRepository, RateLimiter, SiteStore, VisibilityRepository,
 } from './ports';
 
@@ -36,6 +39,7 @@ export interface Container {
   /** Null when no JWKS is configured: JWT routes then answer 503 with the reason. */
   jwks: JWTVerifyGetKey | null;
   siteStore: SiteStore;
+  artifacts: ArtifactStore;
   /** Secret values: from the environment locally, from Secrets Manager on AWS. */
   secrets: { apiKey(): Promise<string | undefined>; idpWebhookSecret(): Promise<string | undefined> };
 }
@@ -47,6 +51,7 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
   const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
   const table = config.tableName;
   const clock = overrides.clock ?? systemClock;
+  const fetchUrl = overrides.fetchUrl ?? createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork });
   return {
     config,
     clock,
@@ -57,9 +62,10 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     aiSites: createAiSiteRepository(db, table),
     articleStats: createArticleStats(db, table),
     rateLimiter: createRateLimiter(db, table, clock),
-    fetchUrl: createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork }),
+    fetchUrl,
     jwks: config.jwt.jwksUrl ? createRemoteJWKSet(new URL(config.jwt.jwksUrl)) : null,
     siteStore: createSiteStore(config, clock),
+    artifacts: createArtifactStore(config),
     secrets: {
       apiKey: () => secretValue(config, config.apiKey, config.apiKeySecretArn),
       idpWebhookSecret: () => secretValue(config, config.idpWebhookSecret, config.idpWebhookSecretArn),
@@ -87,6 +93,19 @@ async function secretValue(config: Config, value: string | undefined, arn: strin
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { readSecret } = require('./adapters/aws/secrets') as typeof import('./adapters/aws/secrets');
   return readSecret(arn, config.region);
+}
+
+function createArtifactStore(config: Config): ArtifactStore {
+  if (config.sites.bucket) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createAwsArtifactStore } = require('./adapters/aws/site-store-factory') as typeof import('./adapters/aws/site-store-factory');
+    return createAwsArtifactStore(config);
+  }
+  if (config.artifactsDir) return createFsArtifactStore(config.artifactsDir);
+  const missing = async (): Promise<never> => {
+    throw new ProviderNotConfiguredError('workflow artifact storage is not configured (SITES_BUCKET on AWS, ARTIFACTS_DIR locally)');
+  };
+  return { put: missing, get: missing, list: missing };
 }
 
 /** The AI-site host of an organization: `{slug}.{AI_SITE_DOMAIN}`. */

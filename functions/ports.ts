@@ -95,3 +95,14 @@ export interface RateLimiter {
 export interface Clock {
   now(): Date;
 }
+
+/**
+ * Intermediate results of workflow steps (scraped pages, catalogues, generated files),
+ * too large for a state machine's 256 KB payload: gzip JSON in S3 on AWS, files locally.
+ */
+export interface ArtifactStore {
+  put(key: string, value: unknown): Promise<void>;
+  get<T>(key: string): Promise<T | null>;
+  /** Keys under a prefix (e.g. every generated part of one site). */
+  list(prefix: string): Promise<string[]>;
+}

@@ -87,7 +87,7 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/api/cron/update-all-timestamps', auth: 'KEY', handler: todo, summary: 'refresh AI-site timestamps' },
   { method: 'GET', path: '/api/cron/ai-articles-quota', auth: 'KEY', handler: 'api/cron/ai-articles-quota', summary: 'article quota' },
   { method: 'POST', path: '/api/cron/create-ai-article', auth: 'KEY', handler: todo, summary: 'generate an AI article' },
-  { method: 'POST', path: '/api/cron/deploy-site', auth: 'KEY', handler: todo, summary: 'deploy AI-site files' },
+  { method: 'POST', path: '/api/cron/deploy-site', auth: 'KEY', handler: 'api/cron/deploy-site', summary: 'deploy AI-site files' },
   { method: 'POST', path: '/api/cron/submit-indexnow', auth: 'KEY', handler: todo, summary: 'IndexNow submission' },
   { method: 'GET', path: '/api/cron/sample-prompts', auth: 'KEY', handler: todo, summary: 'prompt sample for the visibility check' },
   { method: 'POST', path: '/api/cron/analyze-visibility', auth: 'KEY', handler: todo, summary: 'visibility checks on the 8 platforms' },

@@ -5,11 +5,17 @@
  * moves last, so a retry after a crash redoes the comparison.
  */
 import { randomUUID } from 'node:crypto';
-import { fetchAllProducts } from '../adapters/external/storefront';
+import { fetchAllProducts, fetchCollections } from '../adapters/external/storefront';
+import { artifactKeys } from '../core/artifacts';
 import { NotFoundError } from '../core/errors';
 import { newProducts, productsHash, productsSnapshot, toCatalogProduct } from '../core/products/catalog';
-import type { CatalogProduct } from '../core/site/types';
+import type { CatalogCollection, CatalogProduct } from '../core/site/types';
 import type { Container } from '../container';
+
+export interface CatalogArtifact {
+  products: CatalogProduct[];
+  collections: CatalogCollection[];
+}
 
 export interface ProductDiscovery {
   products: CatalogProduct[];
@@ -35,6 +41,12 @@ export async function discoverProducts(container: Container, orgSlug: string): P
     id: randomUUID(), orgSlug, productId: p.productId, name: p.name, url: p.url,
     citationCount: 0, articleCount: 0, createdAt: now, updatedAt: now,
   })));
+  const collections = await fetchCollections(container.fetchUrl, business.url).catch(() => []);
+  const catalog: CatalogArtifact = {
+    products,
+    collections: collections.map((c) => ({ handle: c.handle, title: c.title, description: c.description, url: `${business.url}/collections/${encodeURIComponent(c.handle)}` })),
+  };
+  await container.artifacts.put(artifactKeys.catalog(orgSlug), catalog);
   if (hashChanged) {
     await container.aiSites.patch(orgSlug, business.id, { productsHash: hash, productsSnapshot: productsSnapshot(products) });
   }

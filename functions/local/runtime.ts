@@ -58,6 +58,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     JWT_ISSUER: usesDevIdp ? idp.issuer : env.JWT_ISSUER,
     JWT_AUDIENCE: usesDevIdp ? idp.audience : env.JWT_AUDIENCE,
     SITES_DIR: sitesDir,
+    ARTIFACTS_DIR: join(sitesDir, '..', 'artifacts'),
     API_PUBLIC_URL: env.API_PUBLIC_URL ?? `http://localhost:${api.port}`,
   });
   await ensureTable(database.endpoint, config.tableName, config.region);

@@ -1,13 +1,21 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { CloudFrontKeyValueStoreClient } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import type { Config } from '../../config';
-import type { Clock, SiteStore } from '../../ports';
+import type { ArtifactStore, Clock, SiteStore } from '../../ports';
+import { createS3ArtifactStore } from './s3-artifact-store';
 import { createS3SiteStore } from './s3-site-store';
+
+let s3: S3Client | undefined;
+const s3Client = (config: Config) => (s3 ??= new S3Client({ region: config.region }));
+
+export function createAwsArtifactStore(config: Config): ArtifactStore {
+  return createS3ArtifactStore(s3Client(config), config.sites.bucket!);
+}
 
 export function createAwsSiteStore(config: Config, clock: Clock): SiteStore {
   return createS3SiteStore({
     bucket: config.sites.bucket!,
-    s3: new S3Client({ region: config.region }),
+    s3: s3Client(config),
     kvs: config.sites.kvsArn ? { arn: config.sites.kvsArn, client: new CloudFrontKeyValueStoreClient({ region: 'us-east-1' }) } : undefined,
     clock,
   });

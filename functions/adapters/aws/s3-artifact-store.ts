@@ -1,0 +1,34 @@
+/** Workflow artifacts as gzip JSON objects under `artifacts/` in the sites bucket. */
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { artifactPath } from '../../core/artifacts';
+import type { ArtifactStore } from '../../ports';
+
+export function createS3ArtifactStore(s3: S3Client, bucket: string): ArtifactStore {
+  const key = (k: string) => `artifacts/${artifactPath(k)}.json.gz`;
+  return {
+    async put(k, value) {
+      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key(k), Body: gzipSync(JSON.stringify(value)), ContentType: 'application/json', ContentEncoding: 'gzip' }));
+    },
+    async get(k) {
+      try {
+        const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key(k) }));
+        return JSON.parse(gunzipSync(Buffer.from(await res.Body!.transformToByteArray())).toString('utf8'));
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NoSuchKey') return null;
+        throw err;
+      }
+    },
+    async list(prefix) {
+      const base = `artifacts/${artifactPath(prefix)}/`;
+      const keys: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: base, ContinuationToken: token }));
+        keys.push(...(page.Contents ?? []).map((o) => o.Key!).filter((k) => k.endsWith('.json.gz')));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return keys.map((k) => `${prefix.replace(/\/$/, '')}/${k.slice(base.length, -'.json.gz'.length)}`).sort();
+    },
+  };
+}

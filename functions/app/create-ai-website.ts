@@ -1,0 +1,54 @@
+/**
+ * Onboarding 2a (after 1a): generate the AI site from the scraped pages and the catalogue,
+ * store it as the `main` part and publish it with any other parts (3b's product files).
+ */
+import { artifactKeys } from '../core/artifacts';
+import { NotFoundError, ValidationError } from '../core/errors';
+import { buildSiteFiles } from '../core/site/build';
+import type { SiteNarrative, StoreSnapshot } from '../core/site/types';
+import { storeDomain } from '../core/store/store-url';
+import type { Container } from '../container';
+import { generatorOf } from '../engines/generator';
+import type { CatalogArtifact } from './discover-products';
+import type { ScrapeArtifact } from './scrape-website';
+import { publishSiteParts, saveSitePart } from './site-parts';
+import { siteIdentity } from './site-identity';
+
+export interface CreateSiteSummary {
+  files: number;
+  releaseId: string;
+  deploymentUrl: string;
+  engine: SiteNarrative['engine'];
+}
+
+export async function loadSnapshot(container: Container, orgSlug: string): Promise<StoreSnapshot> {
+  const business = await container.businesses.get(orgSlug);
+  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const [scrape, catalog] = await Promise.all([
+    container.artifacts.get<ScrapeArtifact>(artifactKeys.scrape(orgSlug)),
+    container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug)),
+  ]);
+  if (!scrape) throw new ValidationError(`no scraped pages for ${orgSlug}: the website scrape (1a) has not run`);
+  return {
+    business: { name: business.name, orgSlug, url: business.url, domain: storeDomain(new URL(business.url)) },
+    pages: scrape.pages,
+    products: catalog?.products ?? [],
+    collections: catalog?.collections ?? [],
+    storeSitemapUrls: scrape.urls.map((u) => (u.lastmod ? { loc: u.url, lastmod: u.lastmod } : { loc: u.url })),
+  };
+}
+
+export async function createAiWebsite(container: Container, orgSlug: string): Promise<CreateSiteSummary> {
+  const snapshot = await loadSnapshot(container, orgSlug);
+  const narrative = await generatorOf(container).generateNarrative(snapshot);
+  const identity = await siteIdentity(container, orgSlug);
+  const files = buildSiteFiles(snapshot, narrative, {
+    now: container.clock.now().toISOString(),
+    indexNowKey: identity.indexNowKey,
+    trackingEndpoint: `${container.config.apiPublicUrl}/webhooks/ai-recommendation-store`,
+  });
+  await container.artifacts.put(artifactKeys.narrative(orgSlug), narrative);
+  await saveSitePart(container, orgSlug, 'main', files);
+  const release = await publishSiteParts(container, orgSlug);
+  return { files: release.fileCount, releaseId: release.releaseId, deploymentUrl: release.deploymentUrl, engine: narrative.engine };
+}

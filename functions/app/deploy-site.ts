@@ -1,0 +1,63 @@
+/**
+ * Publishing an AI site: content files + metadata → index, sitemap and robots.txt →
+ * one atomic release, recorded on the `ai_sites` record. Used by the deploy-site route,
+ * by onboarding and by the daily schedule.
+ */
+import { finalizeSite } from '../core/site/build';
+import { NotFoundError } from '../core/errors';
+import type { DeployMetadata, SiteFile } from '../core/site/types';
+import { aiSiteOrigin, type Container } from '../container';
+import type { PublishedRelease } from '../ports';
+
+export interface DeployRequest {
+  orgSlug: string;
+  files: SiteFile[];
+  /** `merge` (default) keeps the current release's files that are not replaced; `replace` publishes only these. */
+  mode?: 'merge' | 'replace';
+  /** Replaces the stored `store_sitemap_urls` when given. */
+  storeSitemapUrls?: Array<{ loc: string; lastmod?: string }>;
+  storeRobotsTxt?: string;
+}
+
+export interface DeployResult extends PublishedRelease {
+  deploymentUrl: string;
+  deployedAt: string;
+  paths: string[];
+}
+
+export async function deploySite(container: Container, request: DeployRequest): Promise<DeployResult> {
+  const { orgSlug } = request;
+  const business = await container.businesses.get(orgSlug);
+  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const site = await container.aiSites.get(orgSlug);
+  const deployedAt = container.clock.now().toISOString();
+  const deploymentUrl = aiSiteOrigin(container.config, orgSlug);
+  const storeSitemapUrls = request.storeSitemapUrls ?? site?.storeSitemapUrls ?? [];
+
+  const metadata: DeployMetadata = {
+    orgSlug,
+    businessName: business.name,
+    sourceUrl: business.url,
+    // Search engines get the URL form that resolves on the host submitted (D28): the
+    // customer domain once the proxy serves it, the AI-site host until then.
+    publicOrigin: typeof site?.publicOrigin === 'string' ? site.publicOrigin : deploymentUrl,
+    storeSitemapUrls,
+    deployedAt,
+  };
+  const current = request.mode === 'replace' ? null : await container.siteStore.readCurrent(orgSlug);
+  const files = finalizeSite([...(current?.files ?? []), ...request.files], metadata, {
+    storeRobotsTxt: request.storeRobotsTxt ?? (typeof site?.storeRobotsTxt === 'string' ? site.storeRobotsTxt : undefined),
+  });
+  const release = await container.siteStore.publish(orgSlug, files);
+  await container.aiSites.patch(orgSlug, business.id, {
+    projectName: orgSlug,
+    deploymentUrl,
+    deployedAt,
+    releaseId: release.releaseId,
+    fileCount: release.fileCount,
+    sourceUrl: business.url,
+    ...(request.storeSitemapUrls ? { storeSitemapUrls: request.storeSitemapUrls } : {}),
+    ...(request.storeRobotsTxt ? { storeRobotsTxt: request.storeRobotsTxt } : {}),
+  });
+  return { ...release, deploymentUrl, deployedAt, paths: files.map((f) => f.path) };
+}

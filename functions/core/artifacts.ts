@@ -1,0 +1,21 @@
+/** Artifact keys of the workflow steps, built in one place. */
+import { ValidationError } from './errors';
+
+export const artifactKeys = {
+  /** 1a: mapped URLs with fingerprints, and the scraped pages. */
+  scrape: (slug: string) => `scrape/${slug}`,
+  /** 1c: the product catalogue and collections. */
+  catalog: (slug: string) => `catalog/${slug}`,
+  /** 2a: the generated narrative, reused by later steps (product files, articles). */
+  narrative: (slug: string) => `narrative/${slug}`,
+  /** Generated site files, one artifact per producing step (2a main, 3b product llms, ...). */
+  siteParts: (slug: string) => `site-parts/${slug}`,
+  sitePart: (slug: string, part: string) => `site-parts/${slug}/${part}`,
+};
+
+/** Keys are slash-separated slugs: nothing that could leave the artifact root. */
+export function artifactPath(key: string): string {
+  const parts = key.replace(/\/$/, '').split('/');
+  if (!parts.every((p) => /^[a-z0-9][a-z0-9_.-]*$/i.test(p) && p !== '..')) throw new ValidationError(`invalid artifact key: ${key}`);
+  return parts.join('/');
+}

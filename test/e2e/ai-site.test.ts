@@ -1,0 +1,143 @@
+/**
+ * The AI site end to end: the bundled demo store is mapped, scraped and turned into an AI
+ * site that the local AI-site host serves; every file is valid and every link inside every
+ * AI page resolves (no 404) on the AI-site host.
+ */
+import * as cheerio from 'cheerio';
+import { XMLParser } from 'fast-xml-parser';
+import { buildAiSite, type BuildAiSiteReport } from '../../functions/app/build-ai-site';
+import { getContainer } from '../../functions/container';
+import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
+import { htmlLinks, markdownLinks, parseLlmsTxt } from '../core/site/helpers';
+import { getWithHost } from '../support/http';
+import { startTestStack, type TestStack, DEV_API_KEY } from '../support/stack';
+
+let stack: TestStack;
+let store: DemoStore;
+let report: BuildAiSiteReport;
+let host: string;
+
+/** GET a path on the AI-site host with a site's Host header (fetch cannot set Host). */
+const site = (path: string, hostHeader = host) => getWithHost(stack.sites.port, path, hostHeader);
+
+beforeAll(async () => {
+  stack = await startTestStack({ LOG_LEVEL: 'warn' });
+  store = await startDemoStore();
+  const token = await stack.token('harbor');
+  const created = await stack.call('POST', '/api/business', { token, body: { name: 'Harbor & Pine Coffee Co.', url: store.origin } });
+  expect(created.status).toBe(201);
+  report = await buildAiSite(getContainer(), 'harbor');
+  host = `harbor.localhost:${stack.sites.port}`;
+}, 120_000);
+afterAll(async () => {
+  await store.close();
+  await stack.close();
+});
+
+test('onboarding maps, scrapes, discovers products and deploys', () => {
+  // Every page of the store: products, collections, pages, blog posts, plus home and listings.
+  expect(report.scrape.mapped).toBeGreaterThanOrEqual(store.stats.totalPages);
+  expect(report.scrape.failed).toBe(0);
+  expect(report.products).toEqual({ total: 24, added: 24, truncated: false });
+  expect(report.productFiles).toBe(24);
+  expect(report.site.files).toBeGreaterThan(60);
+});
+
+test('GET /api/ai-website/{org_slug} returns the spec shape once deployed', async () => {
+  const res = await stack.call('GET', '/api/ai-website/harbor');
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({
+    status: 'success', deployment_url: `http://harbor.localhost:${stack.sites.port}`, project_name: 'harbor',
+    deployed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), business_name: 'Harbor & Pine Coffee Co.', source_url: store.origin,
+  });
+});
+
+test('GET /api/products/{business_id} lists the discovered products', async () => {
+  const res = await stack.call('GET', '/api/products/harbor', { token: await stack.token('harbor') });
+  expect(res.body.total).toBe(24);
+  expect(res.body.products[0]).toMatchObject({ product_id: expect.any(String), name: expect.any(String), url: expect.stringContaining('/products/'), favicon_url: null });
+});
+
+test('llms.txt follows the llms.txt format and lists every product file', async () => {
+  const res = await site('/llms.txt');
+  expect(res.status).toBe(200);
+  expect(res.type).toMatch(/^text\/plain/);
+  const doc = parseLlmsTxt(res.text);
+  expect(doc.title).toBe('Harbor & Pine Coffee Co.');
+  expect(doc.summary.length).toBeGreaterThan(20);
+  const productLinks = doc.sections.flatMap((s) => s.links).filter((l) => l.url.startsWith('/llms/'));
+  expect(productLinks).toHaveLength(24);
+});
+
+test('sitemap.xml is one unified sitemap: store URLs, AI pages and AI files', async () => {
+  const res = await site('/sitemap.xml');
+  expect(res.type).toMatch(/xml/);
+  const xml = new XMLParser().parse(res.text);
+  const locs: string[] = [xml.urlset.url].flat().map((u: { loc: string }) => u.loc);
+  expect(locs.every((l) => /^https?:\/\//.test(l) && l.length < 2048)).toBe(true);
+  expect(locs.filter((l) => l.startsWith(`${store.origin}/products/`))).toHaveLength(24);
+  expect(locs.some((l) => l.includes('/ai/products/'))).toBe(true);
+  expect(locs.some((l) => l.includes('/ai/collections/'))).toBe(true);
+  expect(locs.some((l) => l.endsWith('/llms.txt'))).toBe(true);
+  expect(locs.filter((l) => /\/llms\/[^/]+\.txt$/.test(l))).toHaveLength(24);
+  const robots = await site('/robots.txt');
+  expect(robots.text).toMatch(new RegExp(`^Sitemap: http://harbor\\.localhost:${stack.sites.port}/sitemap\\.xml$`, 'm'));
+});
+
+test('every AI page is valid, and every link inside every AI page resolves on the AI-site host', async () => {
+  const sitemap = new XMLParser().parse((await site('/sitemap.xml')).text);
+  const aiPaths = [sitemap.urlset.url].flat().map((u: { loc: string }) => u.loc)
+    .filter((l: string) => l.startsWith(`http://${host}`)).map((l: string) => new URL(l).pathname);
+  const seen = new Set<string>();
+  const queue = ['/', '/ai/', '/llms.txt', ...aiPaths];
+  const broken: string[] = [];
+  while (queue.length) {
+    const path = queue.shift()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const res = await site(path);
+    if (res.status !== 200) {
+      broken.push(`${path} → ${res.status}`);
+      continue;
+    }
+    if (res.type.startsWith('text/html')) {
+      const $ = cheerio.load(res.text);
+      expect({ path, title: $('title').text().length > 0 }).toEqual({ path, title: true });
+      expect({ path, canonical: $('link[rel=canonical]').attr('href') }).toEqual({ path, canonical: expect.stringMatching(/^https?:\/\//) });
+      expect({ path, modified: $('meta[property="article:modified_time"]').attr('content') }).toEqual({ path, modified: expect.stringMatching(/^\d{4}-/) });
+      expect({ path, footer: /Last updated: \w+ \d{1,2}, \d{4}/.test($('footer').text()) }).toEqual({ path, footer: true });
+      $('script[type="application/ld+json"]').each((_i, el) => { JSON.parse($(el).text()); });
+      for (const link of htmlLinks(res.text)) if (link.startsWith('/')) queue.push(link.split('#')[0]);
+    } else if (/\.(md|txt)$/.test(path)) {
+      for (const link of markdownLinks(res.text)) if (link.startsWith('/')) queue.push(link.split('#')[0]);
+    }
+  }
+  expect(broken).toEqual([]);
+  expect(seen.size).toBeGreaterThan(80);
+});
+
+test('the host serves correct content types, caching headers, 404s and the /ai/<path> fallback (D28)', async () => {
+  expect((await site('/data.json')).type).toMatch(/^application\/json/);
+  expect(JSON.parse((await site('/data.json')).text)).toBeTruthy();
+  expect((await site('/tracking.js')).type).toMatch(/javascript/);
+  expect((await site('/llms.txt')).cache).toMatch(/max-age=\d+/);
+  expect((await site('/ai/llms.txt')).text).toBe((await site('/llms.txt')).text);
+  expect((await site('/no-such-file.txt')).status).toBe(404);
+  expect((await site('/llms.txt', `nobody.localhost:${stack.sites.port}`)).status).toBe(404);
+});
+
+test('POST /api/cron/deploy-site merges files into a new release, with validation', async () => {
+  const before = await stack.call('GET', '/api/ai-website/harbor');
+  const res = await stack.call('POST', '/api/cron/deploy-site', { apiKey: DEV_API_KEY, body: { business_id: 'harbor', files: [{ path: '/ai/hello/index.html', content: '<!doctype html><title>x</title>' }] } });
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ status: 'success', deployment_url: expect.any(String), release_id: expect.any(String), files_deployed: expect.any(Number) });
+  expect((await site('/ai/hello/')).status).toBe(200);
+  expect((await site('/llms.txt')).status).toBe(200); // merged, not replaced
+  const after = await stack.call('GET', '/api/ai-website/harbor');
+  expect(after.body.deployed_at >= before.body.deployed_at).toBe(true);
+  const bad = await stack.call('POST', '/api/cron/deploy-site', { apiKey: DEV_API_KEY, body: { business_id: 'harbor', files: [{ path: '../etc/passwd', content: 'x' }] } });
+  expect(bad.status).toBe(400);
+  expect(bad.body.error).toMatch(/files\.0\.path/);
+  const unknown = await stack.call('POST', '/api/cron/deploy-site', { apiKey: DEV_API_KEY, body: { business_id: 'nobody', files: [{ path: '/a.txt', content: 'x' }] } });
+  expect(unknown.status).toBe(404);
+});
