@@ -4,7 +4,8 @@
  * URL), http(s) only, normalized (see url.ts), on the same site as `site`, de-duplicated, in
  * document order.
  */
-import { load, type CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { parseHtml } from './fingerprint';
 import { normalizeUrl, onOrigin, sameSite } from './url';
 
 export interface ExtractLinksOptions {
@@ -13,7 +14,7 @@ export interface ExtractLinksOptions {
 }
 
 export function extractLinks(html: string, pageUrl: string, options: ExtractLinksOptions = {}): string[] {
-  return extractLinksFrom(load(html), pageUrl, options);
+  return extractLinksFrom(parseHtml(html), pageUrl, options);
 }
 
 /** Same, on an already-parsed document (the mapper parses once for links and fingerprint). */

@@ -42,9 +42,12 @@ export function parseSitemap(xml: string | Buffer): ParsedSitemap {
   const text = (typeof xml === 'string' ? xml : xml.toString('utf8')).replace(/^\uFEFF/, '').trim();
   if (!text.startsWith('<')) throw new UpstreamError('not a sitemap: the document is not XML');
 
+  // A simple DOCTYPE (an HTML error page's `<!doctype html>`) says nothing about the root, and
+  // the parser would read a lower-case one as an element: drop it before parsing.
+  const withoutDoctype = text.replace(/^(<\?xml[^>]*\?>\s*)?<!doctype\s[^[>]*>/i, '$1');
   let doc: Record<string, unknown>;
   try {
-    doc = parser.parse(text) as Record<string, unknown>;
+    doc = parser.parse(withoutDoctype) as Record<string, unknown>;
   } catch (err) {
     throw new UpstreamError(`not a sitemap: invalid XML (${(err as Error).message.split('\n')[0]})`);
   }

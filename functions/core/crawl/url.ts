@@ -55,7 +55,7 @@ export function normalizeUrl(input: string, base?: string | URL): string | null 
   if (path.length > 1 && path.endsWith('/')) path = path.replace(/\/+$/, '') || '/';
   url.pathname = path;
 
-  if (url.search) {
+  if (url.href.includes('?')) {
     const productPath = pageKind(url) === 'product';
     const kept = [...url.searchParams.entries()].filter(([name]) => !isTrackingParam(name, productPath));
     // Array.prototype.sort is stable: repeated names keep their relative order.

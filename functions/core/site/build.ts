@@ -38,6 +38,7 @@ import {
   type ReplicaRef,
 } from './pages';
 import { RESERVED_AI_NAMES, SITE_PATHS, SlugAllocator, pageReplicaSlug, productSlugs, slugify } from './paths';
+import { buildFavicon } from './favicon';
 import { buildRobotsTxt } from './robots';
 import { buildSitemap, type SitemapLimits } from './sitemap';
 import { buildDataJson, storeOrigin } from './structured-data';
@@ -203,6 +204,7 @@ function isGenerated(path: string): boolean {
     path === SITE_PATHS.robots ||
     path === SITE_PATHS.rootIndex ||
     path === SITE_PATHS.aiHome ||
+    path === SITE_PATHS.favicon ||
     path.startsWith('/ai/sitemaps/')
   );
 }
@@ -222,5 +224,5 @@ export function finalizeSite(contentFiles: readonly SiteFile[], metadata: Deploy
   const index = buildIndexPage(content, metadata);
   const sitemap = buildSitemap([...content, ...index], metadata, options.sitemapLimits);
   const robots = buildRobotsTxt(metadata, options.storeRobotsTxt);
-  return [...content, ...index, ...sitemap, robots];
+  return [...content, ...index, ...sitemap, robots, buildFavicon(metadata.businessName)];
 }

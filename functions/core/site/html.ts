@@ -164,6 +164,7 @@ export function renderPage(shell: PageShell): string {
 <meta property="og:url" content="${escapeHtml(shell.canonical)}">
 <meta property="og:site_name" content="${escapeHtml(oneLine(shell.storeName))}">
 <meta property="article:modified_time" content="${modified}">
+<link rel="icon" href="${aiHref(SITE_PATHS.favicon)}" type="image/svg+xml">
 <style>${STYLE}</style>
 ${jsonLd}
 </head>

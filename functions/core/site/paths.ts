@@ -155,6 +155,7 @@ export const SITE_PATHS = {
   productLlms: (slug: string) => `/llms/${slug}.txt`,
   dataJson: '/data.json',
   trackingJs: '/tracking.js',
+  favicon: '/favicon.svg',
   pageReplica: (slug: string) => `/pages/${slug}.md`,
   productPage: (slug: string) => `/ai/products/${slug}/index.html`,
   collectionPage: (handle: string) => `/ai/collections/${handle}/index.html`,
