@@ -14,6 +14,17 @@ export const keys = {
   visibility: (slug: string, entityId: string) => ({ PK: keys.org(slug), SK: `VISIBILITY#${entityId}` }),
   aiSite: (slug: string) => ({ PK: keys.org(slug), SK: 'AISITE' }),
   articleWeek: (slug: string, weekStart: string) => ({ PK: keys.org(slug), SK: `ARTICLE_WEEK#${weekStart}` }),
+  competitor: (slug: string, competitorId: string) => ({ PK: keys.org(slug), SK: `COMPETITOR#${competitorId}` }),
+  competitorPrefix: 'COMPETITOR#',
+  /** One item per onboarding run (its steps), and a pointer to the latest run. */
+  onboardingRun: (slug: string, executionId: string) => ({ PK: keys.org(slug), SK: `ONBOARDING#${executionId}` }),
+  onboardingLatest: (slug: string) => ({ PK: keys.org(slug), SK: 'ONBOARDING' }),
+  /** The CDN distribution of a business (the proxy fields live on the AI-site record). */
+  distributionIndex: (domain: string) => ({ GSI1PK: `CDN#${domain.toLowerCase()}`, GSI1SK: 'AISITE' }),
+  /** Public (pre-payment) scan results, by normalized store domain (D19). */
+  prepaymentScan: (domain: string) => ({ PK: `SCAN#${domain.toLowerCase()}`, SK: 'SCAN' }),
+  /** Local workflow executions (Step Functions keeps its own on AWS). */
+  execution: (executionId: string) => ({ PK: `EXECUTION#${executionId}`, SK: 'EXECUTION' }),
 
   /** GSI1: a store's normalized domain → its organization. */
   domainIndex: (domain: string) => ({ GSI1PK: `DOMAIN#${domain}`, GSI1SK: 'BUSINESS' }),
