@@ -1,12 +1,29 @@
 /**
- * npm run bench: bundle sizes, HTTP load and cold start in sequence, then the figures side by
- * side. Prints figures only; a slow result never fails the run (a section that crashes does).
+ * npm run bench: bundle sizes, HTTP load, cold start, crawl (ours vs Crawlee) and AI-site
+ * generation + deploy in sequence, then the figures side by side. Prints figures only; a slow
+ * result never fails the run (a section that crashes does, after the other sections ran).
+ *
+ * Skip sections with BENCH_SKIP, a comma-separated list of section names:
+ *   bundle    esbuild bundle sizes            (cold start then bundles its one module itself)
+ *   http      HTTP load with autocannon       (~25 s)
+ *   cold      cold start of one handler
+ *   crawl     mapper + scraper vs @crawlee/cheerio on a 5,000-page demo store (~1-2 min)
+ *   ai-site   AI site generate + deploy, default and 5,000-page demo stores (~1 min)
+ * e.g. BENCH_SKIP=crawl,http npm run bench. Each section's own knobs (BENCH_DURATION,
+ * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, ...) are described at the top of its file.
  */
 import { rmSync } from 'node:fs';
+import { measureAiSite, printAiSiteReport, type AiSiteFigure, type AiSiteReport } from './ai-site';
 import { API_BUNDLE_LIMIT_BYTES, bundleAll, oversized, printBundleReport, type BundleReport } from './bundle';
 import { COLD_START_MODULE, printColdStartReport, runColdStart, type ColdStartReport } from './cold-start';
+import { measureCrawl, printCrawlReport, type CrawlReport, type CrawlSideFigure } from './crawl';
 import { printLoadReport, runHttpLoad, type LoadFigure, type LoadReport } from './http-load';
 import { describeMachine, heading, int, kb, mb, ms, wholeMs } from './lib';
+
+const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site'] as const;
+type SectionName = (typeof SECTIONS)[number];
+const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+const skipped = (name: SectionName): boolean => SKIP.has(name);
 
 async function section<T>(name: string, fn: () => Promise<T>): Promise<T | undefined> {
   try {
@@ -18,7 +35,50 @@ async function section<T>(name: string, fn: () => Promise<T>): Promise<T | undef
   }
 }
 
-function summary(bundles?: BundleReport, load?: LoadReport, cold?: ColdStartReport): void {
+const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}x` : '-');
+
+function crawlRows(crawl: CrawlReport): [string, string][] {
+  const line = (f: CrawlSideFigure) => `${f.label}: ${f.pagesPerSecond.toFixed(0)} pages/s, ${int(f.pages)} pages in ${ms(f.wallMs)}, ` +
+    `${mb(f.peakRssBytes)} peak RSS${f.failures ? `, ${f.failures} failures` : ''}`;
+  const vs = (f: CrawlSideFigure) => `${f.label} / crawlee: ${ratio(f.pagesPerSecond, crawl.crawlee.pagesPerSecond)} pages/s, ` +
+    `${ratio(f.wallMs, crawl.crawlee.wallMs)} wall time, ${ratio(f.peakRssBytes, crawl.crawlee.peakRssBytes)} peak RSS`;
+  return [
+    [`crawl (${int(crawl.totalPages)} pages, conc ${crawl.concurrency})`, line(crawl.map)],
+    ['', line(crawl.mapAndScrape)],
+    ['', line(crawl.crawlee)],
+    ['', vs(crawl.map)],
+    ['', vs(crawl.mapAndScrape)],
+  ];
+}
+
+function aiSiteRows(ai: AiSiteReport): [string, string][] {
+  const rows: [string, string][] = [];
+  const stepMs = (f: AiSiteFigure, key: string) => f.steps.find((s) => s.key === key)?.wallMs ?? NaN;
+  const generationMs = (f: AiSiteFigure) => stepMs(f, 'snapshot') + stepMs(f, 'narrative') + stepMs(f, 'build');
+  for (const f of ai.figures) {
+    rows.push([`ai site (${f.storeName})`, `${ms(f.totalMs)} total: 1a scrape ${ms(stepMs(f, 'scrape'))}, 1c products ${ms(stepMs(f, 'products'))}, ` +
+      `3b product llms ${ms(stepMs(f, 'productLlms'))}, 2a site ${ms(stepMs(f, 'createSite'))}`]);
+    rows.push(['', `2a alone: generation ${ms(generationMs(f))} + deploy ${ms(stepMs(f, 'deploy'))}; ${int(f.filesDeployed)} files, ${mb(f.bytesDeployed)} deployed; ` +
+      `${int(f.scraped)} pages scraped, ${int(f.storeRequests ?? 0)} store requests; ${mb(f.peakRssBytes)} peak RSS`]);
+  }
+  const [small, big] = [ai.figures.find((f) => f.size === 0), ai.figures.find((f) => f.size > 0)];
+  if (small && big) {
+    rows.push(['', `${big.storeName} / default: ${ratio(big.totalMs, small.totalMs)} total time, ${ratio(generationMs(big), generationMs(small))} generation, ` +
+      `${ratio(stepMs(big, 'deploy'), stepMs(small, 'deploy'))} deploy, ${ratio(big.filesDeployed, small.filesDeployed)} files, ` +
+      `${ratio(big.bytesDeployed, small.bytesDeployed)} bytes, ${ratio(big.peakRssBytes, small.peakRssBytes)} peak RSS`]);
+  }
+  return rows;
+}
+
+interface Results {
+  bundles?: BundleReport;
+  load?: LoadReport;
+  cold?: ColdStartReport;
+  crawl?: CrawlReport;
+  ai?: AiSiteReport;
+}
+
+function summary({ bundles, load, cold, crawl, ai }: Results): void {
   heading('figures, side by side');
   const rows: [string, string][] = [['machine', describeMachine()]];
   if (bundles) {
@@ -41,21 +101,47 @@ function summary(bundles?: BundleReport, load?: LoadReport, cold?: ColdStartRepo
       `${ms(cold.bundledWithMaps.requireMs)} with --enable-source-maps, of which @aws-sdk alone ~${ms(cold.sdkOnly.requireMs)}`]);
     rows.push(['', `source via tsx ${ms(cold.source.requireMs)} require (${mb(cold.source.peakRssBytes)} peak RSS)`]);
   }
+  if (crawl) rows.push(...crawlRows(crawl));
+  if (ai) rows.push(...aiSiteRows(ai));
+  const notRun = SECTIONS.filter(skipped);
+  if (notRun.length) rows.push(['skipped', `${notRun.join(', ')} (BENCH_SKIP)`]);
   const width = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
 }
 
 async function main(): Promise<void> {
   console.log(`machine: ${describeMachine()}`);
-  const bundles = await section('bundle', bundleAll);
-  if (bundles) printBundleReport(bundles);
-  const load = await section('http load', () => runHttpLoad());
-  if (load) printLoadReport(load);
-  const listBundle = bundles?.bundles.find((b) => b.module === COLD_START_MODULE)?.outfile;
-  const cold = await section('cold start', () => runColdStart({ bundleFile: listBundle }));
-  if (cold) printColdStartReport(cold);
-  summary(bundles, load, cold);
-  if (bundles) rmSync(bundles.outDir, { recursive: true, force: true });
+  const unknown = [...SKIP].filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (unknown.length) console.warn(`BENCH_SKIP: unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
+  if (SKIP.size) console.log(`skipping: ${SECTIONS.filter(skipped).join(', ') || 'nothing'}`);
+
+  const results: Results = {};
+  try {
+    if (!skipped('bundle')) {
+      results.bundles = await section('bundle', bundleAll);
+      if (results.bundles) printBundleReport(results.bundles);
+    }
+    if (!skipped('http')) {
+      results.load = await section('http load', () => runHttpLoad());
+      if (results.load) printLoadReport(results.load);
+    }
+    if (!skipped('cold')) {
+      const listBundle = results.bundles?.bundles.find((b) => b.module === COLD_START_MODULE)?.outfile;
+      results.cold = await section('cold start', () => runColdStart({ bundleFile: listBundle }));
+      if (results.cold) printColdStartReport(results.cold);
+    }
+    if (!skipped('crawl')) {
+      results.crawl = await section('crawl', () => measureCrawl());
+      if (results.crawl) printCrawlReport(results.crawl);
+    }
+    if (!skipped('ai-site')) {
+      results.ai = await section('ai site', () => measureAiSite());
+      if (results.ai) printAiSiteReport(results.ai);
+    }
+    summary(results);
+  } finally {
+    if (results.bundles) rmSync(results.bundles.outDir, { recursive: true, force: true });
+  }
 }
 
 main().catch((err) => {

@@ -31,6 +31,8 @@ export interface Config {
   scrape: { apiUrl?: string; apiKey?: string };
   llm: { baseUrl?: string; apiKey?: string; model?: string };
   indexNowKey?: string;
+  /** State machine ARNs on AWS, by workflow. */
+  stateMachines: Partial<Record<'onboarding', string>>;
 }
 
 type Env = Record<string, string | undefined>;
@@ -66,5 +68,6 @@ export function loadConfig(env: Env = process.env): Config {
     scrape: { apiUrl: env.SCRAPE_API_URL || undefined, apiKey: env.SCRAPE_API_KEY || undefined },
     llm: { baseUrl: env.LLM_BASE_URL || undefined, apiKey: env.LLM_API_KEY || undefined, model: env.LLM_MODEL || undefined },
     indexNowKey: env.INDEXNOW_KEY || undefined,
+    stateMachines: env.ONBOARDING_STATE_MACHINE_ARN ? { onboarding: env.ONBOARDING_STATE_MACHINE_ARN } : {},
   };
 }

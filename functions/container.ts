@@ -8,6 +8,8 @@ import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { loadConfig, type Config } from './config';
 import { setLogLevel } from './logger';
 import { createFsArtifactStore } from './adapters/local/fs-artifact-store';
+import { createOnboardingRepository } from './adapters/dynamodb/onboarding-repo';
+import { createPrepaymentScanRepository } from './adapters/dynamodb/prepayment-scan-repo';
 import { createDocumentClient } from './adapters/dynamodb/client';
 import { createBusinessRepository } from './adapters/dynamodb/business-repo';
 import { createProductRepository } from './adapters/dynamodb/product-repo';
@@ -20,7 +22,7 @@ import { createGuardedFetch } from './adapters/external/guarded-fetch';
 import { createFsSiteStore } from './adapters/local/fs-site-store';
 import { ProviderNotConfiguredError } from './core/errors';
 import type {
-  AiSiteRepository, ArticleStats, ArtifactStore, BusinessRepository, Clock, HttpFetcher, ProductRepository,
+  AiSiteRepository, ArticleStats, ArtifactStore, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
   PromptRepository, RateLimiter, SiteStore, VisibilityRepository,
 } from './ports';
 
@@ -40,6 +42,10 @@ export interface Container {
   jwks: JWTVerifyGetKey | null;
   siteStore: SiteStore;
   artifacts: ArtifactStore;
+  onboarding: OnboardingRepository;
+  prepaymentScans: PrepaymentScanRepository;
+  /** Starts workflows: Step Functions on AWS; locally the runtime installs the in-process runner. */
+  workflows: WorkflowStarter;
   /** Secret values: from the environment locally, from Secrets Manager on AWS. */
   secrets: { apiKey(): Promise<string | undefined>; idpWebhookSecret(): Promise<string | undefined> };
 }
@@ -66,6 +72,9 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     jwks: config.jwt.jwksUrl ? createRemoteJWKSet(new URL(config.jwt.jwksUrl)) : null,
     siteStore: createSiteStore(config, clock),
     artifacts: createArtifactStore(config),
+    onboarding: createOnboardingRepository(db, table),
+    prepaymentScans: createPrepaymentScanRepository(db, table),
+    workflows: createWorkflowStarter(config),
     secrets: {
       apiKey: () => secretValue(config, config.apiKey, config.apiKeySecretArn),
       idpWebhookSecret: () => secretValue(config, config.idpWebhookSecret, config.idpWebhookSecretArn),
@@ -106,6 +115,19 @@ function createArtifactStore(config: Config): ArtifactStore {
     throw new ProviderNotConfiguredError('workflow artifact storage is not configured (SITES_BUCKET on AWS, ARTIFACTS_DIR locally)');
   };
   return { put: missing, get: missing, list: missing };
+}
+
+function createWorkflowStarter(config: Config): WorkflowStarter {
+  if (Object.keys(config.stateMachines).length > 0) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createStepFunctionsStarter } = require('./adapters/aws/sfn-workflows') as typeof import('./adapters/aws/sfn-workflows');
+    return createStepFunctionsStarter(config);
+  }
+  return {
+    start: async (workflow) => {
+      throw new ProviderNotConfiguredError(`no state machine is configured for the ${workflow} workflow (${workflow.toUpperCase()}_STATE_MACHINE_ARN)`);
+    },
+  };
 }
 
 /** The AI-site host of an organization: `{slug}.{AI_SITE_DOMAIN}`. */

@@ -3,6 +3,7 @@
  * (DynamoDB, AWS services, outside providers); functions/container.ts picks them.
  */
 import type { Business, Product, TrackedPrompt, VisibilityHistory, AiSiteRecord, PlatformResults } from './core/model';
+import type { OnboardingRun, RunStatus, StepId, StepState } from './core/onboarding/steps';
 import type { SiteFile } from './core/site/types';
 import type { HistoryEntry } from './core/visibility/score';
 export type { HttpFetcher, FetchRequest, FetchResponse } from './adapters/external/guarded-fetch';
@@ -11,6 +12,13 @@ export interface BusinessRepository {
   /** Creates the business; ConflictError when the organization already has one. */
   create(business: Business): Promise<void>;
   get(orgSlug: string): Promise<Business | null>;
+  setFavicon(orgSlug: string, faviconUrl: string): Promise<void>;
+}
+
+/** Scores of the public (pre-payment) scan, kept per normalized store domain (D19). */
+export interface PrepaymentScanRepository {
+  get(domain: string): Promise<{ domain: string; score: number; scannedAt: string; platforms: Record<string, number> } | null>;
+  put(scan: { domain: string; score: number; scannedAt: string; platforms: Record<string, number> }): Promise<void>;
 }
 
 export interface ProductRepository {
@@ -105,4 +113,23 @@ export interface ArtifactStore {
   get<T>(key: string): Promise<T | null>;
   /** Keys under a prefix (e.g. every generated part of one site). */
   list(prefix: string): Promise<string[]>;
+}
+
+export interface OnboardingRepository {
+  latest(orgSlug: string): Promise<OnboardingRun | null>;
+  getRun(orgSlug: string, executionId: string): Promise<OnboardingRun | null>;
+  /**
+   * Records a new run as the latest; ConflictError when another run is still running
+   * (`replacing` is the latest run's id as read; runs started before `staleBefore` are dead).
+   */
+  start(run: OnboardingRun, replacing: string | null, staleBefore: string): Promise<void>;
+  updateStep(orgSlug: string, executionId: string, step: StepId, state: StepState): Promise<void>;
+  finish(orgSlug: string, executionId: string, status: RunStatus, finishedAt: string): Promise<void>;
+}
+
+export type WorkflowName = 'onboarding';
+
+/** Starts state-machine executions: Step Functions on AWS, the same ASL in-process locally. */
+export interface WorkflowStarter {
+  start(workflow: WorkflowName, executionId: string, input: Record<string, unknown>): Promise<void>;
 }

@@ -34,8 +34,8 @@ export const ROUTES: readonly RouteDef[] = [
 
   // Onboarding and business
   { method: 'POST', path: '/api/business', auth: 'JWT', handler: 'api/business/create', summary: 'create organization metadata and business entity' },
-  { method: 'POST', path: '/api/onboarding/generate-all', auth: 'JWT', handler: todo, summary: 'start the onboarding workflow' },
-  { method: 'GET', path: '/api/onboarding/status', auth: 'JWT', handler: todo, summary: 'onboarding progress' },
+  { method: 'POST', path: '/api/onboarding/generate-all', auth: 'JWT', handler: 'api/onboarding/generate-all', summary: 'start the onboarding workflow' },
+  { method: 'GET', path: '/api/onboarding/status', auth: 'JWT', handler: 'api/onboarding/status', summary: 'onboarding progress' },
   { method: 'POST', path: '/api/validate-store', auth: 'PUBLIC', handler: 'api/store/validate', summary: 'check that a URL is a supported store', rateLimit: 'validateStore' },
   { method: 'GET', path: '/api/product-names', auth: 'PUBLIC', handler: 'api/store/product-names', summary: 'product names of a store for the scanning UI', rateLimit: 'productNames' },
 

@@ -11,6 +11,7 @@ import { send, startApiServer, type RunningServer } from './api-server';
 import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from './database';
 import { JWKS_PATH, loadDevIdp, type DevIdp } from './dev-idp';
 import { startSitesHost } from './sites-host';
+import { createLocalWorkflows, type LocalWorkflowOptions, type LocalWorkflows } from './workflow-runner';
 
 export const DEV_API_KEY = 'dev-api-key-change-me';
 export const DEV_WEBHOOK_SECRET = 'whsec_ZGV2LXdlYmhvb2stc2VjcmV0LWNoYW5nZS1tZQ==';
@@ -21,6 +22,7 @@ export interface LocalStackOptions {
   port?: number;
   sitesPort?: number;
   env?: Record<string, string | undefined>;
+  workflows?: LocalWorkflowOptions;
 }
 
 export interface LocalStack {
@@ -30,6 +32,8 @@ export interface LocalStack {
   database: EmbeddedDatabase;
   idp: DevIdp;
   sitesDir: string;
+  /** The in-process Step Functions stand-in (tests wait on executions through it). */
+  workflows: LocalWorkflows;
   close(): Promise<void>;
 }
 
@@ -63,11 +67,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   });
   await ensureTable(database.endpoint, config.tableName, config.region);
   const sites = await startSitesHost({ sitesDir, aiSiteDomain: config.aiSiteDomain, port: options.sitesPort });
-  setContainer(buildContainer({ ...config, aiSitePort: `:${sites.port}` }));
+  const workflows = createLocalWorkflows(options.workflows);
+  setContainer(buildContainer({ ...config, aiSitePort: `:${sites.port}` }, { workflows }));
 
   return {
-    config, api, sites, database, idp, sitesDir,
+    config, api, sites, database, idp, sitesDir, workflows,
     async close() {
+      await workflows.running();
       await Promise.all([api.close(), sites.close()]);
       await database.close();
       setContainer(undefined);

@@ -1,5 +1,5 @@
 /** Starts the real local stack (embedded database, dev IdP, API server) for a test file. */
-import { startLocalStack, DEV_API_KEY, type LocalStack } from '../../functions/local/runtime';
+import { startLocalStack, DEV_API_KEY, type LocalStack, type LocalStackOptions } from '../../functions/local/runtime';
 import { setLogSink } from '../../functions/logger';
 
 export { DEV_API_KEY };
@@ -10,10 +10,10 @@ export interface TestStack extends LocalStack {
   logs: string[];
 }
 
-export async function startTestStack(env: Record<string, string | undefined> = {}): Promise<TestStack> {
+export async function startTestStack(env: Record<string, string | undefined> = {}, options: Omit<LocalStackOptions, 'env'> = {}): Promise<TestStack> {
   const logs: string[] = [];
   setLogSink((line) => logs.push(line));
-  const stack = await startLocalStack({ env: { ALLOW_PRIVATE_NETWORK: '1', LOG_LEVEL: 'debug', ...env } });
+  const stack = await startLocalStack({ ...options, env: { ALLOW_PRIVATE_NETWORK: '1', LOG_LEVEL: 'debug', ...env } });
   return {
     ...stack,
     logs,

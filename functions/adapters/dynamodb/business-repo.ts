@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { Business } from '../../core/model';
 import type { BusinessRepository } from '../../ports';
@@ -24,6 +24,16 @@ export function createBusinessRepository(db: DynamoDBDocumentClient, table: stri
         if (isConditionFailure(err)) throw new ConflictError(`business for organization ${business.orgSlug} already exists`);
         throw err;
       }
+    },
+
+    async setFavicon(orgSlug, faviconUrl) {
+      await db.send(new UpdateCommand({
+        TableName: table,
+        Key: keys.business(orgSlug),
+        UpdateExpression: 'SET faviconUrl = :f, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':f': faviconUrl, ':now': new Date().toISOString() },
+      }));
     },
 
     async get(orgSlug) {

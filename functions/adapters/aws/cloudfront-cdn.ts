@@ -1,0 +1,206 @@
+/**
+ * CdnGateway on CloudFront: one distribution per business.
+ *
+ * - Origins: `store` (the default behaviour's target; custom origin, https-only, carrying
+ *   the `x-ai-site-host` custom header the edge function reads) and `ai-site` (the AI-site
+ *   host). The edge function switches AI paths to the AI-site host per request (D4, D28);
+ *   the `ai-site` origin documents the pair on the distribution and lets later behaviours
+ *   target it.
+ * - The edge function's numbered version on ORIGIN_REQUEST, without the body.
+ * - Managed-AllViewer origin request policy: every viewer header incl. Host reaches the
+ *   origin, so the store sees the customer's domain (the edge function sets Host itself
+ *   for the AI origin).
+ * - Managed-CachingDisabled: store HTML is personal (carts, sessions) and the AI host sets
+ *   its own cache headers; nothing is cached at the edge unless a later change says so.
+ * - Viewers on http are redirected to https.
+ * - Idempotent: the CallerReference comes from the organization; a retried create that
+ *   CloudFront refuses with DistributionAlreadyExists returns the distribution created first.
+ */
+import {
+  CloudFrontClient,
+  CreateDistributionCommand,
+  GetDistributionCommand,
+  GetDistributionConfigCommand,
+  ListDistributionsCommand,
+  type DistributionConfig,
+  type Origin,
+  type PriceClass,
+} from '@aws-sdk/client-cloudfront';
+import { AI_SITE_HOST_HEADER, type CdnGateway, type CreateDistributionInput, type CreatedDistribution } from '../../core/proxy/types';
+
+/** AWS managed policies (same ids in every account). */
+export const MANAGED_ALL_VIEWER_ORIGIN_REQUEST_POLICY = '216adef6-5c7f-47e4-b989-5492eafa07d3';
+export const MANAGED_CACHING_DISABLED_POLICY = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+
+export const STORE_ORIGIN_ID = 'store';
+export const AI_SITE_ORIGIN_ID = 'ai-site';
+
+export interface CloudFrontCdnOptions {
+  client: CloudFrontClient;
+  /** The edge function's numbered version (`arn:aws:lambda:us-east-1:<acct>:function:<name>:<n>`). */
+  edgeFunctionVersionArn: string;
+  /** Default `PriceClass_100` (North America and Europe). */
+  priceClass?: PriceClass;
+}
+
+const VERSIONED_LAMBDA_ARN = /^arn:aws[a-z-]*:lambda:us-east-1:\d{12}:function:[A-Za-z0-9_-]+:\d+$/;
+
+export function createCloudFrontCdn(options: CloudFrontCdnOptions): CdnGateway {
+  const { client, edgeFunctionVersionArn } = options;
+  if (!VERSIONED_LAMBDA_ARN.test(edgeFunctionVersionArn)) {
+    throw new Error(`edge function ARN must be a numbered version in us-east-1 (not $LATEST or an alias), got ${edgeFunctionVersionArn}`);
+  }
+  const priceClass = options.priceClass ?? 'PriceClass_100';
+
+  return {
+    async createDistribution(input) {
+      const config = distributionConfig(input, edgeFunctionVersionArn, priceClass);
+      try {
+        const { Distribution } = await client.send(new CreateDistributionCommand({ DistributionConfig: config }));
+        if (!Distribution?.Id || !Distribution.DomainName) throw new Error('CloudFront CreateDistribution returned no distribution');
+        return { distributionId: Distribution.Id, domainName: Distribution.DomainName };
+      } catch (err) {
+        if ((err as { name?: string }).name !== 'DistributionAlreadyExists') throw err;
+        const existing = await findByCallerReference(client, input.callerReference, config.Comment!, errorMessage(err));
+        if (!existing) throw err;
+        return existing;
+      }
+    },
+
+    async getDistribution(id) {
+      try {
+        const { Distribution } = await client.send(new GetDistributionCommand({ Id: id }));
+        if (!Distribution?.Id) return null;
+        return {
+          id: Distribution.Id,
+          domainName: Distribution.DomainName ?? '',
+          status: Distribution.Status ?? 'Unknown',
+          aliases: Distribution.DistributionConfig?.Aliases?.Items ?? [],
+        };
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NoSuchDistribution') return null;
+        throw err;
+      }
+    },
+  };
+}
+
+/** The full DistributionConfig of a business's proxy (exported for tests and the rollout). */
+export function distributionConfig(input: CreateDistributionInput, edgeFunctionVersionArn: string, priceClass: PriceClass = 'PriceClass_100'): DistributionConfig {
+  const store = originOf(input.storeOrigin);
+  return {
+    CallerReference: input.callerReference,
+    Comment: commentOf(input.callerReference),
+    Enabled: true,
+    PriceClass: priceClass,
+    HttpVersion: 'http2and3',
+    IsIPV6Enabled: true,
+    Aliases: { Quantity: 0, Items: [] },
+    Origins: {
+      Quantity: 2,
+      Items: [
+        customOrigin(STORE_ORIGIN_ID, store.domainName, store.httpsPort, store.path, { [AI_SITE_HOST_HEADER]: input.aiSiteHost }),
+        customOrigin(AI_SITE_ORIGIN_ID, input.aiSiteHost, 443, '', {}),
+      ],
+    },
+    DefaultCacheBehavior: {
+      TargetOriginId: STORE_ORIGIN_ID,
+      ViewerProtocolPolicy: 'redirect-to-https',
+      AllowedMethods: {
+        Quantity: 7,
+        Items: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'POST', 'PATCH', 'DELETE'],
+        CachedMethods: { Quantity: 2, Items: ['GET', 'HEAD'] },
+      },
+      Compress: true,
+      CachePolicyId: MANAGED_CACHING_DISABLED_POLICY,
+      OriginRequestPolicyId: MANAGED_ALL_VIEWER_ORIGIN_REQUEST_POLICY,
+      LambdaFunctionAssociations: {
+        Quantity: 1,
+        Items: [{ EventType: 'origin-request', LambdaFunctionARN: edgeFunctionVersionArn, IncludeBody: false }],
+      },
+      FunctionAssociations: { Quantity: 0, Items: [] },
+    },
+    CacheBehaviors: { Quantity: 0, Items: [] },
+    // The customer's certificate and aliases are attached when the domain is connected.
+    ViewerCertificate: { CloudFrontDefaultCertificate: true },
+    Restrictions: { GeoRestriction: { RestrictionType: 'none', Quantity: 0, Items: [] } },
+  };
+}
+
+/** `https://shop.example[:port][/base]` → origin domain, https port and origin path. */
+function originOf(storeOrigin: string): { domainName: string; httpsPort: number; path: string } {
+  let url: URL;
+  try {
+    url = new URL(storeOrigin);
+  } catch {
+    throw new Error(`store origin is not a URL: ${storeOrigin}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`store origin must be http(s): ${storeOrigin}`);
+  // The store is always fetched over https (https-only); a port only counts when given for https.
+  const httpsPort = url.protocol === 'https:' && url.port ? Number(url.port) : 443;
+  const path = url.pathname.replace(/\/+$/, '');
+  return { domainName: url.hostname, httpsPort, path };
+}
+
+function customOrigin(id: string, domainName: string, httpsPort: number, path: string, headers: Record<string, string>): Origin {
+  const items = Object.entries(headers).map(([HeaderName, HeaderValue]) => ({ HeaderName, HeaderValue }));
+  return {
+    Id: id,
+    DomainName: domainName,
+    OriginPath: path,
+    CustomHeaders: { Quantity: items.length, Items: items },
+    CustomOriginConfig: {
+      HTTPPort: 80,
+      HTTPSPort: httpsPort,
+      OriginProtocolPolicy: 'https-only',
+      OriginSslProtocols: { Quantity: 1, Items: ['TLSv1.2'] },
+      OriginReadTimeout: 30,
+      OriginKeepaliveTimeout: 5,
+    },
+    ConnectionAttempts: 3,
+    ConnectionTimeout: 10,
+    OriginShield: { Enabled: false },
+  };
+}
+
+/** The distribution's comment names its caller reference, so a lost create can be found again. */
+export function commentOf(callerReference: string): string {
+  return `ai-visibility proxy ${callerReference}`.slice(0, 128);
+}
+
+function errorMessage(err: unknown): string {
+  const e = err as { message?: string; Message?: string };
+  return `${e.Message ?? ''} ${e.message ?? ''}`;
+}
+
+/**
+ * The distribution created with `callerReference`: the id CloudFront names in the error
+ * when it does, else the distributions whose comment matches; each candidate is confirmed
+ * by its CallerReference.
+ */
+async function findByCallerReference(client: CloudFrontClient, callerReference: string, comment: string, message: string): Promise<CreatedDistribution | null> {
+  const confirm = async (id: string): Promise<boolean> => {
+    try {
+      const { DistributionConfig } = await client.send(new GetDistributionConfigCommand({ Id: id }));
+      return DistributionConfig?.CallerReference === callerReference;
+    } catch (err) {
+      if ((err as { name?: string }).name === 'NoSuchDistribution') return false;
+      throw err;
+    }
+  };
+  const named = /\b(E[A-Z0-9]{7,})\b/.exec(message)?.[1];
+  if (named && (await confirm(named))) {
+    const { Distribution } = await client.send(new GetDistributionCommand({ Id: named }));
+    if (Distribution?.Id && Distribution.DomainName) return { distributionId: Distribution.Id, domainName: Distribution.DomainName };
+  }
+  let marker: string | undefined;
+  do {
+    const { DistributionList } = await client.send(new ListDistributionsCommand({ Marker: marker, MaxItems: 100 }));
+    for (const summary of DistributionList?.Items ?? []) {
+      if (summary.Comment !== comment || !summary.Id || !summary.DomainName) continue;
+      if (await confirm(summary.Id)) return { distributionId: summary.Id, domainName: summary.DomainName };
+    }
+    marker = DistributionList?.IsTruncated ? DistributionList.NextMarker : undefined;
+  } while (marker);
+  return null;
+}

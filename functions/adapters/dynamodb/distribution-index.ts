@@ -1,0 +1,43 @@
+/**
+ * GSI1 entries of CDN distribution domains: the AI-site item of a business carries
+ * `GSI1PK/GSI1SK = keys.distributionIndex(domain)`, so a request's Host (the distribution
+ * domain) finds its organization and the distribution's origins in one index query.
+ * Used by the local CDN proxy, the stand-in for CloudFront's own host → distribution map.
+ */
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DistributionRoute } from '../../core/proxy/types';
+import { keys } from './keys';
+
+/** Marks the AI-site item of `orgSlug` as the owner of `domain` (idempotent; the item must exist). */
+export async function indexDistributionDomain(db: DynamoDBDocumentClient, table: string, orgSlug: string, domain: string): Promise<void> {
+  const index = keys.distributionIndex(domain);
+  await db.send(new UpdateCommand({
+    TableName: table,
+    Key: keys.aiSite(orgSlug),
+    UpdateExpression: 'SET GSI1PK = :pk, GSI1SK = :sk',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK },
+  }));
+}
+
+/** The organization whose distribution has `domain` (any case, port ignored), or null. */
+export async function findOrgByDistributionDomain(db: DynamoDBDocumentClient, table: string, domain: string): Promise<DistributionRoute | null> {
+  const name = domain.trim().replace(/:\d+$/, '').replace(/\.$/, '');
+  if (!name) return null;
+  const index = keys.distributionIndex(name);
+  const { Items } = await db.send(new QueryCommand({
+    TableName: table,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
+    ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK },
+    Limit: 1,
+  }));
+  const item = Items?.[0];
+  if (!item || typeof item.orgSlug !== 'string') return null;
+  return {
+    orgSlug: item.orgSlug,
+    distributionId: String(item.cdnDistributionId ?? ''),
+    storeOrigin: String(item.cdnStoreOrigin ?? ''),
+    aiSiteHost: String(item.cdnAiSiteHost ?? ''),
+  };
+}

@@ -1,0 +1,10 @@
+/** POST /api/onboarding/generate-all (D12): starts the onboarding workflow and returns at once. */
+import * as z from 'zod/mini';
+import { startOnboarding } from '../../app/onboarding';
+import { endpoint } from '../../http/endpoint';
+
+export const handler = endpoint('POST /api/onboarding/generate-all', { body: z.optional(z.strictObject({})) }, async ({ auth, container }) => {
+  if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
+  const { executionId } = await startOnboarding(container, auth.orgId);
+  return { statusCode: 202, body: { status: 'started', execution_id: executionId } };
+});

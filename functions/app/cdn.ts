@@ -1,0 +1,114 @@
+/**
+ * The CDN proxy of a business: creating its distribution (onboarding step 1f) and the
+ * spec's "Proxy information" (get-proxy).
+ */
+import { NotFoundError } from '../core/errors';
+import type { AiSiteRecord } from '../core/model';
+import type { AiSiteProxyFields, CreatedDistribution, ProxyInfo } from '../core/proxy/types';
+import { aiSiteOrigin, type Container } from '../container';
+import { apexGatewayIpsOf, cdnOf } from '../engines/cdn';
+
+export interface CdnDistributionResult extends CreatedDistribution {
+  /** False when the business already had a distribution (nothing was created). */
+  created: boolean;
+}
+
+/** The CloudFront CallerReference of a business's distribution: one per organization. */
+export const callerReferenceOf = (orgSlug: string): string => `ai-visibility-proxy-${orgSlug}`;
+
+/** The AI-site host name of a business (`{slug}.{AI_SITE_DOMAIN}`, no scheme, no port). */
+export const aiSiteHostOf = (container: Container, orgSlug: string): string => new URL(aiSiteOrigin(container.config, orgSlug)).hostname;
+
+/**
+ * Creates the business's CDN distribution once: a business that already has one gets it
+ * back, and a retry after a crash between the create and the record update finds the
+ * distribution of the first attempt through the caller reference.
+ */
+export async function createCdnDistribution(container: Container, orgSlug: string): Promise<CdnDistributionResult> {
+  const business = await container.businesses.get(orgSlug);
+  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const site = await container.aiSites.get(orgSlug);
+  const existing = proxyFieldsOf(site);
+  if (existing.cdnDistributionId && existing.cdnDomain) {
+    return { distributionId: existing.cdnDistributionId, domainName: existing.cdnDomain, created: false };
+  }
+
+  const cdn = cdnOf(container);
+  const storeOrigin = business.url;
+  const aiSiteHost = aiSiteHostOf(container, orgSlug);
+  const distribution = await cdn.gateway.createDistribution({
+    orgSlug, storeOrigin, aiSiteHost, callerReference: callerReferenceOf(orgSlug),
+  });
+  const fields: AiSiteProxyFields = {
+    cdnDistributionId: distribution.distributionId,
+    cdnDomain: distribution.domainName,
+    cdnStoreOrigin: storeOrigin,
+    cdnAiSiteHost: aiSiteHost,
+    // Never move a later state back (a concurrent run may already have gone further).
+    proxyStatus: existing.proxyStatus ?? 'PENDING_VALIDATION',
+  };
+  await container.aiSites.patch(orgSlug, business.id, { ...fields });
+  await cdn.indexDomain(orgSlug, distribution.domainName);
+  return { ...distribution, created: true };
+}
+
+/** The spec's "Proxy information" of a business. */
+export async function getProxyInfo(container: Container, orgSlug: string): Promise<ProxyInfo> {
+  const p = proxyFieldsOf(await container.aiSites.get(orgSlug));
+  if (!p.cdnDistributionId) {
+    return {
+      has_proxy: false,
+      proxy_status: null,
+      cdn_domain: null,
+      distribution_id: null,
+      certificate_arn: null,
+      origin_cname: null,
+      original_www_cname: null,
+      custom_domain: null,
+      domain_type: 'subdomain',
+      naked_domain: null,
+      subdomain_label: null,
+      original_apex_a_records: [],
+      apex_gateway_ips: null,
+    };
+  }
+  const apex = p.domainType === 'apex' || (p.domainType == null && p.subdomainLabel === '@');
+  return {
+    has_proxy: true,
+    proxy_status: p.proxyStatus ?? null,
+    cdn_domain: p.cdnDomain ?? null,
+    distribution_id: p.cdnDistributionId,
+    certificate_arn: p.certificateArn ?? null,
+    origin_cname: p.originCname ?? null,
+    original_www_cname: apex ? null : p.originalWwwCname ?? null,
+    custom_domain: p.customDomain ?? null,
+    domain_type: apex ? 'apex' : 'subdomain',
+    naked_domain: p.nakedDomain ?? null,
+    subdomain_label: p.subdomainLabel ?? null,
+    original_apex_a_records: apex ? p.originalApexARecords ?? [] : [],
+    apex_gateway_ips: apex && p.customDomain ? apexGatewayIpsOf(container.config) : null,
+  };
+}
+
+/** The proxy fields of an AI-site record, each type-checked (the record allows any extra field). */
+function proxyFieldsOf(site: AiSiteRecord | null): AiSiteProxyFields {
+  if (!site) return {};
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : null);
+  return {
+    cdnDistributionId: text(site.cdnDistributionId),
+    cdnDomain: text(site.cdnDomain),
+    cdnStoreOrigin: text(site.cdnStoreOrigin),
+    cdnAiSiteHost: text(site.cdnAiSiteHost),
+    proxyStatus: text(site.proxyStatus) as AiSiteProxyFields['proxyStatus'],
+    customDomain: text(site.customDomain),
+    domainType: text(site.domainType) as AiSiteProxyFields['domainType'],
+    nakedDomain: text(site.nakedDomain),
+    subdomainLabel: text(site.subdomainLabel),
+    originCname: text(site.originCname),
+    originalWwwCname: text(site.originalWwwCname),
+    originalApexARecords: list(site.originalApexARecords),
+    certificateArn: text(site.certificateArn),
+    certificateType: text(site.certificateType) as AiSiteProxyFields['certificateType'],
+  };
+}

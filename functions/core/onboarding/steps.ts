@@ -1,0 +1,79 @@
+/**
+ * The onboarding steps of the spec's "Onboarding flow" and how a run's progress reads.
+ * Group 1 runs in parallel; 2a follows 1a; 3a and 3b follow 1c.
+ */
+export const ONBOARDING_STEPS = {
+  '1a': { name: 'scrape the website', after: null },
+  '1b': { name: 'discover competitors', after: null },
+  '1c': { name: 'discover products', after: null },
+  '1d': { name: 'fetch the favicon', after: null },
+  '1e': { name: 'copy the pre-payment score', after: null },
+  '1f': { name: 'create the CDN distribution', after: null },
+  '2a': { name: 'create the AI website', after: '1a' },
+  '3a': { name: 'generate prompts', after: '1c' },
+  '3b': { name: 'generate product llms files', after: '1c' },
+} as const;
+
+export type StepId = keyof typeof ONBOARDING_STEPS;
+export const STEP_IDS = Object.keys(ONBOARDING_STEPS) as StepId[];
+
+export type StepStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'failed';
+
+export interface StepState {
+  status: StepStatus;
+  started_at: string | null;
+  finished_at: string | null;
+  attempts: number;
+  /** Why it failed or was skipped. */
+  reason: string | null;
+  /** What it produced (counts, ids), for the dashboard. */
+  result: Record<string, unknown> | null;
+  /** Set when the step's success was kept from an earlier run instead of being redone. */
+  kept_from: string | null;
+}
+
+export type RunStatus = 'running' | 'succeeded' | 'partial' | 'failed';
+
+export interface OnboardingRun {
+  execution_id: string;
+  org_slug: string;
+  status: RunStatus;
+  started_at: string;
+  finished_at: string | null;
+  steps: Record<StepId, StepState>;
+}
+
+export const pendingStep = (): StepState => ({
+  status: 'pending', started_at: null, finished_at: null, attempts: 0, reason: null, result: null, kept_from: null,
+});
+
+/**
+ * A new run: steps that succeeded (or were skipped for a lasting reason, like a missing
+ * provider) in the previous run are kept, everything else is redone. So a second
+ * generate-all repairs what failed without redoing, or duplicating, what worked.
+ */
+export function newRun(executionId: string, orgSlug: string, now: string, previous: OnboardingRun | null): OnboardingRun {
+  const steps = Object.fromEntries(STEP_IDS.map((id) => {
+    const before = previous?.steps[id];
+    const keep = before && before.status === 'succeeded';
+    return [id, keep ? { ...before, kept_from: before.kept_from ?? previous!.execution_id } : pendingStep()];
+  })) as Record<StepId, StepState>;
+  return { execution_id: executionId, org_slug: orgSlug, status: 'running', started_at: now, finished_at: null, steps };
+}
+
+/** The run's outcome once every branch has ended. */
+export function runOutcome(steps: Record<StepId, StepState>): RunStatus {
+  const states = STEP_IDS.map((id) => steps[id].status);
+  if (states.some((s) => s === 'pending' || s === 'running')) return 'running';
+  if (states.every((s) => s === 'succeeded' || s === 'skipped')) return 'succeeded';
+  if (states.every((s) => s === 'failed' || s === 'skipped')) return 'failed';
+  return 'partial';
+}
+
+/** Steps that cannot run because the step they follow failed. */
+export function dependentsOf(step: StepId): StepId[] {
+  return STEP_IDS.filter((id) => ONBOARDING_STEPS[id].after === step);
+}
+
+/** A run left `running` this long is treated as dead (its process or execution is gone). */
+export const STALE_RUN_MS = 60 * 60 * 1000;

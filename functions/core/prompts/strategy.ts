@@ -1,0 +1,222 @@
+/**
+ * The prompt strategy (spec: "Prompt strategy", Limits; D9): how many prompts an entity
+ * gets, and which candidate prompts may be tracked at all. Pure: no I/O.
+ *
+ * A tracked prompt must never name the business: the visibility check asks whether an AI
+ * recommends the business unprompted, so a prompt that already names it proves nothing.
+ */
+import { ONBOARDING_PROMPTS_MIN_TOTAL, ONBOARDING_PROMPTS_PER_PRODUCT } from '../constants';
+import { normalizePrompt } from './prompt-identity';
+
+/**
+ * Onboarding prompts per product: 5 by default, raised to ceil(50 / n) when fewer than 10
+ * products would not reach 50 in total (so the total is always at least 50). 0 products → 0.
+ */
+export function onboardingProductPromptCounts(productCount: number): number {
+  const n = Math.floor(productCount);
+  if (!Number.isFinite(n) || n <= 0) return 0;
+  return Math.max(ONBOARDING_PROMPTS_PER_PRODUCT, Math.ceil(ONBOARDING_PROMPTS_MIN_TOTAL / n));
+}
+
+// ---------------------------------------------------------------------------------------
+// Business-name detection
+// ---------------------------------------------------------------------------------------
+
+/** Words that join the parts of a name: "Harbor & Pine", "Harbor and Pine", "Rock 'n' Roll". */
+const CONNECTORS = ['and', 'n', 'of', 'the'];
+/** Function words: never distinctive, dropped at the edges of a name. */
+const STOP_WORDS = new Set(['the', 'a', 'an', 'and', 'n', 'of', 'by', 'for', 'at', 'in', 'on', 'to', 'with', 'my', 'our', 'your']);
+/** Legal-form suffixes: people leave them out when they say the name, so they are dropped. */
+const LEGAL_WORDS = new Set(['co', 'company', 'inc', 'incorporated', 'llc', 'ltd', 'limited', 'corp', 'corporation', 'gmbh', 'plc', 'pty', 'bv', 'srl', 'sa', 'ag', 'llp']);
+/** Generic shop words: a name made only of these (and stop words) is not distinctive. */
+const GENERIC_WORDS = new Set([
+  'shop', 'shoppe', 'store', 'stores', 'boutique', 'market', 'marketplace', 'outlet', 'online', 'official', 'brand', 'brands',
+  'goods', 'supply', 'supplies', 'studio', 'house', 'collective', 'emporium', 'mart', 'trading', 'group', 'store', 'site', 'web',
+]);
+
+/** Lower case, accents removed, apostrophes dropped ("Joe’s" → "joes"), CamelCase kept for `nameTokens`. */
+function fold(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/['’‘`´]/g, '').toLowerCase();
+}
+
+/** "HarborPine Coffee" → ["harbor", "pine", "coffee"]; "&" and "+" read as "and". */
+export function nameTokens(name: string): string[] {
+  const split = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2') // CamelCase
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2'); // "ABCShop" → "ABC Shop"
+  return fold(split)
+    .replace(/[&+]/g, ' and ')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * How a name is matched (documented rule, see `containsBusinessName`): the token sequence
+ * to look for, or null when the name cannot be told apart from ordinary language.
+ */
+export function nameMatcher(businessName: string): RegExp | null {
+  const all = nameTokens(businessName).filter((t) => !LEGAL_WORDS.has(t));
+  // Stop words at the edges are not part of how the name is written in a query.
+  let start = 0;
+  let end = all.length;
+  while (start < end && STOP_WORDS.has(all[start])) start++;
+  while (end > start && STOP_WORDS.has(all[end - 1])) end--;
+  let core = all.slice(start, end).filter((t) => !STOP_WORDS.has(t));
+  // Generic shop words at the edges go too while two tokens remain ("Harbor & Pine Store"
+  // → "harbor pine"); "Harbor Shop" keeps both, so the common word "harbor" alone never matches.
+  while (core.length > 2 && GENERIC_WORDS.has(core[0]) && core.slice(1).some((t) => !GENERIC_WORDS.has(t))) core = core.slice(1);
+  while (core.length > 2 && GENERIC_WORDS.has(core[core.length - 1]) && core.slice(0, -1).some((t) => !GENERIC_WORDS.has(t))) core = core.slice(0, -1);
+  const distinctive = core.filter((t) => !GENERIC_WORDS.has(t));
+
+  let sequence: string[];
+  if (distinctive.length) {
+    // Every non-stop token of the name, in order ("harbor pine", "blue bottle coffee").
+    sequence = core;
+  } else {
+    // Only stop words and shop words ("The Shop", "The Store Co."): matching "shop" would
+    // wipe out every prompt, so only the full written phrase, article included, counts —
+    // and a one-word generic name ("Shop") is not matched at all.
+    const phrase = nameTokens(businessName).filter((t) => !LEGAL_WORDS.has(t));
+    if (phrase.length < 2) return null;
+    sequence = phrase;
+  }
+  if (!sequence.length || sequence.join('').length < 2) return null;
+  // Between two tokens: any punctuation or spacing (or none: "HarborPine"), optionally a
+  // connector word ("harbor and pine", "harbor-n-pine").
+  const gap = `[^\\p{L}\\p{N}]*(?:(?:${CONNECTORS.join('|')})[^\\p{L}\\p{N}]*)?`;
+  const body = sequence.map(escapeRegExp).join(gap);
+  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'u');
+}
+
+const matcherCache = new Map<string, RegExp | null>();
+
+/**
+ * Whether the text names the business, in any casing, spacing or punctuation: for
+ * "Harbor & Pine" it catches "harbor and pine", "HarborPine", "harbor-pine",
+ * "Harbor&Pine Coffee", "HARBOR + PINE", "Harbor & Pine's".
+ *
+ * Rules:
+ * - Tokens are compared case- and accent-insensitively; apostrophes are ignored
+ *   ("Joe's" = "Joes"); "&" and "+" read as "and"; CamelCase names are split.
+ * - Legal suffixes (Co., Inc., LLC, ...) are dropped, and stop words at the edges
+ *   ("The ...", "... & Co").
+ * - Generic shop words at the edges are dropped while two tokens remain ("Harbor & Pine
+ *   Store" is caught as "harbor pine"; "Harbor Shop" stays "harbor shop").
+ * - The remaining tokens must appear in order, whole words only (word boundaries at both
+ *   ends, so "Pine" never matches "pineapple" and "Ember" never matches "remember"),
+ *   separated by nothing, punctuation/spacing, or a connector word (and, n, of, the).
+ * - A name made only of stop words and generic shop words ("The Shop", "The Store Co.")
+ *   is matched only as its full written phrase ("the shop"); a single generic word
+ *   ("Shop") is not matched, because it cannot be told apart from ordinary language.
+ */
+export function containsBusinessName(prompt: string, businessName: string): boolean {
+  if (!businessName.trim() || !prompt) return false;
+  let re = matcherCache.get(businessName);
+  if (re === undefined) {
+    if (matcherCache.size > 500) matcherCache.clear();
+    re = nameMatcher(businessName);
+    matcherCache.set(businessName, re);
+  }
+  return re ? re.test(fold(prompt)) : false;
+}
+
+/** The distinctive tokens of a name (what `containsBusinessName` looks for), for sharing checks. */
+export function distinctiveTokens(name: string): string[] {
+  return nameTokens(name).filter((t) => !LEGAL_WORDS.has(t) && !STOP_WORDS.has(t) && !GENERIC_WORDS.has(t));
+}
+
+// ---------------------------------------------------------------------------------------
+// Filtering candidates
+// ---------------------------------------------------------------------------------------
+
+export const PROMPT_MIN_LENGTH = 12;
+export const PROMPT_MAX_LENGTH = 200;
+
+const QUESTION_START = /^(what|what's|whats|where|which|who|whose|how|why|when|is|are|can|could|should|would|do|does|did|will|any|recommend)\b/i;
+const QUERY_START = /^(best|top|cheap|cheapest|affordable|good|great|recommended|buy|shop|find|compare|where to|places to|stores? (that|to|with|for|selling))\b/i;
+
+export type RejectReason = 'empty' | 'too short' | 'too long' | 'names the business' | 'names an excluded brand' | 'not a query' | 'contains a link' | 'duplicate' | 'over the limit';
+
+export interface FilterOptions {
+  businessName: string;
+  /** Prompts already tracked (or already chosen): candidates equal to one after `normalizePrompt` are dropped. */
+  existing?: readonly string[];
+  /** At most this many are returned. */
+  limit: number;
+  /** Other names that must not appear (a product's brand-specific name, a placeholder). */
+  excludeNames?: readonly string[];
+  minLength?: number;
+  maxLength?: number;
+}
+
+export interface FilterResult {
+  accepted: string[];
+  rejected: Array<{ prompt: string; reason: RejectReason }>;
+}
+
+/** Trims list markers, quotes and spacing a model or a template may leave. */
+export function cleanPrompt(candidate: string): string {
+  let s = candidate.normalize('NFKC').replace(/\s+/g, ' ').trim();
+  s = s.replace(/^(?:[-*•]\s+|\d{1,3}[.)]\s+)/, '');
+  s = s.replace(/^["'“‘]+|["'”’]+$/g, '').trim();
+  s = s.replace(/\s+([?!.,])/g, '$1');
+  if (s && /^[a-z]/.test(s)) s = s.charAt(0).toUpperCase() + s.slice(1);
+  return s;
+}
+
+/** A question, or a search-style query ("best decaf coffee under $20"); statements are not. */
+function asQuery(prompt: string): string | null {
+  if (/\?$/.test(prompt)) return prompt;
+  if (/[.!:;]$/.test(prompt)) {
+    // "What is the best coffee." is a question with the wrong mark; "We roast coffee." is not a query.
+    const body = prompt.replace(/[.!:;]+$/, '');
+    return QUESTION_START.test(body) ? `${body}?` : null;
+  }
+  if (QUESTION_START.test(prompt)) return `${prompt}?`;
+  const words = prompt.split(' ').length;
+  if (QUERY_START.test(prompt) && words >= 3 && words <= 20) return prompt;
+  return null;
+}
+
+/**
+ * The candidates that may be tracked: cleaned, 12-200 characters, a question or a natural
+ * search query, naming neither the business nor an excluded name, no links, unique by
+ * `normalizePrompt` (among themselves and against `existing`), at most `limit`, in input order.
+ */
+export function filterPromptsDetailed(candidates: readonly string[], options: FilterOptions): FilterResult {
+  const minLength = options.minLength ?? PROMPT_MIN_LENGTH;
+  const maxLength = options.maxLength ?? PROMPT_MAX_LENGTH;
+  const seen = new Set((options.existing ?? []).map(normalizePrompt));
+  const accepted: string[] = [];
+  const rejected: FilterResult['rejected'] = [];
+  const limit = Math.max(0, Math.floor(options.limit));
+  for (const candidate of candidates) {
+    const reject = (reason: RejectReason) => rejected.push({ prompt: candidate, reason });
+    if (typeof candidate !== 'string') { reject('empty'); continue; }
+    const cleaned = cleanPrompt(candidate);
+    if (!cleaned) { reject('empty'); continue; }
+    const prompt = asQuery(cleaned);
+    if (!prompt) { reject('not a query'); continue; }
+    if (prompt.length < minLength) { reject('too short'); continue; }
+    if (prompt.length > maxLength) { reject('too long'); continue; }
+    if (/https?:\/\/|www\.|\b[\w-]+\.(com|net|org|io|co|shop|store|example)\b|@/i.test(prompt)) { reject('contains a link'); continue; }
+    if (containsBusinessName(prompt, options.businessName)) { reject('names the business'); continue; }
+    if (/\{\{|\}\}/.test(prompt) || (options.excludeNames ?? []).some((n) => containsBusinessName(prompt, n))) { reject('names an excluded brand'); continue; }
+    const key = normalizePrompt(prompt);
+    if (seen.has(key)) { reject('duplicate'); continue; }
+    if (accepted.length >= limit) { reject('over the limit'); continue; }
+    seen.add(key);
+    accepted.push(prompt);
+  }
+  return { accepted, rejected };
+}
+
+export function filterPrompts(candidates: readonly string[], options: FilterOptions): string[] {
+  return filterPromptsDetailed(candidates, options).accepted;
+}

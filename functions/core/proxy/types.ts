@@ -1,0 +1,109 @@
+/**
+ * The CDN proxy on a customer's domain (domain connection, onboarding step 1f).
+ *
+ * One CDN distribution per business: its default origin is the store, the shared edge
+ * function (edge-function/index.ts) runs on origin-request and sends the AI paths (D28) to
+ * the business's AI-site host, which the store origin names in its `x-ai-site-host` custom
+ * header. CloudFront on AWS (adapters/aws/cloudfront-cdn.ts); locally a stand-in whose
+ * distributions the local CDN proxy serves (adapters/local/local-cdn.ts, local/cdn-proxy.ts).
+ */
+
+export interface CreateDistributionInput {
+  orgSlug: string;
+  /** The store's origin URL, e.g. `https://shop.example`. */
+  storeOrigin: string;
+  /** The AI-site host name, e.g. `demo-store.aisites.example` (no scheme, no port). */
+  aiSiteHost: string;
+  /**
+   * Idempotency key, derived from the organization slug: a retried create with the same
+   * reference returns the distribution the first call created.
+   */
+  callerReference: string;
+}
+
+export interface CreatedDistribution {
+  distributionId: string;
+  /** `<id>.cloudfront.net` on AWS, `<id>.cdn.localhost` locally. */
+  domainName: string;
+}
+
+export interface DistributionInfo {
+  id: string;
+  domainName: string;
+  /** CloudFront's `InProgress` / `Deployed`. */
+  status: string;
+  /** Alternate domain names (the connected customer domains). */
+  aliases: string[];
+}
+
+export interface CdnGateway {
+  createDistribution(input: CreateDistributionInput): Promise<CreatedDistribution>;
+  /** Null when no such distribution exists. */
+  getDistribution(id: string): Promise<DistributionInfo | null>;
+}
+
+/** What the edge function of one distribution needs: where its store and AI site are. */
+export interface DistributionRoute {
+  orgSlug: string;
+  distributionId: string;
+  storeOrigin: string;
+  aiSiteHost: string;
+}
+
+/** Finds the distribution a request's Host belongs to (the local CDN proxy's lookup). */
+export type HostResolver = (host: string) => Promise<ResolvedHost | null>;
+
+export interface ResolvedHost {
+  orgSlug: string;
+  storeOrigin: string;
+  aiSiteHost: string;
+  distributionId?: string;
+}
+
+/** The custom header on the store origin that names the AI-site host (read by the edge function). */
+export const AI_SITE_HOST_HEADER = 'x-ai-site-host';
+
+/** The proxy_status values (spec "States"). */
+export const PROXY_STATUSES = ['PENDING_VALIDATION', 'SSL_VALIDATING', 'SSL_VALIDATED', 'DEPLOYED', 'DISCONNECTED'] as const;
+export type ProxyStatus = (typeof PROXY_STATUSES)[number];
+
+/**
+ * The proxy fields of the AI-site record (`ai_sites`), camelCase like the rest of the record.
+ * The CDN fields are written by app/cdn.ts; the domain-connection fields by later steps.
+ */
+export interface AiSiteProxyFields {
+  cdnDistributionId?: string | null;
+  cdnDomain?: string | null;
+  /** The distribution's store origin and AI-site host, as configured at creation. */
+  cdnStoreOrigin?: string | null;
+  cdnAiSiteHost?: string | null;
+  proxyStatus?: ProxyStatus | null;
+  customDomain?: string | null;
+  /** `apex` or `subdomain`. */
+  domainType?: 'apex' | 'subdomain' | null;
+  nakedDomain?: string | null;
+  /** `www`, a label, `a.b`, or `@` for apex. */
+  subdomainLabel?: string | null;
+  originCname?: string | null;
+  originalWwwCname?: string | null;
+  originalApexARecords?: string[] | null;
+  certificateArn?: string | null;
+  certificateType?: 'FREE_CA' | 'NATIVE' | null;
+}
+
+/** The spec's "Proxy information" (response of get-proxy). */
+export interface ProxyInfo {
+  has_proxy: boolean;
+  proxy_status: string | null;
+  cdn_domain: string | null;
+  distribution_id: string | null;
+  certificate_arn: string | null;
+  origin_cname: string | null;
+  original_www_cname: string | null;
+  custom_domain: string | null;
+  domain_type: 'subdomain' | 'apex';
+  naked_domain: string | null;
+  subdomain_label: string | null;
+  original_apex_a_records: string[];
+  apex_gateway_ips: string[] | null;
+}

@@ -1,0 +1,76 @@
+/**
+ * The CDN of this deployment: CloudFront when an edge-function version is configured
+ * (`EDGE_FUNCTION_VERSION_ARN` → `config.cdn.edgeFunctionVersionArn`), else the local CDN
+ * served by the local CDN proxy. Chosen once per container.
+ */
+import { createDocumentClient } from '../adapters/dynamodb/client';
+import { findOrgByDistributionDomain, indexDistributionDomain } from '../adapters/dynamodb/distribution-index';
+import { createLocalCdn } from '../adapters/local/local-cdn';
+import type { Config } from '../config';
+import type { Container } from '../container';
+import type { CdnGateway, HostResolver } from '../core/proxy/types';
+
+export interface CdnEngine {
+  kind: 'cloudfront' | 'local';
+  gateway: CdnGateway;
+  /** Records that `domain` is served by the distribution of `orgSlug` (GSI1 on the AI-site item). */
+  indexDomain(orgSlug: string, domain: string): Promise<void>;
+  /** The distribution a request Host belongs to (the local CDN proxy's lookup). */
+  resolveHost: HostResolver;
+}
+
+/** Settings this engine reads; tolerant of a Config without them. */
+interface CdnSettings {
+  edgeFunctionVersionArn?: string;
+  priceClass?: string;
+  apexGatewayIps?: string[] | string;
+}
+
+export const cdnSettingsOf = (config: Config): CdnSettings => ((config as { cdn?: CdnSettings }).cdn ?? {});
+
+export function edgeFunctionVersionArnOf(config: Config): string | undefined {
+  const arn = cdnSettingsOf(config).edgeFunctionVersionArn?.trim();
+  return arn ? arn : undefined;
+}
+
+/** The apex gateway addresses (APEX_GATEWAY_IPS), as a list. */
+export function apexGatewayIpsOf(config: Config): string[] {
+  const value = cdnSettingsOf(config).apexGatewayIps ?? (config as { apexGatewayIps?: string[] | string }).apexGatewayIps;
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  return list.map((ip) => ip.trim()).filter(Boolean);
+}
+
+const chosen = new WeakMap<Container, CdnEngine>();
+
+export function cdnOf(container: Container): CdnEngine {
+  let engine = chosen.get(container);
+  if (!engine) {
+    engine = createCdnEngine(container.config);
+    chosen.set(container, engine);
+  }
+  return engine;
+}
+
+export function createCdnEngine(config: Config): CdnEngine {
+  const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
+  const table = config.tableName;
+  const registry = { findByDomain: (domain: string) => findOrgByDistributionDomain(db, table, domain) };
+  const local = createLocalCdn(registry);
+  const indexDomain = (orgSlug: string, domain: string) => indexDistributionDomain(db, table, orgSlug, domain);
+  const arn = edgeFunctionVersionArnOf(config);
+  if (!arn) return { kind: 'local', gateway: local, indexDomain, resolveHost: local.resolveHost };
+
+  // Loaded only when CloudFront is configured, so other bundles never pull the client in.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { CloudFrontClient } = require('@aws-sdk/client-cloudfront') as typeof import('@aws-sdk/client-cloudfront');
+  const { createCloudFrontCdn } = require('../adapters/aws/cloudfront-cdn') as typeof import('../adapters/aws/cloudfront-cdn');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const settings = cdnSettingsOf(config);
+  const gateway = createCloudFrontCdn({
+    // CloudFront is global; its API lives in us-east-1.
+    client: new CloudFrontClient({ region: 'us-east-1' }),
+    edgeFunctionVersionArn: arn,
+    priceClass: settings.priceClass as import('@aws-sdk/client-cloudfront').PriceClass | undefined,
+  });
+  return { kind: 'cloudfront', gateway, indexDomain, resolveHost: local.resolveHost };
+}

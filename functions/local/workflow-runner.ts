@@ -1,0 +1,106 @@
+/**
+ * Runs the state machines of `state-machines/` in-process with aws-local-stepfunctions:
+ * the very ASL files CDK deploys, with each Lambda task resolved to its module under
+ * functions/tasks/ (`${ScrapeWebsiteFunctionArn}` → tasks/scrape-website.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WorkflowName, WorkflowStarter } from '../ports';
+import { createLogger } from '../logger';
+
+// aws-local-stepfunctions 3 calls Promise.withResolvers, which Node 20 lacks.
+type WithResolvers = <T>() => { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void };
+const PromiseCtor = Promise as unknown as { withResolvers?: WithResolvers };
+PromiseCtor.withResolvers ??= <T>() => {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { StateMachine } = require('aws-local-stepfunctions') as typeof import('aws-local-stepfunctions');
+
+const STATE_MACHINES_DIR = join(__dirname, '..', '..', 'state-machines');
+const TASKS_DIR = join(__dirname, '..', 'tasks');
+const FUNCTION_ARN = /^\$\{([A-Z][A-Za-z0-9]*)FunctionArn\}$/;
+
+type TaskHandler = (payload: unknown) => Promise<unknown>;
+type State = { Type: string; Resource?: string; Parameters?: { FunctionName?: string }; Branches?: Array<{ States: Record<string, State> }>; ItemProcessor?: { States: Record<string, State> }; Iterator?: { States: Record<string, State> } };
+
+const kebab = (pascal: string) => pascal.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+
+/** Every Lambda task state of a definition (Parallel branches and Map processors included) → its function name. */
+export function taskStates(states: Record<string, State>, out = new Map<string, string>()): Map<string, string> {
+  for (const [name, state] of Object.entries(states)) {
+    if (state.Type === 'Task' && state.Resource === 'arn:aws:states:::lambda:invoke') {
+      const match = FUNCTION_ARN.exec(state.Parameters?.FunctionName ?? '');
+      if (!match) throw new Error(`task state ${name} has no \${<Name>FunctionArn} placeholder`);
+      out.set(name, match[1]);
+    }
+    for (const branch of state.Branches ?? []) taskStates(branch.States, out);
+    const processor = state.ItemProcessor ?? state.Iterator;
+    if (processor) taskStates(processor.States, out);
+  }
+  return out;
+}
+
+export interface LocalWorkflowOptions {
+  /** Tests: replace a task's handler (fault injection) by function name (`ScrapeWebsite`). */
+  taskOverrides?: Record<string, TaskHandler>;
+  /** Tests: no waiting between retries. */
+  retryWithoutDelay?: boolean;
+}
+
+export interface LocalWorkflows extends WorkflowStarter {
+  /** Settles when the execution ends (for tests and `npm start`'s progress display). */
+  finished(executionId: string): Promise<unknown>;
+  /** Every execution still running. */
+  running(): Promise<void>;
+}
+
+export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalWorkflows {
+  const log = createLogger({ component: 'local-workflows' });
+  const executions = new Map<string, Promise<unknown>>();
+
+  const load = (workflow: WorkflowName) => {
+    const definition = JSON.parse(readFileSync(join(STATE_MACHINES_DIR, `${workflow}.asl.json`), 'utf8'));
+    const tasks = taskStates(definition.States);
+    const handlers: Record<string, (input: any) => Promise<any>> = {};
+    for (const [stateName, fn] of tasks) {
+      handlers[stateName] = async (input: { Payload: unknown }) => {
+        const handler: TaskHandler = options.taskOverrides?.[fn]
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          ?? (require(join(TASKS_DIR, kebab(fn))).handler as TaskHandler);
+        // Lambda serializes results to JSON; so do we, so nothing local-only slips through.
+        return { Payload: JSON.parse(JSON.stringify((await handler(input.Payload)) ?? null)) };
+      };
+    }
+    const retryOverrides = options.retryWithoutDelay ? Object.fromEntries([...tasks.keys()].map((name) => [name, 0])) : undefined;
+    return { definition, handlers, retryOverrides };
+  };
+
+  return {
+    async start(workflow, executionId, input) {
+      const { definition, handlers, retryOverrides } = load(workflow);
+      const machine = new StateMachine(definition, { validationOptions: { checkPaths: true, checkArn: false } });
+      const execution = machine.run(input as Parameters<typeof machine.run>[0], {
+        overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides: retryOverrides },
+        context: { Execution: { Id: `arn:aws:states:local:000000000000:execution:${workflow}:${executionId}`, Name: executionId, Input: input as never, StartTime: new Date().toISOString() } },
+      });
+      const done = execution.result.then(
+        (output) => {
+          log.info('execution succeeded', { workflow, execution_id: executionId });
+          return output;
+        },
+        (err: Error) => {
+          log.error('execution failed', { workflow, execution_id: executionId, error: { name: err.name, message: err.message } });
+          return { error: err.name, cause: err.message };
+        },
+      );
+      executions.set(executionId, done);
+      void done.finally(() => setTimeout(() => executions.delete(executionId), 60_000).unref());
+    },
+    finished: (executionId) => executions.get(executionId) ?? Promise.resolve(undefined),
+    running: async () => { await Promise.all(executions.values()); },
+  };
+}

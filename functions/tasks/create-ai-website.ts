@@ -1,0 +1,5 @@
+import { createAiWebsite } from '../app/create-ai-website';
+import { stepTask } from './step-task';
+
+/** 2a: generate and deploy the AI website from the scraped pages. */
+export const handler = stepTask('2a', (container, org) => createAiWebsite(container, org));

@@ -1,0 +1,5 @@
+import { finishOnboarding, type StepInput } from '../app/onboarding';
+import { getContainer } from '../container';
+
+/** After every branch ended: the run's outcome (succeeded, partial or failed). */
+export const handler = async (event: StepInput) => finishOnboarding(getContainer(), event);
