@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 
 export interface DocumentClientSettings {
   region: string;
@@ -21,3 +21,14 @@ export function createDocumentClient(settings: DocumentClientSettings): DynamoDB
 
 export const isConditionFailure = (err: unknown): boolean =>
   (err as { name?: string })?.name === 'ConditionalCheckFailedException';
+
+/** Writes the item unless one with its key exists; true when it was written (retry-safe inserts). */
+export async function putIfAbsent(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>): Promise<boolean> {
+  try {
+    await db.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
+  }
+}

@@ -1,7 +1,7 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Product } from '../../core/model';
 import type { ProductRepository } from '../../ports';
-import { isConditionFailure } from './client';
+import { putIfAbsent } from './client';
 import { keys } from './keys';
 import { queryPrefix } from './query-all';
 
@@ -21,16 +21,7 @@ export function createProductRepository(db: DynamoDBDocumentClient, table: strin
     async addMissing(products) {
       let added = 0;
       for (const product of products) {
-        try {
-          await db.send(new PutCommand({
-            TableName: table,
-            Item: { ...keys.product(product.orgSlug, product.productId), type: 'product', ...product },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          }));
-          added++;
-        } catch (err) {
-          if (!isConditionFailure(err)) throw err;
-        }
+        if (await putIfAbsent(db, table, { ...keys.product(product.orgSlug, product.productId), type: 'product', ...product })) added++;
       }
       return added;
     },

@@ -1,9 +1,9 @@
-import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PLATFORM_KEYS } from '../../core/constants';
 import type { TrackedPrompt } from '../../core/model';
 import { promptId } from '../../core/prompts/prompt-identity';
 import type { PromptRepository } from '../../ports';
-import { isConditionFailure } from './client';
+import { putIfAbsent } from './client';
 import { keys } from './keys';
 import { queryPrefix } from './query-all';
 
@@ -18,16 +18,7 @@ export function createPromptRepository(db: DynamoDBDocumentClient, table: string
       let added = 0;
       for (const p of prompts) {
         const id = promptId(p.entityId, p.prompt);
-        try {
-          await db.send(new PutCommand({
-            TableName: table,
-            Item: { ...keys.prompt(p.orgSlug, p.entityId, id), type: 'prompt', ...p, id },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          }));
-          added++;
-        } catch (err) {
-          if (!isConditionFailure(err)) throw err;
-        }
+        if (await putIfAbsent(db, table, { ...keys.prompt(p.orgSlug, p.entityId, id), type: 'prompt', ...p, id })) added++;
       }
       return added;
     },
