@@ -14,6 +14,7 @@ async function main() {
     dataDir,
     port: Number(env.PORT ?? 8080),
     sitesPort: Number(env.SITES_PORT ?? 8081),
+    proxyPort: Number(env.PROXY_PORT ?? 8082),
   });
   const apiUrl = stack.api.url;
   const sitesUrl = (slug: string) => stack.sites.url.replace('{slug}', slug);
@@ -23,6 +24,7 @@ async function main() {
 AI visibility service: local stack is up
   API            ${apiUrl}            (GET ${apiUrl}/health)
   AI-site host   ${sitesUrl('<org-slug>')}
+  CDN proxy      ${stack.proxy.url}   (Host: a distribution's domain runs through the edge function)
   data           ${dataDir}
 
 Dev credentials (never valid on AWS)
@@ -37,13 +39,14 @@ ${await stack.idp.mint({ orgId: DEMO_ORG })}
     const started = Date.now();
     try {
       const report = await onboardDemoStore(stack, demo.origin, 'Harbor & Pine Coffee Co.', (line) => console.log(`  ${line}`));
+      const skipped = report.steps.filter((s) => s.status === 'skipped' || s.status === 'failed');
       console.log(`
-Demo AI site is live (${((Date.now() - started) / 1000).toFixed(1)} s):
-  ${report.site.deploymentUrl}/             AI home
-  ${report.site.deploymentUrl}/llms.txt     llms.txt
-  ${report.site.deploymentUrl}/sitemap.xml  unified sitemap
+Onboarding ${report.status} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.products} products, ${report.prompts} prompts
+  AI site        ${report.aiSiteUrl ?? '(not deployed)'}/   (llms.txt, sitemap.xml, /ai/...)
+  distribution   ${report.distributionUrl ?? '(none)'}/   (the customer-domain view: /ai/*, /llms.txt, /robots.txt ... from the AI site, the rest from the store)
+${skipped.map((s) => `  ${s.id} ${s.status}: ${s.reason}`).join('\n')}
   curl -s ${apiUrl}/api/ai-website/${DEMO_ORG}
-  (*.localhost resolves to 127.0.0.1 in browsers and curl; elsewhere send Host: ${DEMO_ORG}.localhost:${stack.sites.port})`);
+  (*.localhost resolves to 127.0.0.1 in browsers and curl; elsewhere send the Host header)`);
     } catch (err) {
       console.error(`  onboarding the demo store failed: ${(err as Error).message}`);
     }

@@ -31,6 +31,12 @@ export interface Config {
   scrape: { apiUrl?: string; apiKey?: string };
   llm: { baseUrl?: string; apiKey?: string; model?: string };
   indexNowKey?: string;
+  /** Web search (competitors, search-API prompts): Brave Search API shape. */
+  search: { apiUrl?: string; apiKey?: string };
+  /** Favicon service template with `{domain}`. */
+  faviconServiceUrl?: string;
+  /** The CDN proxy: CloudFront when the edge function's version ARN is set, the local proxy otherwise. */
+  cdn: { edgeFunctionVersionArn?: string; apexGatewayIps: string[] };
   /** State machine ARNs on AWS, by workflow. */
   stateMachines: Partial<Record<'onboarding', string>>;
 }
@@ -68,6 +74,12 @@ export function loadConfig(env: Env = process.env): Config {
     scrape: { apiUrl: env.SCRAPE_API_URL || undefined, apiKey: env.SCRAPE_API_KEY || undefined },
     llm: { baseUrl: env.LLM_BASE_URL || undefined, apiKey: env.LLM_API_KEY || undefined, model: env.LLM_MODEL || undefined },
     indexNowKey: env.INDEXNOW_KEY || undefined,
+    search: { apiUrl: env.SEARCH_API_URL || undefined, apiKey: env.SEARCH_API_KEY || undefined },
+    faviconServiceUrl: env.FAVICON_SERVICE_URL || undefined,
+    cdn: {
+      edgeFunctionVersionArn: env.EDGE_FUNCTION_VERSION_ARN || undefined,
+      apexGatewayIps: (env.APEX_GATEWAY_IPS ?? '').split(',').map((ip) => ip.trim()).filter(Boolean),
+    },
     stateMachines: env.ONBOARDING_STATE_MACHINE_ARN ? { onboarding: env.ONBOARDING_STATE_MACHINE_ARN } : {},
   };
 }

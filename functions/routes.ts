@@ -48,13 +48,13 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/articles/{business_id}', auth: 'JWT', handler: todo, summary: 'AI articles of a business' },
 
   // Competitors
-  { method: 'POST', path: '/api/competitor-research', auth: 'PUBLIC', handler: todo, summary: 'public competitor research', rateLimit: 'competitorResearch' },
-  { method: 'POST', path: '/api/explore/add-competitor', auth: 'JWT', handler: todo, summary: 'add a competitor by URL' },
-  { method: 'GET', path: '/api/explore/competitors', auth: 'JWT', handler: todo, summary: 'list competitors' },
-  { method: 'GET', path: '/api/explore/competitor/{competitor_id}', auth: 'JWT', handler: todo, summary: 'competitor detail' },
+  { method: 'POST', path: '/api/competitor-research', auth: 'PUBLIC', handler: 'api/competitor-research/research', summary: 'public competitor research', rateLimit: 'competitorResearch' },
+  { method: 'POST', path: '/api/explore/add-competitor', auth: 'JWT', handler: 'api/explore/add-competitor', summary: 'add a competitor by URL' },
+  { method: 'GET', path: '/api/explore/competitors', auth: 'JWT', handler: 'api/explore/list-competitors', summary: 'list competitors' },
+  { method: 'GET', path: '/api/explore/competitor/{competitor_id}', auth: 'JWT', handler: 'api/explore/get-competitor', summary: 'competitor detail' },
 
   // Domain proxy
-  { method: 'GET', path: '/api/domain/get-proxy/{org_id}', auth: 'JWT', handler: todo, summary: 'proxy information' },
+  { method: 'GET', path: '/api/domain/get-proxy/{org_id}', auth: 'JWT', handler: 'api/domain/get-proxy', summary: 'proxy information' },
   { method: 'POST', path: '/api/domain/start-certificate/{org_id}', auth: 'JWT', handler: todo, summary: 'start the free certificate (DNS-01)' },
   { method: 'POST', path: '/api/domain/complete-certificate/{org_id}', auth: 'JWT', handler: todo, summary: 'issue and attach the certificate' },
   { method: 'POST', path: '/api/domain/mark-step-complete/{org_id}', auth: 'JWT', handler: todo, summary: 'mark a domain-connection step complete' },

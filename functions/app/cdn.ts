@@ -6,7 +6,7 @@ import { NotFoundError } from '../core/errors';
 import type { AiSiteRecord } from '../core/model';
 import type { AiSiteProxyFields, CreatedDistribution, ProxyInfo } from '../core/proxy/types';
 import { aiSiteOrigin, type Container } from '../container';
-import { apexGatewayIpsOf, cdnOf } from '../engines/cdn';
+import { cdnOf } from '../engines/cdn';
 
 export interface CdnDistributionResult extends CreatedDistribution {
   /** False when the business already had a distribution (nothing was created). */
@@ -86,7 +86,7 @@ export async function getProxyInfo(container: Container, orgSlug: string): Promi
     naked_domain: p.nakedDomain ?? null,
     subdomain_label: p.subdomainLabel ?? null,
     original_apex_a_records: apex ? p.originalApexARecords ?? [] : [],
-    apex_gateway_ips: apex && p.customDomain ? apexGatewayIpsOf(container.config) : null,
+    apex_gateway_ips: apex && p.customDomain ? container.config.cdn.apexGatewayIps : null,
   };
 }
 

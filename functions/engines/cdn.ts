@@ -19,25 +19,8 @@ export interface CdnEngine {
   resolveHost: HostResolver;
 }
 
-/** Settings this engine reads; tolerant of a Config without them. */
-interface CdnSettings {
-  edgeFunctionVersionArn?: string;
-  priceClass?: string;
-  apexGatewayIps?: string[] | string;
-}
-
-export const cdnSettingsOf = (config: Config): CdnSettings => ((config as { cdn?: CdnSettings }).cdn ?? {});
-
 export function edgeFunctionVersionArnOf(config: Config): string | undefined {
-  const arn = cdnSettingsOf(config).edgeFunctionVersionArn?.trim();
-  return arn ? arn : undefined;
-}
-
-/** The apex gateway addresses (APEX_GATEWAY_IPS), as a list. */
-export function apexGatewayIpsOf(config: Config): string[] {
-  const value = cdnSettingsOf(config).apexGatewayIps ?? (config as { apexGatewayIps?: string[] | string }).apexGatewayIps;
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
-  return list.map((ip) => ip.trim()).filter(Boolean);
+  return config.cdn.edgeFunctionVersionArn?.trim() || undefined;
 }
 
 const chosen = new WeakMap<Container, CdnEngine>();
@@ -65,12 +48,10 @@ export function createCdnEngine(config: Config): CdnEngine {
   const { CloudFrontClient } = require('@aws-sdk/client-cloudfront') as typeof import('@aws-sdk/client-cloudfront');
   const { createCloudFrontCdn } = require('../adapters/aws/cloudfront-cdn') as typeof import('../adapters/aws/cloudfront-cdn');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const settings = cdnSettingsOf(config);
   const gateway = createCloudFrontCdn({
     // CloudFront is global; its API lives in us-east-1.
     client: new CloudFrontClient({ region: 'us-east-1' }),
     edgeFunctionVersionArn: arn,
-    priceClass: settings.priceClass as import('@aws-sdk/client-cloudfront').PriceClass | undefined,
   });
   return { kind: 'cloudfront', gateway, indexDomain, resolveHost: local.resolveHost };
 }

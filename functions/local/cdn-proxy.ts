@@ -73,8 +73,8 @@ async function proxy(req: IncomingMessage, res: ServerResponse, options: CdnProx
 
   const route: 'ai' | 'store' = origin.domainName.toLowerCase() === distribution.aiSiteHost.toLowerCase() ? 'ai' : 'store';
   const headers = fromCloudFrontHeaders(out.headers);
-  for (const list of Object.values(origin.customHeaders ?? {})) {
-    for (const { key, value } of list) headers[key.toLowerCase()] = value;
+  for (const [name, list] of Object.entries(origin.customHeaders ?? {})) {
+    for (const { value } of list) headers[name.toLowerCase()] = value;
   }
   const path = `${origin.path ?? ''}${out.uri}${out.querystring ? `?${out.querystring}` : ''}`;
   let target: { protocol: 'http' | 'https'; hostname: string; port: number };
@@ -212,8 +212,8 @@ function isGeneratedResponse(result: unknown): result is CloudFrontResultRespons
 
 function writeGenerated(res: ServerResponse, result: CloudFrontResultResponse): void {
   const headers: OutgoingHttpHeaders = {};
-  for (const list of Object.values(result.headers ?? {})) {
-    for (const { key, value } of list) headers[key.toLowerCase()] = value;
+  for (const [name, list] of Object.entries(result.headers ?? {})) {
+    headers[name.toLowerCase()] = list.length === 1 ? list[0].value : list.map((h) => h.value);
   }
   headers[EDGE_ROUTE_HEADER] = 'edge';
   res.writeHead(Number(result.status), result.statusDescription, headers);

@@ -10,6 +10,8 @@ import { buildContainer, setContainer } from '../container';
 import { send, startApiServer, type RunningServer } from './api-server';
 import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from './database';
 import { JWKS_PATH, loadDevIdp, type DevIdp } from './dev-idp';
+import { cdnOf } from '../engines/cdn';
+import { startCdnProxy } from './cdn-proxy';
 import { startSitesHost } from './sites-host';
 import { createLocalWorkflows, type LocalWorkflowOptions, type LocalWorkflows } from './workflow-runner';
 
@@ -21,6 +23,7 @@ export interface LocalStackOptions {
   dataDir?: string;
   port?: number;
   sitesPort?: number;
+  proxyPort?: number;
   env?: Record<string, string | undefined>;
   workflows?: LocalWorkflowOptions;
 }
@@ -29,6 +32,8 @@ export interface LocalStack {
   config: Config;
   api: RunningServer;
   sites: RunningServer;
+  /** The local CDN proxy: a distribution's domain (Host) runs through the edge function. */
+  proxy: RunningServer;
   database: EmbeddedDatabase;
   idp: DevIdp;
   sitesDir: string;
@@ -68,13 +73,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   await ensureTable(database.endpoint, config.tableName, config.region);
   const sites = await startSitesHost({ sitesDir, aiSiteDomain: config.aiSiteDomain, port: options.sitesPort });
   const workflows = createLocalWorkflows(options.workflows);
-  setContainer(buildContainer({ ...config, aiSitePort: `:${sites.port}` }, { workflows }));
+  const container = buildContainer({ ...config, aiSitePort: `:${sites.port}` }, { workflows });
+  setContainer(container);
+  const proxy = await startCdnProxy({ port: options.proxyPort, resolveHost: cdnOf(container).resolveHost, sitesPort: sites.port });
 
   return {
-    config, api, sites, database, idp, sitesDir, workflows,
+    config, api, sites, proxy, database, idp, sitesDir, workflows,
     async close() {
       await workflows.running();
-      await Promise.all([api.close(), sites.close()]);
+      await Promise.all([api.close(), sites.close(), proxy.close()]);
       await database.close();
       setContainer(undefined);
     },

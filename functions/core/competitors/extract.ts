@@ -240,7 +240,7 @@ const CLAIMS: RegExp[] = [
   /\b(?:guarantee[ds]?|warrant(?:y|ies)|money[- ]back)\b/i,
   /\baward(?:s|-winning|ed)?\b|\bwinner\b|\bvoted\b/i,
   /\b(?:certified|organic|fair[- ]trade|b[- ]corp|vegan|cruelty[- ]free|non-gmo|gluten[- ]free|fsc|gots|oeko-tex)\b/i,
-  /\b(?:hand[- ]?made|hand[- ]?crafted|small[- ]batch|artisan(?:al)?|hand[- ]?picked|hand[- ]?roasted)\b/i,
+  /\b(?:hand[- ]?(?:made|crafted|thrown|sewn|stitched|poured|painted|built|picked|roasted|finished)|by hand|small[- ]batch|artisan(?:al)?)\b/i,
   /\bmade in\b|\b(?:locally|ethically|responsibly|sustainably) (?:sourced|made|produced)\b|\bsourced (?:directly|from)\b/i,
   /\bsince (?:19|20)\d{2}\b|\bfounded in (?:19|20)\d{2}\b|\b\d+\+? years\b/i,
   /\b\d[\d,.]*\s*(?:k|m|\+)?\+?\s*(?:happy |satisfied |loyal )?(?:customers|clients|reviews|orders|countries|stores|users|members|subscribers|ratings)\b/i,

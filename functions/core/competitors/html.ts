@@ -46,15 +46,31 @@ const BLOCKS = new Set([
   'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'body', 'html',
 ]);
 const SEMANTIC = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'li', 'dt', 'dd', 'blockquote', 'td', 'th', 'figcaption', 'summary', 'caption']);
+/** Start tags that close an open <p> (HTML's optional end tag rule). */
+const P_CLOSERS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'details', 'dialog', 'div', 'dl', 'fieldset', 'figcaption', 'figure',
+  'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'main', 'menu', 'nav', 'ol', 'p', 'pre',
+  'section', 'table', 'ul',
+]);
+/** Elements an implied end tag never reaches across. */
+const SCOPE_BOUNDARIES = ['td', 'th', 'table', 'button', 'template', 'html'];
 const PRODUCT_MARK = /product/i;
 const COOKIE_MARK = /\b(?:cookie|consent|gdpr|newsletter-popup|announcement-bar)\b/i;
 
 interface Open {
   name: string;
+  /** This element or an ancestor is not content. */
   skip: boolean;
+  /** This element or an ancestor is the main element. */
   main: boolean;
+  /** This element or an ancestor is marked as a product. */
   product: boolean;
+  /** Nearest semantic block, this element included. */
+  semantic: string | null;
 }
+
+const MAX_DEPTH = 1024;
+const MAX_SCAN = 256;
 
 export function readPage(html: string, url: string): PageFacts {
   const source = html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html;
@@ -97,19 +113,22 @@ export function readPage(html: string, url: string): PageFacts {
 function readBlocks(html: string): PageBlock[] {
   const hasMain = /<main[\s>]/i.test(html) || /<[a-z][^>]*\srole\s*=\s*["']?main["'\s>]/i.test(html);
   const blocks: PageBlock[] = [];
+  // Each entry carries the state inherited from its ancestors, so every step is O(1).
   const stack: Open[] = [];
   let buffer: string[] = [];
 
+  const top = (): Open | undefined => stack[stack.length - 1];
   const flush = () => {
     const text = cleanText(buffer.join(''));
     buffer = [];
     if (!text) return;
-    const semantic = [...stack].reverse().find((o) => SEMANTIC.has(o.name));
-    blocks.push({ tag: semantic?.name ?? 'div', text, inProduct: stack.some((o) => o.product) });
+    const current = top();
+    blocks.push({ tag: current?.semantic ?? 'div', text, inProduct: Boolean(current?.product) });
   };
-  const top = () => stack[stack.length - 1];
-  const skipping = () => Boolean(top()?.skip);
-  const collecting = () => !skipping() && (!hasMain || stack.some((o) => o.main));
+  const collecting = () => {
+    const current = top();
+    return !current?.skip && (!hasMain || Boolean(current?.main));
+  };
 
   const token = /<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)|</g;
   for (const m of html.matchAll(token)) {
@@ -123,7 +142,7 @@ function readBlocks(html: string): PageBlock[] {
     if (closing) {
       const index = findOpen(stack, name);
       if (index < 0) continue;
-      if (BLOCKS.has(name) || stack.slice(index).some((o) => BLOCKS.has(o.name))) flush();
+      if (stack.slice(index).some((o) => BLOCKS.has(o.name))) flush();
       stack.length = index;
       continue;
     }
@@ -132,14 +151,18 @@ function readBlocks(html: string): PageBlock[] {
       else if (name === 'img' && collecting()) buffer.push(' ');
       continue;
     }
-    // An opening <p>/<li> implicitly closes an open one of the same kind (HTML's optional end tags).
-    if (name === 'p' || name === 'li' || name === 'dt' || name === 'dd') {
-      const index = findOpen(stack, name, ['ul', 'ol', 'dl', 'div', 'section', 'article', 'main', 'body']);
-      if (index >= 0) {
-        flush();
-        stack.length = index;
-      }
+    // HTML's optional end tags: a block start closes an open <p>; <li>, <dt>, <dd> close their open sibling.
+    const implied = P_CLOSERS.has(name) ? findOpen(stack, 'p', SCOPE_BOUNDARIES)
+      : name === 'li' ? findOpen(stack, 'li', ['ul', 'ol', ...SCOPE_BOUNDARIES])
+        : name === 'dt' || name === 'dd' ? Math.max(findOpen(stack, 'dt', ['dl', ...SCOPE_BOUNDARIES]), findOpen(stack, 'dd', ['dl', ...SCOPE_BOUNDARIES]))
+          : -1;
+    if (implied >= 0) {
+      flush();
+      stack.length = implied;
     }
+    if (BLOCKS.has(name)) flush();
+    // Absurd nesting (broken or hostile markup): deeper elements only contribute their text.
+    if (stack.length >= MAX_DEPTH) continue;
     const attrs = attributes(rawAttrs);
     const parent = top();
     const marks = `${attrs.class ?? ''} ${attrs.id ?? ''}`;
@@ -151,18 +174,24 @@ function readBlocks(html: string): PageBlock[] {
       || (attrs['aria-hidden'] ?? '').toLowerCase() === 'true'
       || /display\s*:\s*none/i.test(attrs.style ?? '')
       || COOKIE_MARK.test(marks);
-    const main = name === 'main' || (attrs.role ?? '').toLowerCase() === 'main';
-    const product = PRODUCT_MARK.test(marks) || PRODUCT_MARK.test(attrs.itemtype ?? '');
-    if (BLOCKS.has(name)) flush();
-    stack.push({ name, skip, main, product });
+    stack.push({
+      name,
+      skip,
+      main: Boolean(parent?.main) || name === 'main' || (attrs.role ?? '').toLowerCase() === 'main',
+      product: Boolean(parent?.product) || PRODUCT_MARK.test(marks) || PRODUCT_MARK.test(attrs.itemtype ?? ''),
+      semantic: SEMANTIC.has(name) ? name : parent?.semantic ?? null,
+    });
   }
   flush();
   return blocks;
 }
 
-/** Index of the innermost open element `name`, not crossing a `boundary` element. */
+/**
+ * Index of the innermost open element `name`, not crossing a `boundary` element, looking
+ * at most MAX_SCAN levels up (a stray end tag in deep markup must not cost the whole stack).
+ */
 function findOpen(stack: Open[], name: string, boundary: string[] = []): number {
-  for (let i = stack.length - 1; i >= 0; i--) {
+  for (let i = stack.length - 1; i >= 0 && i >= stack.length - MAX_SCAN; i--) {
     if (stack[i].name === name) return i;
     if (boundary.includes(stack[i].name)) return -1;
   }
@@ -207,7 +236,7 @@ export function decodeEntities(text: string): string {
 
 /** Entities decoded, stray tags removed, NFC, whitespace (nbsp, zero-width) collapsed, trimmed. */
 export function cleanText(text: string): string {
-  return decodeEntities(text.replace(/<[^>]*>/g, ' '))
+  return decodeEntities(text.replace(/<[^<>]*>/g, ' '))
     .normalize('NFC')
     .replace(/[\u200B-\u200D\u2060\uFEFF]/g, '')
     .replace(/[\s\u00A0\u202F]+/g, ' ')

@@ -44,3 +44,10 @@ export interface CompetitorRepository {
   /** The competitor whose duplicate key equals `domain` (see core/competitors/domain.ts). */
   findByDomain(orgSlug: string, domain: string): Promise<Competitor | null>;
 }
+
+/** One web search result (what the search API port returns). */
+export interface SearchResult {
+  title: string;
+  url: string;
+  snippet: string;
+}

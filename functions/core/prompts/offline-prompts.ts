@@ -12,9 +12,9 @@
 import type { CatalogProduct, SiteNarrative, StoreSnapshot } from '../site/types';
 import { categoriesOf, parsePrice, productTypeCounts, vendorCounts } from '../generate/catalog';
 import { extractAudience, extractKeyFacts, pageSentences, storeName } from '../generate/evidence';
-import { inferIndustry } from '../generate/industry';
+import { INDUSTRY_RULES, inferIndustry } from '../generate/industry';
 import { lowerLabel } from '../generate/offline-engine';
-import { dedupeKey, joinList, normalizeSpace, singularKey, splitSentences, wordText } from '../generate/text';
+import { dedupeKey, joinList, normalizeSpace, singularKey, splitSentences, wordText, wordVariants } from '../generate/text';
 import { containsBusinessName, distinctiveTokens, filterPromptsDetailed } from './strategy';
 import type { PromptGenerator, PromptRequest, PromptSet, ProductPromptRequest } from './types';
 
@@ -23,13 +23,16 @@ import type { PromptGenerator, PromptRequest, PromptSet, ProductPromptRequest } 
 // ---------------------------------------------------------------------------------------
 
 /** Uncountable heads: "the best coffee is", "where can I buy brewing gear". */
-const MASS_HEAD = /^(coffee|tea|matcha|cocoa|espresso|decaf|wine|beer|cider|sake|whiskey|whisky|gin|rum|vodka|mezcal|tequila|chocolate|honey|candy|jam|granola|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|merchandise|merch|software|luggage|stationery|decor|skincare|haircare|bodycare|makeup|bedding|art|food|produce|yarn|lingerie|fashion|homeware|swag|firewood|coffeeware|teaware|\w+ware|\w+wear)$/i;
+const MASS_HEAD = /^(coffee|tea|brew|matcha|cocoa|espresso|decaf|wine|beer|cider|sake|whiskey|whisky|gin|rum|vodka|mezcal|tequila|chocolate|honey|candy|jam|granola|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|merchandise|merch|software|luggage|stationery|decor|skincare|haircare|bodycare|makeup|bedding|art|food|produce|yarn|lingerie|fashion|homeware|swag|firewood|coffeeware|teaware|\w+ware|\w+wear)$/i;
+
+/** Mass nouns that are not varieties: "Insulated Travel Tumbler" is not "... drinkware". */
+const NON_VARIETY_MASS = /(ware|wear|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|decor|luggage|stationery|bedding|art|merch|merchandise|software|makeup|skincare|haircare|bodycare)$/i;
 
 /** Tags that read as a noun after the type: "coffee blend", "tea sampler". */
 const NOUN_TAGS = /^(blend|set|kit|bundle|sampler|subscription|gift set|pods|capsules|refill|starter kit)$/i;
 
 /** Merchandising collections and tags: not a category or a product quality. */
-const MERCH_LABEL = /^(sale|on sale|new|new arrivals?|new in|just in|best ?sellers?|bestsellers?|featured|all|shop all|all products|clearance|gift cards?|bundles?|frontpage|home|home page|last chance|trending|popular|specials?|deals?|outlet|discount(ed)?|limited( edition)?|seasonal|restock(ed)?|in stock|out of stock|preorder|pre-order|exclusive|hot|top|default|misc|other|uncategori[sz]ed|test|hidden)$/i;
+const MERCH_LABEL = /^(sale|on sale|new|new arrivals?|new in|just in|best ?sellers?|bestsellers?|featured|all|shop all|all products|clearance|gift cards?|bundles?|frontpage|home|home page|last chance|trending|popular|specials?|deals?|outlet|discount(ed)?|limited( edition)?|seasonal|restock(ed)?|in stock|out of stock|preorder|pre-order|exclusive|hot|top|default|misc|other|uncategori[sz]ed|test|hidden|merch|merchandise|swag|logo|branded)$/i;
 
 function headWord(phrase: string): string {
   const words = phrase.trim().split(/\s+/);
@@ -106,9 +109,13 @@ export interface PromptEvidence {
   qualities: Array<{ quality: string; categories: string[] }>;
   /** Places the store says it makes or is based in: "Portland". */
   places: string[];
+  /** Categories named together with those places (else the main category). */
+  placeCategories: string[];
   /** Regions the store says it ships to. */
   shipsTo: string[];
   subscriptions: boolean;
+  /** Categories a subscription is offered for: those named with it, else the main category. */
+  subscriptionCategories: string[];
   gifts: boolean;
   /** Third-party brands the store carries (never the business itself). */
   vendors: string[];
@@ -217,6 +224,24 @@ const PLACE_RE = /\b(?:roasted|made|based|brewed|baked|crafted|handcrafted|handm
 const SHIPS_TO_RE = /\b(?:ship|deliver)(?:s|ping)?\s+to\s+((?:the\s+)?\p{Lu}[\p{L}]+(?:\s\p{Lu}[\p{L}]+)*(?:(?:,\s*|\s+and\s+)(?:the\s+)?\p{Lu}[\p{L}]+(?:\s\p{Lu}[\p{L}]+)*)*)/gu;
 const NOT_PLACE = /^(the|our|my|your|a|an|small|every|each|house|store|shop|this|that|house|batches|january|february|march|april|may|june|july|august|september|october|november|december)$/i;
 
+/** The category a quality word at `index` is said of, see `promptEvidence`. */
+function qualifiedCategory(sentence: string, index: number, length: number, categories: Category[]): Category | null {
+  let after: { c: Category; at: number } | null = null;
+  let before: { c: Category; at: number } | null = null;
+  const folded = sentence.toLowerCase();
+  for (const c of categories) {
+    for (const key of c.keys) {
+      const re = new RegExp(`(?<![\\p{L}\\p{N}])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '[\\s-]+')}(?:s|es)?(?![\\p{L}\\p{N}])`, 'gu');
+      for (const m of folded.matchAll(re)) {
+        const at = m.index ?? 0;
+        if (at >= index + length && (!after || at < after.at)) after = { c, at };
+        if (at + m[0].length <= index && (!before || at > before.at)) before = { c, at };
+      }
+    }
+  }
+  return after?.c ?? before?.c ?? null;
+}
+
 /** Words of a category that identify its products in text: its singular key and its head word. */
 function mentions(text: string, category: Category): boolean {
   const hay = wordText(singularKey(text));
@@ -239,6 +264,13 @@ export function promptEvidence(snapshot: StoreSnapshot, narrative?: SiteNarrativ
   const categories: Category[] = [];
   const seenCat = new Set<string>();
   const labels = [...(narrative?.categories ?? []), ...categoriesOf(snapshot)];
+  // No collections and no product types (catalogue missing): the kinds the product names say.
+  if (!labels.length) {
+    for (const p of snapshot.products) {
+      const kind = nameIsNeutral(p.name, businessName) ? kindFromName(p.name) : null;
+      if (kind) labels.push(kind);
+    }
+  }
   for (const raw of labels) {
     if (!usableLabel(raw, businessName)) continue;
     const phrase = pluralPhrase(label(raw));
@@ -249,8 +281,9 @@ export function promptEvidence(snapshot: StoreSnapshot, narrative?: SiteNarrativ
     if (categories.length >= 12) break;
   }
 
+  const fromPages = new Set(pageSentences(snapshot).map((s) => normalizeSpace(s.text)));
   const sentences = [
-    ...pageSentences(snapshot).map((s) => s.text),
+    ...fromPages,
     ...(narrative?.keyFacts ?? []),
     ...extractKeyFacts(snapshot).map((f) => f.sentence),
   ].map(normalizeSpace);
@@ -260,6 +293,8 @@ export function promptEvidence(snapshot: StoreSnapshot, narrative?: SiteNarrativ
   const places: string[] = [];
   const shipsTo: string[] = [];
   let subscriptions = false;
+  const subscriptionCategories: string[] = [];
+  const placeCategories: string[] = [];
   let gifts = false;
   for (const sentence of sentences) {
     if (/newsletter/i.test(sentence)) continue;
@@ -271,15 +306,21 @@ export function promptEvidence(snapshot: StoreSnapshot, narrative?: SiteNarrativ
       if (!services.includes(phrase)) services.push(phrase);
     }
     for (const q of QUALITY_PATTERNS) {
-      if (!q.re.test(sentence)) continue;
+      const m = q.re.exec(sentence);
+      if (!m) continue;
       let entry = qualities.find((x) => x.quality === q.quality);
       if (!entry) { entry = { quality: q.quality, categories: [] }; qualities.push(entry); }
-      for (const c of categories) if (mentions(sentence, c) && !entry.categories.includes(c.phrase)) entry.categories.push(c.phrase);
+      // The quality is said of one category: the first named after it ("small-batch coffee
+      // and tea" → coffee), else the last named before it ("our teas are organic" → teas).
+      const c = qualifiedCategory(sentence, m.index, m[0].length, categories);
+      if (c && !entry.categories.includes(c.phrase)) entry.categories.push(c.phrase);
     }
-    for (const m of sentence.matchAll(PLACE_RE)) {
+    // Places only from the store's own pages: a product's "made in ..." is not where the store is.
+    for (const m of fromPages.has(sentence) ? sentence.matchAll(PLACE_RE) : []) {
       const place = m[1].replace(/['’]s$/, '');
       if (NOT_PLACE.test(place.split(/\s/)[0]) || containsBusinessName(place, businessName)) continue;
       if (!places.includes(place)) places.push(place);
+      for (const c of categories) if (mentions(sentence, c) && !placeCategories.includes(c.phrase)) placeCategories.push(c.phrase);
     }
     for (const m of sentence.matchAll(SHIPS_TO_RE)) {
       for (const part of m[1].split(/,\s*|\s+and\s+/)) {
@@ -289,7 +330,10 @@ export function promptEvidence(snapshot: StoreSnapshot, narrative?: SiteNarrativ
         if (!shipsTo.includes(named)) shipsTo.push(named);
       }
     }
-    if (/\bsubscriptions?\b/i.test(sentence)) subscriptions = true;
+    if (/\bsubscriptions?\b/i.test(sentence)) {
+      subscriptions = true;
+      for (const c of categories) if (mentions(sentence, c) && !subscriptionCategories.includes(c.phrase)) subscriptionCategories.push(c.phrase);
+    }
     if (/\bgifts?\b|\bgift (sets?|boxes?|ideas?)\b/i.test(sentence)) gifts = true;
   }
   // Drop a bare "free shipping" when a thresholded one exists.
@@ -310,8 +354,10 @@ export function promptEvidence(snapshot: StoreSnapshot, narrative?: SiteNarrativ
     services: servicesClean.slice(0, 6),
     qualities: qualities.slice(0, 8),
     places: places.slice(0, 2),
+    placeCategories: places.length ? (placeCategories.length ? placeCategories : categories.slice(0, 1).map((c) => c.phrase)).slice(0, 3) : [],
     shipsTo: shipsTo.slice(0, 3),
     subscriptions,
+    subscriptionCategories: subscriptions ? [...new Set([...(categories[0] ? [categories[0].phrase] : []), ...subscriptionCategories])].slice(0, 3) : [],
     gifts,
     vendors,
     currency: detectCurrency(snapshot),
@@ -342,8 +388,8 @@ function tagPhrase(tag: string, typePhrase: string): string | null {
   const tagWords = singularKey(t).split(' ');
   if (tagWords.every((w) => typeWords.has(w))) return null; // "brewing" of "brewing gear"
   const head = singularKey(headWord(typePhrase));
-  if (tagWords.includes(head)) return t; // "green tea" of "tea"
-  if (NOUN_TAGS.test(t)) return `${singularPhrase(typePhrase)} ${t}`; // "coffee blend"
+  if (tagWords.includes(head)) return pluralPhrase(t); // "green tea" of "tea", "burr grinders" of "grinders"
+  if (NOUN_TAGS.test(t)) return pluralPhrase(`${singularPhrase(typePhrase)} ${t}`); // "coffee blends"
   return `${t} ${typePhrase}`; // "single origin coffee"
 }
 
@@ -426,10 +472,15 @@ export function businessCandidates(snapshot: StoreSnapshot, ev: PromptEvidence):
     ];
     push(industryPrompts);
   }
-  push(ev.places.flatMap((p) => cats.slice(0, 3).map((c) => `Where can I buy ${c} from ${p}?`)));
-  push(ev.subscriptions ? cats.slice(0, 3).map((c) => `What is the best ${singularPhrase(c)} subscription?`) : []);
+  push(ev.places.flatMap((p) => ev.placeCategories.map((c) => `Where can I buy ${c} from ${p}?`)));
+  push(ev.subscriptionCategories.map((c) => `What is the best ${singularPhrase(c)} subscription?`));
   push(ev.gifts ? ev.audiences.map((a) => `What are good gift ideas for ${a}?`) : []);
   push(tagPhrases.map((t) => `Which online store has the best selection of ${t}?`));
+  push(ev.vendors.flatMap((v) => [`Which online stores carry ${v} products?`, `Where can I buy ${v} online?`]));
+  push(ev.shipsTo.flatMap((r) => cats.slice(0, 3).map((c) => `Which online stores ship ${c} to ${r}?`)));
+  push(tagPhrases.flatMap((t) => ev.audiences.slice(0, 2).map((a) => `What ${be(t)} the best ${t} for ${a}?`)));
+  push(cats.map((c) => `Where can I find affordable ${c} online?`));
+  push(cats.map((c) => `What should I look for when buying ${c} online?`));
   // Pairs: stores that carry both.
   const pairs: string[] = [];
   for (let i = 0; i < cats.length && pairs.length < 6; i++) for (let j = i + 1; j < cats.length && pairs.length < 6; j++) {
@@ -437,11 +488,6 @@ export function businessCandidates(snapshot: StoreSnapshot, ev: PromptEvidence):
     pairs.push(`Which online store sells both ${cats[i]} and ${cats[j]}?`);
   }
   push(pairs);
-  push(ev.vendors.flatMap((v) => [`Which online stores carry ${v} products?`, `Where can I buy ${v} online?`]));
-  push(ev.shipsTo.flatMap((r) => cats.slice(0, 3).map((c) => `Which online stores ship ${c} to ${r}?`)));
-  push(tagPhrases.flatMap((t) => ev.audiences.slice(0, 2).map((a) => `What ${be(t)} the best ${t} for ${a}?`)));
-  push(cats.map((c) => `Where can I find affordable ${c} online?`));
-  push(cats.map((c) => `What should I look for when buying ${c} online?`));
   return roundRobin(f);
 }
 
@@ -454,8 +500,9 @@ export function useCases(description: string): string[] {
   const out: string[] = [];
   for (const s of splitSentences(description)) {
     for (const m of s.matchAll(/\b(?:perfect|ideal|great|built|made|designed|suited|best|good|brewed|roasted|crafted|meant)\s+for\s+([^.;:!?()]{3,80})/gi)) {
-      for (const part of m[1].split(/,|\band\b|\bor\b/i)) {
-        const p = normalizeSpace(part).toLowerCase().replace(/\b(alike|too|as well|every day)\b/g, '').replace(/[^\p{L}\p{N} -]/gu, '').trim();
+      // Split on "and"/"or" only: "clean, bright cups" is one use, "travel and camping" two.
+      for (const part of m[1].split(/\band\b|\bor\b/i)) {
+        const p = normalizeSpace(normalizeSpace(part).toLowerCase().replace(/\b(alike|too|as well|every day)\b/g, '').replace(/[^\p{L}\p{N}, -]/gu, '')).replace(/^,|,$/g, '').trim();
         const first = p.split(' ')[0];
         if (!p || p.split(' ').length > 4 || p.length < 3) continue;
         if (/^(you|your|yours|those|anyone|everyone|us|our|a|an|the|it|its|this|that|all|any|every|up|over|under|\d)/.test(first)) continue;
@@ -477,9 +524,36 @@ export function tastingNotes(description: string): string[] {
     .slice(0, 2);
 }
 
-/** The product's type as a phrase; without one, the last word of its name when the store sells that kind of thing. */
-function productTypePhrase(product: CatalogProduct, knownKinds: Set<string>): string {
+/**
+ * What kind of product a name says it is, for products without a type (the scrape and the
+ * catalogue failed): the industry keyword the name contains, the one ending last and the
+ * longest ("Yirgacheffe Coffee Beans" → "coffee beans"). Null when the name names no kind.
+ */
+export function kindFromName(name: string): string | null {
+  const text = wordText(name);
+  let best: { keyword: string; end: number } | null = null;
+  for (const rule of INDUSTRY_RULES) {
+    for (const keyword of rule.keywords) {
+      for (const variant of wordVariants(keyword)) {
+        const at = text.lastIndexOf(variant);
+        if (at < 0) continue;
+        const end = at + variant.length;
+        if (!best || end > best.end || (end === best.end && keyword.length > best.keyword.length)) best = { keyword, end };
+      }
+    }
+  }
+  return best ? best.keyword : null;
+}
+
+/** The product's type as a phrase; without one, the kind its name says, when it says one. */
+function productTypePhrase(product: CatalogProduct, knownKinds: Set<string>, categories: Category[]): string {
   if (product.productType.trim()) return pluralPhrase(label(product.productType));
+  // The longest store category the name contains ("Yirgacheffe Coffee Beans" → "coffee beans").
+  const name = wordText(singularKey(product.name));
+  const inName = categories.filter((c) => c.keys.some((k) => name.includes(` ${k} `))).sort((a, b) => b.phrase.length - a.phrase.length)[0];
+  if (inName) return inName.phrase;
+  const kind = kindFromName(product.name);
+  if (kind) return pluralPhrase(kind);
   const last = singularKey(headWord(product.name));
   return last.length >= 3 && knownKinds.has(last) ? pluralPhrase(last) : '';
 }
@@ -500,7 +574,7 @@ export function productCandidates(snapshot: StoreSnapshot, ev: PromptEvidence, p
     ...productTypeCounts(snapshot.products).map((t) => singularKey(t.type)),
     ...ev.categories.map((c) => singularKey(headWord(c.phrase))),
   ].filter(Boolean));
-  const type = productTypePhrase(product, knownKinds);
+  const type = productTypePhrase(product, knownKinds, ev.categories);
   const tags = cleanTags(product, ev.businessName);
   const tagPhrases = type ? tags.map((t) => tagPhrase(t, type)).filter((t): t is string => Boolean(t) && t!.split(' ').length <= 5) : [];
   const phrases = [...new Set([...tagPhrases, ...(type ? [type] : [])])];
@@ -508,10 +582,12 @@ export function productCandidates(snapshot: StoreSnapshot, ev: PromptEvidence, p
   const neutralName = name && nameIsNeutral(name, ev.businessName) && name.length <= 60 ? name : null;
   // "Ethiopia Yirgacheffe coffee": the name with its one-word type, unless the name already says it.
   let namePhrase = neutralName;
-  if (neutralName && type && !type.includes(' ')) {
+  if (neutralName && type && !type.includes(' ') && isMass(type) && !NON_VARIETY_MASS.test(type)) {
     const nameWords = new Set(singularKey(neutralName).split(' '));
     if (!nameWords.has(singularKey(type))) namePhrase = `${neutralName} ${singularPhrase(type)}`;
   }
+  // A name that only repeats a phrase ("Compostable Coffee Pods") adds nothing as a name.
+  const distinctName = neutralName && !phrases.some((p) => singularKey(p) === singularKey(neutralName)) ? neutralName : null;
   const vendor = ev.vendors.find((v) => dedupeKey(v) === dedupeKey(product.vendor)) ?? null;
   const price = parsePrice(product.price);
   const budget = price !== null && price > 0 && ev.currency ? formatBudget(priceBand(price), ev.currency) : null;
@@ -524,17 +600,17 @@ export function productCandidates(snapshot: StoreSnapshot, ev: PromptEvidence, p
   const f: string[][] = [];
   f.push(phrases.map((p) => `Where can I buy ${p} online?`));
   f.push(budget ? phrases.map((p) => `What ${be(p)} the best ${p} under ${budget}?`) : []);
-  f.push(namePhrase ? [`Where can I buy ${namePhrase} online?`] : []);
-  f.push(phrases.flatMap((p) => uses.map((u) => `What ${be(p)} the best ${p} for ${u}?`)));
+  f.push(namePhrase && distinctName ? [`Where can I buy ${namePhrase} online?`] : []);
+  f.push(phrases.flatMap((p) => uses.filter((u) => !singularKey(p).includes(singularKey(u))).map((u) => `What ${be(p)} the best ${p} for ${u}?`)));
   f.push(notes.length && main ? [`Which ${main} ${has(main)} notes of ${joinList(notes)}?`] : []);
   f.push(phrases.flatMap((p) => ev.audiences.slice(0, 2).map((a) => `What ${be(p)} the best ${p} for ${a}?`)));
   f.push(vendor && type ? [`Where can I buy ${vendor} ${type} online?`, `Which online stores carry ${vendor} ${type}?`] : vendor ? [`Which online stores carry ${vendor} products?`] : []);
-  f.push(neutralName ? [`Who sells ${namePhrase ?? neutralName}?`, `Which online store has ${neutralName} in stock?`] : []);
+  f.push(distinctName ? [`Who sells ${namePhrase ?? distinctName}?`, `Which online store has ${distinctName} in stock?`] : []);
   f.push(phrases.flatMap((p) => qualities.filter((q) => !p.toLowerCase().includes(q.toLowerCase())).map((q) => `Where can I buy ${q} ${p}?`)));
   f.push(phrases.flatMap((p) => ev.services.slice(0, 2).map((s) => `Which online store sells ${p} with ${s}?`)));
   f.push(phrases.map((p) => `Where can I find high-quality ${p}?`));
   f.push(phrases.map((p) => `What ${be(p)} the top-rated ${p} right now?`));
-  f.push(budget && namePhrase ? [`Is there a good ${main ?? 'option'} like ${neutralName} under ${budget}?`] : []);
+  f.push(budget && distinctName && main ? [`${isPlural(main) ? 'Are there good' : 'Is there good'} ${main} like ${distinctName} under ${budget}?`] : []);
   f.push(ev.gifts && main ? [isPlural(main) ? `Are ${main} good gifts?` : `Is ${main} a good gift?`] : []);
   f.push(phrases.flatMap((p) => ev.shipsTo.slice(0, 2).map((r) => `Which online stores ship ${p} to ${r}?`)));
   f.push(phrases.map((p) => `How do I choose good ${p}?`));

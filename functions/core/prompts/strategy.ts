@@ -31,7 +31,7 @@ const LEGAL_WORDS = new Set(['co', 'company', 'inc', 'incorporated', 'llc', 'ltd
 /** Generic shop words: a name made only of these (and stop words) is not distinctive. */
 const GENERIC_WORDS = new Set([
   'shop', 'shoppe', 'store', 'stores', 'boutique', 'market', 'marketplace', 'outlet', 'online', 'official', 'brand', 'brands',
-  'goods', 'supply', 'supplies', 'studio', 'house', 'collective', 'emporium', 'mart', 'trading', 'group', 'store', 'site', 'web',
+  'goods', 'supply', 'supplies', 'studio', 'house', 'collective', 'emporium', 'mart', 'trading', 'group', 'site', 'web',
 ]);
 
 /** Lower case, accents removed, apostrophes dropped ("Joe’s" → "joes"), CamelCase kept for `nameTokens`. */
@@ -103,7 +103,8 @@ const matcherCache = new Map<string, RegExp | null>();
  *
  * Rules:
  * - Tokens are compared case- and accent-insensitively; apostrophes are ignored
- *   ("Joe's" = "Joes"); "&" and "+" read as "and"; CamelCase names are split.
+ *   ("Joe's" = "Joes", and a possessive "'s" after the name is allowed); "&" and "+" read
+ *   as "and"; CamelCase names are split.
  * - Legal suffixes (Co., Inc., LLC, ...) are dropped, and stop words at the edges
  *   ("The ...", "... & Co").
  * - Generic shop words at the edges are dropped while two tokens remain ("Harbor & Pine
@@ -123,7 +124,18 @@ export function containsBusinessName(prompt: string, businessName: string): bool
     re = nameMatcher(businessName);
     matcherCache.set(businessName, re);
   }
-  return re ? re.test(fold(prompt)) : false;
+  if (!re) return false;
+  // Possessives: "Harbor & Pine's" is the name; "Joe's" folds to "joes" on both sides.
+  return re.test(fold(prompt)) || re.test(fold(prompt.replace(/['’]s(?![\p{L}\p{N}])/gu, '')));
+}
+
+/**
+ * Replaces every occurrence `containsBusinessName` would find (any casing, spacing or
+ * punctuation variant) by `replacement`: what is sent to a model never carries the name.
+ */
+export function replaceBusinessName(text: string, businessName: string, replacement: string): string {
+  const re = businessName.trim() ? nameMatcher(businessName) : null;
+  return re ? text.replace(new RegExp(re.source, 'giu'), replacement) : text;
 }
 
 /** The distinctive tokens of a name (what `containsBusinessName` looks for), for sharing checks. */

@@ -1,0 +1,30 @@
+/**
+ * POST /api/explore/add-competitor (JWT): body `{url}`; the organization comes from the token.
+ * 400 invalid or refused URL (or the business's own), 404 no business, 409 duplicate or
+ * 2 user-added already, 502 site unreadable even with the live crawl fallback (D15).
+ */
+import * as z from 'zod/mini';
+import { addCompetitor } from '../../app/competitors';
+import { endpoint } from '../../http/endpoint';
+import { requiredText } from '../../http/schemas';
+
+const body = z.object({ url: requiredText('url', 2048) });
+
+export const handler = endpoint('POST /api/explore/add-competitor', { body }, async ({ body, auth, container }) => {
+  if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
+  const competitor = await addCompetitor(container, auth.orgId, body.url);
+  return {
+    statusCode: 201,
+    body: {
+      status: 'success',
+      competitor: {
+        id: competitor.id,
+        name: competitor.name,
+        url: competitor.url,
+        description: competitor.description,
+        favicon_url: competitor.faviconUrl,
+        source: competitor.source,
+      },
+    },
+  };
+});

@@ -1,0 +1,38 @@
+/**
+ * GET /api/explore/competitor/{competitor_id} (JWT): one competitor of the token's
+ * organization. A non-UUID id is 400; an unknown id, or another organization's, is 404
+ * `competitor not found` (the lookup is scoped to the token's partition, so another
+ * organization's competitor is simply not there).
+ */
+import * as z from 'zod/mini';
+import { UUID_PATTERN } from '../../core/competitors/rules';
+import { NotFoundError } from '../../core/errors';
+import { competitorEnginesOf } from '../../engines/competitors';
+import { endpoint } from '../../http/endpoint';
+
+const path = z.object({ competitor_id: z.string().check(z.regex(UUID_PATTERN, 'must be a UUID')) });
+
+export const handler = endpoint('GET /api/explore/competitor/{competitor_id}', { path }, async ({ path, auth, container }) => {
+  if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
+  const business = await container.businesses.get(auth.orgId);
+  if (!business) throw new NotFoundError(`business ${auth.orgId} not found`);
+  const competitor = await competitorEnginesOf(container).repo.get(auth.orgId, path.competitor_id.toLowerCase());
+  if (!competitor) throw new NotFoundError('competitor not found');
+  return {
+    body: {
+      status: 'success',
+      competitor: {
+        id: competitor.id,
+        name: competitor.name,
+        url: competitor.url,
+        description: competitor.description,
+        favicon_url: competitor.faviconUrl,
+        scraped_content: competitor.scrapedContent,
+        source: competitor.source,
+        products: competitor.products,
+        target_market: competitor.targetMarket,
+        created_at: competitor.createdAt,
+      },
+    },
+  };
+});

@@ -1,0 +1,18 @@
+/** GET /api/explore/competitors (JWT): the token organization's competitors, oldest first. */
+import { NotFoundError } from '../../core/errors';
+import { competitorEnginesOf } from '../../engines/competitors';
+import { endpoint } from '../../http/endpoint';
+
+export const handler = endpoint('GET /api/explore/competitors', {}, async ({ auth, container }) => {
+  if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
+  const business = await container.businesses.get(auth.orgId);
+  if (!business) throw new NotFoundError(`business ${auth.orgId} not found`);
+  const competitors = await competitorEnginesOf(container).repo.list(auth.orgId);
+  return {
+    body: {
+      status: 'success',
+      competitors: competitors.map((c) => ({ id: c.id, name: c.name, url: c.url, favicon_url: c.faviconUrl, source: c.source })),
+      count: competitors.length,
+    },
+  };
+});

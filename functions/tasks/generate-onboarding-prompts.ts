@@ -1,0 +1,6 @@
+import { generateOnboardingPrompts } from '../app/generate-prompts';
+import { searchPromptSourceOf } from '../engines/search-prompts';
+import { stepTask } from './step-task';
+
+/** 3a: business prompts (10 from the search API when configured) and product prompts. */
+export const handler = stepTask('3a', (container, org) => generateOnboardingPrompts(container, org, { search: searchPromptSourceOf(container) }));

@@ -1,0 +1,194 @@
+/** The CloudFront CdnGateway against a mocked CloudFront API (aws-sdk-client-mock). */
+import {
+  CloudFrontClient,
+  CreateDistributionCommand,
+  DistributionAlreadyExists,
+  GetDistributionCommand,
+  GetDistributionConfigCommand,
+  ListDistributionsCommand,
+  NoSuchDistribution,
+} from '@aws-sdk/client-cloudfront';
+import { mockClient } from 'aws-sdk-client-mock';
+import {
+  commentOf,
+  createCloudFrontCdn,
+  MANAGED_ALL_VIEWER_ORIGIN_REQUEST_POLICY,
+  MANAGED_CACHING_DISABLED_POLICY,
+} from '../../functions/adapters/aws/cloudfront-cdn';
+
+const ARN = 'arn:aws:lambda:us-east-1:123456789012:function:ai-visibility-edge-router:7';
+const INPUT = {
+  orgSlug: 'demo-store',
+  storeOrigin: 'https://shop.example',
+  aiSiteHost: 'demo-store.aisites.example',
+  callerReference: 'ai-visibility-proxy-demo-store',
+};
+
+const cf = mockClient(CloudFrontClient);
+const client = () => new CloudFrontClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+
+beforeEach(() => cf.reset());
+
+const httpsOnly = (HTTPSPort = 443) => ({
+  HTTPPort: 80,
+  HTTPSPort,
+  OriginProtocolPolicy: 'https-only',
+  OriginSslProtocols: { Quantity: 1, Items: ['TLSv1.2'] },
+  OriginReadTimeout: 30,
+  OriginKeepaliveTimeout: 5,
+});
+
+describe('createDistribution', () => {
+  test('sends the exact distribution config: two origins, edge function on origin-request, AllViewer, no caching, https redirect', async () => {
+    cf.on(CreateDistributionCommand).resolves({ Distribution: { Id: 'E2QWRUHEXAMPLE', DomainName: 'd1abcdef8.cloudfront.net', Status: 'InProgress' } as never });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.createDistribution(INPUT)).resolves.toEqual({ distributionId: 'E2QWRUHEXAMPLE', domainName: 'd1abcdef8.cloudfront.net' });
+
+    const calls = cf.commandCalls(CreateDistributionCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].args[0].input).toEqual({
+      DistributionConfig: {
+        CallerReference: 'ai-visibility-proxy-demo-store',
+        Comment: 'ai-visibility proxy ai-visibility-proxy-demo-store',
+        Enabled: true,
+        PriceClass: 'PriceClass_100',
+        HttpVersion: 'http2and3',
+        IsIPV6Enabled: true,
+        Aliases: { Quantity: 0, Items: [] },
+        Origins: {
+          Quantity: 2,
+          Items: [
+            {
+              Id: 'store',
+              DomainName: 'shop.example',
+              OriginPath: '',
+              CustomHeaders: { Quantity: 1, Items: [{ HeaderName: 'x-ai-site-host', HeaderValue: 'demo-store.aisites.example' }] },
+              CustomOriginConfig: httpsOnly(),
+              ConnectionAttempts: 3,
+              ConnectionTimeout: 10,
+              OriginShield: { Enabled: false },
+            },
+            {
+              Id: 'ai-site',
+              DomainName: 'demo-store.aisites.example',
+              OriginPath: '',
+              CustomHeaders: { Quantity: 0, Items: [] },
+              CustomOriginConfig: httpsOnly(),
+              ConnectionAttempts: 3,
+              ConnectionTimeout: 10,
+              OriginShield: { Enabled: false },
+            },
+          ],
+        },
+        DefaultCacheBehavior: {
+          TargetOriginId: 'store',
+          ViewerProtocolPolicy: 'redirect-to-https',
+          AllowedMethods: {
+            Quantity: 7,
+            Items: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'POST', 'PATCH', 'DELETE'],
+            CachedMethods: { Quantity: 2, Items: ['GET', 'HEAD'] },
+          },
+          Compress: true,
+          CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
+          OriginRequestPolicyId: '216adef6-5c7f-47e4-b989-5492eafa07d3',
+          LambdaFunctionAssociations: {
+            Quantity: 1,
+            Items: [{ EventType: 'origin-request', LambdaFunctionARN: ARN, IncludeBody: false }],
+          },
+          FunctionAssociations: { Quantity: 0, Items: [] },
+        },
+        CacheBehaviors: { Quantity: 0, Items: [] },
+        ViewerCertificate: { CloudFrontDefaultCertificate: true },
+        Restrictions: { GeoRestriction: { RestrictionType: 'none', Quantity: 0, Items: [] } },
+      },
+    });
+    expect(MANAGED_CACHING_DISABLED_POLICY).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+    expect(MANAGED_ALL_VIEWER_ORIGIN_REQUEST_POLICY).toBe('216adef6-5c7f-47e4-b989-5492eafa07d3');
+  });
+
+  test('a store origin with port and base path, and a chosen price class', async () => {
+    cf.on(CreateDistributionCommand).resolves({ Distribution: { Id: 'E1', DomainName: 'd2.cloudfront.net' } as never });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN, priceClass: 'PriceClass_All' });
+    await gateway.createDistribution({ ...INPUT, storeOrigin: 'https://shop.example:8443/eu/' });
+    const config = cf.commandCalls(CreateDistributionCommand)[0].args[0].input.DistributionConfig!;
+    expect(config.PriceClass).toBe('PriceClass_All');
+    expect(config.Origins!.Items![0]).toMatchObject({ DomainName: 'shop.example', OriginPath: '/eu', CustomOriginConfig: httpsOnly(8443) });
+  });
+
+  test('refuses an unversioned edge function ($LATEST, alias, other region)', () => {
+    for (const arn of [
+      'arn:aws:lambda:us-east-1:123456789012:function:router',
+      'arn:aws:lambda:us-east-1:123456789012:function:router:$LATEST',
+      'arn:aws:lambda:us-east-1:123456789012:function:router:live',
+      'arn:aws:lambda:eu-west-1:123456789012:function:router:3',
+    ]) {
+      expect(() => createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: arn })).toThrow(/numbered version/);
+    }
+  });
+
+  test('a retried create (DistributionAlreadyExists) returns the distribution of the first call, found by its caller reference', async () => {
+    cf.on(CreateDistributionCommand).rejects(new DistributionAlreadyExists({ message: 'The caller reference that you are using to create a distribution is associated with another distribution.', $metadata: {} }));
+    cf.on(ListDistributionsCommand, { Marker: undefined, MaxItems: 100 }).resolves({
+      DistributionList: {
+        Marker: '', MaxItems: 100, Quantity: 2, IsTruncated: true, NextMarker: 'page2',
+        Items: [
+          { Id: 'EOTHER1', DomainName: 'd-other.cloudfront.net', Comment: 'unrelated' } as never,
+          // Same comment, another reference (e.g. a comment truncated to 128 characters).
+          { Id: 'ESAMECOMMENT', DomainName: 'd-same.cloudfront.net', Comment: commentOf(INPUT.callerReference) } as never,
+        ],
+      },
+    });
+    cf.on(ListDistributionsCommand, { Marker: 'page2', MaxItems: 100 }).resolves({
+      DistributionList: {
+        Marker: 'page2', MaxItems: 100, Quantity: 1, IsTruncated: false,
+        Items: [{ Id: 'EFIRST', DomainName: 'd-first.cloudfront.net', Comment: commentOf(INPUT.callerReference) } as never],
+      },
+    });
+    cf.on(GetDistributionConfigCommand, { Id: 'ESAMECOMMENT' }).resolves({ DistributionConfig: { CallerReference: 'something-else' } as never });
+    cf.on(GetDistributionConfigCommand, { Id: 'EFIRST' }).resolves({ DistributionConfig: { CallerReference: INPUT.callerReference } as never, ETag: 'E1' });
+
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.createDistribution(INPUT)).resolves.toEqual({ distributionId: 'EFIRST', domainName: 'd-first.cloudfront.net' });
+    expect(cf.commandCalls(CreateDistributionCommand)).toHaveLength(1);
+    expect(cf.commandCalls(ListDistributionsCommand)).toHaveLength(2);
+  });
+
+  test('when CloudFront names the existing distribution, it is confirmed and returned without listing', async () => {
+    cf.on(CreateDistributionCommand).rejects(new DistributionAlreadyExists({ message: 'Already exists: E3NAMEDEXAMPLE', $metadata: {} }));
+    cf.on(GetDistributionConfigCommand, { Id: 'E3NAMEDEXAMPLE' }).resolves({ DistributionConfig: { CallerReference: INPUT.callerReference } as never });
+    cf.on(GetDistributionCommand, { Id: 'E3NAMEDEXAMPLE' }).resolves({ Distribution: { Id: 'E3NAMEDEXAMPLE', DomainName: 'd3.cloudfront.net' } as never });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.createDistribution(INPUT)).resolves.toEqual({ distributionId: 'E3NAMEDEXAMPLE', domainName: 'd3.cloudfront.net' });
+    expect(cf.commandCalls(ListDistributionsCommand)).toHaveLength(0);
+  });
+
+  test('DistributionAlreadyExists with no matching distribution is rethrown; other errors pass through', async () => {
+    cf.on(CreateDistributionCommand).rejectsOnce(new DistributionAlreadyExists({ message: 'exists', $metadata: {} }))
+      .rejectsOnce(Object.assign(new Error('Rate exceeded'), { name: 'Throttling' }));
+    cf.on(ListDistributionsCommand).resolves({ DistributionList: { Marker: '', MaxItems: 100, Quantity: 0, IsTruncated: false, Items: [] } });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.createDistribution(INPUT)).rejects.toMatchObject({ name: 'DistributionAlreadyExists' });
+    await expect(gateway.createDistribution(INPUT)).rejects.toMatchObject({ name: 'Throttling' });
+  });
+});
+
+describe('getDistribution', () => {
+  test('maps id, domain, status and aliases', async () => {
+    cf.on(GetDistributionCommand, { Id: 'E2QWRUHEXAMPLE' }).resolves({
+      Distribution: {
+        Id: 'E2QWRUHEXAMPLE', DomainName: 'd1abcdef8.cloudfront.net', Status: 'Deployed',
+        DistributionConfig: { Aliases: { Quantity: 2, Items: ['www.shop.example', 'shop.example'] } },
+      } as never,
+    });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.getDistribution('E2QWRUHEXAMPLE')).resolves.toEqual({
+      id: 'E2QWRUHEXAMPLE', domainName: 'd1abcdef8.cloudfront.net', status: 'Deployed', aliases: ['www.shop.example', 'shop.example'],
+    });
+  });
+
+  test('an unknown id is null', async () => {
+    cf.on(GetDistributionCommand).rejects(new NoSuchDistribution({ message: 'The specified distribution does not exist.', $metadata: {} }));
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.getDistribution('ENOPE')).resolves.toBeNull();
+  });
+});
