@@ -23,6 +23,8 @@ export interface RouteDef {
   rawBody?: boolean;
   /** Lambda timeout; API Gateway cuts synchronous requests at 29 s anyway. */
   timeoutSeconds?: number;
+  /** The state machine this route starts (the CDK app grants StartExecution and passes its ARN). */
+  startsWorkflow?: 'onboarding';
 }
 
 /** Routes whose behaviour belongs to later work share this module: auth, then 501. */
@@ -34,7 +36,7 @@ export const ROUTES: readonly RouteDef[] = [
 
   // Onboarding and business
   { method: 'POST', path: '/api/business', auth: 'JWT', handler: 'api/business/create', summary: 'create organization metadata and business entity' },
-  { method: 'POST', path: '/api/onboarding/generate-all', auth: 'JWT', handler: 'api/onboarding/generate-all', summary: 'start the onboarding workflow' },
+  { method: 'POST', path: '/api/onboarding/generate-all', auth: 'JWT', handler: 'api/onboarding/generate-all', summary: 'start the onboarding workflow', startsWorkflow: 'onboarding' },
   { method: 'GET', path: '/api/onboarding/status', auth: 'JWT', handler: 'api/onboarding/status', summary: 'onboarding progress' },
   { method: 'POST', path: '/api/validate-store', auth: 'PUBLIC', handler: 'api/store/validate', summary: 'check that a URL is a supported store', rateLimit: 'validateStore' },
   { method: 'GET', path: '/api/product-names', auth: 'PUBLIC', handler: 'api/store/product-names', summary: 'product names of a store for the scanning UI', rateLimit: 'productNames' },

@@ -1,10 +1,12 @@
 /** Data grants shared by the API and workflow stacks. */
+import { ArnFormat, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { deployedStateMachineName } from './workflows/asl';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { ApiFunction } from './constructs/api-function';
-import { acknowledgeBucketObjectAccess } from './nag';
+import { acknowledgeBucketObjectAccess, acknowledgeWildcardResources } from './nag';
 
 /** Where AI-site releases live on AWS: the bucket, and the edge's slug → release store. */
 export interface SiteFiles {
@@ -44,4 +46,39 @@ export function grantRateLimitCounters(fn: ApiFunction, table: dynamodb.ITableV2
     resources: [table.tableArn],
     conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
   }));
+}
+
+/**
+ * Creating customer distributions with the Lambda@Edge router attached: CloudFront's
+ * distribution actions (no resource-level scoping for CreateDistribution) and the edge
+ * function permissions CloudFront checks on the caller when associating it.
+ */
+export function grantCdnManagement(fn: ApiFunction, edgeFunctionVersionArn: string | undefined): void {
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['cloudfront:CreateDistribution', 'cloudfront:GetDistribution', 'cloudfront:GetDistributionConfig', 'cloudfront:ListDistributions', 'cloudfront:TagResource'],
+    resources: ['*'],
+  }));
+  if (edgeFunctionVersionArn) {
+    fn.addEnvironment('EDGE_FUNCTION_VERSION_ARN', edgeFunctionVersionArn);
+    fn.addToRolePolicy(new iam.PolicyStatement({
+      actions: ['lambda:GetFunction', 'lambda:EnableReplication*'],
+      resources: [edgeFunctionVersionArn],
+    }));
+    fn.addToRolePolicy(new iam.PolicyStatement({
+      actions: ['iam:CreateServiceLinkedRole'],
+      resources: ['arn:aws:iam::*:role/aws-service-role/replicator.lambda.amazonaws.com/AWSServiceRoleForLambdaReplicator'],
+      conditions: { StringLike: { 'iam:AWSServiceName': 'replicator.lambda.amazonaws.com' } },
+    }));
+  }
+  acknowledgeWildcardResources(fn.serviceRole, (r) => r === '*' || r.includes('AWSServiceRoleForLambdaReplicator'),
+    'CloudFront CreateDistribution/ListDistributions support no resource-level permissions, and the replicator role is the one Lambda@Edge needs; the task creates one distribution per customer.');
+}
+
+/** A route that starts a workflow: StartExecution on exactly that state machine, whose ARN it gets. */
+export function grantStartWorkflow(fn: ApiFunction, workflow: string): void {
+  const arn = Stack.of(fn).formatArn({
+    service: 'states', resource: 'stateMachine', resourceName: deployedStateMachineName(workflow), arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+  fn.addEnvironment(`${workflow.toUpperCase()}_STATE_MACHINE_ARN`, arn);
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [arn] }));
 }

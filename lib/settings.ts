@@ -14,6 +14,8 @@ export interface AppSettings {
   aiSiteDomain: string;
   /** ACM certificate (us-east-1) for `*.{aiSiteDomain}`; without it the AI-site distribution uses its cloudfront.net name. */
   aiSiteCertificateArn?: string;
+  /** The Lambda@Edge router's version ARN (output of the edge stack, deployed first). */
+  edgeFunctionVersionArn?: string;
   jwtJwksUrl?: string;
   jwtIssuer?: string;
   jwtAudience?: string;
@@ -58,6 +60,7 @@ export function settingsFromContext(node: Node): AppSettings {
   return {
     aiSiteDomain: str(node, 'aiSiteDomain') ?? DEFAULT_SETTINGS.aiSiteDomain,
     aiSiteCertificateArn: str(node, 'aiSiteCertificateArn'),
+    edgeFunctionVersionArn: str(node, 'edgeFunctionVersionArn'),
     jwtJwksUrl: str(node, 'jwtJwksUrl'),
     jwtIssuer: str(node, 'jwtIssuer'),
     jwtAudience: str(node, 'jwtAudience'),

@@ -5,9 +5,9 @@
  * that succeeded and redoes the rest; every step is itself safe to repeat.
  */
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, ValidationError } from '../core/errors';
+import { InputsNotReadyError, NotFoundError, ValidationError } from '../core/errors';
 import {
-  dependentsOf, newRun, ONBOARDING_STEPS, pendingStep, runOutcome, STALE_RUN_MS, STEP_IDS,
+  dependentsOf, inputsSettled, newRun, ONBOARDING_STEPS, pendingStep, runOutcome, STALE_RUN_MS, STEP_IDS,
   type OnboardingRun, type StepId, type StepState,
 } from '../core/onboarding/steps';
 import type { Container } from '../container';
@@ -59,6 +59,9 @@ export async function runStep<T>(container: Container, input: StepInput, step: S
   const run = await currentRun(container, input);
   const before = run.steps[step] ?? pendingStep();
   if (before.status === 'succeeded') return { step, status: 'succeeded', kept_from: before.kept_from, result: before.result };
+  if (!inputsSettled(run, step)) {
+    throw new InputsNotReadyError(`step ${step} waits for ${ONBOARDING_STEPS[step].uses.join(', ')} to finish`);
+  }
 
   const now = () => container.clock.now().toISOString();
   const running: StepState = { ...before, status: 'running', started_at: before.started_at ?? now(), finished_at: null, attempts: before.attempts + 1, reason: null };

@@ -76,3 +76,12 @@ export class BlockedUrlError extends AppError {
   override readonly name = 'BlockedUrlError';
   readonly status = 400;
 }
+
+/**
+ * A workflow step whose inputs are still being produced by another step; the state
+ * machine retries it later (ASL `Retry` on `InputsNotReady`).
+ */
+export class InputsNotReadyError extends AppError {
+  override readonly name = 'InputsNotReady';
+  readonly status = 409;
+}

@@ -8,10 +8,12 @@ import { findOrgByDistributionDomain, indexDistributionDomain } from '../adapter
 import { createLocalCdn } from '../adapters/local/local-cdn';
 import type { Config } from '../config';
 import type { Container } from '../container';
+import { ProviderNotConfiguredError } from '../core/errors';
 import type { CdnGateway, HostResolver } from '../core/proxy/types';
 
 export interface CdnEngine {
-  kind: 'cloudfront' | 'local';
+  /** `unconfigured`: on AWS without EDGE_FUNCTION_VERSION_ARN; its gateway refuses with the reason. */
+  kind: 'cloudfront' | 'local' | 'unconfigured';
   gateway: CdnGateway;
   /** Records that `domain` is served by the distribution of `orgSlug` (GSI1 on the AI-site item). */
   indexDomain(orgSlug: string, domain: string): Promise<void>;
@@ -22,6 +24,8 @@ export interface CdnEngine {
 export function edgeFunctionVersionArnOf(config: Config): string | undefined {
   return config.cdn.edgeFunctionVersionArn?.trim() || undefined;
 }
+
+export const CDN_NOT_CONFIGURED = 'the CDN proxy is not configured: EDGE_FUNCTION_VERSION_ARN (the Lambda@Edge router version) is not set';
 
 const chosen = new WeakMap<Container, CdnEngine>();
 
@@ -41,7 +45,13 @@ export function createCdnEngine(config: Config): CdnEngine {
   const local = createLocalCdn(registry);
   const indexDomain = (orgSlug: string, domain: string) => indexDistributionDomain(db, table, orgSlug, domain);
   const arn = edgeFunctionVersionArnOf(config);
-  if (!arn) return { kind: 'local', gateway: local, indexDomain, resolveHost: local.resolveHost };
+  // The local CDN stands in only where everything is local (the embedded database);
+  // on AWS a missing edge function is a configuration gap, never a pretend distribution.
+  if (!arn && config.dynamodbEndpoint) return { kind: 'local', gateway: local, indexDomain, resolveHost: local.resolveHost };
+  if (!arn) {
+    const refuse = async (): Promise<never> => { throw new ProviderNotConfiguredError(CDN_NOT_CONFIGURED); };
+    return { kind: 'unconfigured', gateway: { createDistribution: refuse, getDistribution: refuse }, indexDomain, resolveHost: local.resolveHost };
+  }
 
   // Loaded only when CloudFront is configured, so other bundles never pull the client in.
   /* eslint-disable @typescript-eslint/no-require-imports */

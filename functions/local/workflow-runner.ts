@@ -25,17 +25,18 @@ const TASKS_DIR = join(__dirname, '..', 'tasks');
 const FUNCTION_ARN = /^\$\{([A-Z][A-Za-z0-9]*)FunctionArn\}$/;
 
 type TaskHandler = (payload: unknown) => Promise<unknown>;
-type State = { Type: string; Resource?: string; Parameters?: { FunctionName?: string }; Branches?: Array<{ States: Record<string, State> }>; ItemProcessor?: { States: Record<string, State> }; Iterator?: { States: Record<string, State> } };
+type Retrier = { ErrorEquals: string[] };
+type State = { Type: string; Resource?: string; Retry?: Retrier[]; Parameters?: { FunctionName?: string }; Branches?: Array<{ States: Record<string, State> }>; ItemProcessor?: { States: Record<string, State> }; Iterator?: { States: Record<string, State> } };
 
 const kebab = (pascal: string) => pascal.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
 /** Every Lambda task state of a definition (Parallel branches and Map processors included) → its function name. */
-export function taskStates(states: Record<string, State>, out = new Map<string, string>()): Map<string, string> {
+export function taskStates(states: Record<string, State>, out = new Map<string, { fn: string; retry: Retrier[] }>()): Map<string, { fn: string; retry: Retrier[] }> {
   for (const [name, state] of Object.entries(states)) {
     if (state.Type === 'Task' && state.Resource === 'arn:aws:states:::lambda:invoke') {
       const match = FUNCTION_ARN.exec(state.Parameters?.FunctionName ?? '');
       if (!match) throw new Error(`task state ${name} has no \${<Name>FunctionArn} placeholder`);
-      out.set(name, match[1]);
+      out.set(name, { fn: match[1], retry: state.Retry ?? [] });
     }
     for (const branch of state.Branches ?? []) taskStates(branch.States, out);
     const processor = state.ItemProcessor ?? state.Iterator;
@@ -66,7 +67,7 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
     const definition = JSON.parse(readFileSync(join(STATE_MACHINES_DIR, `${workflow}.asl.json`), 'utf8'));
     const tasks = taskStates(definition.States);
     const handlers: Record<string, (input: any) => Promise<any>> = {};
-    for (const [stateName, fn] of tasks) {
+    for (const [stateName, { fn }] of tasks) {
       handlers[stateName] = async (input: { Payload: unknown }) => {
         const handler: TaskHandler = options.taskOverrides?.[fn]
           // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -75,7 +76,10 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
         return { Payload: JSON.parse(JSON.stringify((await handler(input.Payload)) ?? null)) };
       };
     }
-    const retryOverrides = options.retryWithoutDelay ? Object.fromEntries([...tasks.keys()].map((name) => [name, 0])) : undefined;
+    // Without delays, except a short one for steps waiting on another step's output.
+    const retryOverrides = options.retryWithoutDelay
+      ? Object.fromEntries([...tasks].map(([name, { retry }]) => [name, retry.map((r) => (r.ErrorEquals.includes('InputsNotReady') ? 50 : 0))]))
+      : undefined;
     return { definition, handlers, retryOverrides };
   };
 

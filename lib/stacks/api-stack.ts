@@ -24,7 +24,7 @@ import type { Construct } from 'constructs';
 import * as path from 'node:path';
 import { getRoute, ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
-import { grantRateLimitCounters, grantSiteFiles, type SiteFiles } from '../grants';
+import { grantRateLimitCounters, grantSiteFiles, grantStartWorkflow, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess } from '../nag';
 import { FUNCTIONS_DIR } from '../paths';
 import { type AppSettings, commonEnvironment } from '../settings';
@@ -176,6 +176,7 @@ export class ApiStack extends Stack {
       acknowledgeTableIndexAccess(fn.serviceRole, props.table);
       if (route.auth === 'KEY') this.apiKeySecret.grantRead(fn);
       if (route.auth === 'WEBHOOK') this.idpWebhookSecret.grantRead(fn);
+      if (route.startsWorkflow) grantStartWorkflow(fn, route.startsWorkflow);
       if (siteWriters.has(key)) grantSiteFiles(fn, props.siteFiles);
       this.routeFunctions.set(key, fn);
 

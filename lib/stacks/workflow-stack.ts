@@ -17,25 +17,19 @@ import type { Construct } from 'constructs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
-import { grantSiteFiles, type SiteFiles } from '../grants';
+import { grantCdnManagement, grantSiteFiles, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess, acknowledgeWildcardResources, acknowledgeWildcardUnder } from '../nag';
 import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
 import { type AppSettings, commonEnvironment } from '../settings';
-import { kebabCase, loadAslFiles } from '../workflows/asl';
+import { deployedStateMachineName, kebabCase, loadAslFiles } from '../workflows/asl';
 
 export const DAILY_SCHEDULE = 'daily-schedule';
 /** 14:00 UTC every day (EventBridge cron is in UTC). */
 export const DAILY_SCHEDULE_CRON = { minute: '0', hour: '14' } as const;
 /** Task Lambdas may run longer than API ones: Step Functions waits for them. */
 export const TASK_TIMEOUT_SECONDS = 300;
-/** Tasks that write AI-site files (same steps as api-stack's SITE_WRITER_ROUTES). */
-export const SITE_WRITER_TASKS: ReadonlySet<string> = new Set([
-  'UpdateAiSite',
-  'GenerateProductLlmsTxt',
-  'UpdateAllTimestamps',
-  'CreateAiArticle',
-  'DeploySite',
-]);
+/** The task that creates customer CloudFront distributions with the edge router attached. */
+export const CDN_TASK = 'CreateCdnDistribution';
 
 export interface WorkflowStackProps extends StackProps {
   settings: AppSettings;
@@ -66,7 +60,6 @@ export class WorkflowStack extends Stack {
       if (!fs.existsSync(entry)) {
         throw new Error(`${aslFile} uses \${${name}FunctionArn} but ${entry} does not exist`);
       }
-      const siteWriter = SITE_WRITER_TASKS.has(name);
       const fn = new ApiFunction(this, `${name}Task`, {
         entry,
         description: `Step Functions task ${name}`,
@@ -75,7 +68,9 @@ export class WorkflowStack extends Stack {
       });
       props.table.grantReadWriteData(fn);
       acknowledgeTableIndexAccess(fn.serviceRole, props.table);
-      if (siteWriter) grantSiteFiles(fn, props.siteFiles);
+      // Tasks pass their large outputs to each other as artifacts in the sites bucket.
+      grantSiteFiles(fn, props.siteFiles);
+      if (name === CDN_TASK) grantCdnManagement(fn, props.settings.edgeFunctionVersionArn);
       this.taskFunctions.set(name, fn);
       return fn;
     };
@@ -87,6 +82,7 @@ export class WorkflowStack extends Stack {
       const functions = asl.placeholders.functions.map((name) => [name, taskFunction(name, asl.file)] as const);
       const logGroup = new logs.LogGroup(this, `${asl.id}Logs`, { retention: LOG_RETENTION });
       const sm = new sfn.StateMachine(this, asl.id, {
+        stateMachineName: deployedStateMachineName(asl.name),
         definitionBody: sfn.DefinitionBody.fromFile(asl.file),
         definitionSubstitutions: Object.fromEntries(functions.map(([name, fn]) => [`${name}FunctionArn`, fn.functionArn])),
         // Execution data stays out of the logs: it carries store content and customer ids.

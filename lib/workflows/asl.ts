@@ -87,3 +87,11 @@ export function loadAslFiles(dir: string): AslFile[] {
       };
     });
 }
+
+/**
+ * The deployed name of a workflow's state machine. Fixed, so the API stack can grant and
+ * address it by ARN without a cross-stack reference (the workflow stack comes later).
+ */
+export function deployedStateMachineName(workflow: string): string {
+  return `ai-visibility-${workflow}`;
+}

@@ -56,10 +56,17 @@ test('resolveHost ignores case and port and answers null for unknown or incomple
 
 describe('engine selection', () => {
   const base = loadConfig({});
-  test('no edge function version configured: the local CDN', () => {
-    expect(edgeFunctionVersionArnOf(base)).toBeUndefined();
-    expect(createCdnEngine(base).kind).toBe('local');
-    expect(createCdnEngine({ ...base, cdn: { ...base.cdn, edgeFunctionVersionArn: ' ' } }).kind).toBe('local');
+  test('no edge function version, everything local: the local CDN', () => {
+    const local = loadConfig({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' });
+    expect(edgeFunctionVersionArnOf(local)).toBeUndefined();
+    expect(createCdnEngine(local).kind).toBe('local');
+    expect(createCdnEngine({ ...local, cdn: { ...local.cdn, edgeFunctionVersionArn: ' ' } }).kind).toBe('local');
+  });
+  test('no edge function version on AWS: unconfigured, and creating a distribution says why', async () => {
+    const engine = createCdnEngine(base);
+    expect(engine.kind).toBe('unconfigured');
+    await expect(engine.gateway.createDistribution({ orgSlug: 'o', storeOrigin: 'https://s.example', aiSiteHost: 'o.ai.example', callerReference: 'r' }))
+      .rejects.toThrow(/EDGE_FUNCTION_VERSION_ARN/);
   });
   test('an edge function version configured: CloudFront', () => {
     const config = { ...base, cdn: { ...base.cdn, edgeFunctionVersionArn: 'arn:aws:lambda:us-east-1:123456789012:function:router:4' } };

@@ -66,14 +66,18 @@ describe('workflow stack with the fixture state machines', () => {
     });
   });
 
-  test('task functions write the table; only site writers get the bucket', () => {
+  test('task functions write the table and the sites bucket (site files and step artifacts), and switch releases', () => {
     for (const [id, fn] of Object.entries(functions)) {
       const actions = statementsOfRole(template, roleOf(fn)).flatMap((st) => asArray(st.Action));
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query']));
-      const writer = fn.Properties!.Description === 'Step Functions task DeploySite';
-      expect({ id, bucket: 'SITES_BUCKET' in fn.Properties!.Environment.Variables }).toEqual({ id, bucket: writer });
-      expect(actions.some((a) => a.startsWith('s3:'))).toBe(writer);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:Query', 's3:PutObject', 'cloudfront-keyvaluestore:PutKey']));
+      expect({ id, bucket: 'SITES_BUCKET' in fn.Properties!.Environment.Variables }).toEqual({ id, bucket: true });
+      expect(actions.some((a) => a.startsWith('cloudfront:'))).toBe(false);
     }
+  });
+
+  test('state machines have fixed names, so routes can address them without a cross-stack reference', () => {
+    const names = Object.values(ofType(template, 'AWS::StepFunctions::StateMachine')).map((sm) => sm.Properties!.StateMachineName);
+    expect(names.every((n) => /^ai-visibility-[a-z-]+$/.test(n))).toBe(true);
   });
 
   test(`EventBridge starts ${DAILY_SCHEDULE} at 14:00 UTC every day`, () => {

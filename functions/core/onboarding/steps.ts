@@ -2,20 +2,27 @@
  * The onboarding steps of the spec's "Onboarding flow" and how a run's progress reads.
  * Group 1 runs in parallel; 2a follows 1a; 3a and 3b follow 1c.
  */
-export const ONBOARDING_STEPS = {
-  '1a': { name: 'scrape the website', after: null },
-  '1b': { name: 'discover competitors', after: null },
-  '1c': { name: 'discover products', after: null },
-  '1d': { name: 'fetch the favicon', after: null },
-  '1e': { name: 'copy the pre-payment score', after: null },
-  '1f': { name: 'create the CDN distribution', after: null },
-  '2a': { name: 'create the AI website', after: '1a' },
-  '3a': { name: 'generate prompts', after: '1c' },
-  '3b': { name: 'generate product llms files', after: '1c' },
-} as const;
+export const ONBOARDING_STEPS: Record<string, { name: string; after: string | null; uses: readonly string[] }> = {
+  '1a': { name: 'scrape the website', after: null, uses: [] },
+  '1b': { name: 'discover competitors', after: null, uses: [] },
+  '1c': { name: 'discover products', after: null, uses: [] },
+  '1d': { name: 'fetch the favicon', after: null, uses: [] },
+  '1e': { name: 'copy the pre-payment score', after: null, uses: [] },
+  '1f': { name: 'create the CDN distribution', after: null, uses: [] },
+  // 2a runs after 1a (spec) but renders the catalogue too: it waits for 1c while 1c is
+  // still running, and is redone whenever 1c is, so the site never misses products.
+  '2a': { name: 'create the AI website', after: '1a', uses: ['1a', '1c'] },
+  '3a': { name: 'generate prompts', after: '1c', uses: ['1c'] },
+  '3b': { name: 'generate product llms files', after: '1c', uses: ['1c'] },
+};
 
-export type StepId = keyof typeof ONBOARDING_STEPS;
+export type StepId = '1a' | '1b' | '1c' | '1d' | '1e' | '1f' | '2a' | '3a' | '3b';
 export const STEP_IDS = Object.keys(ONBOARDING_STEPS) as StepId[];
+
+/** Whether a step may start now: every step it uses has ended (succeeded, skipped or failed). */
+export function inputsSettled(run: { steps: Record<StepId, StepState> }, step: StepId): boolean {
+  return ONBOARDING_STEPS[step].uses.every((u) => !['pending', 'running'].includes(run.steps[u as StepId].status));
+}
 
 export type StepStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'failed';
 
@@ -53,10 +60,12 @@ export const pendingStep = (): StepState => ({
  * generate-all repairs what failed without redoing, or duplicating, what worked.
  */
 export function newRun(executionId: string, orgSlug: string, now: string, previous: OnboardingRun | null): OnboardingRun {
+  const succeeded = (id: string) => previous?.steps[id as StepId]?.status === 'succeeded';
+  // A step is kept only when it and every step whose output it uses are kept.
+  const keep = (id: StepId): boolean => succeeded(id) && ONBOARDING_STEPS[id].uses.every((u) => keep(u as StepId));
   const steps = Object.fromEntries(STEP_IDS.map((id) => {
     const before = previous?.steps[id];
-    const keep = before && before.status === 'succeeded';
-    return [id, keep ? { ...before, kept_from: before.kept_from ?? previous!.execution_id } : pendingStep()];
+    return [id, before && keep(id) ? { ...before, kept_from: before.kept_from ?? previous!.execution_id } : pendingStep()];
   })) as Record<StepId, StepState>;
   return { execution_id: executionId, org_slug: orgSlug, status: 'running', started_at: now, finished_at: null, steps };
 }
