@@ -9,7 +9,7 @@
  * The demo store is served from the parent and its origin passed with `--origin`, so the
  * child's RSS is our code only; without `--origin` the child starts the store itself.
  *
- * Steps, run one after another (buildAiSite runs 1a and 1c in parallel; here they are apart):
+ * Steps, run one after another (the onboarding workflow runs 1a and 1c in parallel; here they are apart):
  *   1a scrapeWebsite     map (robots, sitemaps, one fetch per page) + scrape every page again
  *   1c discoverProducts  /products.json pages + collections
  *   3b generateProductLlmsFiles  one /llms/{product}.txt per product, published with the parts

@@ -5,16 +5,15 @@
  */
 import * as cheerio from 'cheerio';
 import { XMLParser } from 'fast-xml-parser';
-import { buildAiSite, type BuildAiSiteReport } from '../../functions/app/build-ai-site';
-import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { htmlLinks, markdownLinks, parseLlmsTxt } from '../core/site/helpers';
 import { getWithHost } from '../support/http';
+import { onboardViaApi } from '../support/onboard';
 import { startTestStack, type TestStack, DEV_API_KEY } from '../support/stack';
 
 let stack: TestStack;
 let store: DemoStore;
-let report: BuildAiSiteReport;
+let status: any;
 let host: string;
 
 /** GET a path on the AI-site host with a site's Host header (fetch cannot set Host). */
@@ -23,10 +22,7 @@ const site = (path: string, hostHeader = host) => getWithHost(stack.sites.port, 
 beforeAll(async () => {
   stack = await startTestStack({ LOG_LEVEL: 'warn' });
   store = await startDemoStore();
-  const token = await stack.token('harbor');
-  const created = await stack.call('POST', '/api/business', { token, body: { name: 'Harbor & Pine Coffee Co.', url: store.origin } });
-  expect(created.status).toBe(201);
-  report = await buildAiSite(getContainer(), 'harbor');
+  ({ status } = await onboardViaApi(stack, 'harbor', 'Harbor & Pine Coffee Co.', store.origin));
   host = `harbor.localhost:${stack.sites.port}`;
 }, 120_000);
 afterAll(async () => {
@@ -35,12 +31,13 @@ afterAll(async () => {
 });
 
 test('onboarding maps, scrapes, discovers products and deploys', () => {
+  const step = (id: string) => status.steps.find((s: { id: string }) => s.id === id);
   // Every page of the store: products, collections, pages, blog posts, plus home and listings.
-  expect(report.scrape.mapped).toBeGreaterThanOrEqual(store.stats.totalPages);
-  expect(report.scrape.failed).toBe(0);
-  expect(report.products).toEqual({ total: 24, added: 24, truncated: false });
-  expect(report.productFiles).toBe(24);
-  expect(report.site.files).toBeGreaterThan(60);
+  expect(step('1a').result.mapped).toBeGreaterThanOrEqual(store.stats.totalPages);
+  expect(step('1a').result.failed).toBe(0);
+  expect(step('1c').result).toEqual({ products: 24, added: 24, truncated: false });
+  expect(step('3b').result.files).toBe(24);
+  expect(step('2a').result.files).toBeGreaterThan(60);
 });
 
 test('GET /api/ai-website/{org_slug} returns the spec shape once deployed', async () => {

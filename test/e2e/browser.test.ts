@@ -7,9 +7,8 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { buildAiSite } from '../../functions/app/build-ai-site';
-import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
+import { onboardViaApi } from '../support/onboard';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -39,8 +38,7 @@ describeWithBrowser('AI pages in headless Chromium', () => {
     const beaconUrl = `http://127.0.0.1:${(beacons.address() as AddressInfo).port}`;
     stack = await startTestStack({ LOG_LEVEL: 'warn', API_PUBLIC_URL: beaconUrl });
     store = await startDemoStore({ products: 6 });
-    await stack.call('POST', '/api/business', { token: await stack.token('harbor'), body: { name: 'Harbor & Pine Coffee Co.', url: store.origin } });
-    await buildAiSite(getContainer(), 'harbor');
+    await onboardViaApi(stack, 'harbor', 'Harbor & Pine Coffee Co.', store.origin);
     base = `http://harbor.localhost:${stack.sites.port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
