@@ -4,6 +4,7 @@
  */
 import { runStep, type SkippedStep, type StepInput } from '../app/onboarding';
 import { getContainer, type Container } from '../container';
+import { InputsNotReadyError } from '../core/errors';
 import type { StepId } from '../core/onboarding/steps';
 import { createLogger } from '../logger';
 
@@ -17,6 +18,10 @@ export function stepTask(step: StepId, work: (container: Container, orgSlug: str
       log.info('step finished', { status: result.status, duration_ms: Date.now() - startedAt });
       return result;
     } catch (err) {
+      if (err instanceof InputsNotReadyError) {
+        log.info('step waiting for its inputs', { reason: err.message });
+        throw err;
+      }
       log.warn('step failed', { error: { name: (err as Error).name, message: (err as Error).message }, duration_ms: Date.now() - startedAt });
       throw err;
     }
