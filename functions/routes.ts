@@ -23,6 +23,8 @@ export interface RouteDef {
   rawBody?: boolean;
   /** Lambda timeout; API Gateway cuts synchronous requests at 29 s anyway. */
   timeoutSeconds?: number;
+  /** Publishes AI-site files (the CDK app grants the sites bucket and the release store). */
+  writesSiteFiles?: true;
   /** The state machine this route starts (the CDK app grants StartExecution and passes its ARN). */
   startsWorkflow?: 'onboarding';
 }
@@ -81,15 +83,15 @@ export const ROUTES: readonly RouteDef[] = [
   // Scheduled jobs (KEY, D6)
   { method: 'GET', path: '/api/cron/entities', auth: 'KEY', handler: todo, summary: 'businesses and products to process' },
   { method: 'POST', path: '/api/cron/detect-changes', auth: 'KEY', handler: todo, summary: 'change detection' },
-  { method: 'POST', path: '/api/cron/update-ai-site', auth: 'KEY', handler: todo, summary: 'update the AI site with changes' },
+  { method: 'POST', path: '/api/cron/update-ai-site', auth: 'KEY', handler: todo, summary: 'update the AI site with changes', writesSiteFiles: true },
   { method: 'POST', path: '/api/cron/discover-products', auth: 'KEY', handler: todo, summary: 'discover new products' },
   { method: 'POST', path: '/api/cron/discover-products-from-changes', auth: 'KEY', handler: todo, summary: 'deprecated alias of discover-products' },
   { method: 'POST', path: '/api/cron/generate-product-prompts', auth: 'KEY', handler: todo, summary: 'prompts for products' },
-  { method: 'POST', path: '/api/cron/generate-product-llms-txt', auth: 'KEY', handler: todo, summary: 'product llms files' },
-  { method: 'POST', path: '/api/cron/update-all-timestamps', auth: 'KEY', handler: todo, summary: 'refresh AI-site timestamps' },
+  { method: 'POST', path: '/api/cron/generate-product-llms-txt', auth: 'KEY', handler: todo, summary: 'product llms files', writesSiteFiles: true },
+  { method: 'POST', path: '/api/cron/update-all-timestamps', auth: 'KEY', handler: todo, summary: 'refresh AI-site timestamps', writesSiteFiles: true },
   { method: 'GET', path: '/api/cron/ai-articles-quota', auth: 'KEY', handler: 'api/cron/ai-articles-quota', summary: 'article quota' },
-  { method: 'POST', path: '/api/cron/create-ai-article', auth: 'KEY', handler: todo, summary: 'generate an AI article' },
-  { method: 'POST', path: '/api/cron/deploy-site', auth: 'KEY', handler: 'api/cron/deploy-site', summary: 'deploy AI-site files' },
+  { method: 'POST', path: '/api/cron/create-ai-article', auth: 'KEY', handler: todo, summary: 'generate an AI article', writesSiteFiles: true },
+  { method: 'POST', path: '/api/cron/deploy-site', auth: 'KEY', handler: 'api/cron/deploy-site', summary: 'deploy AI-site files', writesSiteFiles: true },
   { method: 'POST', path: '/api/cron/submit-indexnow', auth: 'KEY', handler: todo, summary: 'IndexNow submission' },
   { method: 'GET', path: '/api/cron/sample-prompts', auth: 'KEY', handler: todo, summary: 'prompt sample for the visibility check' },
   { method: 'POST', path: '/api/cron/analyze-visibility', auth: 'KEY', handler: todo, summary: 'visibility checks on the 8 platforms' },

@@ -22,7 +22,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import * as path from 'node:path';
-import { getRoute, ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
+import { ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
 import { grantRateLimitCounters, grantSiteFiles, grantStartWorkflow, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess } from '../nag';
@@ -37,15 +37,6 @@ export type RouteArea = 'Jobs' | 'App';
 export function routeArea(route: Pick<RouteDef, 'path'>): RouteArea {
   return /^\/api\/(cron|manual-trigger)(\/|$)/.test(route.path) ? 'Jobs' : 'App';
 }
-
-/** Routes that write AI-site files: the HTTP forms of the daily schedule's site steps. */
-export const SITE_WRITER_ROUTES: readonly string[] = [
-  'POST /api/cron/update-ai-site',
-  'POST /api/cron/generate-product-llms-txt',
-  'POST /api/cron/update-all-timestamps',
-  'POST /api/cron/create-ai-article',
-  'POST /api/cron/deploy-site',
-];
 
 export function handlerEntry(route: Pick<RouteDef, 'handler'>): string {
   return path.join(FUNCTIONS_DIR, `${route.handler}.ts`);
@@ -71,7 +62,6 @@ export class ApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const routes = props.routes ?? ROUTES;
-    const siteWriters = new Set(SITE_WRITER_ROUTES.map((key) => routeKey(getRoute(key))));
 
     this.apiKeySecret = new secretsmanager.Secret(this, 'ApiKeySecret', {
       description: 'X-API-Key for KEY operations (scheduler, operators); generated at creation',
@@ -177,7 +167,7 @@ export class ApiStack extends Stack {
       if (route.auth === 'KEY') this.apiKeySecret.grantRead(fn);
       if (route.auth === 'WEBHOOK') this.idpWebhookSecret.grantRead(fn);
       if (route.startsWorkflow) grantStartWorkflow(fn, route.startsWorkflow);
-      if (siteWriters.has(key)) grantSiteFiles(fn, props.siteFiles);
+      if (route.writesSiteFiles) grantSiteFiles(fn, props.siteFiles);
       this.routeFunctions.set(key, fn);
 
       resourceFor(route.path).addMethod(

@@ -1,7 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as fs from 'node:fs';
 import { ROUTES, routeKey } from '../../functions/routes';
-import { handlerEntry, routeArea, SITE_WRITER_ROUTES, STAGE_NAME } from '../../lib/stacks/api-stack';
+import { handlerEntry, routeArea, STAGE_NAME } from '../../lib/stacks/api-stack';
 import { asArray, buildTestService, type CfnResource, ofType, type Resources, roleOf, statementsOfRole } from './helpers';
 
 /** Resource budget per template (CloudFormation's hard cap is 500). */
@@ -179,7 +179,7 @@ describe('API stack', () => {
       const [id, fn] = functionOfRoute(routeKey(route));
       const env = fn.Properties!.Environment.Variables as Record<string, unknown>;
       const s3Actions = statementsOfRole(templateOfFunction(id), roleOf(fn)).flatMap((st) => asArray(st.Action)).filter((a) => a.startsWith('s3:'));
-      const writer = SITE_WRITER_ROUTES.includes(routeKey(route));
+      const writer = route.writesSiteFiles === true;
       expect('SITES_BUCKET' in env).toBe(writer);
       expect(s3Actions.sort()).toEqual(writer ? ['s3:DeleteObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject'] : []);
     }

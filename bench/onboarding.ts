@@ -1,0 +1,539 @@
+/**
+ * Onboarding benchmark: the wall time and peak memory of the WHOLE onboarding workflow, run
+ * exactly as a dashboard starts it: the real `state-machines/onboarding.asl.json` in the local
+ * Step Functions stand-in (aws-local-stepfunctions, real retry intervals) with the real task
+ * handlers, on the local stack (in-memory DynamoDB, site files and artifacts under a temp dir),
+ * against the default demo store (24 products) and a 5,000-page demo store.
+ *
+ * Per run: POST /api/business, POST /api/onboarding/generate-all (202 {execution_id}), wait for
+ * `stack.workflows.finished(execution_id)`, then GET /api/onboarding/status (per-step status,
+ * duration_ms, reason, result), GET /api/prompts/{org} and GET /api/products/{org}.
+ * Wall time = generate-all sent -> execution finished. Store pages fetched = requests the demo
+ * store served during the run (mapper, scraper, products.json, favicon, ...).
+ *
+ * Each size runs twice, each run in a child process of its own (`--child --size N --engine E`)
+ * so its peak RSS (`process.resourceUsage().maxRSS`) is its own; the parent serves the demo
+ * store and passes `--origin`, so the child's RSS is our code only (plus the tiny mock model):
+ *   offline  no LLM_BASE_URL: the offline narrative and prompt generators, 0 model calls.
+ *   model    LLM_BASE_URL -> a mock OpenAI-compatible server the child starts on 127.0.0.1:0.
+ *            `POST /chat/completions` answers valid JSON for every part the engines ask for
+ *            (2a: overview, FAQs, product-summary chunks; 3a: business prompts, product-prompt
+ *            chunks) and counts the calls; answers come back at once (BENCH_ONBOARDING_MODEL_LATENCY_MS
+ *            adds a delay per call), so the figure is our own overhead around the calls, not a
+ *            real model's latency. Fallbacks to the offline engine are reported from the
+ *            engines' own stats and the step results.
+ *
+ *   npx tsx bench/onboarding.ts                          (BENCH_ONBOARDING_SIZES=0,5000)
+ *   BENCH_ONBOARDING_ENGINES=offline npx tsx bench/onboarding.ts
+ *   BENCH_ONBOARDING_MODEL_MAX_SIZE=0 ...                 (model variant only up to that size)
+ *   npx tsx bench/onboarding.ts --child --size 5000 --engine model   (one run; prints one JSON line)
+ */
+import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+import { describeMachine, heading, int, isMain, mb, ms, printTable, ROOT } from './lib';
+
+const run = promisify(execFile);
+const RESULT_MARKER = '@@onboarding-bench-result ';
+const ORG = 'bench-onboarding';
+const BUSINESS_NAME = 'Harbor & Pine Coffee Co.';
+
+export type Engine = 'offline' | 'model';
+
+export interface OnboardingStepFigure {
+  id: string;
+  name: string;
+  status: string;
+  durationMs: number | null;
+  /** When the step started and ended, in ms after the run's started_at (null when it never ran). */
+  startOffsetMs: number | null;
+  endOffsetMs: number | null;
+  attempts: number;
+  reason: string | null;
+  result: Record<string, unknown> | null;
+}
+
+export interface ModelFigure {
+  /** Requests the mock model server received, total and per part. */
+  calls: number;
+  byPart: Record<string, number>;
+  /** Requests the mock could not make sense of (answered with invalid output). */
+  unrecognized: number;
+  /** The engines' own counters (attempts, failed attempts, parts that fell back to offline). */
+  narrative: { calls: number; failures: number; fallbacks: number } | null;
+  prompts: { calls: number; failures: number; fallbacks: number } | null;
+  /** engine.fallbackReason of 2a and 3a, when any. */
+  fallbackReasons: string[];
+}
+
+export interface OnboardingFigure {
+  size: number;
+  engine: Engine;
+  storeName: string;
+  store?: { products: number; collections: number; pages: number; blogPosts: number; totalPages: number };
+  runStatus: string;
+  /** generate-all sent -> `workflows.finished` resolved. */
+  wallMs: number;
+  /** generate-all round trip alone (202). */
+  startMs: number;
+  steps: OnboardingStepFigure[];
+  /** Requests the demo store served during the run (set by the parent when it serves the store). */
+  storeRequests?: number;
+  prompts: number;
+  businessPrompts: number;
+  productPrompts: number;
+  products: number;
+  /** Engines named by the step results (2a narrative, 3a prompts). */
+  siteEngine: string | null;
+  promptEngine: string | null;
+  model: ModelFigure | null;
+  /** Warnings and errors the stack logged, by message. */
+  warnings: Record<string, number>;
+  /** Peak RSS when the execution finished, and at the end (after the status/prompts/products GETs). */
+  peakRssBytes: number;
+  peakRssAtEndBytes: number;
+  /** RSS with the stack up, before generate-all. */
+  baselineRssBytes: number;
+}
+
+export interface OnboardingReport {
+  figures: OnboardingFigure[];
+  /** Runs not made, and why (e.g. the model variant above BENCH_ONBOARDING_MODEL_MAX_SIZE). */
+  notRun: string[];
+}
+
+const rss = () => process.resourceUsage().maxRSS * 1024;
+
+// ---------------------------------------------------------------------------------------
+// the mock model: an OpenAI-compatible chat-completions endpoint answering every part
+
+interface MockModel {
+  url: string;
+  calls(): number;
+  byPart(): Record<string, number>;
+  unrecognized(): number;
+  close(): Promise<void>;
+}
+
+/** Product lines of the engines' prompts: `- id: x | name: y | type: z | ... | price: $9.00 | tags: a, b | description: ...`. */
+function productLines(content: string): Array<{ id: string; count: number; type: string; tags: string[]; price: string }> {
+  const out: Array<{ id: string; count: number; type: string; tags: string[]; price: string }> = [];
+  for (const line of content.split('\n')) {
+    if (!line.startsWith('- id: ')) continue;
+    const fields = new Map<string, string>();
+    for (const part of line.slice(2).split(' | ')) {
+      const at = part.indexOf(': ');
+      if (at > 0) fields.set(part.slice(0, at), part.slice(at + 2));
+    }
+    out.push({
+      id: fields.get('id') ?? '',
+      count: Number(fields.get('count') ?? 0),
+      type: fields.get('type') ?? '',
+      tags: (fields.get('tags') ?? '').split(',').map((t) => t.trim()).filter(Boolean),
+      price: fields.get('price') ?? '',
+    });
+  }
+  return out.filter((p) => p.id);
+}
+
+const lower = (s: string) => s.trim().toLowerCase();
+
+function listLine(content: string, label: string): string[] {
+  const m = new RegExp(`^${label}: (.+)$`, 'm').exec(content);
+  return m ? m[1].split(',').map((s) => s.replace(/\(\d+\)$/, '').trim()).filter(Boolean) : [];
+}
+
+/** The JSON object a part expects, or null when the request is not one the engines send. */
+function mockAnswer(user: string): { part: string; answer: unknown } | null {
+  if (user.startsWith('Task: write the store overview.')) {
+    const types = listLine(user, 'Product types');
+    return {
+      part: 'site overview',
+      answer: {
+        summary: '{{STORE}} is an online store selling the products listed in its catalogue.',
+        description: '{{STORE}} sells its catalogue online.\n\nThe collections and product types below are taken from the store content.',
+        industry: 'online retail',
+        audience: 'shoppers looking for the products the store lists',
+        categories: types.slice(0, 20).length ? types.slice(0, 20) : ['General'],
+        keyFacts: [],
+      },
+    };
+  }
+  if (user.startsWith("Task: write the store's questions and answers.")) {
+    const faqs = [
+      'What does {{STORE}} sell?', 'Where can I see the full catalogue?', 'Which product types are available?',
+      'Which collections does the store have?', 'How do I find a product in stock?', 'What price range do the products cover?',
+      'Does the store list product details?', 'Can I browse products by collection?',
+    ].map((question) => ({ question, answer: 'The store content lists this on its catalogue and collection pages.' }));
+    return { part: 'site faqs', answer: { faqs } };
+  }
+  if (user.startsWith('Task: write one short summary per product below.')) {
+    const productSummaries: Record<string, string> = {};
+    for (const p of productLines(user)) {
+      productSummaries[p.id] = `A ${lower(p.type) || 'product'} from {{STORE}}${p.price ? `, listed at ${p.price}` : ''}.`;
+    }
+    return { part: 'site product summaries', answer: { productSummaries } };
+  }
+  const business = /^Task: write (\d+) distinct prompts shoppers/.exec(user);
+  if (business) {
+    const count = Number(business[1]);
+    const types = listLine(user, 'Product types').map(lower);
+    const topics = types.length ? types : ['specialty coffee'];
+    const templates = [
+      (t: string) => `What is the best ${t} to buy online?`,
+      (t: string) => `Where can I buy good ${t} online?`,
+      (t: string) => `Which online shop has a good selection of ${t}?`,
+      (t: string) => `What ${t} makes a good gift?`,
+      (t: string) => `Which ${t} is worth the price for a beginner?`,
+      (t: string) => `How do I choose ${t} for everyday use?`,
+      (t: string) => `What are the most popular kinds of ${t} right now?`,
+    ];
+    const caps = [15, 20, 25, 30, 40, 50, 75, 100];
+    const prompts: string[] = [];
+    for (let i = 0; prompts.length < count; i++) {
+      const topic = topics[i % topics.length];
+      const round = Math.floor(i / topics.length);
+      prompts.push(round < templates.length ? templates[round](topic) : `What is the best ${topic} under $${caps[(round - templates.length) % caps.length]}${round - templates.length >= caps.length ? ` for ${round} people` : ''}?`);
+    }
+    return { part: 'business prompts', answer: { prompts } };
+  }
+  if (user.startsWith('Task: write shopper prompts for each product below')) {
+    const products: Record<string, string[]> = {};
+    for (const p of productLines(user)) {
+      const t = lower(p.type) || 'product';
+      const tag = p.tags[0] ? lower(p.tags[0]) : 'everyday';
+      const all = [
+        `What is the best ${t} to buy online?`,
+        `Where can I buy ${tag} ${t}?`,
+        `Which ${t} is good for a gift?`,
+        `What ${t} do people recommend for beginners?`,
+        `Is there a good ${t} under ${p.price || '$30'}?`,
+        `How do I choose a ${tag} ${t}?`,
+        `Which shop sells ${t} with fast delivery?`,
+        `What should I look for in a ${t}?`,
+        `Which ${tag} ${t} has the best reviews?`,
+        `Compare ${t} options for daily use`,
+      ];
+      products[p.id] = all.slice(0, Math.max(1, p.count));
+    }
+    return { part: 'product prompts', answer: { products } };
+  }
+  return null;
+}
+
+async function startMockModel(latencyMs: number): Promise<MockModel> {
+  const byPart: Record<string, number> = {};
+  let calls = 0;
+  let unrecognized = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const reply = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return reply(404, { error: 'not found' });
+      calls++;
+      let content = '{"invalid": true}';
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages?: Array<{ role: string; content: string }> };
+        const user = body.messages?.find((m) => m.role === 'user')?.content ?? '';
+        const answer = mockAnswer(user);
+        if (answer) {
+          byPart[answer.part] = (byPart[answer.part] ?? 0) + 1;
+          content = JSON.stringify(answer.answer);
+        } else {
+          unrecognized++;
+        }
+      } catch {
+        unrecognized++;
+      }
+      const send = () => reply(200, { id: `mock-${calls}`, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+      if (latencyMs > 0) setTimeout(send, latencyMs);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    calls: () => calls,
+    byPart: () => ({ ...byPart }),
+    unrecognized: () => unrecognized,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// child: one store size, one engine, the whole workflow
+
+async function measureChild(size: number, engine: Engine, givenOrigin?: string): Promise<OnboardingFigure> {
+  const { startLocalStack } = await import('../functions/local/runtime');
+  const { startDemoStore } = await import('../functions/local/demo-store');
+  const { getContainer } = await import('../functions/container');
+  const { setLogSink } = await import('../functions/logger');
+  const { generatorOf } = await import('../functions/engines/generator');
+  const { promptGeneratorOf } = await import('../functions/engines/prompt-generator');
+
+  // Keep the stack's warnings (fallbacks, failed steps) to report them; the child's stdout is for the result line.
+  const warnings: Record<string, number> = {};
+  setLogSink((line) => {
+    try {
+      const entry = JSON.parse(line) as { level?: string; msg?: string };
+      if (entry.level === 'warn' || entry.level === 'error') warnings[`${entry.level}: ${entry.msg}`] = (warnings[`${entry.level}: ${entry.msg}`] ?? 0) + 1;
+    } catch {
+      /* not JSON */
+    }
+    process.stderr.write(`${line}\n`);
+  });
+
+  const store = givenOrigin ? undefined : await startDemoStore(size > 0 ? { size } : {});
+  const origin = givenOrigin ?? store!.origin;
+  const mock = engine === 'model' ? await startMockModel(Number(process.env.BENCH_ONBOARDING_MODEL_LATENCY_MS ?? 0)) : undefined;
+  const stack = await startLocalStack({ env: { LOG_LEVEL: 'warn', ...(mock ? { LLM_BASE_URL: mock.url, LLM_MODEL: 'bench-mock' } : {}) } });
+  try {
+    const token = await stack.idp.mint({ orgId: ORG });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${stack.api.url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      let json: any = text;
+      try { json = JSON.parse(text); } catch { /* keep the text */ }
+      return { status: res.status, body: json };
+    };
+
+    const created = await call('POST', '/api/business', { name: BUSINESS_NAME, url: origin });
+    if (created.status !== 201) throw new Error(`POST /api/business answered ${created.status}: ${JSON.stringify(created.body)}`);
+    const baselineRssBytes = rss();
+
+    const t0 = performance.now();
+    const started = await call('POST', '/api/onboarding/generate-all', {});
+    const startMs = performance.now() - t0;
+    if (started.status !== 202) throw new Error(`generate-all answered ${started.status}: ${JSON.stringify(started.body)}`);
+    await stack.workflows.finished(started.body.execution_id);
+    const wallMs = performance.now() - t0;
+    const peakRssBytes = rss();
+
+    const status = await call('GET', '/api/onboarding/status');
+    if (status.status !== 200) throw new Error(`GET /api/onboarding/status answered ${status.status}: ${JSON.stringify(status.body)}`);
+    const prompts = await call('GET', `/api/prompts/${ORG}`);
+    if (prompts.status !== 200) throw new Error(`GET /api/prompts answered ${prompts.status}`);
+    const products = await call('GET', `/api/products/${ORG}`);
+    if (products.status !== 200) throw new Error(`GET /api/products answered ${products.status}`);
+
+    const runStart = Date.parse(status.body.started_at);
+    const offset = (iso: string | null) => (iso ? Date.parse(iso) - runStart : null);
+    const steps: OnboardingStepFigure[] = (status.body.steps as any[]).map((s) => ({
+      id: s.id, name: s.name, status: s.status, durationMs: s.duration_ms, startOffsetMs: offset(s.started_at), endOffsetMs: offset(s.finished_at),
+      attempts: s.attempts, reason: s.reason, result: s.result,
+    }));
+    const stepResult = (id: string) => steps.find((s) => s.id === id)?.result as any;
+    const siteEngine = stepResult('2a')?.engine ?? null;
+    const promptEngine = stepResult('3a')?.engine ?? null;
+    const promptRows = prompts.body.prompts as Array<{ product_id: string | null }>;
+
+    let model: ModelFigure | null = null;
+    if (mock) {
+      const container = getContainer();
+      const statsOf = (g: unknown) => {
+        const s = (g as { stats?: () => { calls: number; failures: number; fallbacks: number } }).stats?.();
+        return s ? { calls: s.calls, failures: s.failures, fallbacks: s.fallbacks } : null;
+      };
+      model = {
+        calls: mock.calls(),
+        byPart: mock.byPart(),
+        unrecognized: mock.unrecognized(),
+        narrative: statsOf(generatorOf(container)),
+        prompts: statsOf(promptGeneratorOf(container)),
+        fallbackReasons: [siteEngine?.fallbackReason, promptEngine?.fallbackReason].filter(Boolean),
+      };
+    }
+
+    return {
+      size,
+      engine,
+      storeName: size > 0 ? `${int(size)}-page store` : 'default store',
+      store: store?.stats,
+      runStatus: status.body.status,
+      wallMs,
+      startMs,
+      steps,
+      storeRequests: store?.requests(),
+      prompts: prompts.body.total,
+      businessPrompts: promptRows.filter((p) => !p.product_id).length,
+      productPrompts: promptRows.filter((p) => p.product_id).length,
+      products: products.body.total,
+      siteEngine: siteEngine?.name ?? null,
+      promptEngine: promptEngine?.name ?? null,
+      model,
+      warnings,
+      peakRssBytes,
+      peakRssAtEndBytes: rss(),
+      baselineRssBytes,
+    };
+  } finally {
+    await stack.close();
+    // The stack keeps its site files and artifacts under <tmpdir>/aivis-<pid>/ (this child's pid).
+    rmSync(dirname(stack.sitesDir), { recursive: true, force: true });
+    await mock?.close();
+    await store?.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// parent
+
+const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+
+/** Runs every size x engine in its own child process, serving the demo store from this process. */
+export async function measureOnboarding(options: { sizes?: number[]; engines?: Engine[] } = {}): Promise<OnboardingReport> {
+  const sizes = options.sizes ?? listEnv('BENCH_ONBOARDING_SIZES', '0,5000').map(Number);
+  const engines = options.engines ?? (listEnv('BENCH_ONBOARDING_ENGINES', 'offline,model') as Engine[]);
+  const modelMaxSize = Number(process.env.BENCH_ONBOARDING_MODEL_MAX_SIZE ?? Infinity);
+  const { startDemoStore } = await import('../functions/local/demo-store');
+  const figures: OnboardingFigure[] = [];
+  const notRun: string[] = [];
+  for (const size of sizes) {
+    const store = await startDemoStore(size > 0 ? { size } : {});
+    try {
+      for (const engine of engines) {
+        if (engine === 'model' && size > modelMaxSize) {
+          notRun.push(`model variant of the ${int(size)}-page store (BENCH_ONBOARDING_MODEL_MAX_SIZE=${modelMaxSize})`);
+          continue;
+        }
+        const before = store.requests();
+        let stdout: string;
+        try {
+          ({ stdout } = await run(process.execPath, ['--import', 'tsx', __filename, '--child', '--size', String(size), '--engine', engine, '--origin', store.origin], {
+            cwd: ROOT,
+            env: { ...process.env, NODE_NO_WARNINGS: '1' },
+            maxBuffer: 256 * 1024 * 1024,
+            timeout: 15 * 60_000,
+          }));
+        } catch (err) {
+          const e = err as Error & { stderr?: string };
+          throw new Error(`onboarding child (size ${size}, ${engine}) failed: ${e.message.split('\n')[0]}\n${(e.stderr ?? '').slice(-3000)}`);
+        }
+        const line = stdout.split('\n').find((l) => l.startsWith(RESULT_MARKER));
+        if (!line) throw new Error(`onboarding child (size ${size}, ${engine}) printed no result:\n${stdout.slice(-2000)}`);
+        const figure = JSON.parse(line.slice(RESULT_MARKER.length)) as OnboardingFigure;
+        figures.push({ ...figure, store: store.stats, storeRequests: store.requests() - before });
+      }
+    } finally {
+      await store.close();
+    }
+  }
+  return { figures, notRun };
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}x` : '-');
+const label = (f: OnboardingFigure) => `${f.storeName}, ${f.engine}`;
+
+function modelLine(f: OnboardingFigure): string {
+  if (f.engine === 'offline' || !f.model) return '0 model calls (offline generators; no LLM_BASE_URL)';
+  const m = f.model;
+  const parts = Object.entries(m.byPart).map(([k, v]) => `${k} ${int(v)}`).join(', ');
+  const fallbacks = (m.narrative?.fallbacks ?? 0) + (m.prompts?.fallbacks ?? 0);
+  const failures = (m.narrative?.failures ?? 0) + (m.prompts?.failures ?? 0);
+  return `${int(m.calls)} model calls (${parts || 'none'}${m.unrecognized ? `, ${m.unrecognized} unrecognized` : ''}); ` +
+    `${failures} failed attempts, ${fallbacks} parts fell back to offline` +
+    (m.fallbackReasons.length ? ` (${m.fallbackReasons.join('; ').slice(0, 300)})` : '');
+}
+
+export function printOnboardingReport(r: OnboardingReport): void {
+  const figs = r.figures;
+  if (!figs.length) return;
+  heading('onboarding: whole workflow (ASL in the local Step Functions stand-in), child process per run');
+  const stepIds = figs[0].steps.map((s) => s.id);
+  printTable(
+    ['step', ...figs.map(label)],
+    stepIds.map((id) => {
+      const name = figs[0].steps.find((s) => s.id === id)?.name ?? '';
+      return [`${id} ${name}`, ...figs.map((f) => {
+        const s = f.steps.find((x) => x.id === id);
+        if (!s) return '-';
+        return `${s.status}${s.attempts > 1 ? ` x${s.attempts}` : ''} ${s.durationMs === null ? '-' : ms(s.durationMs)}`;
+      })];
+    }).concat([
+      ['run status', ...figs.map((f) => f.runStatus)],
+      ['wall time (generate-all -> finished)', ...figs.map((f) => ms(f.wallMs))],
+      ['store pages fetched (requests)', ...figs.map((f) => int(f.storeRequests ?? 0))],
+      ['model calls', ...figs.map((f) => int(f.model?.calls ?? 0))],
+      ['products created', ...figs.map((f) => int(f.products))],
+      ['prompts created (business + product)', ...figs.map((f) => `${int(f.prompts)} (${int(f.businessPrompts)} + ${int(f.productPrompts)})`)],
+      ['peak RSS at finish', ...figs.map((f) => mb(f.peakRssBytes))],
+      ['RSS with the stack up', ...figs.map((f) => mb(f.baselineRssBytes))],
+    ]),
+  );
+  console.log('');
+  for (const f of figs) {
+    console.log(`${label(f)} (${int(f.store?.totalPages ?? 0)} pages, ${int(f.store?.products ?? 0)} products): ${f.runStatus} in ${ms(f.wallMs)}` +
+      ` (generate-all answered 202 in ${ms(f.startMs)}); site engine ${f.siteEngine ?? '-'}, prompt engine ${f.promptEngine ?? '-'}`);
+    console.log(`  ${modelLine(f)}`);
+    for (const s of f.steps) {
+      const when = s.startOffsetMs === null || s.endOffsetMs === null ? '' : ` +${int(s.startOffsetMs)} -> +${int(s.endOffsetMs)} ms`;
+      const detail = s.reason ? `reason: ${s.reason}` : s.result ? JSON.stringify(s.result) : '';
+      console.log(`  ${s.id} ${s.status}${when}: ${detail.length > 200 ? `${detail.slice(0, 197)}...` : detail}`);
+    }
+    const warned = Object.entries(f.warnings);
+    if (warned.length) console.log(`  logged: ${warned.map(([k, v]) => `${k} x${v}`).join('; ')}`);
+  }
+  for (const engine of ['offline', 'model'] as const) {
+    const small = figs.find((f) => f.engine === engine && f.size === 0);
+    const big = figs.find((f) => f.engine === engine && f.size > 0);
+    if (!small || !big) continue;
+    heading(`onboarding (${engine}): ${big.storeName} vs ${small.storeName}`);
+    const rows = stepIds.map((id) => {
+      const a = small.steps.find((s) => s.id === id)?.durationMs ?? NaN;
+      const b = big.steps.find((s) => s.id === id)?.durationMs ?? NaN;
+      return [id, ms(a), ms(b), ratio(b, a)];
+    });
+    rows.push(['wall time', ms(small.wallMs), ms(big.wallMs), ratio(big.wallMs, small.wallMs)]);
+    rows.push(['store pages fetched', int(small.storeRequests ?? 0), int(big.storeRequests ?? 0), ratio(big.storeRequests ?? 0, small.storeRequests ?? 0)]);
+    rows.push(['model calls', int(small.model?.calls ?? 0), int(big.model?.calls ?? 0), ratio(big.model?.calls ?? 0, small.model?.calls ?? 0)]);
+    rows.push(['products', int(small.products), int(big.products), ratio(big.products, small.products)]);
+    rows.push(['prompts', int(small.prompts), int(big.prompts), ratio(big.prompts, small.prompts)]);
+    rows.push(['peak RSS', mb(small.peakRssBytes), mb(big.peakRssBytes), ratio(big.peakRssBytes, small.peakRssBytes)]);
+    printTable(['', small.storeName, big.storeName, 'ratio'], rows);
+  }
+  if (r.notRun.length) console.log(`\nnot run: ${r.notRun.join('; ')}`);
+}
+
+export async function runOnboardingBench(): Promise<OnboardingReport> {
+  const report = await measureOnboarding();
+  printOnboardingReport(report);
+  return report;
+}
+
+function argValue(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+if (isMain(module)) {
+  const isChild = process.argv.includes('--child');
+  const main = isChild
+    ? measureChild(Number(argValue('--size') ?? 0), (argValue('--engine') ?? 'offline') as Engine, argValue('--origin')).then((f) => {
+      process.stdout.write(`${RESULT_MARKER}${JSON.stringify(f)}\n`);
+    })
+    : (console.log(`machine: ${describeMachine()}`), runOnboardingBench().then(() => undefined));
+  main.then(
+    () => {
+      if (isChild) process.exit(0);
+    },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
