@@ -58,6 +58,9 @@ interface State {
   errorShape: ErrorShape;
 }
 
+/** middy gives the handler the event, not the request: its state is found through the event. */
+const stateOfEvent = new WeakMap<APIGatewayProxyEvent, State>();
+
 type Request = middy.Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }>;
 const stateOf = (request: Request) => request.internal.state as State;
 
@@ -83,8 +86,7 @@ export function endpoint<B extends $ZodType = $ZodType<unknown>, Q extends $ZodT
     .use(rateLimit())
     .use(jsonBody())
     .handler(async (event, _context, { signal: _signal }) => {
-      // middy hides `request` from the handler; the state travels on the event instead.
-      const state = (event as unknown as { __state: State }).__state;
+      const state = stateOfEvent.get(event)!;
       const container = getContainer();
       const body = parse('body', options.body, state.body);
       const query = parse('query', options.query, event.queryStringParameters ?? {});
@@ -122,7 +124,7 @@ function requestContext(resolve: (e: APIGatewayProxyEvent) => RouteDef, errorSha
       const log = createLogger({ request_id: requestId, route: `${route.method} ${route.path}` });
       const state: State = { route, requestId, log, startedAt: Date.now(), errorShape };
       request.internal.state = state;
-      (request.event as unknown as { __state: State }).__state = state;
+      stateOfEvent.set(request.event, state);
     },
     after: (request) => {
       const state = stateOf(request as Request);
