@@ -10,6 +10,7 @@ import type { ApiHandler } from '../http/endpoint';
 import { ROUTES } from '../routes';
 import { toApiGatewayEvent } from './apigw-event';
 import { createRouteMatcher } from './route-matcher';
+import { closeServer } from './close-server';
 
 /** API Gateway's and Lambda's synchronous payload limit. */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -68,7 +69,7 @@ export async function startApiServer(options: { port?: number; host?: string; ex
     server,
     port,
     url: `http://localhost:${port}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () => closeServer(server),
   };
 }
 

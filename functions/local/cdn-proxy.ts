@@ -20,6 +20,7 @@ import type { CloudFrontHeaders, CloudFrontRequest, CloudFrontRequestEvent, Clou
 import { handler as edgeHandler } from '../../edge-function/index';
 import { AI_SITE_HOST_HEADER, type HostResolver, type ResolvedHost } from '../core/proxy/types';
 import type { RunningServer } from './api-server';
+import { closeServer } from './close-server';
 
 export interface CdnProxyOptions {
   port?: number;
@@ -53,7 +54,7 @@ export async function startCdnProxy(options: CdnProxyOptions): Promise<RunningSe
     server,
     port,
     url: `http://{distribution-domain}:${port}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () => closeServer(server),
   };
 }
 

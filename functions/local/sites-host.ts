@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import { contentTypeOf } from '../core/site/content-types';
 import type { RunningServer } from './api-server';
+import { closeServer } from './close-server';
 
 
 export interface SitesHostOptions {
@@ -66,7 +67,7 @@ export async function startSitesHost(options: SitesHostOptions): Promise<Running
     server,
     port,
     url: `http://{slug}.${options.aiSiteDomain}:${port}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () => closeServer(server),
   };
 }
 

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildCatalogue } from './catalogue';
 import { createHandler } from './server';
+import { closeServer } from '../close-server';
 
 export interface DemoStoreOptions {
   port?: number; // default 0 (random)
@@ -46,10 +47,6 @@ export async function startDemoStore(options: DemoStoreOptions = {}): Promise<De
     port,
     stats: { ...catalogue.stats },
     requests: () => count,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }
