@@ -3,7 +3,6 @@
  * into a REST (v1) proxy event and calling the very handler module CDK deploys.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { ApiHandler } from '../http/endpoint';
@@ -11,6 +10,7 @@ import { ROUTES } from '../routes';
 import { toApiGatewayEvent } from './apigw-event';
 import { createRouteMatcher } from './route-matcher';
 import { closeServer } from './close-server';
+import { listen } from './listen';
 
 /** API Gateway's and Lambda's synchronous payload limit. */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -60,11 +60,7 @@ export async function startApiServer(options: { port?: number; host?: string; ex
     }
   });
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, options.port, options.host);
   return {
     server,
     port,

@@ -15,12 +15,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { CloudFrontHeaders, CloudFrontRequest, CloudFrontRequestEvent, CloudFrontResultResponse } from 'aws-lambda';
 import { handler as edgeHandler } from '../../edge-function/index';
 import { AI_SITE_HOST_HEADER, type HostResolver, type ResolvedHost } from '../core/proxy/types';
 import type { RunningServer } from './api-server';
 import { closeServer } from './close-server';
+import { listen } from './listen';
 
 export interface CdnProxyOptions {
   port?: number;
@@ -45,11 +45,7 @@ export async function startCdnProxy(options: CdnProxyOptions): Promise<RunningSe
     });
   });
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, options.port);
   return {
     server,
     port,

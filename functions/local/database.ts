@@ -4,8 +4,8 @@
  */
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { TABLE_SCHEMA } from '../adapters/dynamodb/table-schema';
+import { listen } from './listen';
 
 // dynalite ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -19,11 +19,7 @@ export interface EmbeddedDatabase {
 export async function startEmbeddedDatabase(options: { path?: string; port?: number } = {}): Promise<EmbeddedDatabase> {
   if (options.path) mkdirSync(options.path, { recursive: true });
   const server = dynalite({ path: options.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, options.port);
   return {
     endpoint: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),

@@ -5,11 +5,11 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
 import { contentTypeOf } from '../core/site/content-types';
 import type { RunningServer } from './api-server';
 import { closeServer } from './close-server';
+import { listen } from './listen';
 
 
 export interface SitesHostOptions {
@@ -58,11 +58,7 @@ export async function startSitesHost(options: SitesHostOptions): Promise<Running
     if (req.method === 'HEAD') return res.end();
     createReadStream(file.path).pipe(res);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(server, options.port);
   return {
     server,
     port,

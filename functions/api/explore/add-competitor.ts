@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import { addCompetitor } from '../../app/competitors';
 import { endpoint } from '../../http/endpoint';
 import { requiredText } from '../../http/schemas';
+import { competitorSummaryView } from './competitor-view';
 
 const body = z.object({ url: requiredText('url', 2048) });
 
@@ -17,14 +18,7 @@ export const handler = endpoint('POST /api/explore/add-competitor', { body }, as
     statusCode: 201,
     body: {
       status: 'success',
-      competitor: {
-        id: competitor.id,
-        name: competitor.name,
-        url: competitor.url,
-        description: competitor.description,
-        favicon_url: competitor.faviconUrl,
-        source: competitor.source,
-      },
+      competitor: competitorSummaryView(competitor),
     },
   };
 });

@@ -9,6 +9,7 @@ import { UUID_PATTERN } from '../../core/competitors/rules';
 import { NotFoundError } from '../../core/errors';
 import { competitorEnginesOf } from '../../engines/competitors';
 import { endpoint } from '../../http/endpoint';
+import { competitorDetailView } from './competitor-view';
 
 const path = z.object({ competitor_id: z.string().check(z.regex(UUID_PATTERN, 'must be a UUID')) });
 
@@ -21,18 +22,7 @@ export const handler = endpoint('GET /api/explore/competitor/{competitor_id}', {
   return {
     body: {
       status: 'success',
-      competitor: {
-        id: competitor.id,
-        name: competitor.name,
-        url: competitor.url,
-        description: competitor.description,
-        favicon_url: competitor.faviconUrl,
-        scraped_content: competitor.scrapedContent,
-        source: competitor.source,
-        products: competitor.products,
-        target_market: competitor.targetMarket,
-        created_at: competitor.createdAt,
-      },
+      competitor: competitorDetailView(competitor),
     },
   };
 });

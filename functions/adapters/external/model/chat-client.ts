@@ -1,7 +1,6 @@
 /**
- * One OpenAI-compatible chat-completions call with the model engine's retry policy, as a
- * reusable helper (model-engine.ts keeps its own copy of these closures; this module
- * mirrors them one to one so that engine can switch to it without a behaviour change):
+ * One OpenAI-compatible chat-completions call with retries: the one HTTP client shared by
+ * the model engine (model-engine.ts) and the model prompt generator (prompt-model.ts):
  *
  * - POST `{baseUrl}/chat/completions` with `{model, messages, temperature,
  *   response_format: {type: 'json_object'}}`; the key only in the Authorization header.
@@ -13,11 +12,17 @@
 import type { Logger } from '../../../logger';
 import type { ChatMessage } from '../../../core/generate/model-prompts';
 import type { Parsed } from '../../../core/generate/model-output';
-import type { FetchLike } from './model-engine';
+
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<{
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}>;
 
 export interface ChatClientOptions {
-  /** e.g. https://api.openai.com/v1; `/chat/completions` is appended. */
+  /** e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1; `/chat/completions` is appended. */
   baseUrl: string;
+  /** Optional: local servers often need none. */
   apiKey?: string;
   model: string;
   log: Logger;
@@ -48,8 +53,11 @@ export interface ChatClient {
   readonly model: string;
   /** The API host, for logs (never the key). */
   readonly host: string;
-  /** Attempts until `parse` accepts the content, a non-retryable error, or `maxRetries` retries. */
-  call<T>(label: string, messages: ChatMessage[], parse: (content: string) => Parsed<T>): Promise<Parsed<T>>;
+  /**
+   * Attempts until `parse` accepts the content, a non-retryable error, or `maxRetries` retries.
+   * `gate` bounds the requests in flight; default: the client's own (`maxConcurrency`).
+   */
+  call<T>(label: string, messages: ChatMessage[], parse: (content: string) => Parsed<T>, gate?: Gate): Promise<Parsed<T>>;
   stats(): ChatClientStats;
 }
 
@@ -71,8 +79,11 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Runs a task when a slot is free. */
+export type Gate = <T>(task: () => Promise<T>) => Promise<T>;
+
 /** A tiny concurrency gate: tasks beyond `max` wait for a slot, in submission order. */
-export function createGate(max: number) {
+export function createGate(max: number): Gate {
   let active = 0;
   const queue: Array<() => void> = [];
   return async <T>(task: () => Promise<T>): Promise<T> => {
@@ -111,17 +122,19 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   let host = '';
   try { host = new URL(options.baseUrl).host; } catch { host = '(invalid base url)'; }
-  const gate = createGate(Math.max(1, options.maxConcurrency ?? 4));
+  const clientGate = createGate(Math.max(1, options.maxConcurrency ?? 4));
   const counters: ChatClientStats = { calls: 0, failures: 0 };
 
+  /** Never let the key into a message, whatever a server or runtime echoes. */
   const scrub = (text: string) => (apiKey && apiKey.length >= 4 ? text.split(apiKey).join('[redacted]') : text);
 
   function backoff(retry: number, retryAfterMs?: number): number {
     const exp = Math.min(retryMaxMs, retryBaseMs * 2 ** (retry - 1));
-    const jittered = exp / 2 + random() * (exp / 2);
+    const jittered = exp / 2 + random() * (exp / 2); // "equal jitter"
     return Math.min(retryMaxMs, Math.max(jittered, retryAfterMs ?? 0));
   }
 
+  /** One HTTP attempt: the message content, or a CallError. */
   async function requestOnce(messages: ChatMessage[]): Promise<string> {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
@@ -158,7 +171,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     return content;
   }
 
-  async function call<T>(label: string, messages: ChatMessage[], parse: (content: string) => Parsed<T>): Promise<Parsed<T>> {
+  async function call<T>(label: string, messages: ChatMessage[], parse: (content: string) => Parsed<T>, gate: Gate = clientGate): Promise<Parsed<T>> {
     let last: CallFailure = { reason: 'no attempt made', retryable: false };
     for (let attempt = 0; attempt <= maxRetries; attempt++) {
       if (attempt > 0) {
