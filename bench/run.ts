@@ -1,6 +1,6 @@
 /**
- * npm run bench: bundle sizes, HTTP load, cold start, crawl (ours vs Crawlee) and AI-site
- * generation + deploy in sequence, then the figures side by side. Prints figures only; a slow
+ * npm run bench: bundle sizes, HTTP load, cold start, crawl (ours vs Crawlee), AI-site
+ * generation + deploy and the whole onboarding workflow in sequence, then the figures side by side. Prints figures only; a slow
  * result never fails the run (a section that crashes does, after the other sections ran).
  *
  * Skip sections with BENCH_SKIP, a comma-separated list of section names:
@@ -9,8 +9,10 @@
  *   cold      cold start of one handler
  *   crawl     mapper + scraper vs @crawlee/cheerio on a 5,000-page demo store (~1-2 min)
  *   ai-site   AI site generate + deploy, default and 5,000-page demo stores (~1 min)
+ *   onboarding  the whole onboarding workflow (ASL + real tasks), default and 5,000-page demo
+ *             stores, offline generators and a mock model API (~3 min)
  * e.g. BENCH_SKIP=crawl,http npm run bench. Each section's own knobs (BENCH_DURATION,
- * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, ...) are described at the top of its file.
+ * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, BENCH_ONBOARDING_SIZES, ...) are described at the top of its file.
  */
 import { rmSync } from 'node:fs';
 import { measureAiSite, printAiSiteReport, type AiSiteFigure, type AiSiteReport } from './ai-site';
@@ -19,8 +21,9 @@ import { COLD_START_MODULE, printColdStartReport, runColdStart, type ColdStartRe
 import { measureCrawl, printCrawlReport, type CrawlReport, type CrawlSideFigure } from './crawl';
 import { printLoadReport, runHttpLoad, type LoadFigure, type LoadReport } from './http-load';
 import { describeMachine, heading, int, kb, mb, ms, wholeMs } from './lib';
+import { createSiteWaitMs, measureOnboarding, printOnboardingReport, type OnboardingFigure, type OnboardingReport } from './onboarding';
 
-const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site'] as const;
+const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 const skipped = (name: SectionName): boolean => SKIP.has(name);
@@ -70,15 +73,40 @@ function aiSiteRows(ai: AiSiteReport): [string, string][] {
   return rows;
 }
 
+function onboardingRows(r: OnboardingReport): [string, string][] {
+  const rows: [string, string][] = [];
+  const stepMs = (f: OnboardingFigure, id: string) => f.steps.find((s) => s.id === id)?.durationMs ?? NaN;
+  const calls = (f: OnboardingFigure) => (f.engine === 'model' && f.model
+    ? `${int(f.model.calls)} model calls, ${(f.model.narrative?.fallbacks ?? 0) + (f.model.prompts?.fallbacks ?? 0)} fallbacks`
+    : '0 model calls');
+  for (const f of r.figures) {
+    rows.push([`onboarding (${f.storeName}, ${f.engine})`, `${f.runStatus} in ${ms(f.wallMs)}, ${mb(f.peakRssBytes)} peak RSS; ` +
+      `${int(f.storeRequests ?? 0)} store pages fetched, ${calls(f)}; ${int(f.products)} products, ${int(f.prompts)} prompts`]);
+    rows.push(['', `steps: 1a ${ms(stepMs(f, '1a'))}, 1c ${ms(stepMs(f, '1c'))}, 2a ${ms(stepMs(f, '2a'))} (after ${ms(createSiteWaitMs(f))} idle polling for 1c), ` +
+      `3a ${ms(stepMs(f, '3a'))}, 3b ${ms(stepMs(f, '3b'))}`]);
+  }
+  for (const engine of ['offline', 'model'] as const) {
+    const small = r.figures.find((f) => f.engine === engine && f.size === 0);
+    const big = r.figures.find((f) => f.engine === engine && f.size > 0);
+    if (!small || !big) continue;
+    rows.push(['', `${engine}: ${big.storeName} / default: ${ratio(big.wallMs, small.wallMs)} wall time, ${ratio(big.peakRssBytes, small.peakRssBytes)} peak RSS, ` +
+      `${ratio(big.storeRequests ?? 0, small.storeRequests ?? 0)} store pages` +
+      (engine === 'model' ? `, ${ratio(big.model?.calls ?? 0, small.model?.calls ?? 0)} model calls` : '')]);
+  }
+  if (r.notRun.length) rows.push(['', `not run: ${r.notRun.join('; ')}`]);
+  return rows;
+}
+
 interface Results {
   bundles?: BundleReport;
   load?: LoadReport;
   cold?: ColdStartReport;
   crawl?: CrawlReport;
   ai?: AiSiteReport;
+  onboarding?: OnboardingReport;
 }
 
-function summary({ bundles, load, cold, crawl, ai }: Results): void {
+function summary({ bundles, load, cold, crawl, ai, onboarding }: Results): void {
   heading('figures, side by side');
   const rows: [string, string][] = [['machine', describeMachine()]];
   if (bundles) {
@@ -103,6 +131,7 @@ function summary({ bundles, load, cold, crawl, ai }: Results): void {
   }
   if (crawl) rows.push(...crawlRows(crawl));
   if (ai) rows.push(...aiSiteRows(ai));
+  if (onboarding) rows.push(...onboardingRows(onboarding));
   const notRun = SECTIONS.filter(skipped);
   if (notRun.length) rows.push(['skipped', `${notRun.join(', ')} (BENCH_SKIP)`]);
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -137,6 +166,10 @@ async function main(): Promise<void> {
     if (!skipped('ai-site')) {
       results.ai = await section('ai site', () => measureAiSite());
       if (results.ai) printAiSiteReport(results.ai);
+    }
+    if (!skipped('onboarding')) {
+      results.onboarding = await section('onboarding', () => measureOnboarding());
+      if (results.onboarding) printOnboardingReport(results.onboarding);
     }
     summary(results);
   } finally {
