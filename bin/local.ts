@@ -8,6 +8,8 @@ import { DEMO_ORG, onboardDemoStore } from '../functions/local/demo-onboarding';
 import { startLocalStack, DEV_API_KEY } from '../functions/local/runtime';
 
 async function main() {
+  // One JSON line per request would drown the progress display; LOG_LEVEL=info shows them.
+  process.env.LOG_LEVEL ??= 'warn';
   const env = process.env;
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   const stack = await startLocalStack({
@@ -34,7 +36,8 @@ ${await stack.idp.mint({ orgId: DEMO_ORG })}
 `);
 
   if (env.DEMO !== '0') {
-    demo = await startDemoStore({ port: env.DEMO_STORE_PORT ? Number(env.DEMO_STORE_PORT) : 0, size: env.DEMO_STORE_SIZE ? Number(env.DEMO_STORE_SIZE) : undefined });
+    // A fixed port: the demo business keeps its store URL (and its distribution's origin) across restarts.
+    demo = await startDemoStore({ port: Number(env.DEMO_STORE_PORT ?? 8083), size: env.DEMO_STORE_SIZE ? Number(env.DEMO_STORE_SIZE) : undefined });
     console.log(`Demo store       ${demo.origin}  (${demo.stats.products} products, ${demo.stats.totalPages} pages)\nOnboarding the demo store:`);
     const started = Date.now();
     try {

@@ -9,8 +9,15 @@ export function errorResponse(error: unknown, shape: ErrorShape): {
 } {
   if (error instanceof AppError) {
     const body = shape === 'detail' ? { detail: error.message } : { status: 'error', error: error.message };
-    return { statusCode: error.status, body, headers: error.headers, logLevel: error.status >= 500 ? 'error' : 'warn' };
+    return { statusCode: error.status, body, headers: error.headers, logLevel: levelOf(error.status) };
   }
   const body = shape === 'detail' ? { detail: 'internal error' } : { status: 'error', error: 'internal error' };
   return { statusCode: 500, body, headers: {}, logLevel: 'error' };
+}
+
+/** Server faults are errors; refused credentials and rate limits are worth a warning; other 4xx are routine. */
+function levelOf(status: number): LogLevel {
+  if (status >= 500) return 'error';
+  if (status === 401 || status === 403 || status === 429) return 'warn';
+  return 'info';
 }
