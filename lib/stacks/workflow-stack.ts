@@ -28,6 +28,11 @@ export const DAILY_SCHEDULE = 'daily-schedule';
 export const DAILY_SCHEDULE_CRON = { minute: '0', hour: '14' } as const;
 /** Task Lambdas may run longer than API ones: Step Functions waits for them. */
 export const TASK_TIMEOUT_SECONDS = 300;
+/**
+ * Site steps on a 5,000-page store hold the scraped pages and ~15,000 generated files at
+ * once (npm run bench: ~850 MB peak for 2a); more memory also buys Lambda CPU.
+ */
+export const TASK_MEMORY_MB = 2048;
 /** The task that creates customer CloudFront distributions with the edge router attached. */
 export const CDN_TASK = 'CreateCdnDistribution';
 
@@ -64,6 +69,7 @@ export class WorkflowStack extends Stack {
         entry,
         description: `Step Functions task ${name}`,
         timeoutSeconds: TASK_TIMEOUT_SECONDS,
+        memorySize: TASK_MEMORY_MB,
         environment: baseEnv,
       });
       props.table.grantReadWriteData(fn);

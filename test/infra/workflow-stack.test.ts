@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { STATE_MACHINES_DIR } from '../../lib/paths';
-import { DAILY_SCHEDULE } from '../../lib/stacks/workflow-stack';
+import { DAILY_SCHEDULE, TASK_MEMORY_MB } from '../../lib/stacks/workflow-stack';
 import { loadAslFiles } from '../../lib/workflows/asl';
 import { asArray, buildTestService, FIXTURE_TASKS, ofType, type Resources, roleOf, statementsOfRole } from './helpers';
 
@@ -36,7 +36,7 @@ describe('workflow stack with the fixture state machines', () => {
   test('one task function per distinct placeholder, shared between workflows', () => {
     expect(Object.keys(functions)).toHaveLength(5);
     for (const fn of Object.values(functions)) {
-      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 512, TracingConfig: { Mode: 'Active' } });
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], TracingConfig: { Mode: 'Active' } });
     }
   });
 
@@ -73,6 +73,10 @@ describe('workflow stack with the fixture state machines', () => {
       expect({ id, bucket: 'SITES_BUCKET' in fn.Properties!.Environment.Variables }).toEqual({ id, bucket: true });
       expect(actions.some((a) => a.startsWith('cloudfront:'))).toBe(false);
     }
+  });
+
+  test('task functions get the memory the 5,000-page site steps need', () => {
+    for (const fn of Object.values(functions)) expect(fn.Properties!.MemorySize).toBe(TASK_MEMORY_MB);
   });
 
   test('state machines have fixed names, so routes can address them without a cross-stack reference', () => {
