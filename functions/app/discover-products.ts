@@ -24,6 +24,9 @@ export interface ProductDiscovery {
   entitiesAdded: number;
   /** The platform's page × limit ceiling was reached. */
   truncated: boolean;
+  collections: number;
+  /** Collections are optional for the AI site: a store that hides them is noted, not fatal. */
+  collectionsError: string | null;
 }
 
 export async function discoverProducts(container: Container, orgSlug: string): Promise<ProductDiscovery> {
@@ -41,7 +44,11 @@ export async function discoverProducts(container: Container, orgSlug: string): P
     id: randomUUID(), orgSlug, productId: p.productId, name: p.name, url: p.url,
     citationCount: 0, articleCount: 0, createdAt: now, updatedAt: now,
   })));
-  const collections = await fetchCollections(container.fetchUrl, business.url).catch(() => []);
+  let collectionsError: string | null = null;
+  const collections = await fetchCollections(container.fetchUrl, business.url).catch((err: Error) => {
+    collectionsError = err.message;
+    return [];
+  });
   const catalog: CatalogArtifact = {
     products,
     collections: collections.map((c) => ({ handle: c.handle, title: c.title, description: c.description, url: `${business.url}/collections/${encodeURIComponent(c.handle)}` })),
@@ -50,5 +57,5 @@ export async function discoverProducts(container: Container, orgSlug: string): P
   if (hashChanged) {
     await container.aiSites.patch(orgSlug, business.id, { productsHash: hash, productsSnapshot: productsSnapshot(products) });
   }
-  return { products, newProducts: found, hashChanged, entitiesAdded, truncated: listing.truncated };
+  return { products, newProducts: found, hashChanged, entitiesAdded, truncated: listing.truncated, collections: collections.length, collectionsError };
 }

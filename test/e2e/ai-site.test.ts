@@ -35,7 +35,7 @@ test('onboarding maps, scrapes, discovers products and deploys', () => {
   // Every page of the store: products, collections, pages, blog posts, plus home and listings.
   expect(step('1a').result.mapped).toBeGreaterThanOrEqual(store.stats.totalPages);
   expect(step('1a').result.failed).toBe(0);
-  expect(step('1c').result).toEqual({ products: 24, added: 24, truncated: false });
+  expect(step('1c').result).toEqual({ products: 24, added: 24, truncated: false, collections: 6 });
   expect(step('3b').result.files).toBe(24);
   expect(step('2a').result.files).toBeGreaterThan(60);
 });
