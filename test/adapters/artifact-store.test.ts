@@ -1,0 +1,53 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { mockClient } from 'aws-sdk-client-mock';
+import { createS3ArtifactStore } from '../../functions/adapters/aws/s3-artifact-store';
+import { createFsArtifactStore } from '../../functions/adapters/local/fs-artifact-store';
+
+describe('local artifact store', () => {
+  const store = createFsArtifactStore(mkdtempSync(join(tmpdir(), 'artifacts-')));
+
+  test('puts, gets and lists by prefix; a missing key is null', async () => {
+    await store.put('site-parts/shop/main', [{ path: '/llms.txt' }]);
+    await store.put('site-parts/shop/product-llms', [{ path: '/llms/a.txt' }]);
+    await store.put('site-parts/other/main', []);
+    expect(await store.get('site-parts/shop/main')).toEqual([{ path: '/llms.txt' }]);
+    expect(await store.list('site-parts/shop')).toEqual(['site-parts/shop/main', 'site-parts/shop/product-llms']);
+    expect(await store.get('scrape/nobody')).toBeNull();
+    expect(await store.list('site-parts/nobody')).toEqual([]);
+  });
+
+  test('keys that could leave the artifact root are refused', async () => {
+    await expect(store.put('../escape', 1)).rejects.toThrow(/invalid artifact key/);
+    await expect(store.get('scrape/../../etc')).rejects.toThrow(/invalid artifact key/);
+  });
+});
+
+describe('S3 artifact store', () => {
+  const s3 = mockClient(S3Client);
+  beforeEach(() => s3.reset());
+
+  test('stores gzip JSON under artifacts/ and reads it back', async () => {
+    let stored: Buffer | undefined;
+    s3.on(PutObjectCommand).callsFake((input) => { stored = input.Body as Buffer; return {}; });
+    const store = createS3ArtifactStore(new S3Client({}), 'bucket');
+    await store.put('catalog/shop', { products: [1, 2] });
+    expect(s3.commandCalls(PutObjectCommand)[0].args[0].input).toMatchObject({ Bucket: 'bucket', Key: 'artifacts/catalog/shop.json.gz', ContentEncoding: 'gzip' });
+    expect(JSON.parse(gunzipSync(stored!).toString())).toEqual({ products: [1, 2] });
+    s3.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => new Uint8Array(stored!) } as never });
+    expect(await store.get('catalog/shop')).toEqual({ products: [1, 2] });
+  });
+
+  test('a missing object is null; listing follows continuation tokens', async () => {
+    s3.on(GetObjectCommand).rejects(Object.assign(new Error('no'), { name: 'NoSuchKey' }));
+    s3.on(ListObjectsV2Command)
+      .resolvesOnce({ Contents: [{ Key: 'artifacts/site-parts/shop/main.json.gz' }], IsTruncated: true, NextContinuationToken: 't' })
+      .resolves({ Contents: [{ Key: 'artifacts/site-parts/shop/product-llms.json.gz' }] });
+    const store = createS3ArtifactStore(new S3Client({}), 'bucket');
+    expect(await store.get('scrape/shop')).toBeNull();
+    expect(await store.list('site-parts/shop')).toEqual(['site-parts/shop/main', 'site-parts/shop/product-llms']);
+  });
+});
