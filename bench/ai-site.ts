@@ -121,7 +121,7 @@ async function measureChild(size: number, givenOrigin?: string): Promise<AiSiteF
     };
 
     const scrape = await step('scrape', '1a scrapeWebsite', () => scrapeWebsite(container, ORG),
-      (s) => `${s.mapped} mapped, ${s.scraped} scraped, ${s.failed} failed, ${s.pagesFetched} map fetches${s.truncated ? ', truncated' : ''} (${s.scraper})`);
+      (s) => `${s.mapped} mapped, ${s.scraped} scraped, ${s.failed} failed, ${s.pagesFetched} store requests${s.truncated ? ', truncated' : ''} (${s.scraper})`);
     const products = await step('products', '1c discoverProducts', () => discoverProducts(container, ORG),
       (d) => `${d.products.length} products, ${d.entitiesAdded} entities added${d.truncated ? ', truncated' : ''}`);
     const productLlms = await step('productLlms', '3b generateProductLlmsFiles', () => generateProductLlmsFiles(container, ORG),
@@ -218,7 +218,7 @@ export function printAiSiteReport(r: AiSiteReport): void {
     console.log('');
     for (const s of f.steps) console.log(`  ${s.label.trim()}: ${s.detail}`);
     console.log(`\n1a+1c+3b+2a: ${ms(f.totalMs)}; live release ${int(f.filesDeployed)} files, ${mb(f.bytesDeployed)}; ` +
-      `${int(f.storeRequests ?? 0)} store requests (${int(f.mapFetches)} map fetches + ${int(f.scraped)} page scrapes + feeds/robots/sitemaps); ` +
+      `${int(f.storeRequests ?? 0)} store requests (${int(f.mapFetches)} by step 1a, which scrapes what it maps in one fetch, + product/collection feeds); ` +
       `peak RSS ${mb(f.peakRssBytes)} (${mb(f.baselineRssBytes)} with the stack up, before step 1a)`);
     const gen = f.steps.filter((s) => ['snapshot', 'narrative', 'build'].includes(s.key)).reduce((n, s) => n + s.wallMs, 0);
     const dep = f.steps.find((s) => s.key === 'deploy')?.wallMs ?? NaN;

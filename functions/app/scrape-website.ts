@@ -2,14 +2,22 @@
  * Onboarding 1a: map the store (robots.txt, sitemaps, HTML links; up to 5,000 pages) and
  * scrape its pages. The mapped URLs with their fingerprints are the stored site map the
  * daily change detection compares against; scraped pages feed the AI site (2a).
- * Safe to retry: it overwrites its own artifact and fields.
+ *
+ * With the built-in scraper, the mapper makes the pages from its own fetch (`capturePages`),
+ * so each store page is fetched once; the scraper fetches only mapped URLs the mapper did not
+ * settle (not fetched, or the fetch itself failed). With Firecrawl, the mapper maps and the
+ * provider scrapes every mapped URL. Safe to retry: it overwrites its own artifact and fields.
  */
-import { mapSite } from '../adapters/external/mapper';
+import { mapSite, type MapSiteResult } from '../adapters/external/mapper';
 import { artifactKeys } from '../core/artifacts';
 import { NotFoundError, UpstreamError } from '../core/errors';
 import type { MappedUrl, ScrapedPage } from '../core/site/types';
+import type { ScrapeResult, Scraper } from '../adapters/external/scraper';
 import type { Container } from '../container';
 import { scraperOf } from '../engines/scraper';
+
+/** The size limit the stored copy of the store's robots.txt has always had. */
+const ROBOTS_TXT_MAX_BYTES = 512 * 1024;
 
 export interface ScrapeArtifact {
   mappedAt: string;
@@ -24,20 +32,23 @@ export interface ScrapeSummary {
   failed: number;
   truncated: boolean;
   scraper: string;
+  /** Requests 1a made to the store: robots.txt, sitemaps and pages (mapper and built-in scraper). A provider's own fetches are not counted. */
   pagesFetched: number;
 }
 
 export async function scrapeWebsite(container: Container, orgSlug: string, options: { maxPages?: number } = {}): Promise<ScrapeSummary> {
   const business = await container.businesses.get(orgSlug);
   if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
-  const map = await mapSite(container.fetchUrl, business.url, { maxPages: options.maxPages });
+  const scraper = scraperOf(container);
+  const capturePages = scraper.name === 'builtin';
+  const map = await mapSite(container.fetchUrl, business.url, { maxPages: options.maxPages, capturePages });
   if (map.urls.length === 0) {
     const reason = map.errors[0]?.reason ?? 'no pages found';
     throw new UpstreamError(`could not map ${business.url}: ${reason}`);
   }
-  const scraper = scraperOf(container);
-  const scraped = await scraper.scrape(map.urls);
-  const storeRobotsTxt = await fetchRobotsTxt(container, business.url);
+  const { scraped, fetched } = await scrapeMapped(scraper, map);
+  // The mapper already read robots.txt: no second request for the stored copy.
+  const storeRobotsTxt = map.robotsTxt !== null && Buffer.byteLength(map.robotsTxt) <= ROBOTS_TXT_MAX_BYTES ? map.robotsTxt : null;
 
   const artifact: ScrapeArtifact = { mappedAt: container.clock.now().toISOString(), urls: map.urls, pages: scraped.pages, storeRobotsTxt };
   await container.artifacts.put(artifactKeys.scrape(orgSlug), artifact);
@@ -51,15 +62,33 @@ export async function scrapeWebsite(container: Container, orgSlug: string, optio
     failed: scraped.failures.length,
     truncated: map.truncated,
     scraper: scraper.name,
-    pagesFetched: map.fetched,
+    pagesFetched: map.fetched + fetched,
   };
 }
 
-async function fetchRobotsTxt(container: Container, origin: string): Promise<string | null> {
-  try {
-    const res = await container.fetchUrl(`${origin}/robots.txt`, { maxBytes: 512 * 1024 });
-    return res.status === 200 ? res.text() : null;
-  } catch {
-    return null;
+/**
+ * The pages of the mapped URLs: the mapper's captured ones (built-in scraper), completed by
+ * scraping only the URLs it did not settle; or all of them by the scraper (Firecrawl).
+ * `fetched`: store requests the built-in scraper made here.
+ */
+async function scrapeMapped(scraper: Scraper, map: MapSiteResult): Promise<{ scraped: ScrapeResult; fetched: number }> {
+  if (!map.captured) {
+    const scraped = await scraper.scrape(map.urls);
+    return { scraped, fetched: scraper.name === 'builtin' ? map.urls.length : 0 };
   }
+  const captured = map.captured;
+  const settled = new Set([...captured.pages.map((p) => p.url), ...captured.failures.map((f) => f.url)]);
+  const rest = map.urls.filter((u) => !settled.has(u.url));
+  if (rest.length === 0) return { scraped: captured, fetched: 0 };
+  const more = await scraper.scrape(rest);
+  // Both lists in map order, as a scrape of every mapped URL would give them.
+  const order = new Map(map.urls.map((u, i) => [u.url, i]));
+  const byMapOrder = (a: { url: string }, b: { url: string }) => (order.get(a.url) ?? 0) - (order.get(b.url) ?? 0);
+  return {
+    scraped: {
+      pages: [...captured.pages, ...more.pages].sort(byMapOrder),
+      failures: [...captured.failures, ...more.failures].sort(byMapOrder),
+    },
+    fetched: rest.length,
+  };
 }

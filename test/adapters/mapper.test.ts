@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createGuardedFetch } from '../../functions/adapters/external/guarded-fetch';
 import { mapSite } from '../../functions/adapters/external/mapper';
+import { createBuiltinScraper } from '../../functions/adapters/external/scraper/builtin';
 import { contentFingerprint } from '../../functions/core/crawl/fingerprint';
 
 type Route = { status?: number; type?: string; headers?: Record<string, string>; body: string; delayMs?: number };
@@ -268,6 +269,94 @@ describe('mapSite', () => {
     const result = await mapSite(fetchUrl, store.origin, { discoverLinks: false });
     expect(result.sitemaps).toEqual([]);
     expect(result.errors).toEqual([{ url: `${store.origin}/sitemap.xml`, reason: 'sitemap: not a sitemap: root element is <html>' }]);
+  });
+
+  describe('capturePages', () => {
+    /** A page with everything the markdown conversion touches: base href, relative links, images, lists, code. */
+    const RICH = `<!doctype html><html><head><title>Rich – Store</title><base href="/products/">` +
+      `<meta name="description" content="A page with &amp; everything."><script id="__st">var __st={"reqid":"r"}</script></head>` +
+      `<body><header><nav><a href="/">Home</a></nav></header><main><h1>Rich mug</h1><p>A <strong>sturdy</strong> mug, see ` +
+      `<a href="b">B</a> and <a href="javascript:alert(1)">nothing</a>.</p><ul><li>Stoneware</li><li>350 ml</li></ul>` +
+      `<ol start="3"><li>Rinse</li><li>Dry</li></ol><pre><code>width: 9cm</code></pre><img src="../cdn/rich.jpg" alt="Rich">` +
+      `<img src="data:image/png;base64,AAAA" alt="pixel"><!-- generated --><button>Add</button></main><footer>© Store</footer></body></html>`;
+    const richStore: Routes = (o) => ({
+      ...smallStore(o),
+      '/sitemap_pages_1.xml': { type: XML, body: urlset([{ loc: `${o}/pages/about` }, { loc: `${o}/products/rich`, lastmod: '2026-03-04' }]) },
+      '/products/rich': { body: RICH },
+    });
+
+    it('captures, from its own fetch, exactly the pages the built-in scraper makes', async () => {
+      const store = await startStore(richStore);
+      const o = store.origin;
+      const result = await mapSite(fetchUrl, o, { concurrency: 2, capturePages: true });
+      const captured = result.captured!;
+      const fetchesByMapper = store.requests.length;
+      // every page fetched once: no URL requested twice
+      expect(new Set(store.requests).size).toBe(fetchesByMapper);
+      expect(result.fetched).toBe(fetchesByMapper);
+
+      // a page for every mapped URL answered 200 with HTML, in map order
+      const ok = result.urls.filter((u) => u.statusCode === 200).map((u) => u.url);
+      expect(captured.pages.map((p) => p.url)).toEqual(ok);
+      expect(ok).toContain(`${o}/products/rich`);
+      // answers that are no page are settled as failures, with the scraper's reasons
+      expect(captured.failures).toEqual([
+        { url: `${o}/products/challenged`, reason: expect.stringMatching(/^blocked: bot challenge/) },
+        { url: `${o}/pages/gone`, reason: 'HTTP 404' },
+      ]);
+      // the map's fingerprint is the page's
+      const byUrl = new Map(result.urls.map((u) => [u.url, u]));
+      for (const p of captured.pages) expect(p.fingerprint).toBe(byUrl.get(p.url)!.fingerprint);
+
+      // the built-in scraper, fetching the same URLs again, makes the same pages and failures
+      const scraped = await createBuiltinScraper(fetchUrl).scrape(result.urls);
+      expect(captured.pages).toHaveLength(scraped.pages.length);
+      for (const [i, page] of captured.pages.entries()) {
+        const expected = scraped.pages[i];
+        for (const field of ['url', 'kind', 'title', 'description', 'markdown', 'fingerprint', 'statusCode', 'lastmod'] as const) {
+          expect([page.url, field, page[field]]).toEqual([expected.url, field, expected[field]]);
+        }
+        expect(page).toEqual(expected);
+      }
+      expect(captured.failures).toEqual(scraped.failures);
+      // the comparison is not vacuous: the rich page went through the whole conversion
+      const rich = captured.pages.find((p) => p.url === `${o}/products/rich`)!;
+      expect(rich).toMatchObject({ kind: 'product', title: 'Rich – Store', description: 'A page with & everything.', statusCode: 200, lastmod: '2026-03-04' });
+      expect(rich.markdown).toBe([
+        '# Rich mug', '', `A **sturdy** mug, see [B](${o}/products/b) and nothing.`, '', '- Stoneware', '- 350 ml', '',
+        '3. Rinse', '4. Dry', '', '```', 'width: 9cm', '```', '', `![Rich](${o}/cdn/rich.jpg)`,
+      ].join('\n'));
+      // markdown only: no HTML body is kept
+      expect(Object.keys(rich).sort()).toEqual(['description', 'fingerprint', 'kind', 'lastmod', 'markdown', 'statusCode', 'title', 'url']);
+    });
+
+    it('gives the same map with or without capture, and no capture unless asked', async () => {
+      const store = await startStore(richStore);
+      const plain = await mapSite(fetchUrl, store.origin, { concurrency: 1 });
+      const capturing = await mapSite(fetchUrl, store.origin, { concurrency: 1, capturePages: true });
+      expect(plain.captured).toBeUndefined();
+      expect(capturing.urls).toEqual(plain.urls);
+      expect(capturing.fetched).toBe(plain.fetched);
+      expect(capturing.robotsTxt).toBe(plain.robotsTxt);
+      expect(plain.robotsTxt).toMatch(/^# store robots\n/);
+    });
+
+    it('settles nothing it did not fetch: sitemap-only URLs and failed fetches are left to the scraper', async () => {
+      const store = await startStore(smallStore);
+      const sitemapOnly = await mapSite(fetchUrl, store.origin, { discoverLinks: false, capturePages: true });
+      expect(sitemapOnly.captured).toEqual({ pages: [], failures: [] });
+      expect(sitemapOnly.urls).toHaveLength(5);
+
+      // a page whose fetch itself fails (here: redirected to a closed port) is an error of the
+      // map, but neither a page nor a settled failure
+      const broken = await startStore((o) => ({ ...smallStore(o), '/products/b': { status: 302, headers: { location: 'http://127.0.0.1:1/gone' }, body: '' } }));
+      const result = await mapSite(fetchUrl, broken.origin, { capturePages: true });
+      const b = `${broken.origin}/products/b`;
+      expect(result.errors).toContainEqual({ url: b, reason: expect.stringMatching(/refused|connect/i) });
+      expect(result.urls.map((u) => u.url)).toContain(b);
+      expect(result.captured!.pages.map((p) => p.url)).not.toContain(b);
+      expect(result.captured!.failures.map((f) => f.url)).not.toContain(b);
+    });
   });
 
   describe('maxPages boundary (5,000)', () => {

@@ -15,6 +15,8 @@ let stack: TestStack;
 let store: DemoStore;
 let status: any;
 let host: string;
+/** Requests the demo store served during the whole onboarding. */
+let storeRequests: number;
 
 /** GET a path on the AI-site host with a site's Host header (fetch cannot set Host). */
 const site = (path: string, hostHeader = host) => getWithHost(stack.sites.port, path, hostHeader);
@@ -22,7 +24,9 @@ const site = (path: string, hostHeader = host) => getWithHost(stack.sites.port, 
 beforeAll(async () => {
   stack = await startTestStack({ LOG_LEVEL: 'warn' });
   store = await startDemoStore();
+  const before = store.requests();
   ({ status } = await onboardViaApi(stack, 'harbor', 'Harbor & Pine Coffee Co.', store.origin));
+  storeRequests = store.requests() - before;
   host = `harbor.localhost:${stack.sites.port}`;
 }, 120_000);
 afterAll(async () => {
@@ -38,6 +42,15 @@ test('onboarding maps, scrapes, discovers products and deploys', () => {
   expect(step('1c').result).toEqual({ products: 24, added: 24, truncated: false, collections: 6 });
   expect(step('3b').result.files).toBe(24);
   expect(step('2a').result.files).toBeGreaterThan(60);
+});
+
+test('onboarding fetches each store page once (1a scrapes from the mapper’s fetch)', () => {
+  const step = (id: string) => status.steps.find((s: { id: string }) => s.id === id);
+  expect(step('1a').result).toMatchObject({ scraper: 'builtin', scraped: step('1a').result.mapped });
+  // robots.txt and sitemaps aside, 1a requests each mapped page once
+  expect(step('1a').result.pagesFetched - step('1a').result.mapped).toBeLessThanOrEqual(10);
+  // the whole onboarding (1a, products.json, favicon, …): well under two requests per page
+  expect(storeRequests).toBeLessThan(1.5 * store.stats.totalPages);
 });
 
 test('GET /api/ai-website/{org_slug} returns the spec shape once deployed', async () => {

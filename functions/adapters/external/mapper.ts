@@ -11,6 +11,9 @@
  * 3. Pages (when `discoverLinks`): the root and every sitemap URL are fetched with bounded
  *    concurrency; same-site links found in them are added and fetched in turn. Each page is
  *    parsed once, links first, then fingerprinted; the body is dropped right after.
+ *    With `capturePages`, the same parse also yields the page the built-in scraper would make
+ *    of that response (scraper/page.ts: main content as markdown, same fingerprint), so
+ *    onboarding does not fetch the store a second time to scrape it. Only the markdown is kept.
  *
  * Every URL is normalized (core/crawl/url.ts), re-homed on the store origin, and skipped when
  * robots.txt disallows it or its extension is never HTML. Bot challenges, 403/429/430/503 and
@@ -20,13 +23,15 @@
 import { gunzipSync } from 'node:zlib';
 import pLimit from 'p-limit';
 import { MAX_PAGES_MAPPED, SITEMAP_MAX_BYTES } from '../../core/constants';
-import { blockedReason, fingerprintDocument, isHtmlContentType, parseHtml } from '../../core/crawl/fingerprint';
+import { analyzeDocument, blockedReason, fingerprintDocument, isHtmlContentType, parseHtml } from '../../core/crawl/fingerprint';
 import { extractLinksFrom } from '../../core/crawl/links';
 import { matcherFor, robotsPolicy, type RobotsMatcher, type RobotsPolicy } from '../../core/crawl/robots';
 import { parseSitemap } from '../../core/crawl/sitemap';
 import { hasNonHtmlExtension, normalizeUrl, onOrigin, pageKind, sameSite } from '../../core/crawl/url';
-import type { MappedUrl } from '../../core/site/types';
+import type { MappedUrl, ScrapedPage } from '../../core/site/types';
 import type { FetchResponse, HttpFetcher } from './guarded-fetch';
+import { createPageConverter, scrapeRefusal, type PageConverter } from './scraper/page';
+import type { ScrapeResult } from './scraper/types';
 
 export interface MapSiteOptions {
   /** At most this many URLs are mapped (and fetched); more sets `truncated`. */
@@ -46,6 +51,11 @@ export interface MapSiteOptions {
   maxSitemaps?: number;
   /** Per-request deadline for page fetches (the fetcher's default otherwise). */
   timeoutMs?: number;
+  /**
+   * Also make a ScrapedPage of every page fetched (exactly what the built-in scraper makes of
+   * the same response), returned as `captured`. Needs `discoverLinks` to fetch anything.
+   */
+  capturePages?: boolean;
 }
 
 export interface MapSiteResult {
@@ -62,6 +72,15 @@ export interface MapSiteResult {
   errors: Array<{ url: string; reason: string }>;
   /** Distinct same-site URLs skipped because robots.txt disallows them. */
   disallowed: number;
+  /** The robots.txt body when it answered 200, else null. */
+  robotsTxt: string | null;
+  /**
+   * With `capturePages`: the mapped URLs whose page fetch settled them, in `urls` order. `pages`
+   * are the pages the built-in scraper would have made; `failures` are URLs whose response is
+   * no page (blocked, non-200, redirected off-site), with the scraper's reason. A mapped URL in
+   * neither was not fetched (discoverLinks off) or its fetch itself failed (network, timeout).
+   */
+  captured?: ScrapeResult;
 }
 
 const DEFAULTS = {
@@ -81,6 +100,7 @@ export async function mapSite(fetchUrl: HttpFetcher, origin: string, options: Ma
   const opts = { ...DEFAULTS, ...stripUndefined(options) };
   const site = new URL(new URL(origin).origin);
   const state = new MapState(site, opts.maxPages);
+  if (opts.capturePages) state.capture = { convert: createPageConverter(), pages: new Map(), failures: new Map() };
 
   // 1. robots.txt
   const robotsUrl = new URL('/robots.txt', site).href;
@@ -93,6 +113,8 @@ export async function mapSite(fetchUrl: HttpFetcher, origin: string, options: Ma
     fetched: state.fetched,
     errors: state.errors,
     disallowed: state.disallowed.size,
+    robotsTxt: robots.text,
+    ...(state.capture ? { captured: capturedOf(state) } : {}),
   });
   if (robots.policy.kind === 'disallow-all') {
     state.errors.push({ url: robotsUrl, reason: `${robots.policy.reason}: assuming complete disallow (RFC 9309), nothing mapped` });
@@ -121,6 +143,8 @@ class MapState {
   allowed: RobotsMatcher = () => true;
   /** Called with each URL added after the crawl has started. */
   onAdded: ((entry: MappedUrl) => void) | null = null;
+  /** With `capturePages`: the page (or the reason there is none) of each URL fetched. */
+  capture: { convert: PageConverter; pages: Map<string, ScrapedPage>; failures: Map<string, string> } | null = null;
 
   constructor(readonly site: URL, readonly maxPages: number) {}
 
@@ -150,20 +174,24 @@ class MapState {
   }
 }
 
-async function fetchRobots(fetchUrl: HttpFetcher, robotsUrl: string, state: MapState): Promise<{ status: number | null; policy: RobotsPolicy }> {
+async function fetchRobots(
+  fetchUrl: HttpFetcher,
+  robotsUrl: string,
+  state: MapState,
+): Promise<{ status: number | null; policy: RobotsPolicy; text: string | null }> {
   let res: FetchResponse;
   state.fetched++;
   try {
     res = await fetchUrl(robotsUrl, { headers: { accept: 'text/plain,*/*;q=0.1' } });
   } catch (err) {
-    return { status: null, policy: { kind: 'disallow-all', reason: `robots.txt unreachable (${messageOf(err)})` } };
+    return { status: null, policy: { kind: 'disallow-all', reason: `robots.txt unreachable (${messageOf(err)})` }, text: null };
   }
   // A challenge is not "unavailable" (4xx): it means we may not crawl at all right now.
   const challenged = (res.headers['cf-mitigated'] ?? '').toLowerCase().includes('challenge') || res.status === 430;
   if (challenged) {
-    return { status: res.status, policy: { kind: 'disallow-all', reason: `robots.txt blocked: ${blockedReason(res)}` } };
+    return { status: res.status, policy: { kind: 'disallow-all', reason: `robots.txt blocked: ${blockedReason(res)}` }, text: null };
   }
-  return { status: res.status, policy: robotsPolicy(res.status, res.body) };
+  return { status: res.status, policy: robotsPolicy(res.status, res.body), text: res.status === 200 ? res.text() : null };
 }
 
 async function walkSitemaps(fetchUrl: HttpFetcher, topLevel: string[], state: MapState, opts: typeof DEFAULTS): Promise<void> {
@@ -281,32 +309,51 @@ async function visitPage(fetchUrl: HttpFetcher, entry: MappedUrl, state: MapStat
     state.errors.push({ url: entry.url, reason: messageOf(err) });
     return;
   }
+  // Answers that are no page are settled for the capture too: the scraper would only fetch
+  // them again to fail the same way (and re-fetching a blocked page is what bot protection punishes).
+  const notAPage = (reason: string) => {
+    state.errors.push({ url: entry.url, reason });
+    state.capture?.failures.set(entry.url, reason);
+  };
   const blocked = blockedReason(res);
-  if (blocked) {
-    state.errors.push({ url: entry.url, reason: `blocked: ${blocked}` });
-    return;
-  }
-  if (!sameSite(res.url, state.site)) {
-    state.errors.push({ url: entry.url, reason: `redirected off-site to ${res.url}` });
-    return;
-  }
+  if (blocked) return notAPage(`blocked: ${blocked}`);
+  if (!sameSite(res.url, state.site)) return notAPage(`redirected off-site to ${res.url}`);
   entry.statusCode = res.status;
-  if (res.status < 200 || res.status >= 300) {
-    state.errors.push({ url: entry.url, reason: `HTTP ${res.status}` });
-    return;
-  }
+  if (res.status < 200 || res.status >= 300) return notAPage(`HTTP ${res.status}`);
   if (!isHtmlContentType(res.headers['content-type'])) {
     // Not a page: it leaves the map (its slot is freed).
     state.urls.delete(entry.url);
     state.errors.push({ url: entry.url, reason: `not HTML (${res.headers['content-type'] ?? 'no content type'})` });
     return;
   }
-  // Parse once: links first (the fingerprint removes navigation), then the fingerprint.
-  // Neither the body nor the DOM outlives this function.
+  // Parse once: links first (the fingerprint removes navigation), then the fingerprint (with
+  // the main content when capturing). Neither the body nor the DOM outlives this function.
   const $ = parseHtml(res.text());
   const links = extractLinksFrom($, res.url, { site: state.site.href });
-  entry.fingerprint = fingerprintDocument($);
+  const refused = state.capture ? scrapeRefusal(res, entry.url) : null;
+  if (state.capture && !refused) {
+    const analysis = analyzeDocument($, res.url);
+    entry.fingerprint = analysis.fingerprint;
+    state.capture.pages.set(entry.url, state.capture.convert(entry, analysis, res.status));
+  } else {
+    entry.fingerprint = fingerprintDocument($);
+    if (refused) state.capture?.failures.set(entry.url, refused);
+  }
   for (const link of links) state.add(link, 'link');
+}
+
+/** The captured pages and failures, in map order (URLs that left the map are not in it). */
+function capturedOf(state: MapState): ScrapeResult {
+  const result: ScrapeResult = { pages: [], failures: [] };
+  const capture = state.capture;
+  if (!capture) return result;
+  for (const { url } of state.urls.values()) {
+    const page = capture.pages.get(url);
+    if (page) result.pages.push(page);
+    const reason = capture.failures.get(url);
+    if (reason !== undefined) result.failures.push({ url, reason });
+  }
+  return result;
 }
 
 function messageOf(err: unknown): string {

@@ -124,7 +124,14 @@ export function extractMainContent(html: string, url: string): MainContent {
  * `contentFingerprint(html)`.
  */
 export function analyzePage(html: string, url: string): PageAnalysis {
-  const $ = parseHtml(html);
+  return analyzeDocument(parseHtml(html), url);
+}
+
+/**
+ * Same on a parsed document (the mapper parses once for links, main content and fingerprint).
+ * MUTATES it (removes nodes): extract links before calling.
+ */
+export function analyzeDocument($: CheerioAPI, url: string): PageAnalysis {
   const title = firstText(
     $('head > title').first().text(),
     $('title').not('svg title').first().text(),
