@@ -79,3 +79,27 @@ export function describeMachine(m: Machine = machine()): string {
 export function isMain(mod: NodeModule): boolean {
   return require.main === mod;
 }
+
+/** The value after `--name` on the command line. */
+export function argValue(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+/**
+ * Entry point of a bench file run directly: with `--child` it measures in this process and
+ * prints one `marker`-prefixed JSON line for its parent; otherwise it runs the whole section.
+ */
+export function runBenchEntry<T>(marker: string, child: () => Promise<T>, parent: () => Promise<unknown>): void {
+  const isChild = process.argv.includes('--child');
+  const main = isChild
+    ? child().then((figure) => { process.stdout.write(`${marker}${JSON.stringify(figure)}\n`); })
+    : (console.log(`machine: ${describeMachine()}`), parent());
+  main.then(
+    () => { if (isChild) process.exit(0); },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

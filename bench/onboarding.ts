@@ -34,7 +34,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { describeMachine, heading, int, isMain, mb, ms, printTable, ROOT } from './lib';
+import { argValue, heading, int, isMain, mb, ms, printTable, ROOT, runBenchEntry } from './lib';
 
 const run = promisify(execFile);
 const RESULT_MARKER = '@@onboarding-bench-result ';
@@ -532,25 +532,4 @@ export async function runOnboardingBench(): Promise<OnboardingReport> {
   return report;
 }
 
-function argValue(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
-
-if (isMain(module)) {
-  const isChild = process.argv.includes('--child');
-  const main = isChild
-    ? measureChild(Number(argValue('--size') ?? 0), (argValue('--engine') ?? 'offline') as Engine, argValue('--origin')).then((f) => {
-      process.stdout.write(`${RESULT_MARKER}${JSON.stringify(f)}\n`);
-    })
-    : (console.log(`machine: ${describeMachine()}`), runOnboardingBench().then(() => undefined));
-  main.then(
-    () => {
-      if (isChild) process.exit(0);
-    },
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+if (isMain(module)) runBenchEntry(RESULT_MARKER, () => measureChild(Number(argValue('--size') ?? 0), (argValue('--engine') ?? 'offline') as Engine, argValue('--origin')), runOnboardingBench);
