@@ -1,29 +1,21 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { Business } from '../../core/model';
 import type { BusinessRepository } from '../../ports';
-import { isConditionFailure } from './client';
+import { putIfAbsent } from './client';
 import { keys } from './keys';
 
 export function createBusinessRepository(db: DynamoDBDocumentClient, table: string): BusinessRepository {
   return {
     async create(business) {
-      try {
-        await db.send(new PutCommand({
-          TableName: table,
-          Item: {
-            ...keys.business(business.orgSlug),
-            ...keys.domainIndex(business.domain),
-            ...keys.businessListing(business.orgSlug),
-            type: 'business',
-            ...business,
-          },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }));
-      } catch (err) {
-        if (isConditionFailure(err)) throw new ConflictError(`business for organization ${business.orgSlug} already exists`);
-        throw err;
-      }
+      const written = await putIfAbsent(db, table, {
+        ...keys.business(business.orgSlug),
+        ...keys.domainIndex(business.domain),
+        ...keys.businessListing(business.orgSlug),
+        type: 'business',
+        ...business,
+      });
+      if (!written) throw new ConflictError(`business for organization ${business.orgSlug} already exists`);
     },
 
     async setFavicon(orgSlug, faviconUrl) {

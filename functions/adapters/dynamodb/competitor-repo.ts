@@ -4,11 +4,11 @@
  * answers every read; it is strongly consistent, because the add path re-reads right after
  * its own write to enforce the limits (core/competitors/rules.ts `exceedsLimitAfterWrite`).
  */
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import { ALREADY_EXISTS, countBySource } from '../../core/competitors/rules';
 import type { Competitor, CompetitorRepository } from '../../core/competitors/types';
-import { isConditionFailure } from './client';
+import { putIfAbsent } from './client';
 import { keys } from './keys';
 import { queryAll } from './query-all';
 
@@ -37,16 +37,8 @@ export function createCompetitorRepository(db: DynamoDBDocumentClient, table: st
     },
 
     async add(competitor) {
-      try {
-        await db.send(new PutCommand({
-          TableName: table,
-          Item: { ...keys.competitor(competitor.orgSlug, competitor.id), type: TYPE, ...competitor },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }));
-      } catch (err) {
-        if (isConditionFailure(err)) throw new ConflictError(`${ALREADY_EXISTS}: ${competitor.domain}`);
-        throw err;
-      }
+      const written = await putIfAbsent(db, table, { ...keys.competitor(competitor.orgSlug, competitor.id), type: TYPE, ...competitor });
+      if (!written) throw new ConflictError(`${ALREADY_EXISTS}: ${competitor.domain}`);
     },
 
     async remove(orgSlug, id) {
