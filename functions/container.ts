@@ -10,6 +10,8 @@ import { setLogLevel } from './logger';
 import { createFsArtifactStore } from './adapters/local/fs-artifact-store';
 import { createOnboardingRepository } from './adapters/dynamodb/onboarding-repo';
 import { createPrepaymentScanRepository } from './adapters/dynamodb/prepayment-scan-repo';
+import { createCompetitorRepository } from './adapters/dynamodb/competitor-repo';
+import { createDistributionIndex } from './adapters/dynamodb/distribution-index';
 import { createDocumentClient } from './adapters/dynamodb/client';
 import { createBusinessRepository } from './adapters/dynamodb/business-repo';
 import { createProductRepository } from './adapters/dynamodb/product-repo';
@@ -22,7 +24,7 @@ import { createGuardedFetch } from './adapters/external/guarded-fetch';
 import { createFsSiteStore } from './adapters/local/fs-site-store';
 import { ProviderNotConfiguredError } from './core/errors';
 import type {
-  AiSiteRepository, ArticleStats, ArtifactStore, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
+  AiSiteRepository, ArticleStats, ArtifactStore, CompetitorRepository, DistributionIndex, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
   PromptRepository, RateLimiter, SiteStore, VisibilityRepository,
 } from './ports';
 
@@ -44,6 +46,8 @@ export interface Container {
   artifacts: ArtifactStore;
   onboarding: OnboardingRepository;
   prepaymentScans: PrepaymentScanRepository;
+  competitors: CompetitorRepository;
+  distributions: DistributionIndex;
   /** Starts workflows: Step Functions on AWS; locally the runtime installs the in-process runner. */
   workflows: WorkflowStarter;
   /** Secret values: from the environment locally, from Secrets Manager on AWS. */
@@ -74,6 +78,8 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     artifacts: createArtifactStore(config),
     onboarding: createOnboardingRepository(db, table),
     prepaymentScans: createPrepaymentScanRepository(db, table),
+    competitors: createCompetitorRepository(db, table),
+    distributions: createDistributionIndex(db, table),
     workflows: createWorkflowStarter(config),
     secrets: {
       apiKey: () => secretValue(config, config.apiKey, config.apiKeySecretArn),

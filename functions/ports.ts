@@ -4,6 +4,7 @@
  */
 import type { Business, Product, TrackedPrompt, VisibilityHistory, AiSiteRecord, PlatformResults } from './core/model';
 import type { OnboardingRun, RunStatus, StepId, StepState } from './core/onboarding/steps';
+import type { DistributionRoute } from './core/proxy/types';
 import type { SiteFile } from './core/site/types';
 import type { HistoryEntry } from './core/visibility/score';
 export type { HttpFetcher, FetchRequest, FetchResponse } from './adapters/external/guarded-fetch';
@@ -133,3 +134,12 @@ export type WorkflowName = 'onboarding';
 export interface WorkflowStarter {
   start(workflow: WorkflowName, executionId: string, input: Record<string, unknown>): Promise<void>;
 }
+
+/** Which organization a CDN distribution domain belongs to (the local proxy's host lookup). */
+export interface DistributionIndex {
+  /** Marks `domain` as served by the distribution of `orgSlug` (its AI-site record must exist). */
+  index(orgSlug: string, domain: string): Promise<void>;
+  findOrg(domain: string): Promise<DistributionRoute | null>;
+}
+
+export type { CompetitorRepository } from './core/competitors/types';

@@ -3,13 +3,12 @@
  * (`EDGE_FUNCTION_VERSION_ARN` → `config.cdn.edgeFunctionVersionArn`), else the local CDN
  * served by the local CDN proxy. Chosen once per container.
  */
-import { createDocumentClient } from '../adapters/dynamodb/client';
-import { findOrgByDistributionDomain, indexDistributionDomain } from '../adapters/dynamodb/distribution-index';
 import { createLocalCdn } from '../adapters/local/local-cdn';
 import type { Config } from '../config';
-import type { Container } from '../container';
 import { ProviderNotConfiguredError } from '../core/errors';
 import type { CdnGateway, HostResolver } from '../core/proxy/types';
+import type { DistributionIndex } from '../ports';
+import { perContainer } from './per-container';
 
 export interface CdnEngine {
   /** `unconfigured`: on AWS without EDGE_FUNCTION_VERSION_ARN; its gateway refuses with the reason. */
@@ -27,23 +26,11 @@ export function edgeFunctionVersionArnOf(config: Config): string | undefined {
 
 export const CDN_NOT_CONFIGURED = 'the CDN proxy is not configured: EDGE_FUNCTION_VERSION_ARN (the Lambda@Edge router version) is not set';
 
-const chosen = new WeakMap<Container, CdnEngine>();
+export const cdnOf = perContainer((container) => createCdnEngine(container.config, container.distributions));
 
-export function cdnOf(container: Container): CdnEngine {
-  let engine = chosen.get(container);
-  if (!engine) {
-    engine = createCdnEngine(container.config);
-    chosen.set(container, engine);
-  }
-  return engine;
-}
-
-export function createCdnEngine(config: Config): CdnEngine {
-  const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
-  const table = config.tableName;
-  const registry = { findByDomain: (domain: string) => findOrgByDistributionDomain(db, table, domain) };
-  const local = createLocalCdn(registry);
-  const indexDomain = (orgSlug: string, domain: string) => indexDistributionDomain(db, table, orgSlug, domain);
+export function createCdnEngine(config: Config, distributions: DistributionIndex): CdnEngine {
+  const local = createLocalCdn({ findByDomain: distributions.findOrg });
+  const indexDomain = distributions.index;
   const arn = edgeFunctionVersionArnOf(config);
   // The local CDN stands in only where everything is local (the embedded database);
   // on AWS a missing edge function is a configuration gap, never a pretend distribution.

@@ -1,15 +1,6 @@
 /** The scraper of this deployment: the paid batch-scrape service when configured, else built in. */
-import { createScraper, type Scraper } from '../adapters/external/scraper';
-import type { Container } from '../container';
+import { createScraper } from '../adapters/external/scraper';
+import { perContainer } from './per-container';
 
-const chosen = new WeakMap<Container, Scraper>();
-
-export function scraperOf(container: Container): Scraper {
-  let scraper = chosen.get(container);
-  if (!scraper) {
-    const { scrape } = container.config;
-    scraper = createScraper({ scrapeApiUrl: scrape.apiUrl, scrapeApiKey: scrape.apiKey }, container.fetchUrl);
-    chosen.set(container, scraper);
-  }
-  return scraper;
-}
+export const scraperOf = perContainer(({ config, fetchUrl }) =>
+  createScraper({ scrapeApiUrl: config.scrape.apiUrl, scrapeApiKey: config.scrape.apiKey }, fetchUrl));

@@ -56,14 +56,16 @@ test('resolveHost ignores case and port and answers null for unknown or incomple
 
 describe('engine selection', () => {
   const base = loadConfig({});
+  // Engine selection never touches the index; these tests need none.
+  const noDistributions = { index: async () => undefined, findOrg: async () => null };
   test('no edge function version, everything local: the local CDN', () => {
     const local = loadConfig({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' });
     expect(edgeFunctionVersionArnOf(local)).toBeUndefined();
-    expect(createCdnEngine(local).kind).toBe('local');
-    expect(createCdnEngine({ ...local, cdn: { ...local.cdn, edgeFunctionVersionArn: ' ' } }).kind).toBe('local');
+    expect(createCdnEngine(local, noDistributions).kind).toBe('local');
+    expect(createCdnEngine({ ...local, cdn: { ...local.cdn, edgeFunctionVersionArn: ' ' } }, noDistributions).kind).toBe('local');
   });
   test('no edge function version on AWS: unconfigured, and creating a distribution says why', async () => {
-    const engine = createCdnEngine(base);
+    const engine = createCdnEngine(base, noDistributions);
     expect(engine.kind).toBe('unconfigured');
     await expect(engine.gateway.createDistribution({ orgSlug: 'o', storeOrigin: 'https://s.example', aiSiteHost: 'o.ai.example', callerReference: 'r' }))
       .rejects.toThrow(/EDGE_FUNCTION_VERSION_ARN/);
@@ -71,7 +73,7 @@ describe('engine selection', () => {
   test('an edge function version configured: CloudFront', () => {
     const config = { ...base, cdn: { ...base.cdn, edgeFunctionVersionArn: 'arn:aws:lambda:us-east-1:123456789012:function:router:4' } };
     expect(edgeFunctionVersionArnOf(config)).toBe('arn:aws:lambda:us-east-1:123456789012:function:router:4');
-    expect(createCdnEngine(config).kind).toBe('cloudfront');
+    expect(createCdnEngine(config, noDistributions).kind).toBe('cloudfront');
   });
   test('apex gateway addresses come from the comma-separated APEX_GATEWAY_IPS setting', () => {
     expect(base.cdn.apexGatewayIps).toEqual([]);

@@ -6,6 +6,7 @@
  */
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DistributionRoute } from '../../core/proxy/types';
+import type { DistributionIndex } from '../../ports';
 import { keys } from './keys';
 
 /** Marks the AI-site item of `orgSlug` as the owner of `domain` (idempotent; the item must exist). */
@@ -39,5 +40,12 @@ export async function findOrgByDistributionDomain(db: DynamoDBDocumentClient, ta
     distributionId: String(item.cdnDistributionId ?? ''),
     storeOrigin: String(item.cdnStoreOrigin ?? ''),
     aiSiteHost: String(item.cdnAiSiteHost ?? ''),
+  };
+}
+
+export function createDistributionIndex(db: DynamoDBDocumentClient, table: string): DistributionIndex {
+  return {
+    index: (orgSlug, domain) => indexDistributionDomain(db, table, orgSlug, domain),
+    findOrg: (domain) => findOrgByDistributionDomain(db, table, domain),
   };
 }
