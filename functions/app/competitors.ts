@@ -18,7 +18,8 @@ import { artifactKeys } from '../core/artifacts';
 import { discoveryQueries, rankCandidates, type BusinessContext, type Candidate } from '../core/competitors/candidates';
 import { competitorDomain, isExcludedPlatform, parseCompetitorUrl } from '../core/competitors/domain';
 import { extractName, extractProfile, extractStrengths, nameFromDomain, nameFromTitle } from '../core/competitors/extract';
-import { blockedResponse, isHtml, pageText, readPage, type PageFacts } from '../core/competitors/html';
+import { pageText, readPage, type PageFacts } from '../core/competitors/html';
+import { blockedReason, isHtmlContentType } from '../core/crawl/responses';
 import {
   assertNotDuplicate, assertNotOwnDomain, assertUserSlot, competitorId, countBySource, exceedsLimitAfterWrite,
   faviconUrlFor, isOwnDomain, remainingSlots, userLimitMessage,
@@ -71,10 +72,10 @@ async function fetchPage(fetchUrl: HttpFetcher, url: string, timeoutMs: number, 
     if (err instanceof BlockedUrlError) throw err;
     return { ok: false, reason: messageOf(err) };
   }
-  const blocked = blockedResponse(res);
+  const blocked = blockedReason(res);
   if (blocked) return { ok: false, reason: `blocked: ${blocked}` };
   if (res.status !== 200) return { ok: false, reason: `HTTP ${res.status}` };
-  if (!isHtml(res.headers['content-type'])) return { ok: false, reason: `not HTML (${res.headers['content-type'] ?? 'no content type'})` };
+  if (!isHtmlContentType(res.headers['content-type'])) return { ok: false, reason: `not HTML (${res.headers['content-type'] ?? 'no content type'})` };
   return { ok: true, site: { page: readPage(res.text(), res.url), finalUrl: res.url, via } };
 }
 

@@ -1,4 +1,5 @@
-import { readPage, pageText, decodeEntities, blockedResponse } from '../../functions/core/competitors/html';
+import { readPage, pageText, decodeEntities } from '../../functions/core/competitors/html';
+import { blockedReason as blockedResponse } from '../../functions/core/crawl/responses';
 import { extractProfile, extractStrengths, nameFromTitle } from '../../functions/core/competitors/extract';
 import { competitorPage } from './support';
 

@@ -23,7 +23,8 @@
 import { gunzipSync } from 'node:zlib';
 import pLimit from 'p-limit';
 import { MAX_PAGES_MAPPED, SITEMAP_MAX_BYTES } from '../../core/constants';
-import { analyzeDocument, blockedReason, fingerprintDocument, isHtmlContentType, parseHtml } from '../../core/crawl/fingerprint';
+import { analyzeDocument, fingerprintDocument, parseHtml } from '../../core/crawl/fingerprint';
+import { blockedReason, isHtmlContentType } from '../../core/crawl/responses';
 import { extractLinksFrom } from '../../core/crawl/links';
 import { matcherFor, robotsPolicy, type RobotsMatcher, type RobotsPolicy } from '../../core/crawl/robots';
 import { parseSitemap } from '../../core/crawl/sitemap';

@@ -263,22 +263,3 @@ export function pageText(page: PageFacts, maxChars = 50_000): string {
   return lines.join('\n\n');
 }
 
-/** Why a response is a block or bot challenge rather than a page (mirrors the crawler's rule), or null. */
-export function blockedResponse(res: { status: number; headers: Record<string, string>; body?: Buffer | string }): string | null {
-  if ((res.headers['cf-mitigated'] ?? '').toLowerCase().includes('challenge')) return `bot challenge (HTTP ${res.status})`;
-  if (res.status === 403) return 'HTTP 403 (forbidden: bot protection or access denied)';
-  if (res.status === 429) return 'HTTP 429 (rate limited)';
-  if (res.status === 430) return 'HTTP 430 (security rejection)';
-  if (res.status === 503) return 'HTTP 503 (service unavailable or bot protection)';
-  if (res.body !== undefined) {
-    const head = typeof res.body === 'string' ? res.body.slice(0, 8192) : res.body.subarray(0, 8192).toString('utf8');
-    if (/<title>\s*(?:Just a moment\.\.\.|Attention Required! \| Cloudflare)\s*<\/title>/i.test(head) || /\/cdn-cgi\/challenge-platform\//i.test(head)) {
-      return `bot challenge page (HTTP ${res.status})`;
-    }
-  }
-  return null;
-}
-
-export function isHtml(contentType: string | undefined): boolean {
-  return /^\s*(?:text\/html|application\/xhtml\+xml)\b/i.test(contentType ?? '');
-}

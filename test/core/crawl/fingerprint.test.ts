@@ -1,13 +1,12 @@
 import {
   analyzePage,
-  blockedReason,
   contentFingerprint,
   extractMainContent,
   fingerprintInputOf,
-  isHtmlContentType,
   parseHtml,
   textFingerprint,
 } from '../../../functions/core/crawl/fingerprint';
+import { blockedReason, isHtmlContentType } from '../../../functions/core/crawl/responses';
 
 interface Render {
   /** Seed for every per-request value (tokens, ids, timestamps, nonces). */

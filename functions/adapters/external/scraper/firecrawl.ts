@@ -15,7 +15,8 @@
 import pLimit from 'p-limit';
 import * as z from 'zod/mini';
 import { UpstreamError } from '../../../core/errors';
-import { blockedReason, contentFingerprint, textFingerprint } from '../../../core/crawl/fingerprint';
+import { contentFingerprint, textFingerprint } from '../../../core/crawl/fingerprint';
+import { blockedReason } from '../../../core/crawl/responses';
 import { normalizeUrl, pageKind } from '../../../core/crawl/url';
 import type { MappedUrl, ScrapedPage } from '../../../core/site/types';
 import type { Scraper, ScrapeResult } from './types';

@@ -9,7 +9,8 @@
  *   markdown by turndown. Only the markdown is kept: no HTML outlives the conversion.
  */
 import TurndownService from 'turndown';
-import { blockedReason, isHtmlContentType, type PageAnalysis } from '../../../core/crawl/fingerprint';
+import type { PageAnalysis } from '../../../core/crawl/fingerprint';
+import { blockedReason, isHtmlContentType } from '../../../core/crawl/responses';
 import { sameSite } from '../../../core/crawl/url';
 import type { MappedUrl, ScrapedPage } from '../../../core/site/types';
 import type { FetchResponse } from '../guarded-fetch';
