@@ -89,3 +89,14 @@ describe('GET /api/ai-website/{org_slug} (D7, D15)', () => {
     expect(res.body.detail).toMatch(/org_slug/);
   });
 });
+
+describe('product lookup', () => {
+  test('by slug or entity id, never across organizations', async () => {
+    const repo = getContainer().products;
+    const byId = await repo.find('shop-two', '11111111-1111-4111-8111-111111111111');
+    expect(byId?.productId).toBe('blue-mug');
+    expect((await repo.find('shop-two', 'red-mug'))?.id).toBe('22222222-2222-4222-8222-222222222222');
+    expect(await repo.find('acme', '11111111-1111-4111-8111-111111111111')).toBeNull();
+    expect(await repo.find('shop-two', 'no-such-mug')).toBeNull();
+  });
+});

@@ -28,6 +28,8 @@ export const keys = {
 
   /** GSI1: a store's normalized domain → its organization. */
   domainIndex: (domain: string) => ({ GSI1PK: `DOMAIN#${domain}`, GSI1SK: 'BUSINESS' }),
+  /** GSI1: a product entity's UUID → its item (products are keyed by slug). */
+  entityIndex: (entityId: string) => ({ GSI1PK: `ENTITY#${entityId}`, GSI1SK: 'PRODUCT' }),
   /** GSI2: all businesses, for the daily fan-out. */
   businessListing: (slug: string) => ({ GSI2PK: 'BUSINESSES', GSI2SK: slug }),
 

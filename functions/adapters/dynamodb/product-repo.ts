@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Product } from '../../core/model';
 import type { ProductRepository } from '../../ports';
 import { putIfAbsent } from './client';
@@ -13,15 +13,26 @@ export function createProductRepository(db: DynamoDBDocumentClient, table: strin
     list,
 
     async find(orgSlug, productIdOrEntityId) {
-      // Products of one store are few enough (hundreds) that one partition query beats a second index.
-      const products = await list(orgSlug);
-      return products.find((p) => p.productId === productIdOrEntityId || p.id === productIdOrEntityId) ?? null;
+      // One item read by slug; an entity UUID goes through its GSI1 entry. Either way the
+      // cost does not grow with the catalogue (stores reach thousands of products).
+      const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.product(orgSlug, productIdOrEntityId) }));
+      if (Item) return toProduct(Item);
+      const { Items } = await db.send(new QueryCommand({
+        TableName: table,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
+        ExpressionAttributeValues: { ':pk': keys.entityIndex(productIdOrEntityId).GSI1PK, ':sk': keys.entityIndex(productIdOrEntityId).GSI1SK },
+      }));
+      // Scoped to the organization: an id of another organization's product finds nothing.
+      const match = Items?.find((item) => item.orgSlug === orgSlug);
+      return match ? toProduct(match) : null;
     },
 
     async addMissing(products) {
       let added = 0;
       for (const product of products) {
-        if (await putIfAbsent(db, table, { ...keys.product(product.orgSlug, product.productId), type: 'product', ...product })) added++;
+        const item = { ...keys.product(product.orgSlug, product.productId), ...keys.entityIndex(product.id), type: 'product', ...product };
+        if (await putIfAbsent(db, table, item)) added++;
       }
       return added;
     },
