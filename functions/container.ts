@@ -120,7 +120,7 @@ function createArtifactStore(config: Config): ArtifactStore {
   const missing = async (): Promise<never> => {
     throw new ProviderNotConfiguredError('workflow artifact storage is not configured (SITES_BUCKET on AWS, ARTIFACTS_DIR locally)');
   };
-  return { put: missing, get: missing, list: missing };
+  return { put: missing, get: missing, list: missing, versions: missing };
 }
 
 function createWorkflowStarter(config: Config): WorkflowStarter {

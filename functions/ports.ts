@@ -114,6 +114,8 @@ export interface ArtifactStore {
   get<T>(key: string): Promise<T | null>;
   /** Keys under a prefix (e.g. every generated part of one site). */
   list(prefix: string): Promise<string[]>;
+  /** A cheap version token per key under a prefix: it changes whenever the artifact is rewritten. */
+  versions(prefix: string): Promise<Record<string, string>>;
 }
 
 export interface OnboardingRepository {

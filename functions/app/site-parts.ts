@@ -4,7 +4,6 @@
  * finish at once, the one whose publish could have missed the other's part sees it changed
  * and publishes again, so the release that ends up live holds every part.
  */
-import { createHash } from 'node:crypto';
 import { artifactKeys } from '../core/artifacts';
 import type { SiteFile } from '../core/site/types';
 import type { Container } from '../container';
@@ -16,21 +15,20 @@ export async function saveSitePart(container: Container, orgSlug: string, part: 
   await container.artifacts.put(artifactKeys.sitePart(orgSlug, part), files);
 }
 
-async function loadParts(container: Container, orgSlug: string): Promise<{ files: SiteFile[]; version: string }> {
-  const keys = await container.artifacts.list(artifactKeys.siteParts(orgSlug));
-  const parts = await Promise.all(keys.map((k) => container.artifacts.get<SiteFile[]>(k)));
-  const files = parts.flatMap((p) => p ?? []);
-  const version = createHash('sha256').update(JSON.stringify(parts)).digest('hex');
-  return { files, version };
+/** The parts' version tokens, as one comparable string (cheap: no part is read). */
+async function partsVersion(container: Container, orgSlug: string): Promise<string> {
+  const versions = await container.artifacts.versions(artifactKeys.siteParts(orgSlug));
+  return JSON.stringify(Object.entries(versions).sort());
 }
 
 /** Publishes every stored part as one release (replacing the previous one). */
 export async function publishSiteParts(container: Container, orgSlug: string): Promise<DeployResult> {
-  let { files, version } = await loadParts(container, orgSlug);
   for (let round = 1; ; round++) {
-    const result = await deploySite(container, { orgSlug, files, mode: 'replace' });
-    const latest = await loadParts(container, orgSlug);
-    if (latest.version === version || round >= MAX_ROUNDS) return result;
-    ({ files, version } = latest);
+    // Version first, then contents: a part written in between only causes one more round.
+    const version = await partsVersion(container, orgSlug);
+    const keys = await container.artifacts.list(artifactKeys.siteParts(orgSlug));
+    const parts = await Promise.all(keys.map((k) => container.artifacts.get<SiteFile[]>(k)));
+    const result = await deploySite(container, { orgSlug, files: parts.flatMap((p) => p ?? []), mode: 'replace' });
+    if ((await partsVersion(container, orgSlug)) === version || round >= MAX_ROUNDS) return result;
   }
 }

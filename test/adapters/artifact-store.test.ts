@@ -51,3 +51,24 @@ describe('S3 artifact store', () => {
     expect(await store.list('site-parts/shop')).toEqual(['site-parts/shop/main', 'site-parts/shop/product-llms']);
   });
 });
+
+describe('artifact versions', () => {
+  test('locally, a rewrite changes the version token and an untouched artifact keeps it', async () => {
+    const store = createFsArtifactStore(mkdtempSync(join(tmpdir(), 'artifacts-')));
+    await store.put('site-parts/shop/main', [1]);
+    await store.put('site-parts/shop/product-llms', [2]);
+    const before = await store.versions('site-parts/shop');
+    expect(Object.keys(before)).toEqual(['site-parts/shop/main', 'site-parts/shop/product-llms']);
+    await store.put('site-parts/shop/main', [1]);
+    const after = await store.versions('site-parts/shop');
+    expect(after['site-parts/shop/main']).not.toBe(before['site-parts/shop/main']);
+    expect(after['site-parts/shop/product-llms']).toBe(before['site-parts/shop/product-llms']);
+  });
+
+  test('on S3 the versions are the listed ETags', async () => {
+    const s3 = mockClient(S3Client);
+    s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'artifacts/site-parts/shop/main.json.gz', ETag: '"abc"' }] });
+    const store = createS3ArtifactStore(new S3Client({}), 'bucket');
+    expect(await store.versions('site-parts/shop')).toEqual({ 'site-parts/shop/main': '"abc"' });
+  });
+});

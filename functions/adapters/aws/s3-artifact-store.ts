@@ -6,6 +6,21 @@ import type { ArtifactStore } from '../../ports';
 
 export function createS3ArtifactStore(s3: S3Client, bucket: string): ArtifactStore {
   const key = (k: string) => `artifacts/${artifactPath(k)}.json.gz`;
+  const listWithETags = async (prefix: string): Promise<Record<string, string>> => {
+    const base = `artifacts/${artifactPath(prefix)}/`;
+    const out: Record<string, string> = {};
+    let token: string | undefined;
+    do {
+      const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: base, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) {
+        if (!o.Key?.endsWith('.json.gz')) continue;
+        out[`${prefix.replace(/\/$/, '')}/${o.Key.slice(base.length, -'.json.gz'.length)}`] = o.ETag ?? '';
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return out;
+  };
+
   return {
     async put(k, value) {
       await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key(k), Body: gzipSync(JSON.stringify(value)), ContentType: 'application/json', ContentEncoding: 'gzip' }));
@@ -19,16 +34,8 @@ export function createS3ArtifactStore(s3: S3Client, bucket: string): ArtifactSto
         throw err;
       }
     },
-    async list(prefix) {
-      const base = `artifacts/${artifactPath(prefix)}/`;
-      const keys: string[] = [];
-      let token: string | undefined;
-      do {
-        const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: base, ContinuationToken: token }));
-        keys.push(...(page.Contents ?? []).map((o) => o.Key!).filter((k) => k.endsWith('.json.gz')));
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
-      return keys.map((k) => `${prefix.replace(/\/$/, '')}/${k.slice(base.length, -'.json.gz'.length)}`).sort();
-    },
+    list: async (prefix) => Object.keys(await listWithETags(prefix)).sort(),
+    // S3 gives every object version its own ETag, returned by the listing itself.
+    versions: listWithETags,
   };
 }

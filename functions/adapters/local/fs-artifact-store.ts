@@ -1,5 +1,5 @@
 /** Workflow artifacts as gzip JSON files under a directory (the local stand-in for S3). */
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ArtifactStore } from '../../ports';
@@ -7,6 +7,19 @@ import { artifactPath } from '../../core/artifacts';
 
 export function createFsArtifactStore(root: string): ArtifactStore {
   const file = (key: string) => join(root, `${artifactPath(key)}.json.gz`);
+  const list = async (prefix: string): Promise<string[]> => {
+    const dir = join(root, artifactPath(prefix));
+    try {
+      const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((e) => e.isFile() && e.name.endsWith('.json.gz'))
+        .map((e) => `${prefix.replace(/\/$/, '')}/${relative(dir, join(e.parentPath ?? e.path, e.name)).split(sep).join('/').replace(/\.json\.gz$/, '')}`)
+        .sort();
+    } catch {
+      return [];
+    }
+  };
+
   return {
     async put(key, value) {
       const target = file(key);
@@ -23,17 +36,14 @@ export function createFsArtifactStore(root: string): ArtifactStore {
         throw err;
       }
     },
-    async list(prefix) {
-      const dir = join(root, artifactPath(prefix));
-      try {
-        const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-        return entries
-          .filter((e) => e.isFile() && e.name.endsWith('.json.gz'))
-          .map((e) => `${prefix.replace(/\/$/, '')}/${relative(dir, join(e.parentPath ?? e.path, e.name)).split(sep).join('/').replace(/\.json\.gz$/, '')}`)
-          .sort();
-      } catch {
-        return [];
-      }
+    list,
+    async versions(prefix) {
+      // Every put renames a new file into place: inode, time and size identify the write.
+      const entries = await Promise.all((await list(prefix)).map(async (key) => {
+        const info = await stat(file(key));
+        return [key, `${info.ino}-${info.mtimeMs}-${info.size}`] as const;
+      }));
+      return Object.fromEntries(entries);
     },
   };
 }
