@@ -12,12 +12,9 @@
 import type { Logger } from '../../../logger';
 import type { ChatMessage } from '../../../core/generate/model-prompts';
 import type { Parsed } from '../../../core/generate/model-output';
+import type { ProviderFetch } from '../provider-fetch';
 
-export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body: string; signal?: AbortSignal }) => Promise<{
-  status: number;
-  headers: { get(name: string): string | null };
-  text(): Promise<string>;
-}>;
+export type FetchLike = ProviderFetch;
 
 export interface ChatClientOptions {
   /** e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1; `/chat/completions` is appended. */

@@ -19,16 +19,13 @@
 import * as z from 'zod/mini';
 import { UpstreamError } from '../../../core/errors';
 import type { SearchApi, SearchResult } from './types';
+import type { ProviderFetch } from '../provider-fetch';
 
 export const BRAVE_SEARCH_PATH = '/res/v1/web/search';
 /** The API answers at most 20 results per request. */
 export const BRAVE_MAX_COUNT = 20;
 
-export type SearchFetch = (url: string, init: { method: string; headers: Record<string, string>; signal?: AbortSignal }) => Promise<{
-  status: number;
-  headers: { get(name: string): string | null };
-  text(): Promise<string>;
-}>;
+export type SearchFetch = ProviderFetch;
 
 export interface BraveSearchOptions {
   apiUrl: string;
