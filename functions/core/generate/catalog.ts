@@ -2,6 +2,7 @@
 import type { CatalogProduct, StoreSnapshot } from '../site/types';
 import { isCatchAllCollection } from './industry';
 import { singularKey } from './text';
+import { countLabels } from '../util/collections';
 
 export interface PriceRange {
   /** The currency of the range (the most common one), or null when products carry none. */
@@ -59,30 +60,12 @@ export function formatPriceRange(range: PriceRange): string {
 
 /** Product types with their counts, most common first, ties alphabetical. */
 export function productTypeCounts(products: CatalogProduct[]): Array<{ type: string; count: number }> {
-  const counts = new Map<string, { type: string; count: number }>();
-  for (const p of products) {
-    const type = p.productType.trim();
-    if (!type) continue;
-    const key = type.toLowerCase();
-    const entry = counts.get(key) ?? { type, count: 0 };
-    entry.count++;
-    counts.set(key, entry);
-  }
-  return [...counts.values()].sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
+  return countLabels(products, (p) => p.productType).map(({ label, count }) => ({ type: label, count }));
 }
 
 /** Vendors, most products first, ties alphabetical. */
 export function vendorCounts(products: CatalogProduct[]): Array<{ vendor: string; count: number }> {
-  const counts = new Map<string, { vendor: string; count: number }>();
-  for (const p of products) {
-    const vendor = p.vendor.trim();
-    if (!vendor) continue;
-    const key = vendor.toLowerCase();
-    const entry = counts.get(key) ?? { vendor, count: 0 };
-    entry.count++;
-    counts.set(key, entry);
-  }
-  return [...counts.values()].sort((a, b) => b.count - a.count || a.vendor.localeCompare(b.vendor));
+  return countLabels(products, (p) => p.vendor).map(({ label, count }) => ({ vendor: label, count }));
 }
 
 /** Real collections (catch-alls like `all` and `frontpage` excluded), snapshot order. */

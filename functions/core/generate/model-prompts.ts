@@ -8,6 +8,7 @@ import type { CatalogProduct, StoreSnapshot } from '../site/types';
 import { formatMoney, formatPriceRange, parsePrice, priceRange, productTypeCounts, realCollections, vendorCounts } from './catalog';
 import { orderedPages, pageRole, storeName, type PageRole } from './evidence';
 import { markdownToText, truncateText } from './text';
+import { chunkByBudget } from '../util/collections';
 
 export const STORE_PLACEHOLDER = '{{STORE}}';
 /** Default prompt budget per call, in characters of store content. */
@@ -182,24 +183,9 @@ export function faqMessages(snapshot: StoreSnapshot, budget = DEFAULT_PROMPT_BUD
  * `budget` characters of product lines each.
  */
 export function productChunks(products: CatalogProduct[], budget = DEFAULT_PROMPT_BUDGET, perCall = DEFAULT_PRODUCTS_PER_CALL): CatalogProduct[][] {
-  const chunks: CatalogProduct[][] = [];
-  let current: CatalogProduct[] = [];
-  let used = 0;
   const seen = new Set<string>();
-  for (const p of products) {
-    if (seen.has(p.productId)) continue;
-    seen.add(p.productId);
-    const size = compactProductLine(p, PRODUCT_DESCRIPTION_CHARS).length + 1;
-    if (current.length && (current.length >= perCall || used + size > budget)) {
-      chunks.push(current);
-      current = [];
-      used = 0;
-    }
-    current.push(p);
-    used += size;
-  }
-  if (current.length) chunks.push(current);
-  return chunks;
+  const unique = products.filter((p) => !seen.has(p.productId) && Boolean(seen.add(p.productId)));
+  return chunkByBudget(unique, (p) => compactProductLine(p, PRODUCT_DESCRIPTION_CHARS).length + 1, perCall, budget);
 }
 
 const PRODUCT_DESCRIPTION_CHARS = 240;

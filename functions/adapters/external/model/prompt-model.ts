@@ -25,6 +25,7 @@ import { filterPromptsDetailed, replaceBusinessName } from '../../../core/prompt
 import type { ProductPromptRequest, PromptEngineInfo, PromptGenerator, PromptRequest, PromptSet } from '../../../core/prompts/types';
 import { createChatClient, type ChatClientOptions, type ChatClientStats } from './chat-client';
 import { DEFAULT_MODEL, type FetchLike } from './model-engine';
+import { chunkByBudget } from '../../../core/util/collections';
 
 export interface ModelPromptGeneratorOptions extends Omit<ChatClientOptions, 'log'> {
   log: Logger;
@@ -181,21 +182,7 @@ export function productMessages(snapshot: StoreSnapshot, ev: PromptEvidence, chu
 }
 
 export function productRequestChunks(requests: ProductPromptRequest[], perCall: number, budget: number): ProductPromptRequest[][] {
-  const chunks: ProductPromptRequest[][] = [];
-  let current: ProductPromptRequest[] = [];
-  let used = 0;
-  for (const r of requests) {
-    const size = 300 + Math.min(240, r.product.description.length);
-    if (current.length && (current.length >= perCall || used + size > budget)) {
-      chunks.push(current);
-      current = [];
-      used = 0;
-    }
-    current.push(r);
-    used += size;
-  }
-  if (current.length) chunks.push(current);
-  return chunks;
+  return chunkByBudget(requests, (r) => 300 + Math.min(240, r.product.description.length), perCall, budget);
 }
 
 // ---------------------------------------------------------------------------------------
