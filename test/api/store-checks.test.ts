@@ -83,6 +83,15 @@ describe('shared rate limit (D14)', () => {
     expect((await stack.call('POST', '/api/validate-store', { body: { url: store.origin }, headers: from() })).status).toBe(200);
   });
 
+  test('competitor-research allows 10 requests a minute per IP, then 429 with Retry-After', async () => {
+    const headers = { 'X-Forwarded-For': '198.51.100.50' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await stack.call('POST', `/api/competitor-research?url=${encodeURIComponent(store.origin)}`, { headers })).status);
+    // Without a search API the route answers 503 (it says so); the limit counts every request.
+    expect(statuses).toEqual([...Array(10).fill(503), 429]);
+    expect((await stack.call('POST', '/api/competitor-research?url=x.example', { headers: { 'X-Forwarded-For': '198.51.100.51' } })).status).not.toBe(429);
+  });
+
   test('the limit holds across instances: two API servers with separate containers share one counter', async () => {
     const headers = { 'X-Forwarded-For': '198.51.100.99' };
     const first = getContainer();
