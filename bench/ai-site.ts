@@ -24,8 +24,6 @@
  *   npx tsx bench/ai-site.ts --child --size 5000    (one size; prints one JSON result line)
  */
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { argValue, heading, int, isMain, mb, ms, printTable, ROOT, runBenchEntry } from './lib';
 
@@ -171,9 +169,7 @@ async function measureChild(size: number, givenOrigin?: string): Promise<AiSiteF
       baselineRssBytes,
     };
   } finally {
-    await stack.close();
-    // The stack keeps its site files and artifacts under <tmpdir>/aivis-<pid>/ (this child's pid).
-    rmSync(dirname(stack.sitesDir), { recursive: true, force: true });
+    await stack.close(); // also removes its temporary site files and artifacts
     await store?.close();
   }
 }

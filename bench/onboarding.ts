@@ -29,10 +29,8 @@
  *   npx tsx bench/onboarding.ts --child --size 5000 --engine model   (one run; prints one JSON line)
  */
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { argValue, heading, int, isMain, mb, ms, printTable, ROOT, runBenchEntry } from './lib';
 
@@ -382,9 +380,7 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string):
       baselineRssBytes,
     };
   } finally {
-    await stack.close();
-    // The stack keeps its site files and artifacts under <tmpdir>/aivis-<pid>/ (this child's pid).
-    rmSync(dirname(stack.sitesDir), { recursive: true, force: true });
+    await stack.close(); // also removes its temporary site files and artifacts
     await mock?.close();
     await store?.close();
   }

@@ -3,6 +3,7 @@
  * API server over the route manifest and the AI-site host. `bin/local.ts` (npm start)
  * and the end-to-end tests both start it from here.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../config';
@@ -45,7 +46,9 @@ export interface LocalStack {
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const env = options.env ?? process.env;
   const dataDir = options.dataDir;
-  const sitesDir = join(dataDir ?? join(tmpdir(), `aivis-${process.pid}`), 'sites');
+  // Without a data directory (tests, benchmarks) files go to a fresh temporary one, removed on close.
+  const scratchDir = dataDir ? undefined : mkdtempSync(join(tmpdir(), 'aivis-'));
+  const sitesDir = join(dataDir ?? scratchDir!, 'sites');
   const database = await startEmbeddedDatabase({ path: dataDir && join(dataDir, 'db') });
   const idp = await loadDevIdp(dataDir && join(dataDir, 'dev-idp', 'signing-key.json'));
   const api = await startApiServer({
@@ -83,6 +86,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await workflows.running();
       await Promise.all([api.close(), sites.close(), proxy.close()]);
       await database.close();
+      if (scratchDir) rmSync(scratchDir, { recursive: true, force: true });
       setContainer(undefined);
     },
   };

@@ -225,13 +225,12 @@ export interface CompetitorTestSettings {
 
 /** Installs a container built from the stack's config plus competitor settings; returns it. */
 export function installContainer(base: Container['config'], settings: CompetitorTestSettings): Container {
-  const config = {
+  const container = buildContainer({
     ...base,
     search: settings.search ?? {},
     faviconServiceUrl: settings.faviconServiceUrl,
     llm: settings.llm ?? base.llm,
-  };
-  const container = buildContainer(config as Container['config']);
+  });
   setContainer(container);
   return container;
 }
