@@ -2,11 +2,11 @@
  * The CDN proxy of a business: creating its distribution (onboarding step 1f) and the
  * spec's "Proxy information" (get-proxy).
  */
-import { NotFoundError } from '../core/errors';
 import type { AiSiteRecord } from '../core/model';
 import type { AiSiteProxyFields, CreatedDistribution, ProxyInfo } from '../core/proxy/types';
 import { aiSiteOrigin, type Container } from '../container';
 import { cdnOf } from '../engines/cdn';
+import { requireBusiness } from './business';
 
 export interface CdnDistributionResult extends CreatedDistribution {
   /** False when the business already had a distribution (nothing was created). */
@@ -25,8 +25,7 @@ export const aiSiteHostOf = (container: Container, orgSlug: string): string => n
  * distribution of the first attempt through the caller reference.
  */
 export async function createCdnDistribution(container: Container, orgSlug: string): Promise<CdnDistributionResult> {
-  const business = await container.businesses.get(orgSlug);
-  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const business = await requireBusiness(container, orgSlug);
   const site = await container.aiSites.get(orgSlug);
   const existing = proxyFieldsOf(site);
   if (existing.cdnDistributionId && existing.cdnDomain) {

@@ -26,13 +26,14 @@ import {
 } from '../core/competitors/rules';
 import type { Competitor, CompetitorSource } from '../core/competitors/types';
 import { COMPETITOR_RESEARCH_RESULTS } from '../core/constants';
-import { BlockedUrlError, ConflictError, NotFoundError, ProviderNotConfiguredError, UpstreamError } from '../core/errors';
+import { BlockedUrlError, ConflictError, ProviderNotConfiguredError, UpstreamError } from '../core/errors';
 import type { Business } from '../core/model';
 import type { SiteNarrative } from '../core/site/types';
 import type { CatalogArtifact } from './discover-products';
 import type { Container } from '../container';
 import { competitorEnginesOf } from '../engines/competitors';
 import { createLogger } from '../logger';
+import { requireBusiness } from './business';
 
 export const RESEARCH_UNAVAILABLE = 'competitor research is not available: no search API configured';
 
@@ -418,12 +419,6 @@ function fromSearchOnly(candidate: Candidate, faviconTemplate: string): Research
 }
 
 // ---------------------------------------------------------------------------------------
-
-async function requireBusiness(container: Container, orgSlug: string): Promise<Business> {
-  const business = await container.businesses.get(orgSlug);
-  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
-  return business;
-}
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -3,7 +3,7 @@
  * store it as the `main` part and publish it with any other parts (3b's product files).
  */
 import { artifactKeys } from '../core/artifacts';
-import { NotFoundError, ValidationError } from '../core/errors';
+import { ValidationError } from '../core/errors';
 import { buildSiteFiles } from '../core/site/build';
 import type { SiteNarrative, StoreSnapshot } from '../core/site/types';
 import { storeDomain } from '../core/store/store-url';
@@ -13,6 +13,7 @@ import type { CatalogArtifact } from './discover-products';
 import type { ScrapeArtifact } from './scrape-website';
 import { publishSiteParts, saveSitePart } from './site-parts';
 import { siteIdentity } from './site-identity';
+import { requireBusiness } from './business';
 
 export interface CreateSiteSummary {
   files: number;
@@ -22,8 +23,7 @@ export interface CreateSiteSummary {
 }
 
 export async function loadSnapshot(container: Container, orgSlug: string): Promise<StoreSnapshot> {
-  const business = await container.businesses.get(orgSlug);
-  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const business = await requireBusiness(container, orgSlug);
   const [scrape, catalog] = await Promise.all([
     container.artifacts.get<ScrapeArtifact>(artifactKeys.scrape(orgSlug)),
     container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug)),

@@ -4,10 +4,10 @@
  * by onboarding and by the daily schedule.
  */
 import { finalizeSite } from '../core/site/build';
-import { NotFoundError } from '../core/errors';
 import type { DeployMetadata, SiteFile } from '../core/site/types';
 import { aiSiteOrigin, type Container } from '../container';
 import type { PublishedRelease } from '../ports';
+import { requireBusiness } from './business';
 
 export interface DeployRequest {
   orgSlug: string;
@@ -27,8 +27,7 @@ export interface DeployResult extends PublishedRelease {
 
 export async function deploySite(container: Container, request: DeployRequest): Promise<DeployResult> {
   const { orgSlug } = request;
-  const business = await container.businesses.get(orgSlug);
-  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const business = await requireBusiness(container, orgSlug);
   const site = await container.aiSites.get(orgSlug);
   const deployedAt = container.clock.now().toISOString();
   const deploymentUrl = aiSiteOrigin(container.config, orgSlug);

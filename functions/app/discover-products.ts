@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { fetchAllProducts, fetchCollections } from '../adapters/external/storefront';
 import { artifactKeys } from '../core/artifacts';
-import { NotFoundError } from '../core/errors';
 import { newProducts, productsHash, productsSnapshot, toCatalogProduct } from '../core/products/catalog';
 import type { CatalogCollection, CatalogProduct } from '../core/site/types';
 import type { Container } from '../container';
+import { requireBusiness } from './business';
 
 export interface CatalogArtifact {
   products: CatalogProduct[];
@@ -30,8 +30,7 @@ export interface ProductDiscovery {
 }
 
 export async function discoverProducts(container: Container, orgSlug: string): Promise<ProductDiscovery> {
-  const business = await container.businesses.get(orgSlug);
-  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const business = await requireBusiness(container, orgSlug);
   const listing = await fetchAllProducts(container.fetchUrl, business.url);
   const products = listing.products.map((p) => toCatalogProduct(p, business.url));
   const hash = productsHash(products.map((p) => p.productId));

@@ -3,15 +3,14 @@
  * `/favicon.ico`), check that it answers with an image, and store its URL on the business.
  */
 import * as cheerio from 'cheerio';
-import { NotFoundError } from '../core/errors';
 import type { Container } from '../container';
 import type { SkippedStep } from './onboarding';
+import { requireBusiness } from './business';
 
 const ICON_SELECTORS = ['link[rel~="icon"]', 'link[rel="shortcut icon"]', 'link[rel="apple-touch-icon"]'];
 
 export async function fetchFavicon(container: Container, orgSlug: string): Promise<{ faviconUrl: string } | SkippedStep> {
-  const business = await container.businesses.get(orgSlug);
-  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const business = await requireBusiness(container, orgSlug);
   const candidates: string[] = [];
   const home = await container.fetchUrl(`${business.url}/`, { maxBytes: 2 * 1024 * 1024 });
   if (home.status === 200) {

@@ -38,6 +38,7 @@ import { promptGeneratorOf } from '../engines/prompt-generator';
 import { createLogger } from '../logger';
 import { loadSnapshot } from './create-ai-website';
 import type { CatalogArtifact } from './discover-products';
+import { requireBusiness } from './business';
 
 const log = createLogger({ component: 'generate-prompts' });
 
@@ -145,12 +146,6 @@ function rows(container: Container, orgSlug: string, entityId: string, productId
   return prompts.map((prompt) => ({
     id: promptId(entityId, prompt), orgSlug, prompt, entityId, productId, source, ...untested, lastTestedAt: null, createdAt,
   }));
-}
-
-async function requireBusiness(container: Container, orgSlug: string): Promise<Business> {
-  const business = await container.businesses.get(orgSlug);
-  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
-  return business;
 }
 
 function groupByEntity(prompts: TrackedPrompt[]): Map<string, TrackedPrompt[]> {

@@ -3,13 +3,12 @@
  * normalized domain; when one exists and the business has no score history yet, its
  * score becomes the first history entry. Repeating it changes nothing.
  */
-import { NotFoundError } from '../core/errors';
 import type { Container } from '../container';
 import type { SkippedStep } from './onboarding';
+import { requireBusiness } from './business';
 
 export async function copyPrepaymentScore(container: Container, orgSlug: string): Promise<{ score: number; date: string } | SkippedStep> {
-  const business = await container.businesses.get(orgSlug);
-  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const business = await requireBusiness(container, orgSlug);
   const scan = await container.prepaymentScans.get(business.domain);
   if (!scan) return { status: 'skipped', reason: `no pre-payment scan exists for ${business.domain}` };
   const date = scan.scannedAt.slice(0, 10);

@@ -3,7 +3,7 @@
  * stored as the `product-llms` part and published with the other parts.
  */
 import { artifactKeys } from '../core/artifacts';
-import { NotFoundError, ValidationError } from '../core/errors';
+import { ValidationError } from '../core/errors';
 import { buildOfflineNarrative } from '../core/generate/offline-engine';
 import { buildProductLlmsFiles } from '../core/site/build';
 import type { SiteNarrative } from '../core/site/types';
@@ -11,10 +11,10 @@ import { storeDomain } from '../core/store/store-url';
 import type { Container } from '../container';
 import type { CatalogArtifact } from './discover-products';
 import { publishSiteParts, saveSitePart } from './site-parts';
+import { requireBusiness } from './business';
 
 export async function generateProductLlmsFiles(container: Container, orgSlug: string): Promise<{ files: number; releaseId: string }> {
-  const business = await container.businesses.get(orgSlug);
-  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const business = await requireBusiness(container, orgSlug);
   const catalog = await container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug));
   if (!catalog) throw new ValidationError(`no product catalogue for ${orgSlug}: product discovery (1c) has not run`);
   const identity = { name: business.name, orgSlug, url: business.url, domain: storeDomain(new URL(business.url)) };

@@ -10,11 +10,12 @@
  */
 import { mapSite, type MapSiteResult } from '../adapters/external/mapper';
 import { artifactKeys } from '../core/artifacts';
-import { NotFoundError, UpstreamError } from '../core/errors';
+import { UpstreamError } from '../core/errors';
 import type { MappedUrl, ScrapedPage } from '../core/site/types';
 import type { ScrapeResult, Scraper } from '../adapters/external/scraper';
 import type { Container } from '../container';
 import { scraperOf } from '../engines/scraper';
+import { requireBusiness } from './business';
 
 /** The size limit the stored copy of the store's robots.txt has always had. */
 const ROBOTS_TXT_MAX_BYTES = 512 * 1024;
@@ -37,8 +38,7 @@ export interface ScrapeSummary {
 }
 
 export async function scrapeWebsite(container: Container, orgSlug: string, options: { maxPages?: number } = {}): Promise<ScrapeSummary> {
-  const business = await container.businesses.get(orgSlug);
-  if (!business) throw new NotFoundError(`business ${orgSlug} not found`);
+  const business = await requireBusiness(container, orgSlug);
   const scraper = scraperOf(container);
   const capturePages = scraper.name === 'builtin';
   const map = await mapSite(container.fetchUrl, business.url, { maxPages: options.maxPages, capturePages });

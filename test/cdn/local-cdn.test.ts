@@ -1,6 +1,6 @@
 /** The local CDN stand-in: CloudFront-like ids and domains, idempotent creates, host lookup. */
 import { createLocalCdn, localDistributionDomain, localDistributionId, type LocalCdnRegistry } from '../../functions/adapters/local/local-cdn';
-import { loadConfig, type Config } from '../../functions/config';
+import { loadConfig } from '../../functions/config';
 import type { DistributionRoute } from '../../functions/core/proxy/types';
 import { createCdnEngine, edgeFunctionVersionArnOf } from '../../functions/engines/cdn';
 

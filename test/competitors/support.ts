@@ -6,7 +6,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildContainer, getContainer, setContainer, type Container } from '../../functions/container';
-import { ROUTES } from '../../functions/routes';
 
 export interface Served {
   status?: number;

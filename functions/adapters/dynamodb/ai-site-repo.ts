@@ -1,6 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AiSiteRecord } from '../../core/model';
 import type { AiSiteRepository } from '../../ports';
 import { keys } from './keys';
 

@@ -1,14 +1,13 @@
 /** GET /api/cron/ai-articles-quota?org_slug= : the policy (D10) is configuration. */
 import * as z from 'zod/mini';
 import { computeArticleQuota, weekBounds } from '../../core/articles/quota';
-import { NotFoundError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { todayUtc } from '../entity';
+import { requireBusiness } from '../../app/business';
 
 export const handler = endpoint('GET /api/cron/ai-articles-quota', { query: z.object({ org_slug: orgSlug }) }, async ({ query, container }) => {
-  const business = await container.businesses.get(query.org_slug);
-  if (!business) throw new NotFoundError(`business ${query.org_slug} not found`);
+  const business = await requireBusiness(container, query.org_slug);
   const today = todayUtc(container);
   const [products, articlesThisWeek] = await Promise.all([
     container.products.list(query.org_slug),

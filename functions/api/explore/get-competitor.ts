@@ -10,13 +10,13 @@ import { NotFoundError } from '../../core/errors';
 import { competitorEnginesOf } from '../../engines/competitors';
 import { endpoint } from '../../http/endpoint';
 import { competitorDetailView } from './competitor-view';
+import { requireBusiness } from '../../app/business';
 
 const path = z.object({ competitor_id: z.string().check(z.regex(UUID_PATTERN, 'must be a UUID')) });
 
 export const handler = endpoint('GET /api/explore/competitor/{competitor_id}', { path }, async ({ path, auth, container }) => {
   if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
-  const business = await container.businesses.get(auth.orgId);
-  if (!business) throw new NotFoundError(`business ${auth.orgId} not found`);
+  await requireBusiness(container, auth.orgId);
   const competitor = await competitorEnginesOf(container).repo.get(auth.orgId, path.competitor_id.toLowerCase());
   if (!competitor) throw new NotFoundError('competitor not found');
   return {

@@ -1,12 +1,11 @@
 /** GET /api/explore/competitors (JWT): the token organization's competitors, oldest first. */
-import { NotFoundError } from '../../core/errors';
 import { competitorEnginesOf } from '../../engines/competitors';
 import { endpoint } from '../../http/endpoint';
+import { requireBusiness } from '../../app/business';
 
 export const handler = endpoint('GET /api/explore/competitors', {}, async ({ auth, container }) => {
   if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
-  const business = await container.businesses.get(auth.orgId);
-  if (!business) throw new NotFoundError(`business ${auth.orgId} not found`);
+  await requireBusiness(container, auth.orgId);
   const competitors = await competitorEnginesOf(container).repo.list(auth.orgId);
   return {
     body: {

@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
-import { NotFoundError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
+import { requireBusiness } from '../../app/business';
 
 export const handler = endpoint('GET /api/products/{business_id}', { path: z.object({ business_id: orgSlug }) }, async ({ path, container }) => {
-  const business = await container.businesses.get(path.business_id);
-  if (!business) throw new NotFoundError(`business ${path.business_id} not found`);
+  await requireBusiness(container, path.business_id);
   const products = await container.products.list(path.business_id);
   return {
     body: {
