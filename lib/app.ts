@@ -52,18 +52,14 @@ export function buildApp(app: App, options: BuildOptions = {}): ServiceStacks {
     settings,
     description: 'AI visibility service: table, AI-site bucket and its CloudFront host',
   });
+  // What the API and the workflows both get from the data stack.
+  const shared = { env, settings, table: data.table, siteFiles: { bucket: data.siteBucket, releases: data.siteReleases } };
   const api = new ApiStack(app, `${STACK_PREFIX}Api`, {
-    env,
-    settings,
-    table: data.table,
-    siteFiles: { bucket: data.siteBucket, releases: data.siteReleases },
+    ...shared,
     description: 'AI visibility service: REST API, one Lambda per route',
   });
   const workflow = new WorkflowStack(app, `${STACK_PREFIX}Workflows`, {
-    env,
-    settings,
-    table: data.table,
-    siteFiles: { bucket: data.siteBucket, releases: data.siteReleases },
+    ...shared,
     stateMachinesDir: options.stateMachinesDir,
     tasksDir: options.tasksDir,
     description: 'AI visibility service: state machines (state-machines/*.asl.json) and the daily trigger',
