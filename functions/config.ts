@@ -17,8 +17,9 @@ export interface Config {
   idpWebhookSecret?: string;
   allowPrivateNetwork: boolean;
   aiSiteDomain: string;
-  /** URL scheme and port suffix of AI-site URLs (`http`, `:8081` locally; `https`, `` on AWS). */
+  /** URL scheme of AI-site URLs: `http` locally, `https` on AWS. */
   aiSiteScheme: string;
+  /** Port suffix of AI-site URLs: none on AWS; the local runtime sets its AI-site host's port. */
   aiSitePort: string;
   articleQuotaPolicy: QuotaPolicy;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -65,7 +66,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK === '1',
     aiSiteDomain: env.AI_SITE_DOMAIN ?? 'localhost',
     aiSiteScheme: env.AI_SITE_SCHEME ?? (local ? 'http' : 'https'),
-    aiSitePort: env.SITES_PUBLIC_PORT ? `:${env.SITES_PUBLIC_PORT}` : '',
+    aiSitePort: '',
     articleQuotaPolicy: policy,
     logLevel: (env.LOG_LEVEL as Config['logLevel']) ?? 'info',
     sites: { dir: env.SITES_DIR || undefined, bucket: env.SITES_BUCKET || undefined, kvsArn: env.SITES_KVS_ARN || undefined },
