@@ -39,13 +39,13 @@ export async function deploySite(container: Container, request: DeployRequest): 
     sourceUrl: business.url,
     // Search engines get the URL form that resolves on the host submitted (D28): the
     // customer domain once the proxy serves it, the AI-site host until then.
-    publicOrigin: typeof site?.publicOrigin === 'string' ? site.publicOrigin : deploymentUrl,
+    publicOrigin: site?.publicOrigin ?? deploymentUrl,
     storeSitemapUrls,
     deployedAt,
   };
   const current = request.mode === 'replace' ? null : await container.siteStore.readCurrent(orgSlug);
   const files = finalizeSite([...(current?.files ?? []), ...request.files], metadata, {
-    storeRobotsTxt: request.storeRobotsTxt ?? (typeof site?.storeRobotsTxt === 'string' ? site.storeRobotsTxt : undefined),
+    storeRobotsTxt: request.storeRobotsTxt ?? site?.storeRobotsTxt,
   });
   const release = await container.siteStore.publish(orgSlug, files);
   await container.aiSites.patch(orgSlug, business.id, {

@@ -5,7 +5,7 @@ import { requireBusiness } from './business';
 
 export async function siteIdentity(container: Container, orgSlug: string): Promise<{ indexNowKey: string }> {
   const site = await container.aiSites.get(orgSlug);
-  if (typeof site?.indexNowKey === 'string') return { indexNowKey: site.indexNowKey };
+  if (site?.indexNowKey) return { indexNowKey: site.indexNowKey };
   const business = await requireBusiness(container, orgSlug);
   const indexNowKey = container.config.indexNowKey ?? randomBytes(16).toString('hex');
   await container.aiSites.patch(orgSlug, business.id, { indexNowKey });

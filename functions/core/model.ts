@@ -68,5 +68,11 @@ export interface AiSiteRecord {
   storeSitemapUrls: Array<{ loc: string; lastmod?: string }> | null;
   productsHash: string | null;
   productsSnapshot: ProductSnapshotItem[] | null;
+  /** The store's own robots.txt, whose rules the served robots.txt keeps. */
+  storeRobotsTxt?: string;
+  /** The site's IndexNow key, created once. */
+  indexNowKey?: string;
+  /** The origin the site is published under once a customer domain serves it (D28). */
+  publicOrigin?: string;
   [field: string]: unknown;
 }
