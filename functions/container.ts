@@ -20,12 +20,13 @@ import { createVisibilityRepository } from './adapters/dynamodb/visibility-repo'
 import { createAiSiteRepository } from './adapters/dynamodb/ai-site-repo';
 import { createArticleStats } from './adapters/dynamodb/article-stats';
 import { createRateLimiter } from './adapters/dynamodb/rate-limiter';
-import { createGuardedFetch } from './adapters/external/guarded-fetch';
+import { createGuardedFetch, createUrlGuard } from './adapters/external/guarded-fetch';
+import { createStorefront } from './adapters/external/storefront';
 import { createFsSiteStore } from './adapters/local/fs-site-store';
 import { ProviderNotConfiguredError } from './core/errors';
 import type {
   AiSiteRepository, ArticleStats, ArtifactStore, CompetitorRepository, DistributionIndex, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
-  PromptRepository, RateLimiter, SiteStore, VisibilityRepository,
+  PromptRepository, RateLimiter, SiteStore, Storefront, UrlGuard, VisibilityRepository,
 } from './ports';
 
 export interface Container {
@@ -40,6 +41,10 @@ export interface Container {
   rateLimiter: RateLimiter;
   /** The only way to fetch a user-supplied URL (D24). */
   fetchUrl: HttpFetcher;
+  /** The same policy for a URL that is stored or proxied to rather than fetched now (D24). */
+  checkUrl: UrlGuard;
+  /** The store's public product and collection listings, through `fetchUrl`. */
+  storefront: Storefront;
   /** Null when no JWKS is configured: JWT routes then answer 503 with the reason. */
   jwks: JWTVerifyGetKey | null;
   siteStore: SiteStore;
@@ -73,6 +78,8 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     articleStats: createArticleStats(db, table),
     rateLimiter: createRateLimiter(db, table, clock),
     fetchUrl,
+    checkUrl: overrides.checkUrl ?? createUrlGuard({ allowPrivateNetwork: config.allowPrivateNetwork }),
+    storefront: createStorefront(fetchUrl),
     jwks: config.jwt.jwksUrl ? createRemoteJWKSet(new URL(config.jwt.jwksUrl)) : null,
     siteStore: createSiteStore(config, clock),
     artifacts: createArtifactStore(config),

@@ -7,7 +7,152 @@ import type { OnboardingRun, RunStatus, StepId, StepState } from './core/onboard
 import type { DistributionRoute } from './core/proxy/types';
 import type { SiteFile } from './core/site/types';
 import type { HistoryEntry } from './core/visibility/score';
-export type { HttpFetcher, FetchRequest, FetchResponse } from './adapters/external/guarded-fetch';
+import type { MappedUrl, ScrapedPage } from './core/site/types';
+import type { StorefrontProduct } from './core/products/catalog';
+import type { SearchResult } from './core/competitors/types';
+
+// ---------------------------------------------------------------------------------------
+// Outbound HTTP to user-supplied URLs (D24): one guarded client, one address policy.
+
+export interface FetchRequest {
+  method?: 'GET' | 'HEAD' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+export interface FetchResponse {
+  status: number;
+  /** Final URL after redirects. */
+  url: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: Buffer;
+  text(): string;
+  /** Throws UpstreamError on invalid JSON. */
+  json(): unknown;
+}
+
+export type HttpFetcher = (url: string, request?: FetchRequest) => Promise<FetchResponse>;
+
+/**
+ * The fetch policy applied before anything is stored or proxied: the URL's form (scheme,
+ * credentials, port) and every address its host resolves to now. BlockedUrlError when refused.
+ * A host that does not resolve (yet) passes: every later fetch is checked again at connect time.
+ */
+export type UrlGuard = (url: string) => Promise<URL>;
+
+// ---------------------------------------------------------------------------------------
+// The store: its storefront endpoints, its pages.
+
+export interface ProductListing {
+  products: StorefrontProduct[];
+  /** The platform's page × limit ceiling was reached: the catalogue may hold more. */
+  truncated: boolean;
+  pagesFetched: number;
+}
+
+export interface StoreCollection {
+  handle: string;
+  title: string;
+  description: string;
+}
+
+/** The hosted platform's public storefront endpoints (`/products.json`, `/collections.json`). */
+export interface Storefront {
+  /** Every product, page by page, within the platform's ceiling (or `maxPages`). */
+  listProducts(origin: string, maxPages?: number): Promise<ProductListing>;
+  listCollections(origin: string): Promise<StoreCollection[]>;
+}
+
+export interface ScrapeResult {
+  pages: ScrapedPage[];
+  failures: Array<{ url: string; reason: string }>;
+}
+
+/**
+ * Turns mapped store URLs into ScrapedPages (main content as markdown plus the core
+ * fingerprint). Per-URL problems are `failures`; only a provider-level failure throws.
+ */
+export interface Scraper {
+  readonly name: 'builtin' | 'firecrawl';
+  scrape(urls: MappedUrl[], options?: { concurrency?: number }): Promise<ScrapeResult>;
+}
+
+export interface MapSiteOptions {
+  /** At most this many URLs are mapped (and fetched); more sets `truncated`. */
+  maxPages?: number;
+  /** Requests in flight at once. */
+  concurrency?: number;
+  /**
+   * Product token whose robots.txt group we obey. The User-Agent header itself is set where
+   * the fetcher is created (createGuardedFetch's `userAgent`); keep the two consistent.
+   */
+  userAgent?: string;
+  /** Fetch pages: fingerprints, statuses and links found in HTML. Off: robots + sitemaps only. */
+  discoverLinks?: boolean;
+  /** Sitemap levels followed: 1 = only the top-level sitemaps, 3 = index → child → grandchild. */
+  maxSitemapDepth?: number;
+  /** Sitemap files fetched at most. */
+  maxSitemaps?: number;
+  /** Per-request deadline for page fetches (the fetcher's default otherwise). */
+  timeoutMs?: number;
+  /**
+   * Also make a ScrapedPage of every page fetched (exactly what the built-in scraper makes of
+   * the same response), returned as `captured`. Needs `discoverLinks` to fetch anything.
+   */
+  capturePages?: boolean;
+}
+
+export interface MapSiteResult {
+  /** Root first, then sitemap order, then discovery order. */
+  urls: MappedUrl[];
+  /** Sitemap files fetched and parsed (indexes and children). */
+  sitemaps: string[];
+  /** robots.txt status (null: unreachable) and its `Sitemap:` records. */
+  robots: { status: number | null; sitemaps: string[] };
+  /** More URLs existed than `maxPages` allowed (or a sitemap exceeded the protocol's limit). */
+  truncated: boolean;
+  /** HTTP requests made: robots.txt, sitemaps and pages. */
+  fetched: number;
+  errors: Array<{ url: string; reason: string }>;
+  /** Distinct same-site URLs skipped because robots.txt disallows them. */
+  disallowed: number;
+  /** The robots.txt body when it answered 200, else null. */
+  robotsTxt: string | null;
+  /**
+   * With `capturePages`: the mapped URLs whose page fetch settled them, in `urls` order. `pages`
+   * are the pages the built-in scraper would have made; `failures` are URLs whose response is
+   * no page (blocked, non-200, redirected off-site), with the scraper's reason. A mapped URL in
+   * neither was not fetched (discoverLinks off) or its fetch itself failed (network, timeout).
+   */
+  captured?: ScrapeResult;
+}
+
+/** Every page URL of a store (robots.txt, sitemaps, links), with fingerprints. */
+export interface SiteMapper {
+  map(origin: string, options?: MapSiteOptions): Promise<MapSiteResult>;
+}
+
+// ---------------------------------------------------------------------------------------
+// Web search (business prompts and competitors). Absent configuration means no SearchApi.
+
+export type { SearchResult };
+
+export interface SearchOptions {
+  /** Results wanted (the provider may return fewer). */
+  limit: number;
+}
+
+export interface SearchApi {
+  readonly name: string;
+  /** UpstreamError on provider failures (401/403 credentials, 429 rate limit, 5xx, timeout). */
+  search(query: string, options: SearchOptions): Promise<SearchResult[]>;
+}
+
+// ---------------------------------------------------------------------------------------
+// Data
 
 export interface BusinessRepository {
   /** Creates the business; ConflictError when the organization already has one. */

@@ -11,9 +11,9 @@
  * the limit removes its own record (core/competitors/rules.ts `exceedsLimitAfterWrite`).
  */
 import pLimit from 'p-limit';
-import { assertFetchableUrl, type HttpFetcher } from '../adapters/external/guarded-fetch';
-import { NO_SEARCH_API } from '../adapters/external/search';
-import type { SearchResult } from '../adapters/external/search';
+import { assertFetchableUrl } from '../core/net/url-policy';
+import { NO_SEARCH_API } from '../core/constants';
+import type { HttpFetcher, SearchResult } from '../ports';
 import { artifactKeys } from '../core/artifacts';
 import { discoveryQueries, rankCandidates, type BusinessContext, type Candidate } from '../core/competitors/candidates';
 import { competitorDomain, isExcludedPlatform, parseCompetitorUrl } from '../core/competitors/domain';

@@ -5,7 +5,6 @@
  * moves last, so a retry after a crash redoes the comparison.
  */
 import { randomUUID } from 'node:crypto';
-import { fetchAllProducts, fetchCollections } from '../adapters/external/storefront';
 import { artifactKeys } from '../core/artifacts';
 import { newProducts, productsHash, productsSnapshot, toCatalogProduct } from '../core/products/catalog';
 import type { CatalogCollection, CatalogProduct } from '../core/site/types';
@@ -31,7 +30,7 @@ export interface ProductDiscovery {
 
 export async function discoverProducts(container: Container, orgSlug: string): Promise<ProductDiscovery> {
   const business = await requireBusiness(container, orgSlug);
-  const listing = await fetchAllProducts(container.fetchUrl, business.url);
+  const listing = await container.storefront.listProducts(business.url);
   const products = listing.products.map((p) => toCatalogProduct(p, business.url));
   const hash = productsHash(products.map((p) => p.productId));
   const site = await container.aiSites.get(orgSlug);
@@ -44,7 +43,7 @@ export async function discoverProducts(container: Container, orgSlug: string): P
     citationCount: 0, articleCount: 0, createdAt: now, updatedAt: now,
   })));
   let collectionsError: string | null = null;
-  const collections = await fetchCollections(container.fetchUrl, business.url).catch((err: Error) => {
+  const collections = await container.storefront.listCollections(business.url).catch((err: Error) => {
     collectionsError = err.message;
     return [];
   });

@@ -8,12 +8,12 @@
  * settle (not fetched, or the fetch itself failed). With Firecrawl, the mapper maps and the
  * provider scrapes every mapped URL. Safe to retry: it overwrites its own artifact and fields.
  */
-import { mapSite, type MapSiteResult } from '../adapters/external/mapper';
 import { artifactKeys } from '../core/artifacts';
 import { UpstreamError } from '../core/errors';
 import type { MappedUrl, ScrapedPage } from '../core/site/types';
-import type { ScrapeResult, Scraper } from '../adapters/external/scraper';
 import type { Container } from '../container';
+import type { MapSiteResult, ScrapeResult, Scraper } from '../ports';
+import { siteMapperOf } from '../engines/site-mapper';
 import { scraperOf } from '../engines/scraper';
 import { requireBusiness } from './business';
 
@@ -41,7 +41,7 @@ export async function scrapeWebsite(container: Container, orgSlug: string, optio
   const business = await requireBusiness(container, orgSlug);
   const scraper = scraperOf(container);
   const capturePages = scraper.name === 'builtin';
-  const map = await mapSite(container.fetchUrl, business.url, { maxPages: options.maxPages, capturePages });
+  const map = await siteMapperOf(container).map(business.url, { maxPages: options.maxPages, capturePages });
   if (map.urls.length === 0) {
     const reason = map.errors[0]?.reason ?? 'no pages found';
     throw new UpstreamError(`could not map ${business.url}: ${reason}`);

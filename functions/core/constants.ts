@@ -44,6 +44,9 @@ export const RATE_LIMITS = {
 } as const;
 export type RateLimitName = keyof typeof RATE_LIMITS;
 
+/** Why search-backed steps are skipped: no web search provider is configured. */
+export const NO_SEARCH_API = 'no search API configured (SEARCH_API_URL)';
+
 export const EDGE_UPDATE_BATCH_SIZE = 10;
 export const EDGE_UPDATE_BATCH_PAUSE_MS = 1000;
 export const EDGE_PROPAGATION_WAIT_SECONDS = 10;

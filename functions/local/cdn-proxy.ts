@@ -9,14 +9,20 @@
  *   4. the request goes to the origin the handler chose: the AI origin is the local AI-site
  *      host (127.0.0.1:sitesPort) with the Host the handler set; the store origin gets the
  *      viewer's Host (the Managed-AllViewer policy on AWS), except a store on loopback,
- *      which gets its own `host:port`. Origin custom headers are added, as CloudFront does;
+ *      which gets its own `host:port`. Origin custom headers are added, as CloudFront does.
+ *      The store origin obeys the fetch policy (D24): its URL is checked and its connection
+ *      resolves through the guarded lookup, so a stored or edited origin can never make the
+ *      proxy reach a private, loopback or metadata address the policy refuses;
  *   5. status, headers and body stream back, with `x-edge-route: ai|store`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { CloudFrontHeaders, CloudFrontRequest, CloudFrontRequestEvent, CloudFrontResultResponse } from 'aws-lambda';
 import { handler as edgeHandler } from '../../edge-function/index';
+import { createUrlGuard, guardedLookup } from '../adapters/external/guarded-fetch';
+import { BlockedUrlError } from '../core/errors';
 import { AI_SITE_HOST_HEADER, type HostResolver, type ResolvedHost } from '../core/proxy/types';
 import type { RunningServer } from './api-server';
 import { closeServer } from './close-server';
@@ -29,6 +35,8 @@ export interface CdnProxyOptions {
   sitesPort: number;
   /** Origin read timeout (CloudFront's default is 30 s). */
   readTimeoutMs?: number;
+  /** ALLOW_PRIVATE_NETWORK: whether store origins on loopback/private addresses may be reached. */
+  allowPrivateNetwork: boolean;
 }
 
 /** Hop-by-hop and connection headers CloudFront never hands to the edge function or origin as-is. */
@@ -38,8 +46,9 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export const EDGE_ROUTE_HEADER = 'x-edge-route';
 
 export async function startCdnProxy(options: CdnProxyOptions): Promise<RunningServer> {
+  const guard: OriginGuard = { check: createUrlGuard(options), lookup: guardedLookup(options.allowPrivateNetwork) };
   const server = createServer((req, res) => {
-    proxy(req, res, options).catch((err: Error) => {
+    proxy(req, res, options, guard).catch((err: Error) => {
       if (!res.headersSent) text(res, 502, `local CDN proxy: ${err.message}\n`);
       else res.destroy(err);
     });
@@ -54,7 +63,12 @@ export async function startCdnProxy(options: CdnProxyOptions): Promise<RunningSe
   };
 }
 
-async function proxy(req: IncomingMessage, res: ServerResponse, options: CdnProxyOptions): Promise<void> {
+interface OriginGuard {
+  check: ReturnType<typeof createUrlGuard>;
+  lookup: LookupFunction;
+}
+
+async function proxy(req: IncomingMessage, res: ServerResponse, options: CdnProxyOptions, guard: OriginGuard): Promise<void> {
   const host = req.headers.host ?? '';
   const distribution = host ? await options.resolveHost(host) : null;
   if (!distribution) {
@@ -74,12 +88,18 @@ async function proxy(req: IncomingMessage, res: ServerResponse, options: CdnProx
     for (const { value } of list) headers[name.toLowerCase()] = value;
   }
   const path = `${origin.path ?? ''}${out.uri}${out.querystring ? `?${out.querystring}` : ''}`;
-  let target: { protocol: 'http' | 'https'; hostname: string; port: number };
+  let target: { protocol: 'http' | 'https'; hostname: string; port: number; lookup?: LookupFunction };
   if (route === 'ai') {
     // The local AI-site host stands in for `https://<aiSiteHost>`; Host stays what the handler set.
     target = { protocol: 'http', hostname: '127.0.0.1', port: options.sitesPort };
   } else {
-    target = { protocol: origin.protocol, hostname: origin.domainName, port: origin.port };
+    try {
+      await guard.check(`${origin.protocol}://${hostWithPort(origin.domainName, origin.port, origin.protocol)}/`);
+    } catch (err) {
+      if (err instanceof BlockedUrlError) return text(res, 502, `local CDN proxy: the store origin is refused: ${err.message}\n`, 'store');
+      throw err;
+    }
+    target = { protocol: origin.protocol, hostname: origin.domainName, port: origin.port, lookup: guard.lookup };
     if (LOOPBACK.has(origin.domainName.toLowerCase())) headers.host = hostWithPort(origin.domainName, origin.port, origin.protocol);
   }
   await forward(req, res, { ...target, method: out.method, path, headers, route, readTimeoutMs: options.readTimeoutMs ?? 30_000 });
@@ -159,6 +179,8 @@ interface ForwardTarget {
   headers: OutgoingHttpHeaders;
   route: 'ai' | 'store';
   readTimeoutMs: number;
+  /** The guarded DNS lookup (store origins). */
+  lookup?: LookupFunction;
 }
 
 function forward(req: IncomingMessage, res: ServerResponse, target: ForwardTarget): Promise<void> {
@@ -171,6 +193,7 @@ function forward(req: IncomingMessage, res: ServerResponse, target: ForwardTarge
       method: target.method,
       path: target.path,
       headers: target.headers,
+      ...(target.lookup ? { lookup: target.lookup } : {}),
     }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders(answer.headers, target.route));
       answer.pipe(res);

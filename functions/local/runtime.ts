@@ -78,7 +78,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const workflows = createLocalWorkflows(options.workflows);
   const container = buildContainer({ ...config, aiSitePort: `:${sites.port}` }, { workflows });
   setContainer(container);
-  const proxy = await startCdnProxy({ port: options.proxyPort, resolveHost: cdnOf(container).resolveHost, sitesPort: sites.port });
+  const proxy = await startCdnProxy({ port: options.proxyPort, resolveHost: cdnOf(container).resolveHost, sitesPort: sites.port, allowPrivateNetwork: config.allowPrivateNetwork });
 
   return {
     config, api, sites, proxy, database, idp, sitesDir, workflows,

@@ -2,11 +2,8 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { BlockedUrlError, UpstreamError } from '../../functions/core/errors';
-import {
-  assertFetchableUrl,
-  createGuardedFetch,
-  resolveRedirectTarget,
-} from '../../functions/adapters/external/guarded-fetch';
+import { createGuardedFetch, resolveRedirectTarget } from '../../functions/adapters/external/guarded-fetch';
+import { assertFetchableUrl } from '../../functions/core/net/url-policy';
 
 interface SeenRequest {
   method: string;

@@ -180,7 +180,7 @@ describe('local CDN proxy, end to end', () => {
         { path: '/x/index.html', content: '<!doctype html><title>X</title><h1>Article X</h1>', contentType: 'text/html; charset=utf-8' },
       ],
     });
-    proxy = await startCdnProxy({ resolveHost: cdnOf(container).resolveHost, sitesPort: stack.sites.port });
+    proxy = await startCdnProxy({ resolveHost: cdnOf(container).resolveHost, sitesPort: stack.sites.port, allowPrivateNetwork: true });
     cdnHost = `${site!.cdnDomain}:${proxy.port}`;
   }, 30_000);
 
@@ -239,6 +239,7 @@ describe('local CDN proxy, end to end', () => {
     const down = await startCdnProxy({
       resolveHost: async () => ({ orgSlug: 'cdnshop', storeOrigin: 'http://127.0.0.1:1', aiSiteHost: 'cdnshop.localhost' }),
       sitesPort: stack.sites.port,
+      allowPrivateNetwork: true,
     });
     try {
       const storePath = await send(down.port, '/', 'any.example');
@@ -247,6 +248,29 @@ describe('local CDN proxy, end to end', () => {
       expect((await send(down.port, '/llms.txt', 'any.example')).status).toBe(200);
     } finally {
       await down.close();
+    }
+  });
+
+  test.each([
+    ['a loopback store', () => storeOrigin, /127\.0\.0\.1 is not allowed \(loopback\)/],
+    ['a metadata address', () => 'http://169.254.169.254', /169\.254\.169\.254 is not allowed/],
+    ['a name resolving to loopback', () => 'http://localhost', /localhost resolves to (127\.0\.0\.1|::1) \(loopback\)/],
+  ])('without ALLOW_PRIVATE_NETWORK the proxy refuses %s as store origin and never contacts it', async (_what, origin, reason) => {
+    const guarded = await startCdnProxy({
+      resolveHost: async () => ({ orgSlug: 'cdnshop', storeOrigin: origin(), aiSiteHost: 'cdnshop.localhost' }),
+      sitesPort: stack.sites.port,
+      allowPrivateNetwork: false,
+    });
+    try {
+      const res = await send(guarded.port, '/products/x', 'any.example');
+      expect(res.status).toBe(502);
+      expect(res.headers['x-edge-route']).toBe('store');
+      expect(res.text).toMatch(reason);
+      expect(storeHits).toEqual([]);
+      // AI paths go to the AI-site host, which is the service's own origin, not the store.
+      expect((await send(guarded.port, '/llms.txt', 'any.example')).status).toBe(200);
+    } finally {
+      await guarded.close();
     }
   });
 

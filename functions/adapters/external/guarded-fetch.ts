@@ -16,7 +16,8 @@ import { isIP } from 'node:net';
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { BlockedUrlError, UpstreamError } from '../../core/errors';
-import { classifyAddress, isAddressAllowed } from '../../core/net/address-policy';
+import { assertAddressAllowed, assertFetchableUrl } from '../../core/net/url-policy';
+import type { FetchResponse, HttpFetcher, UrlGuard } from '../../ports';
 
 export interface GuardedFetchOptions {
   allowPrivateNetwork: boolean;
@@ -26,62 +27,16 @@ export interface GuardedFetchOptions {
   userAgent?: string;
 }
 
-export interface FetchRequest {
-  method?: 'GET' | 'HEAD' | 'POST';
-  headers?: Record<string, string>;
-  body?: string;
-  timeoutMs?: number;
-  maxBytes?: number;
-}
-
-export interface FetchResponse {
-  status: number;
-  /** Final URL after redirects. */
-  url: string;
-  /** Lower-case names. */
-  headers: Record<string, string>;
-  body: Buffer;
-  text(): string;
-  /** Throws UpstreamError on invalid JSON. */
-  json(): unknown;
-}
-
-export type HttpFetcher = (url: string, request?: FetchRequest) => Promise<FetchResponse>;
 
 const DEFAULT_MAX_REDIRECTS = 3;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 const DEFAULT_USER_AGENT = 'AIVisibilityBot/1.0 (+https://example.invalid/bot)';
-const DEFAULT_PORTS = new Set(['', '80', '443']); // '' = the scheme default (URL drops it)
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Never sent: no cookie jar, and the caller's cookies are not the target's business. */
 const NEVER_SENT_HEADERS = ['cookie', 'host', 'content-length', 'accept-encoding', 'user-agent'];
 /** Dropped when a redirect leaves the original origin, as browsers do. */
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization'];
-
-/** Pure check usable before fetching (e.g. for 400s on obviously bad input): throws BlockedUrlError. */
-export function assertFetchableUrl(url: string, options: Pick<GuardedFetchOptions, 'allowPrivateNetwork'>): URL {
-  let parsed: URL;
-  try {
-    // The WHATWG parser normalizes IP literals (2130706433, 0x7f.1, 0177.0.0.1 -> 127.0.0.1),
-    // so the checks below see the address that will actually be dialled.
-    parsed = new URL(url);
-  } catch {
-    throw new BlockedUrlError('invalid URL');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new BlockedUrlError(`URL scheme "${parsed.protocol.replace(/:$/, '')}" is not allowed (http and https only)`);
-  }
-  if (parsed.username || parsed.password) throw new BlockedUrlError('URLs with credentials are not allowed');
-  const literal = ipLiteral(parsed.hostname);
-  if (literal !== null && !isAddressAllowed(literal, options.allowPrivateNetwork)) {
-    throw new BlockedUrlError(`address ${literal} is not allowed (${classifyAddress(literal).range})`);
-  }
-  if (!options.allowPrivateNetwork && !DEFAULT_PORTS.has(parsed.port)) {
-    throw new BlockedUrlError(`port ${parsed.port} is not allowed (80 and 443 only)`);
-  }
-  return parsed;
-}
 
 /**
  * The hop validator: resolves a Location header against the current URL and applies the
@@ -279,25 +234,52 @@ function makeResponse(status: number, url: string, headers: Record<string, strin
 
 /**
  * dns.lookup wrapper that refuses the connection if ANY resolved address is not allowed
- * (an attacker's DNS can mix a public and a private answer).
+ * (an attacker's DNS can mix a public and a private answer). Exported for the local CDN
+ * proxy, whose origin connections obey the same policy.
  */
-function guardedLookup(allowPrivateNetwork: boolean): LookupFunction {
+export function guardedLookup(allowPrivateNetwork: boolean): LookupFunction {
   return (hostname, lookupOptions, callback) => {
     dns.lookup(hostname, { ...lookupOptions, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
-      const blocked = addresses.find((a) => !isAddressAllowed(a.address, allowPrivateNetwork));
-      if (blocked) {
-        const range = classifyAddress(blocked.address).range;
-        return callback(
-          new BlockedUrlError(`${hostname} resolves to ${blocked.address} (${range}), which is not allowed`),
-          '',
-        );
+      try {
+        for (const { address } of addresses) assertAddressAllowed(address, { allowPrivateNetwork }, hostname);
+      } catch (blocked) {
+        return callback(blocked as BlockedUrlError, '');
       }
       if (addresses.length === 0) return callback(Object.assign(new Error('no addresses'), { code: 'ENOTFOUND' }), '');
       if (lookupOptions.all) return callback(null, addresses);
       return callback(null, addresses[0].address, addresses[0].family);
     });
   };
+}
+
+/** How long the URL guard waits for DNS before letting the connect-time check decide. */
+const GUARD_LOOKUP_TIMEOUT_MS = 3_000;
+
+/**
+ * The URL guard (ports.ts UrlGuard): the URL policy, then every address the host resolves to
+ * now. A name that does not resolve passes (a new store's DNS may not be live yet); every
+ * fetch checks again at connect time, so a later DNS change cannot reach a refused address.
+ */
+export function createUrlGuard(options: { allowPrivateNetwork: boolean }): UrlGuard {
+  return async (url) => {
+    const parsed = assertFetchableUrl(url, options);
+    const host = parsed.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(host)) return parsed;
+    const addresses = await resolveWithin(host, GUARD_LOOKUP_TIMEOUT_MS);
+    for (const address of addresses) assertAddressAllowed(address, options, host);
+    return parsed;
+  };
+}
+
+function resolveWithin(host: string, timeoutMs: number): Promise<string[]> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve([]), timeoutMs);
+    dns.lookup(host, { all: true }, (err, addresses) => {
+      clearTimeout(timer);
+      resolve(err ? [] : addresses.map((a) => a.address));
+    });
+  });
 }
 
 const NETWORK_ERRORS: Record<string, string> = {
@@ -340,10 +322,4 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
-}
-
-/** IP-literal hostname without brackets, or null for a name that needs DNS. */
-function ipLiteral(hostname: string): string | null {
-  const bare = hostname.replace(/^\[|\]$/g, '');
-  return isIP(bare) ? bare : null;
 }

@@ -30,59 +30,10 @@ import { matcherFor, robotsPolicy, type RobotsMatcher, type RobotsPolicy } from 
 import { parseSitemap } from '../../core/crawl/sitemap';
 import { hasNonHtmlExtension, normalizeUrl, onOrigin, pageKind, sameSite } from '../../core/crawl/url';
 import type { MappedUrl, ScrapedPage } from '../../core/site/types';
-import type { FetchResponse, HttpFetcher } from './guarded-fetch';
+import type { FetchResponse, HttpFetcher, MapSiteOptions, MapSiteResult, ScrapeResult, SiteMapper } from '../../ports';
 import { createPageConverter, scrapeRefusal, type PageConverter } from './scraper/page';
-import type { ScrapeResult } from './scraper/types';
 
-export interface MapSiteOptions {
-  /** At most this many URLs are mapped (and fetched); more sets `truncated`. */
-  maxPages?: number;
-  /** Requests in flight at once. */
-  concurrency?: number;
-  /**
-   * Product token whose robots.txt group we obey. The User-Agent header itself is set where
-   * the fetcher is created (createGuardedFetch's `userAgent`); keep the two consistent.
-   */
-  userAgent?: string;
-  /** Fetch pages: fingerprints, statuses and links found in HTML. Off: robots + sitemaps only. */
-  discoverLinks?: boolean;
-  /** Sitemap levels followed: 1 = only the top-level sitemaps, 3 = index → child → grandchild. */
-  maxSitemapDepth?: number;
-  /** Sitemap files fetched at most. */
-  maxSitemaps?: number;
-  /** Per-request deadline for page fetches (the fetcher's default otherwise). */
-  timeoutMs?: number;
-  /**
-   * Also make a ScrapedPage of every page fetched (exactly what the built-in scraper makes of
-   * the same response), returned as `captured`. Needs `discoverLinks` to fetch anything.
-   */
-  capturePages?: boolean;
-}
-
-export interface MapSiteResult {
-  /** Root first, then sitemap order, then discovery order. */
-  urls: MappedUrl[];
-  /** Sitemap files fetched and parsed (indexes and children). */
-  sitemaps: string[];
-  /** robots.txt status (null: unreachable) and its `Sitemap:` records. */
-  robots: { status: number | null; sitemaps: string[] };
-  /** More URLs existed than `maxPages` allowed (or a sitemap exceeded the protocol's limit). */
-  truncated: boolean;
-  /** HTTP requests made: robots.txt, sitemaps and pages. */
-  fetched: number;
-  errors: Array<{ url: string; reason: string }>;
-  /** Distinct same-site URLs skipped because robots.txt disallows them. */
-  disallowed: number;
-  /** The robots.txt body when it answered 200, else null. */
-  robotsTxt: string | null;
-  /**
-   * With `capturePages`: the mapped URLs whose page fetch settled them, in `urls` order. `pages`
-   * are the pages the built-in scraper would have made; `failures` are URLs whose response is
-   * no page (blocked, non-200, redirected off-site), with the scraper's reason. A mapped URL in
-   * neither was not fetched (discoverLinks off) or its fetch itself failed (network, timeout).
-   */
-  captured?: ScrapeResult;
-}
+export type { MapSiteOptions, MapSiteResult };
 
 const DEFAULTS = {
   maxPages: MAX_PAGES_MAPPED,
@@ -96,6 +47,11 @@ const DEFAULTS = {
 const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
 const XML_ACCEPT = 'application/xml,text/xml;q=0.9,*/*;q=0.1';
 const SITEMAP_TIMEOUT_MS = 30_000;
+
+/** The mapper port over the guarded client. */
+export function createSiteMapper(fetchUrl: HttpFetcher): SiteMapper {
+  return { map: (origin, options) => mapSite(fetchUrl, origin, options) };
+}
 
 export async function mapSite(fetchUrl: HttpFetcher, origin: string, options: MapSiteOptions = {}): Promise<MapSiteResult> {
   const opts = { ...DEFAULTS, ...stripUndefined(options) };

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { UpstreamError } from '../../core/errors';
 import type { StorefrontProduct } from '../../core/products/catalog';
-import type { HttpFetcher } from './guarded-fetch';
+import type { HttpFetcher, ProductListing, Storefront, StoreCollection } from '../../ports';
 
 const optionalText = z.optional(z.nullable(z.string()));
 const variantSchema = z.looseObject({
@@ -42,13 +42,6 @@ async function fetchJsonPage<T>(fetchUrl: HttpFetcher, url: string, schema: z.Zo
   return parsed.data;
 }
 
-export interface ProductListing {
-  products: StorefrontProduct[];
-  /** The platform's page × limit ceiling was reached: the catalogue may hold more. */
-  truncated: boolean;
-  pagesFetched: number;
-}
-
 /** Every product, page by page (de-duplicated by id and handle), within the platform's ceiling. */
 export async function fetchAllProducts(fetchUrl: HttpFetcher, origin: string, maxPages = MAX_PAGE_TIMES_LIMIT / MAX_PAGE_SIZE): Promise<ProductListing> {
   const seen = new Set<string>();
@@ -67,12 +60,6 @@ export async function fetchAllProducts(fetchUrl: HttpFetcher, origin: string, ma
   return { products, truncated: true, pagesFetched: page - 1 };
 }
 
-export interface StoreCollection {
-  handle: string;
-  title: string;
-  description: string;
-}
-
 export async function fetchCollections(fetchUrl: HttpFetcher, origin: string, maxPages = 20): Promise<StoreCollection[]> {
   const out: StoreCollection[] = [];
   for (let page = 1; page <= maxPages; page++) {
@@ -81,4 +68,12 @@ export async function fetchCollections(fetchUrl: HttpFetcher, origin: string, ma
     if (collections.length < MAX_PAGE_SIZE) break;
   }
   return out;
+}
+
+/** The storefront port over the guarded client. */
+export function createStorefront(fetchUrl: HttpFetcher): Storefront {
+  return {
+    listProducts: (origin, maxPages) => fetchAllProducts(fetchUrl, origin, maxPages),
+    listCollections: (origin) => fetchCollections(fetchUrl, origin),
+  };
 }

@@ -1,4 +1,7 @@
-/** POST /api/business (D11): the organization comes from the token, never from the body. */
+/**
+ * POST /api/business (D11): the organization comes from the token, never from the body.
+ * A store URL the fetch policy refuses (D24) is a 400 naming the reason.
+ */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { parseStoreUrl, storeDomain } from '../../core/store/store-url';
@@ -9,7 +12,9 @@ const body = z.strictObject({ name: requiredText('name', 200), url: requiredText
 
 export const handler = endpoint('POST /api/business', { body }, async ({ body, auth, container }) => {
   if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
-  const url = parseStoreUrl(body.url);
+  // The store becomes a fetch target (onboarding, the schedule) and the CDN's origin: the
+  // one fetch policy applies now, so no private, loopback or metadata address is ever stored.
+  const url = await container.checkUrl(parseStoreUrl(body.url).href);
   const now = container.clock.now().toISOString();
   const business = {
     id: randomUUID(),

@@ -1,6 +1,5 @@
 /** GET /api/product-names?url= (D13): product names for the scanning UI. */
 import * as z from 'zod/mini';
-import { fetchAllProducts } from '../../adapters/external/storefront';
 import { parseStoreUrl } from '../../core/store/store-url';
 import { endpoint } from '../../http/endpoint';
 import { requiredText } from '../../http/schemas';
@@ -11,7 +10,7 @@ const MAX_PAGES = 4;
 
 export const handler = endpoint('GET /api/product-names', { query }, async ({ query, container }) => {
   const origin = parseStoreUrl(query.url).origin;
-  const { products } = await fetchAllProducts(container.fetchUrl, origin, MAX_PAGES);
+  const { products } = await container.storefront.listProducts(origin, MAX_PAGES);
   const names = [...new Set(products.map((p) => p.title.trim()).filter(Boolean))];
   return { body: { product_names: names, total: names.length } };
 });

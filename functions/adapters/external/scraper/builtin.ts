@@ -7,7 +7,7 @@
 import pLimit from 'p-limit';
 import { analyzePage } from '../../../core/crawl/fingerprint';
 import type { MappedUrl, ScrapedPage } from '../../../core/site/types';
-import type { HttpFetcher } from '../guarded-fetch';
+import type { HttpFetcher } from '../../../ports';
 import { createPageConverter, scrapeRefusal, type PageConverter } from './page';
 import type { Scraper, ScrapeResult } from './types';
 

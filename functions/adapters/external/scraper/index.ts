@@ -5,7 +5,7 @@
  * run. A half-configured provider therefore falls back to the built-in scraper, which needs
  * nothing but the guarded client and always works.
  */
-import type { HttpFetcher } from '../guarded-fetch';
+import type { HttpFetcher } from '../../../ports';
 import { createBuiltinScraper } from './builtin';
 import { createFirecrawlScraper } from './firecrawl';
 import type { Scraper } from './types';

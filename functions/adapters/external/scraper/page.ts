@@ -13,7 +13,7 @@ import type { PageAnalysis } from '../../../core/crawl/fingerprint';
 import { blockedReason, isHtmlContentType } from '../../../core/crawl/responses';
 import { sameSite } from '../../../core/crawl/url';
 import type { MappedUrl, ScrapedPage } from '../../../core/site/types';
-import type { FetchResponse } from '../guarded-fetch';
+import type { FetchResponse } from '../../../ports';
 
 /** The reason the built-in scraper makes no page of this response for `url`, or null when it does. */
 export function scrapeRefusal(res: FetchResponse, url: string): string | null {

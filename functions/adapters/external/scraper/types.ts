@@ -1,17 +1,5 @@
 /**
- * The scraper port: turns mapped store URLs into ScrapedPages (main content as markdown plus
- * the core fingerprint). Two adapters: the built-in one (guarded fetch + cheerio + turndown)
- * and Firecrawl's batch-scrape API. Per-URL problems are `failures`; only a provider-level
- * failure (the whole batch cannot run) throws.
+ * The scraper port lives in functions/ports.ts. Two adapters: the built-in one (guarded
+ * fetch + cheerio + turndown) and Firecrawl's batch-scrape API.
  */
-import type { MappedUrl, ScrapedPage } from '../../../core/site/types';
-
-export interface ScrapeResult {
-  pages: ScrapedPage[];
-  failures: Array<{ url: string; reason: string }>;
-}
-
-export interface Scraper {
-  readonly name: 'builtin' | 'firecrawl';
-  scrape(urls: MappedUrl[], options?: { concurrency?: number }): Promise<ScrapeResult>;
-}
+export type { ScrapeResult, Scraper } from '../../../ports';

@@ -15,7 +15,6 @@ export interface SearchSettings {
   apiKey?: string;
 }
 
-export const NO_SEARCH_API = 'no search API configured (SEARCH_API_URL)';
 
 export function createSearchApi(settings: SearchSettings | undefined, deps: { fetchImpl?: SearchFetch; timeoutMs?: number } = {}): SearchApi | null {
   const apiUrl = settings?.apiUrl?.trim();
