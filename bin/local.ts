@@ -2,16 +2,16 @@
  * `npm start`: the whole service on this machine, no AWS account, no internet.
  * Ports and settings: ../shared/LOCAL_RUNTIME.md and the README.
  */
-import { resolve } from 'node:path';
 import { startDemoStore, type DemoStore } from '../functions/local/demo-store';
 import { DEMO_ORG, onboardDemoStore } from '../functions/local/demo-onboarding';
+import { resolveDataDir } from '../functions/local/data-dir';
 import { startLocalStack, DEV_API_KEY } from '../functions/local/runtime';
 
 async function main() {
   // One JSON line per request would drown the progress display; LOG_LEVEL=info shows them.
   process.env.LOG_LEVEL ??= 'warn';
   const env = process.env;
-  const dataDir = resolve(env.DATA_DIR ?? '.data');
+  const dataDir = resolveDataDir(env);
   const stack = await startLocalStack({
     dataDir,
     port: Number(env.PORT ?? 8080),
@@ -20,7 +20,9 @@ async function main() {
   });
   const apiUrl = stack.api.url;
   const sitesUrl = (slug: string) => stack.sites.url.replace('{slug}', slug);
+  const demoToken = await stack.idp.mint({ orgId: DEMO_ORG, expiresInSeconds: 24 * 3600 });
   let demo: DemoStore | undefined;
+  let cdnHost: string | null = null;
 
   console.log(`
 AI visibility service: local stack is up
@@ -32,7 +34,7 @@ AI visibility service: local stack is up
 Dev credentials (never valid on AWS)
   X-API-Key      ${stack.config.apiKey === DEV_API_KEY ? DEV_API_KEY : '(from API_KEY)'}
   Bearer token   npm run mint-token -- <org-slug>     (org "${DEMO_ORG}" below)
-${await stack.idp.mint({ orgId: DEMO_ORG })}
+${demoToken}
 `);
 
   if (env.DEMO !== '0') {
@@ -42,6 +44,7 @@ ${await stack.idp.mint({ orgId: DEMO_ORG })}
     const started = Date.now();
     try {
       const report = await onboardDemoStore(stack, demo.origin, 'Harbor & Pine Coffee Co.', (line) => console.log(`  ${line}`));
+      cdnHost = report.distributionUrl ? new URL(report.distributionUrl).host : null;
       const skipped = report.steps.filter((s) => s.status === 'skipped' || s.status === 'failed');
       console.log(`
 Onboarding ${report.status} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.products} products, ${report.prompts} prompts
@@ -54,7 +57,12 @@ ${skipped.map((s) => `  ${s.id} ${s.status}: ${s.reason}`).join('\n')}
       console.error(`  onboarding the demo store failed: ${(err as Error).message}`);
     }
   }
-  console.log('\nCtrl-C stops everything.');
+  // The README's "Trying it" commands use these variables.
+  console.log(`
+Paste into a shell to try it (README: Trying it):
+  export API=${apiUrl} SITES_PORT=${stack.sites.port} PROXY=http://127.0.0.1:${stack.proxy.port} KEY=${stack.config.apiKey === DEV_API_KEY ? DEV_API_KEY : '<your API_KEY>'}
+  export TOKEN=${demoToken}${cdnHost ? `\n  export CDN_HOST=${cdnHost}` : ''}`);
+  console.log('\nCtrl-C (or SIGTERM) stops everything.');
 
   let stopping = false;
   const stop = async () => {

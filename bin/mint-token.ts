@@ -3,7 +3,8 @@
  * local dev identity provider (the key under DATA_DIR that `npm start` serves as JWKS).
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { resolveDataDir } from '../functions/local/data-dir';
 import { loadDevIdp } from '../functions/local/dev-idp';
 
 async function main() {
@@ -11,9 +12,11 @@ async function main() {
   const org = args.find((a) => !a.startsWith('--')) ?? 'demo-store';
   const i = args.indexOf('--expires-in');
   const expiresInSeconds = i >= 0 ? Number(args[i + 1]) : 3600;
-  const keyFile = join(resolve(process.env.DATA_DIR ?? '.data'), 'dev-idp', 'signing-key.json');
+  const dataDir = resolveDataDir();
+  const keyFile = join(dataDir, 'dev-idp', 'signing-key.json');
   if (!existsSync(keyFile)) {
-    console.error(`no dev identity provider key at ${keyFile}: run npm start once first`);
+    console.error(`no dev identity-provider key in ${dataDir} (looked for ${keyFile}).\n`
+      + `Start the stack once with the same DATA_DIR (npm start${process.env.DATA_DIR ? ` with DATA_DIR=${process.env.DATA_DIR}` : ''}); its banner also prints a ready token.`);
     process.exit(1);
   }
   const idp = await loadDevIdp(keyFile);

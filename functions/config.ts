@@ -5,6 +5,8 @@
 import type { QuotaPolicy } from './core/articles/quota';
 
 export interface Config {
+  /** Running inside AWS Lambda (AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime). */
+  onLambda: boolean;
   tableName: string;
   /** Set locally (embedded database) and in tests; unset on AWS. */
   dynamodbEndpoint?: string;
@@ -51,6 +53,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const local = Boolean(env.DYNAMODB_ENDPOINT);
   return {
+    onLambda: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
     tableName: env.TABLE_NAME ?? 'ai-visibility',
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     region: env.AWS_REGION ?? 'us-east-1',

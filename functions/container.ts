@@ -150,8 +150,19 @@ export function aiSiteOrigin(config: Config, orgSlug: string): string {
 
 let current: Container | undefined;
 
+/**
+ * The container of this process. On Lambda it is built from the environment at first use;
+ * anywhere else the local runtime or a test installs one first (setContainer). Building one
+ * from defaults off Lambda would point the AWS SDK at real AWS, so that is refused.
+ */
 export function getContainer(): Container {
-  current ??= buildContainer();
+  if (!current) {
+    const config = loadConfig();
+    if (!config.onLambda && !config.dynamodbEndpoint) {
+      throw new Error('no container is installed: off Lambda the local runtime (or a test) must install one with setContainer before handlers run');
+    }
+    current = buildContainer(config);
+  }
   return current;
 }
 

@@ -26,7 +26,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startApiServer(options: { port?: number; host?: string; extra?: ExtraRoute[] } = {}): Promise<RunningServer> {
+export interface ApiServerOptions {
+  port?: number;
+  host?: string;
+  extra?: ExtraRoute[];
+  /**
+   * Settles when the stack behind the handlers is installed. The socket is bound earlier (the
+   * dev identity provider's JWKS URL needs the port), but no request is answered before it:
+   * a request that arrives early waits, so `GET /health` answering 200 means ready.
+   */
+  ready?: Promise<unknown>;
+}
+
+export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningServer> {
   const match = createRouteMatcher(ROUTES);
   const modules = new Map<string, ApiHandler>();
   const load = (module: string): ApiHandler => {
@@ -40,6 +52,11 @@ export async function startApiServer(options: { port?: number; host?: string; ex
   };
 
   const server = createServer(async (req, res) => {
+    try {
+      await options.ready;
+    } catch (err) {
+      return send(res, 503, { status: 'error', error: `the local stack failed to start: ${(err as Error).message}` });
+    }
     try {
       if (options.extra?.some((route) => route(req, res))) return;
       const path = new URL(req.url ?? '/', 'http://local').pathname;

@@ -51,14 +51,40 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const sitesDir = join(dataDir ?? scratchDir!, 'sites');
   const database = await startEmbeddedDatabase({ path: dataDir && join(dataDir, 'db') });
   const idp = await loadDevIdp(dataDir && join(dataDir, 'dev-idp', 'signing-key.json'));
+  const ready = deferred();
   const api = await startApiServer({
     port: options.port,
+    ready: ready.promise,
     extra: [(req, res) => {
       if (req.method !== 'GET' || req.url !== JWKS_PATH) return false;
       send(res, 200, idp.jwks, { 'Cache-Control': 'public, max-age=300' });
       return true;
     }],
   });
+  try {
+    const stack = await installStack(options, env, { database, idp, api, sitesDir, scratchDir });
+    ready.resolve();
+    return stack;
+  } catch (err) {
+    ready.reject(err as Error);
+    await api.close();
+    await database.close();
+    if (scratchDir) rmSync(scratchDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+interface Started {
+  database: EmbeddedDatabase;
+  idp: DevIdp;
+  api: RunningServer;
+  sitesDir: string;
+  scratchDir: string | undefined;
+}
+
+/** Everything behind the API: configuration, table, AI-site host, container, workflows, CDN proxy. */
+async function installStack(options: LocalStackOptions, env: Record<string, string | undefined>, started: Started): Promise<LocalStack> {
+  const { database, idp, api, sitesDir, scratchDir } = started;
   const usesDevIdp = !env.JWT_JWKS_URL;
   const config = loadConfig({
     ALLOW_PRIVATE_NETWORK: '1',
@@ -90,4 +116,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       setContainer(undefined);
     },
   };
+}
+
+/** A promise settled from outside (the API server's readiness gate). */
+function deferred(): { promise: Promise<void>; resolve(): void; reject(err: Error): void } {
+  let resolve!: () => void;
+  let reject!: (err: Error) => void;
+  const promise = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
+  promise.catch(() => undefined); // a start-up failure is reported by startLocalStack itself
+  return { promise, resolve, reject };
 }
