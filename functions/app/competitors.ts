@@ -5,10 +5,11 @@
  * operator-configured and use their own adapters.
  *
  * Limits (spec, D22): 10 auto-discovered competitors and, separately, 2 user-added ones.
- * Duplicates are refused by registrable domain (core/competitors/domain.ts), atomically:
- * the record id is derived from org + domain and the put is conditional. The limits are
- * re-checked on a consistent read after each write; a writer that finds its source over
- * the limit removes its own record (core/competitors/rules.ts `exceedsLimitAfterWrite`).
+ * Duplicates are refused by registrable domain (core/competitors/domain.ts). Both are checked
+ * on the stored list first (to refuse before crawling) and then decided atomically by the
+ * repository's `add`, which claims one of its source's slots and writes the record (the id
+ * is derived from org + domain) with conditional writes: concurrent adds keep exactly the
+ * limit, and only the adds over it are refused.
  */
 import pLimit from 'p-limit';
 import { assertFetchableUrl } from '../core/net/url-policy';
@@ -21,7 +22,7 @@ import { extractName, extractProfile, extractStrengths, nameFromDomain, nameFrom
 import { pageText, readPage, type PageFacts } from '../core/competitors/html';
 import { blockedReason, isHtmlContentType } from '../core/crawl/responses';
 import {
-  assertNotDuplicate, assertNotOwnDomain, assertUserSlot, competitorId, countBySource, exceedsLimitAfterWrite,
+  alreadyExistsMessage, assertNotDuplicate, assertNotOwnDomain, assertUserSlot, competitorId, countBySource,
   faviconUrlFor, isOwnDomain, remainingSlots, userLimitMessage,
 } from '../core/competitors/rules';
 import type { Competitor, CompetitorSource } from '../core/competitors/types';
@@ -250,7 +251,6 @@ export async function discoverCompetitors(container: Container, orgSlug: string)
   const failures: Array<{ url: string; reason: string }> = [];
   const taken = new Set(existing.map((c) => c.domain));
   let added = 0;
-  let total = storedAuto;
   for (const result of crawled) {
     if (added >= remaining) break;
     if (!('site' in result) || !result.site) {
@@ -260,25 +260,12 @@ export async function discoverCompetitors(container: Container, orgSlug: string)
     const competitor = competitorFromSite(orgSlug, result.site, 'auto_discovered', faviconTemplate, container.clock.now().toISOString());
     // A redirect can land on another website: check the final one again.
     if (taken.has(competitor.domain) || isOwnDomain(competitor.url, business.url) || isExcludedPlatform(competitor.domain)) continue;
-    try {
-      await repo.add(competitor);
-    } catch (err) {
-      if (err instanceof ConflictError) {
-        taken.add(competitor.domain);
-        continue;
-      }
-      throw err;
-    }
+    const outcome = await repo.add(competitor);
+    if (outcome === 'limit') break; // another run filled the slots meanwhile
     taken.add(competitor.domain);
-    const after = await repo.list(orgSlug);
-    if (exceedsLimitAfterWrite(after, 'auto_discovered')) {
-      await repo.remove(orgSlug, competitor.id);
-      total = countBySource(after).auto_discovered - 1;
-      break;
-    }
-    added++;
-    total = countBySource(after).auto_discovered;
+    if (outcome === 'added') added++;
   }
+  const total = countBySource(await repo.list(orgSlug)).auto_discovered;
   log.info('competitor discovery finished', { added, total, queries: queries.length, candidates: candidates.length, refinedByModel, failures: failures.length });
   return { status: 'succeeded', added, total, queries, candidates: candidates.length, refinedByModel, failures };
 }
@@ -343,10 +330,12 @@ export async function addCompetitor(container: Container, orgSlug: string, rawUr
     assertNotOwnDomain(competitor.url, business.url);
     assertNotDuplicate(existing, competitor.domain);
   }
-  await repo.add(competitor);
-  if (exceedsLimitAfterWrite(await repo.list(orgSlug), 'user_added')) {
-    await repo.remove(orgSlug, competitor.id);
-    throw new ConflictError(userLimitMessage());
+  // The checks above refuse early; this one decides, atomically, under concurrent adds.
+  const outcome = await repo.add(competitor);
+  if (outcome === 'limit') throw new ConflictError(userLimitMessage());
+  if (outcome === 'duplicate') {
+    const stored = await repo.get(orgSlug, competitor.id);
+    throw new ConflictError(alreadyExistsMessage(competitor.domain, stored?.name));
   }
   return competitor;
 }

@@ -93,10 +93,14 @@ async function verifyWebhook(headers: Record<string, string | undefined>, rawBod
   }
   const secret = await loadSecret();
   if (!secret) throw new ProviderNotConfiguredError('webhook signing secret is not configured (IDP_WEBHOOK_SECRET)');
+  const webhook = new Webhook(secret);
   try {
-    new Webhook(secret).verify(rawBody, { 'svix-id': id, 'svix-timestamp': timestamp, 'svix-signature': signature });
+    webhook.verify(rawBody, { 'svix-id': id, 'svix-timestamp': timestamp, 'svix-signature': signature });
   } catch (err) {
     if (err instanceof WebhookVerificationError) throw new UnauthorizedError(`invalid webhook signature: ${err.message}`);
+    // svix JSON.parses the payload only once a signature matched: a signed body that is not
+    // JSON is the sender's bad input (400), never a server error.
+    if (err instanceof SyntaxError) throw new ValidationError(`invalid JSON body: ${err.message}`);
     throw err;
   }
   return { kind: 'webhook', messageId: id };

@@ -13,6 +13,7 @@ import { config as zodConfig, safeParse, type $ZodType, type output } from 'zod/
 import english from 'zod/v4/locales/en.cjs';
 import { RATE_LIMITS } from '../core/constants';
 import { RateLimitedError, ValidationError } from '../core/errors';
+import { clientIdentity } from '../core/net/client-address';
 import { getContainer, type Container } from '../container';
 import { createLogger, type Logger } from '../logger';
 import { findRoute, getRoute, type RouteDef } from '../routes';
@@ -197,9 +198,12 @@ function rawBody(event: APIGatewayProxyEvent): string {
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
-/** API Gateway's TCP peer address; the local server puts the first X-Forwarded-For there. */
+/**
+ * API Gateway's TCP peer address (the local server puts the first X-Forwarded-For there),
+ * canonical and bounded: never more than a few dozen characters, whatever the event holds.
+ */
 export function clientIp(event: APIGatewayProxyEvent): string {
-  return event.requestContext?.identity?.sourceIp || 'unknown';
+  return clientIdentity(event.requestContext?.identity?.sourceIp);
 }
 
 function parse<T extends $ZodType>(where: string, schema: T | undefined, value: unknown): output<T> {

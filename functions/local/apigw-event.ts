@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { parseClientAddress, UNKNOWN_CLIENT } from '../core/net/client-address';
 
 export interface EventInput {
   req: IncomingMessage;
@@ -71,9 +72,14 @@ export function toApiGatewayEvent({ req, body, resource, pathParameters, stage =
   } as APIGatewayProxyEvent;
 }
 
-/** Locally the first X-Forwarded-For address stands in for API Gateway's source IP. */
+/**
+ * Locally the first X-Forwarded-For address stands in for API Gateway's source IP. API
+ * Gateway always gives a real address, so a first entry that is not one (junk, or a header
+ * kilobytes long) falls back to the socket's address: a forged header can neither break
+ * the request nor mint new client identities.
+ */
 function clientAddress(req: IncomingMessage): string {
   const forwarded = req.headers['x-forwarded-for'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  return first || req.socket.remoteAddress?.replace(/^::ffff:/, '') || 'unknown';
+  const header = Array.isArray(forwarded) ? forwarded[0] : forwarded;
+  return parseClientAddress(header?.split(',', 1)[0]) ?? parseClientAddress(req.socket.remoteAddress) ?? UNKNOWN_CLIENT;
 }

@@ -92,6 +92,31 @@ describe('shared rate limit (D14)', () => {
     expect((await stack.call('POST', '/api/competitor-research?url=x.example', { headers: { 'X-Forwarded-For': '198.51.100.51' } })).status).not.toBe(429);
   });
 
+  test('a 4 KB X-Forwarded-For is never a 500 and cannot mint new clients: the limit still counts (D14)', async () => {
+    const junk = (i: number) => ({ 'X-Forwarded-For': `${i}-${'x'.repeat(4096)}` });
+    // Local stand-in for API Gateway: a first entry that is no address falls back to the
+    // socket address, so every junk value is the same client (this file sends none other from it).
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await stack.call('POST', '/api/validate-store', { body: { url: store.origin }, headers: junk(i) })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    // A valid first entry followed by kilobytes of junk counts under that address.
+    const padded = { 'X-Forwarded-For': `198.51.100.77, ${'9'.repeat(4096)}` };
+    const named: number[] = [];
+    for (let i = 0; i < 6; i++) named.push((await stack.call('GET', `/api/product-names?url=${encodeURIComponent(store.origin)}`, { headers: padded })).status);
+    expect(named).toEqual([200, 200, 200, 200, 200, 429]);
+    const research = await stack.call('POST', `/api/competitor-research?url=${encodeURIComponent(store.origin)}`, { headers: { 'X-Forwarded-For': '1'.repeat(4096) } });
+    expect(research.status).toBe(503); // no search API configured: the route says so, as for any client
+  });
+
+  test('the shared limiter bounds whatever client value it is given, and counts IPv6 clients by /64', async () => {
+    const { rateLimiter } = getContainer();
+    await expect(rateLimiter.hit('validateStore', 'z'.repeat(4096), 5, 60)).resolves.toMatchObject({ allowed: true });
+    const decisions = [];
+    for (let i = 1; i <= 6; i++) decisions.push((await rateLimiter.hit('validateStore', `2001:db8:77:1::${i}`, 5, 60)).allowed);
+    expect(decisions).toEqual([true, true, true, true, true, false]);
+    expect((await rateLimiter.hit('validateStore', '2001:db8:77:2::1', 5, 60)).allowed).toBe(true);
+  });
+
   test('the limit holds across instances: two API servers with separate containers share one counter', async () => {
     const headers = { 'X-Forwarded-For': '198.51.100.99' };
     const first = getContainer();

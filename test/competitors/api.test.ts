@@ -227,15 +227,28 @@ describe('POST /api/explore/add-competitor', () => {
     expect(list.body.count).toBe(2);
   });
 
-  test('two concurrent adds past the limit never leave more than 2 user-added', async () => {
+  test('5 concurrent adds of different websites keep exactly 2; only the 3 over the cap are told so', async () => {
     await createBusiness('racer');
     const racer = await stack.token('racer');
-    await stack.call('POST', '/api/explore/add-competitor', { token: racer, body: { url: rivals[4].origin } });
-    const results = await Promise.all([5, 6, 7].map((i) => stack.call('POST', '/api/explore/add-competitor', { token: racer, body: { url: rivals[i].origin } })));
-    expect(results.filter((r) => r.status === 201).length).toBeLessThanOrEqual(1);
-    for (const r of results.filter((x) => x.status !== 201)) expect(r.status).toBe(409);
-    const stored = await competitorEnginesOf(getContainer()).repo.countBySource('racer');
-    expect(stored.user_added).toBeLessThanOrEqual(2);
+    const results = await Promise.all([4, 5, 6, 7, 8].map((i) => stack.call('POST', '/api/explore/add-competitor', { token: racer, body: { url: rivals[i].origin } })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 201, 409, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.body).toEqual({ status: 'error', error: expect.stringMatching(/remove one first/) });
+    const stored = await competitorEnginesOf(getContainer()).repo.list('racer');
+    expect(stored.map((c) => c.url).sort()).toEqual(results.filter((r) => r.status === 201).map((r) => r.body.competitor.url).sort());
+    expect((await stack.call('GET', '/api/explore/competitors', { token: racer })).body.count).toBe(2);
+  });
+
+  test('concurrent adds of one website keep it once; the others are "competitor already exists"', async () => {
+    await createBusiness('twin-racer');
+    const twin = await stack.token('twin-racer');
+    const urls = [rivals[9].origin, `${rivals[9].origin}/`, `${rivals[9].origin}/products/x`, `${rivals[9].origin}/?utm_source=y`];
+    const results = await Promise.all(urls.map((url) => stack.call('POST', '/api/explore/add-competitor', { token: twin, body: { url } })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.body).toEqual({ status: 'error', error: expect.stringMatching(/^competitor already exists/) });
+    expect(await competitorEnginesOf(getContainer()).repo.list('twin-racer')).toHaveLength(1);
+    // The slot the losers briefly contended for is not lost: a second website still fits.
+    expect((await stack.call('POST', '/api/explore/add-competitor', { token: twin, body: { url: rivals[10].origin } })).status).toBe(201);
   });
 
   test('the business\'s own website is a 400', async () => {

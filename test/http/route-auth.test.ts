@@ -108,6 +108,18 @@ describe('signed webhook routes', () => {
     expect(res.status).not.toBe(401);
     expect(res.status).not.toBe(400);
   });
+
+  test('a correctly signed body that is not JSON → 400 naming the problem; the signature is still checked first', async () => {
+    for (const body of ['not json at all', '{"type":', '']) {
+      const res = await stack.call('POST', '/webhooks/idp', { rawBody: body, headers: signed(body) });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ status: 'error', error: expect.stringMatching(/JSON/) });
+    }
+    const forged = await stack.call('POST', '/webhooks/idp', { rawBody: 'not json at all', headers: signed('something else') });
+    expect(forged.status).toBe(401);
+    // A signed JSON body passes auth and reaches the (not yet built) handler.
+    expect((await stack.call('POST', '/webhooks/idp', { rawBody: payload, headers: signed(payload) })).status).toBe(501);
+  });
 });
 
 describe('routes not built yet', () => {

@@ -16,6 +16,11 @@ export const keys = {
   articleWeek: (slug: string, weekStart: string) => ({ PK: keys.org(slug), SK: `ARTICLE_WEEK#${weekStart}` }),
   competitor: (slug: string, competitorId: string) => ({ PK: keys.org(slug), SK: `COMPETITOR#${competitorId}` }),
   competitorPrefix: 'COMPETITOR#',
+  /**
+   * The slots of one competitor source's limit: one item whose `holders` map names the
+   * competitor ids holding a slot (not under `competitorPrefix`: `_` is not `#`).
+   */
+  competitorSlots: (slug: string, source: string) => ({ PK: keys.org(slug), SK: `COMPETITOR_SLOTS#${source}` }),
   /** One item per onboarding run (its steps), and a pointer to the latest run. */
   onboardingRun: (slug: string, executionId: string) => ({ PK: keys.org(slug), SK: `ONBOARDING#${executionId}` }),
   onboardingLatest: (slug: string) => ({ PK: keys.org(slug), SK: 'ONBOARDING' }),
@@ -25,6 +30,10 @@ export const keys = {
   prepaymentScan: (domain: string) => ({ PK: `SCAN#${domain.toLowerCase()}`, SK: 'SCAN' }),
   /** Local workflow executions (Step Functions keeps its own on AWS). */
   execution: (executionId: string) => ({ PK: `EXECUTION#${executionId}`, SK: 'EXECUTION' }),
+
+  /** Daily schedule: one run record per business per UTC day (one partition per day), one per execution. */
+  dailyRun: (runDate: string, slug: string) => ({ PK: `DAILYRUN#${runDate}`, SK: `ORG#${slug}` }),
+  dailyExecution: (executionId: string) => ({ PK: `DAILYEXEC#${executionId}`, SK: 'EXECUTION' }),
 
   /** GSI1: a store's normalized domain → its organization. */
   domainIndex: (domain: string) => ({ GSI1PK: `DOMAIN#${domain}`, GSI1SK: 'BUSINESS' }),

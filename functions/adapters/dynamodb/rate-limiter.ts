@@ -1,4 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { rateLimitKey } from '../../core/net/client-address';
 import type { Clock, RateLimiter } from '../../ports';
 import { keys } from './keys';
 
@@ -7,10 +8,13 @@ import { keys } from './keys';
  * Each window is one item incremented atomically with ADD; the estimate weights the
  * previous window by how much of it still overlaps the last `windowSeconds`, which
  * avoids the double burst a plain fixed window allows at its edges.
+ * The client is counted under `rateLimitKey` (an address, an IPv6 /64, or a fixed-length
+ * digest), so no caller-supplied value can make an oversized key.
  */
 export function createRateLimiter(db: DynamoDBDocumentClient, table: string, clock: Clock): RateLimiter {
   return {
     async hit(name, clientIp, limit, windowSeconds) {
+      const client = rateLimitKey(clientIp);
       const nowSec = clock.now().getTime() / 1000;
       const windowStart = Math.floor(nowSec / windowSeconds) * windowSeconds;
       const elapsed = nowSec - windowStart;
@@ -19,12 +23,12 @@ export function createRateLimiter(db: DynamoDBDocumentClient, table: string, clo
       const [updated, previous] = await Promise.all([
         db.send(new UpdateCommand({
           TableName: table,
-          Key: keys.rateWindow(name, clientIp, windowStart),
+          Key: keys.rateWindow(name, client, windowStart),
           UpdateExpression: 'ADD hits :one SET expires_at = :exp',
           ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt },
           ReturnValues: 'UPDATED_NEW',
         })),
-        db.send(new GetCommand({ TableName: table, Key: keys.rateWindow(name, clientIp, windowStart - windowSeconds) })),
+        db.send(new GetCommand({ TableName: table, Key: keys.rateWindow(name, client, windowStart - windowSeconds) })),
       ]);
       const current = Number(updated.Attributes?.hits ?? 1);
       const prev = Number(previous.Item?.hits ?? 0);

@@ -31,7 +31,10 @@ export function remainingSlots(source: CompetitorSource, counts: CompetitorCount
   return Math.max(0, COMPETITOR_LIMITS[source] - counts[source]);
 }
 
-/** ConflictError (409) when a user-added competitor would pass the limit of 2. */
+/**
+ * ConflictError (409) when a user-added competitor would pass the limit of 2 (the early
+ * check on a stored list; the repository's `add` enforces the limit atomically).
+ */
 export function assertUserSlot(counts: CompetitorCounts): void {
   if (remainingSlots('user_added', counts) === 0) throw new ConflictError(userLimitMessage());
 }
@@ -41,10 +44,14 @@ export function findDuplicate<T extends Pick<Competitor, 'domain'>>(existing: re
   return existing.find((c) => c.domain === domain) ?? null;
 }
 
+/** The 409 message of a duplicate, naming the stored competitor when it is known. */
+export const alreadyExistsMessage = (domain: string, storedAs?: string) =>
+  `${ALREADY_EXISTS}: ${domain} is already in your competitors${storedAs ? ` as ${storedAs}` : ''}`;
+
 /** ConflictError (409) `competitor already exists` when the domain is already stored. */
 export function assertNotDuplicate(existing: readonly Pick<Competitor, 'domain' | 'name'>[], domain: string): void {
   const duplicate = findDuplicate(existing, domain);
-  if (duplicate) throw new ConflictError(`${ALREADY_EXISTS}: ${domain} is already in your competitors as ${duplicate.name}`);
+  if (duplicate) throw new ConflictError(alreadyExistsMessage(domain, duplicate.name));
 }
 
 /** True when `url` is on the business's own website (any subdomain, scheme or path). */
@@ -61,16 +68,6 @@ export function assertNotOwnDomain(url: string | URL, businessUrl: string, field
   if (isOwnDomain(url, businessUrl)) {
     throw new ValidationError(`${field}: ${competitorDomain(url)} is your own website; enter a competitor's website instead`);
   }
-}
-
-/**
- * Given a freshly re-read list that includes the record just written: true when saving it
- * pushed its source past the limit (a concurrent add won the race). The writer then removes
- * its own record. Each writer decides on a list read after its own write, so whatever the
- * interleaving the limit is never exceeded (at worst both racers back out).
- */
-export function exceedsLimitAfterWrite(all: readonly Pick<Competitor, 'source'>[], source: CompetitorSource): boolean {
-  return countBySource(all)[source] > COMPETITOR_LIMITS[source];
 }
 
 /** Fixed namespace of competitor ids (random, generated once). */

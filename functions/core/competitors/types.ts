@@ -32,13 +32,19 @@ export interface Competitor {
 
 export type CompetitorCounts = Record<CompetitorSource, number>;
 
+export type AddCompetitorOutcome = 'added' | 'duplicate' | 'limit';
+
 export interface CompetitorRepository {
   /** Every competitor of the organization, oldest first (strongly consistent read). */
   list(orgSlug: string): Promise<Competitor[]>;
   get(orgSlug: string, id: string): Promise<Competitor | null>;
-  /** Conditional put: ConflictError `competitor already exists` when the id is taken. */
-  add(competitor: Competitor): Promise<void>;
-  /** Deletes one competitor (no error when it is already gone). */
+  /**
+   * Saves a competitor, atomically within its source's limit (`COMPETITOR_LIMITS`) and once
+   * per website, however many adds run at once: `added`; `duplicate` when the website is
+   * stored or being added by another request; `limit` when its source has no free slot.
+   */
+  add(competitor: Competitor): Promise<AddCompetitorOutcome>;
+  /** Deletes one competitor and gives its slot back (no error when it is already gone). */
   remove(orgSlug: string, id: string): Promise<void>;
   countBySource(orgSlug: string): Promise<CompetitorCounts>;
   /** The competitor whose duplicate key equals `domain` (see core/competitors/domain.ts). */
