@@ -39,8 +39,8 @@ ${demoToken}
 
   if (env.DEMO !== '0') {
     // A fixed port: the demo business keeps its store URL (and its distribution's origin) across restarts.
-    demo = await startDemoStore({ port: Number(env.DEMO_STORE_PORT ?? 8083), size: env.DEMO_STORE_SIZE ? Number(env.DEMO_STORE_SIZE) : undefined });
-    console.log(`Demo store       ${demo.origin}  (${demo.stats.products} products, ${demo.stats.totalPages} pages)\nOnboarding the demo store:`);
+    demo = await startDemoStore({ port: Number(env.DEMO_STORE_PORT ?? 8083), adminPort: Number(env.DEMO_STORE_ADMIN_PORT ?? 8084), size: env.DEMO_STORE_SIZE ? Number(env.DEMO_STORE_SIZE) : undefined });
+    console.log(`Demo store       ${demo.origin}  (${demo.stats.products} products, ${demo.stats.totalPages} pages)\nDemo store admin ${demo.adminUrl}  (POST /products, DELETE /products/<handle>, PUT /pages/<handle>, GET /state)\nOnboarding the demo store:`);
     const started = Date.now();
     try {
       const report = await onboardDemoStore(stack, demo.origin, 'Harbor & Pine Coffee Co.', (line) => console.log(`  ${line}`));
@@ -61,7 +61,7 @@ ${skipped.map((s) => `  ${s.id} ${s.status}: ${s.reason}`).join('\n')}
   console.log(`
 Paste into a shell to try it (README: Trying it):
   export API=${apiUrl} SITES_PORT=${stack.sites.port} PROXY=http://127.0.0.1:${stack.proxy.port} KEY=${stack.config.apiKey === DEV_API_KEY ? DEV_API_KEY : '<your API_KEY>'}
-  export TOKEN=${demoToken}${cdnHost ? `\n  export CDN_HOST=${cdnHost}` : ''}`);
+  export TOKEN=${demoToken}${cdnHost ? `\n  export CDN_HOST=${cdnHost}` : ''}${demo ? `\n  export DEMO_ADMIN=${demo.adminUrl}` : ''}`);
   console.log('\nCtrl-C (or SIGTERM) stops everything.');
 
   let stopping = false;

@@ -92,6 +92,9 @@ const COLLECTION_ID_BASE = 262_117_400_000;
 const PAGE_ID_BASE = 84_112_300_000;
 const ARTICLE_ID_BASE = 557_031_200_000;
 const BLOG_ID = 80_214_555_000;
+/** Variant and image ids are spaced per product, which bounds how many one product can have. */
+export const MAX_VARIANTS = 8;
+export const MAX_IMAGES = 4;
 
 /** Shopify formats shop-local times with the shop's offset; the demo shop is on US Eastern (-05:00). */
 export function shopTime(epochMs: number): string {
@@ -101,13 +104,21 @@ export function shopTime(epochMs: number): string {
 const BASE_EPOCH = Date.UTC(2023, 1, 6, 14, 30); // the store's re-platform date
 const HOUR = 3600_000;
 
-function buildProduct(source: BaseProduct, index: number, storeName: string): Product {
+/** A product's source data: a base or generated product, or one added through the admin endpoint. */
+export type ProductSource = Omit<BaseProduct, 'optionName'> & { optionName: string };
+
+/**
+ * The catalogue entry for `source` at creation `index` (ids grow with it, as Shopify's grow with
+ * creation time). Timestamps come from the index, except for products created at run time
+ * (`createdAtMs`: the admin endpoint), which were created and last updated then.
+ */
+export function buildProduct(source: ProductSource, index: number, storeName: string, createdAtMs?: number): Product {
   const id = PRODUCT_ID_BASE + index * 65_537;
   // Base products are spread over 2023; generated ones follow 20 minutes apart, so even 30,000
   // products end in the past (late 2024) and sitemap lastmods never lie about the future.
   const baseSpan = BASE_PRODUCTS.length * 11 * 24 * HOUR;
-  const created = BASE_EPOCH + (index < BASE_PRODUCTS.length ? index * 11 * 24 * HOUR : baseSpan + (index - BASE_PRODUCTS.length) * 20 * 60_000);
-  const updated = created + ((index * 37) % 300) * 24 * HOUR + 7 * HOUR;
+  const created = createdAtMs ?? BASE_EPOCH + (index < BASE_PRODUCTS.length ? index * 11 * 24 * HOUR : baseSpan + (index - BASE_PRODUCTS.length) * 20 * 60_000);
+  const updated = createdAtMs ?? created + ((index * 37) % 300) * 24 * HOUR + 7 * HOUR;
   const version = Math.floor(updated / 1000); // Shopify's ?v= is the file's upload time: stable
   const requiresShipping = !source.giftCard;
   return {
@@ -120,10 +131,10 @@ function buildProduct(source: BaseProduct, index: number, storeName: string): Pr
     tags: source.tags,
     createdAt: shopTime(created),
     updatedAt: shopTime(updated),
-    publishedAt: shopTime(created + HOUR),
+    publishedAt: shopTime(createdAtMs ?? created + HOUR),
     optionName: source.optionName,
     variants: source.variants.map((v, i) => ({
-      id: VARIANT_ID_BASE + index * 8 + i,
+      id: VARIANT_ID_BASE + index * MAX_VARIANTS + i,
       title: v.title,
       price: v.price,
       compareAtPrice: v.compareAt ?? null,
@@ -134,7 +145,7 @@ function buildProduct(source: BaseProduct, index: number, storeName: string): Pr
       position: i + 1,
     })),
     images: Array.from({ length: source.images }, (_, i) => ({
-      id: IMAGE_ID_BASE + index * 4 + i,
+      id: IMAGE_ID_BASE + index * MAX_IMAGES + i,
       path: `/cdn/shop/files/${source.handle}${i === 0 ? '' : `-${i + 1}`}.jpg?v=${version}`,
       width: 1600,
       height: 1600,
@@ -151,7 +162,25 @@ export interface CatalogueOptions {
   name?: string;
 }
 
-export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
+/** What a collection is regardless of its members (they, its image and updatedAt derive from the products). */
+export type CollectionDefinition = Omit<Collection, 'updatedAt' | 'image' | 'products'>;
+
+/**
+ * The independent data a catalogue is assembled from. Everything else (collection members,
+ * lookups, stats) is derived by `assembleCatalogue`, so a changed product list can never leave
+ * a stale index behind.
+ */
+export interface CatalogueParts {
+  storeName: string;
+  collections: CollectionDefinition[];
+  products: Product[];
+  pages: Page[];
+  posts: Post[];
+  blog: Catalogue['blog'];
+}
+
+/** The generated catalogue's parts for the size options. */
+export function catalogueParts(options: CatalogueOptions = {}): CatalogueParts {
   const storeName = options.name ?? DEFAULT_STORE_NAME;
   const pagesCount = PAGES.length;
   const postsCount = POSTS.length;
@@ -171,33 +200,41 @@ export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
 
   const hasGenerated = productCount > BASE_PRODUCTS.length;
   const collectionSources = [...BASE_COLLECTIONS, ...(hasGenerated ? GENERATED_COLLECTIONS : [])];
-  const collections: Collection[] = collectionSources.map((c, i) => {
-    const members = products.filter((p) => p.collections.includes(c.handle));
-    const plainDescription = c.description.split('{brand}').join(storeName);
-    const latest = members.reduce((max, p) => (p.updatedAt > max ? p.updatedAt : max), shopTime(BASE_EPOCH));
-    const cover = members[0]?.images[0];
-    return {
-      id: COLLECTION_ID_BASE + i * 3_271,
-      handle: c.handle,
-      title: c.title,
-      descriptionHtml: `<p>${withBrand(c.description, storeName)}</p>`,
-      plainDescription,
-      publishedAt: shopTime(BASE_EPOCH - 30 * 24 * HOUR + i * HOUR),
-      updatedAt: latest,
-      image: cover ? { ...cover, alt: c.title } : null,
-      products: members,
-    };
-  });
+  const collections: CollectionDefinition[] = collectionSources.map((c, i) => ({
+    id: COLLECTION_ID_BASE + i * 3_271,
+    handle: c.handle,
+    title: c.title,
+    descriptionHtml: `<p>${withBrand(c.description, storeName)}</p>`,
+    plainDescription: c.description.split('{brand}').join(storeName),
+    publishedAt: shopTime(BASE_EPOCH - 30 * 24 * HOUR + i * HOUR),
+  }));
 
-  const pages: Page[] = PAGES.map((p, i) => ({ ...p, id: PAGE_ID_BASE + i * 1_024 }));
+  const pages: Page[] = PAGES.map((p, i) => pageWithId(p, i));
   const posts: Post[] = POSTS.map((p, i) => ({ ...p, id: ARTICLE_ID_BASE + i * 2_048 }));
+  return { storeName, collections, products, pages, posts, blog: { ...BLOG, id: BLOG_ID } };
+}
+
+/** A content page with the id of page number `index` (in creation order). */
+export const pageWithId = (page: ContentPage, index: number): Page => ({ ...page, id: PAGE_ID_BASE + index * 1_024 });
+
+/** The catalogue the storefront renders: the parts plus collection members, lookups and stats. */
+export function assembleCatalogue(parts: CatalogueParts): Catalogue {
+  const { storeName, products, pages, posts, blog } = parts;
+  const members = new Map<string, Product[]>(parts.collections.map((c) => [c.handle, []]));
+  for (const p of products) for (const handle of p.collections) members.get(handle)?.push(p);
+  const collections: Collection[] = parts.collections.map((c) => {
+    const list = members.get(c.handle)!;
+    const latest = list.reduce((max, p) => (p.updatedAt > max ? p.updatedAt : max), shopTime(BASE_EPOCH));
+    const cover = list[0]?.images[0];
+    return { ...c, updatedAt: latest, image: cover ? { ...cover, alt: c.title } : null, products: list };
+  });
   return {
     storeName,
     products,
     collections,
     pages,
     posts,
-    blog: { ...BLOG, id: BLOG_ID },
+    blog,
     productByHandle: new Map(products.map((p) => [p.handle, p])),
     collectionByHandle: new Map(collections.map((c) => [c.handle, c])),
     stats: {
@@ -208,4 +245,8 @@ export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
       totalPages: products.length + collections.length + pages.length + posts.length,
     },
   };
+}
+
+export function buildCatalogue(options: CatalogueOptions = {}): Catalogue {
+  return assembleCatalogue(catalogueParts(options));
 }

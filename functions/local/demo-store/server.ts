@@ -1,6 +1,7 @@
 /**
  * The demo store's HTTP routing: maps Shopify storefront URLs to the JSON, XML, HTML and asset
- * renderers. Everything is rendered per request from the catalogue; only noise varies.
+ * renderers. Everything is rendered per request from the current catalogue (store-state.ts); only
+ * noise varies between two requests for the same catalogue.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -125,14 +126,17 @@ export function route(catalogue: Catalogue, origin: string, method: string, rawU
   return notFound();
 }
 
-/** Node request handler; `onRequest` counts traffic for `requests()`. */
-export function createHandler(catalogue: Catalogue, getOrigin: () => string, onRequest: () => void) {
+/**
+ * Node request handler; `onRequest` counts traffic for `requests()`. `getCatalogue` is read once
+ * per request: the admin API replaces the catalogue whole, so a response never mixes two versions.
+ */
+export function createHandler(getCatalogue: () => Catalogue, getOrigin: () => string, onRequest: () => void) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     onRequest();
     const method = req.method ?? 'GET';
     let reply: Reply;
     try {
-      reply = route(catalogue, getOrigin(), method, req.url ?? '/');
+      reply = route(getCatalogue(), getOrigin(), method, req.url ?? '/');
     } catch (err) {
       reply = { status: 500, body: `Internal Server Error\n${(err as Error).message}\n`, contentType: 'text/plain; charset=utf-8' };
     }

@@ -168,7 +168,8 @@ export function contentPage(ctx: RenderContext, page: Page): string {
   const name = ctx.catalogue.storeName;
   let body = withBrand(page.body, name);
   const jsonLd: object[] = [];
-  if (page.handle === 'faq') {
+  // The FAQ is rendered from FAQ until the merchant writes its page body (admin endpoint).
+  if (page.handle === 'faq' && !page.body) {
     body = FAQ.map((f) => `<details><summary>${escapeHtml(f.q)}</summary><p>${escapeHtml(f.a)}</p></details>`).join('');
     jsonLd.push({
       '@context': 'https://schema.org', '@type': 'FAQPage',
