@@ -7,6 +7,7 @@ import type { OnboardingRun, RunStatus, StepId, StepState } from './core/onboard
 import type { DistributionRoute } from './core/proxy/types';
 import type { SiteFile } from './core/site/types';
 import type { HistoryEntry } from './core/visibility/score';
+import type { BusinessRun, DailyExecution, DailyStepId, DailyStepState } from './core/daily/run';
 import type { MappedUrl, ScrapedPage } from './core/site/types';
 import type { StorefrontProduct } from './core/products/catalog';
 import type { SearchResult } from './core/competitors/types';
@@ -267,19 +268,44 @@ export interface OnboardingRepository {
   latest(orgSlug: string): Promise<OnboardingRun | null>;
   getRun(orgSlug: string, executionId: string): Promise<OnboardingRun | null>;
   /**
-   * Records a new run as the latest; ConflictError when another run is still running
-   * (`replacing` is the latest run's id as read; runs started before `staleBefore` are dead).
+   * Records a new run as the latest, in one conditional write; ConflictError when another
+   * run is still running. `replacing` is the latest run's id as read; a running one may be
+   * replaced only when it is abandoned: its last heartbeat is before `dead.heartbeatBefore`,
+   * or it was started by a workflow runner other than `dead.runnerOtherThan` (set only by
+   * runners whose executions cannot outlive them).
    */
-  start(run: OnboardingRun, replacing: string | null, staleBefore: string): Promise<void>;
+  start(run: OnboardingRun, replacing: string | null, dead: { heartbeatBefore: string; runnerOtherThan: string | null }): Promise<void>;
+  /**
+   * Refreshes the lease of a running run. False when the run is no longer the
+   * organization's running run (it finished, or was replaced after being abandoned).
+   */
+  heartbeat(orgSlug: string, executionId: string, at: string): Promise<boolean>;
   updateStep(orgSlug: string, executionId: string, step: StepId, state: StepState): Promise<void>;
   finish(orgSlug: string, executionId: string, status: RunStatus, finishedAt: string): Promise<void>;
 }
 
-export type WorkflowName = 'onboarding';
+export type { WorkflowName } from './core/workflows';
+import type { WorkflowName } from './core/workflows';
+
+export interface ExecutionDescription {
+  status: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
+  startedAt: string;
+  stoppedAt: string | null;
+}
 
 /** Starts state-machine executions: Step Functions on AWS, the same ASL in-process locally. */
 export interface WorkflowStarter {
   start(workflow: WorkflowName, executionId: string, input: Record<string, unknown>): Promise<void>;
+  /**
+   * The engine's own record of an execution (DescribeExecution on AWS; the local runner's
+   * durable record locally); null when it has none.
+   */
+  describe?(workflow: WorkflowName, executionId: string): Promise<ExecutionDescription | null>;
+  /**
+   * Set by a runner whose executions cannot outlive it (the local in-process runner, one id
+   * per process): an execution recorded with another id is gone. Step Functions has none.
+   */
+  readonly instanceId?: string;
 }
 
 /** Which organization a CDN distribution domain belongs to (the local proxy's host lookup). */
@@ -290,3 +316,26 @@ export interface DistributionIndex {
 }
 
 export type { CompetitorRepository } from './core/competitors/types';
+
+/** Run records of the daily schedule (core/daily/run.ts): per business per day, and per execution. */
+export interface DailyRunRepository {
+  getBusinessRun(runDate: string, orgSlug: string): Promise<BusinessRun | null>;
+  /** Creates today's record, or hands an existing one to `executionId` (keeping its steps); returns it. */
+  claimBusinessRun(run: BusinessRun): Promise<BusinessRun>;
+  updateStep(runDate: string, orgSlug: string, step: DailyStepId, state: DailyStepState): Promise<void>;
+  /** Adds store URLs to the day's changed set (a set: adding twice keeps one). */
+  addChangedUrls(runDate: string, orgSlug: string, urls: string[]): Promise<void>;
+  finishBusinessRun(runDate: string, orgSlug: string, fields: Pick<BusinessRun, 'status' | 'reason' | 'finished_at' | 'steps'>): Promise<void>;
+  /** One page of the day's business runs, by organization slug. */
+  listBusinessRuns(runDate: string, options: { cursor?: string | null; limit: number; executionId?: string }): Promise<{ runs: BusinessRun[]; nextCursor: string | null }>;
+  createExecution(execution: DailyExecution): Promise<void>;
+  getExecution(executionId: string): Promise<DailyExecution | null>;
+  /** Counts one business finished by the execution (an atomic counter per outcome). */
+  countBusiness(executionId: string, outcome: keyof DailyExecution['counts']): Promise<void>;
+  finishExecution(executionId: string, fields: Pick<DailyExecution, 'status' | 'finished_at' | 'reason'>): Promise<void>;
+}
+
+/** One page of businesses, by organization slug (the daily fan-out and GET /api/cron/entities). */
+export interface BusinessListing {
+  list(options: { cursor?: string | null; limit: number }): Promise<{ businesses: Business[]; nextCursor: string | null }>;
+}

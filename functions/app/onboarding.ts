@@ -3,14 +3,21 @@
  * task reports its step's progress here, so the status route can show each step's state,
  * timings and failure reason. A second generate-all after a finished run keeps the steps
  * that succeeded and redoes the rest; every step is itself safe to repeat.
+ * Working steps keep the run's lease alive (core/onboarding/lease.ts): a run whose worker
+ * stopped (a killed process) reads as `abandoned`, and generate-all repairs it like a
+ * finished run.
  */
 import { randomUUID } from 'node:crypto';
-import { InputsNotReadyError, NotFoundError, ValidationError } from '../core/errors';
+import { ConflictError, InputsNotReadyError, NotFoundError, ValidationError } from '../core/errors';
+import { abandonment, asAbandoned, leaseCutoff, ONBOARDING_HEARTBEAT_MS } from '../core/onboarding/lease';
 import {
-  dependentsOf, inputsSettled, newRun, ONBOARDING_STEPS, pendingStep, runOutcome, STALE_RUN_MS, STEP_IDS,
+  dependentsOf, inputsSettled, newRun, ONBOARDING_STEPS, pendingStep, runOutcome, STEP_IDS,
   type OnboardingRun, type StepId, type StepState,
 } from '../core/onboarding/steps';
 import type { Container } from '../container';
+import { createLogger } from '../logger';
+
+const log = createLogger({ component: 'onboarding' });
 
 export interface StepInput {
   org_slug: string;
@@ -29,8 +36,14 @@ export async function startOnboarding(container: Container, orgSlug: string): Pr
   const previous = await container.onboarding.latest(orgSlug);
   const now = container.clock.now();
   const executionId = randomUUID();
-  const run = newRun(executionId, orgSlug, now.toISOString(), previous);
-  await container.onboarding.start(run, previous?.execution_id ?? null, new Date(now.getTime() - STALE_RUN_MS).toISOString());
+  const runner = container.workflows.instanceId ?? null;
+  // An abandoned run is repaired like a finished one: its succeeded steps are kept. Whether
+  // it may be replaced is decided again, atomically, by the conditional write in start().
+  const run: OnboardingRun = { ...newRun(executionId, orgSlug, now.toISOString(), previous), heartbeat_at: now.toISOString(), runner };
+  await container.onboarding.start(run, previous?.execution_id ?? null, { heartbeatBefore: leaseCutoff(now), runnerOtherThan: runner });
+  if (previous && abandonment(previous, now, runner)) {
+    log.warn('onboarding run abandoned by its worker: repairing it', { org: orgSlug, execution_id: previous.execution_id, heartbeat_at: previous.heartbeat_at, new_execution_id: executionId });
+  }
   try {
     await container.workflows.start('onboarding', executionId, { org_slug: orgSlug, execution_id: executionId });
   } catch (err) {
@@ -64,8 +77,18 @@ export async function runStep<T>(container: Container, input: StepInput, step: S
   }
 
   const now = () => container.clock.now().toISOString();
+  const beat = () => container.onboarding.heartbeat(input.org_slug, input.execution_id, now());
+  // The lease: refreshed now, while the step works, and when it ends. A run that is no
+  // longer the organization's running run (abandoned and replaced) must not do more work.
+  if (!(await beat())) {
+    throw new ConflictError(`onboarding run ${input.execution_id} of ${input.org_slug} is no longer running (it finished, or was abandoned and replaced): step ${step} not started`);
+  }
   const running: StepState = { ...before, status: 'running', started_at: before.started_at ?? now(), finished_at: null, attempts: before.attempts + 1, reason: null };
   await container.onboarding.updateStep(input.org_slug, input.execution_id, step, running);
+  const timer = setInterval(() => {
+    beat().catch((err: Error) => log.warn('onboarding heartbeat failed', { execution_id: input.execution_id, step, error: { name: err.name, message: err.message } }));
+  }, ONBOARDING_HEARTBEAT_MS);
+  timer.unref();
   try {
     const outcome = await work();
     const done: StepState = isSkipped(outcome)
@@ -79,6 +102,9 @@ export async function runStep<T>(container: Container, input: StepInput, step: S
       ...running, status: 'failed', finished_at: now(), reason: `${error.name}: ${error.message}`,
     });
     throw err;
+  } finally {
+    clearInterval(timer);
+    await beat().catch(() => false);
   }
 }
 
@@ -92,6 +118,7 @@ export async function recordStepFailure(container: Container, input: StepInput &
   if (!(input.step in ONBOARDING_STEPS)) throw new ValidationError(`unknown onboarding step ${input.step}`);
   const run = await currentRun(container, input);
   const now = container.clock.now().toISOString();
+  await container.onboarding.heartbeat(input.org_slug, input.execution_id, now);
   const state = run.steps[input.step];
   if (state.status !== 'failed') {
     const cause = causeText(input.error);
@@ -134,13 +161,18 @@ export async function finishOnboarding(container: Container, input: StepInput): 
 }
 
 export async function onboardingStatus(container: Container, orgSlug: string) {
-  const run = await container.onboarding.latest(orgSlug);
-  if (!run) throw new NotFoundError(`onboarding has not been started for ${orgSlug}`);
+  const latest = await container.onboarding.latest(orgSlug);
+  if (!latest) throw new NotFoundError(`onboarding has not been started for ${orgSlug}`);
+  // A run whose worker stopped says so, instead of `running` forever.
+  const abandoned = abandonment(latest, container.clock.now(), container.workflows.instanceId);
+  const run = abandoned ? asAbandoned(latest, abandoned) : latest;
   return {
     status: run.status,
     execution_id: run.execution_id,
     started_at: run.started_at,
     finished_at: run.finished_at,
+    heartbeat_at: run.heartbeat_at ?? null,
+    reason: run.reason ?? null,
     steps: STEP_IDS.map((id) => {
       const s = run.steps[id];
       const duration = s.started_at && s.finished_at ? Date.parse(s.finished_at) - Date.parse(s.started_at) : null;

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../config';
+import type { Clock } from '../ports';
 import { buildContainer, setContainer } from '../container';
 import { send, startApiServer, type RunningServer } from './api-server';
 import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from './database';
@@ -27,6 +28,8 @@ export interface LocalStackOptions {
   proxyPort?: number;
   env?: Record<string, string | undefined>;
   workflows?: LocalWorkflowOptions;
+  /** Tests: the container's clock (e.g. one that can be moved past the onboarding lease). */
+  clock?: Clock;
 }
 
 export interface LocalStack {
@@ -102,7 +105,7 @@ async function installStack(options: LocalStackOptions, env: Record<string, stri
   await ensureTable(database.endpoint, config.tableName, config.region);
   const sites = await startSitesHost({ sitesDir, aiSiteDomain: config.aiSiteDomain, port: options.sitesPort });
   const workflows = createLocalWorkflows(options.workflows);
-  const container = buildContainer({ ...config, aiSitePort: `:${sites.port}` }, { workflows });
+  const container = buildContainer({ ...config, aiSitePort: `:${sites.port}` }, { workflows, ...(options.clock ? { clock: options.clock } : {}) });
   setContainer(container);
   const proxy = await startCdnProxy({ port: options.proxyPort, resolveHost: cdnOf(container).resolveHost, sitesPort: sites.port, allowPrivateNetwork: config.allowPrivateNetwork });
 

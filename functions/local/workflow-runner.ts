@@ -3,6 +3,7 @@
  * the very ASL files CDK deploys, with each Lambda task resolved to its module under
  * functions/tasks/ (`${ScrapeWebsiteFunctionArn}` → tasks/scrape-website.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowName, WorkflowStarter } from '../ports';
@@ -57,23 +58,35 @@ export interface LocalWorkflows extends WorkflowStarter {
   finished(executionId: string): Promise<unknown>;
   /** Every execution still running. */
   running(): Promise<void>;
+  /**
+   * Tests: stops every execution where it is, as a killed process would (no Catch, no
+   * FinishOnboarding, no retry). A task already working is not interrupted, but its result
+   * goes nowhere.
+   */
+  abortAll(): void;
+  /** One id per runner (per process): executions recorded with another id cannot be running. */
+  readonly instanceId: string;
 }
 
 export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalWorkflows {
   const log = createLogger({ component: 'local-workflows' });
-  const executions = new Map<string, Promise<unknown>>();
+  const executions = new Map<string, { done: Promise<unknown>; abort: () => void }>();
 
-  const load = (workflow: WorkflowName) => {
+  const load = (workflow: WorkflowName, aborted: Promise<never>, isAborted: () => boolean) => {
     const definition = JSON.parse(readFileSync(join(STATE_MACHINES_DIR, `${workflow}.asl.json`), 'utf8'));
     const tasks = taskStates(definition.States);
     const handlers: Record<string, (input: any) => Promise<any>> = {};
     for (const [stateName, { fn }] of tasks) {
       handlers[stateName] = async (input: { Payload: unknown }) => {
+        // An aborted execution invokes nothing more, and stops waiting for the task at
+        // hand (the engine would otherwise time it out after 60 s and retry it).
+        if (isAborted()) return aborted;
         const handler: TaskHandler = options.taskOverrides?.[fn]
           // eslint-disable-next-line @typescript-eslint/no-require-imports
           ?? (require(join(TASKS_DIR, kebab(fn))).handler as TaskHandler);
+        const output = await Promise.race([handler(input.Payload), aborted]);
         // Lambda serializes results to JSON; so do we, so nothing local-only slips through.
-        return { Payload: JSON.parse(JSON.stringify((await handler(input.Payload)) ?? null)) };
+        return { Payload: JSON.parse(JSON.stringify(output ?? null)) };
       };
     }
     // Without delays, except a short one for steps waiting on another step's output.
@@ -85,7 +98,11 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
 
   return {
     async start(workflow, executionId, input) {
-      const { definition, handlers, retryOverrides } = load(workflow);
+      let abortExecution!: (err: Error) => void;
+      const aborted = new Promise<never>((_, reject) => { abortExecution = reject; });
+      aborted.catch(() => undefined);
+      let isAborted = false;
+      const { definition, handlers, retryOverrides } = load(workflow, aborted, () => isAborted);
       const machine = new StateMachine(definition, { validationOptions: { checkPaths: true, checkArn: false } });
       const execution = machine.run(input as Parameters<typeof machine.run>[0], {
         overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides: retryOverrides },
@@ -101,10 +118,17 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
           return { error: err.name, cause: err.message };
         },
       );
-      executions.set(executionId, done);
+      const abort = () => {
+        isAborted = true;
+        execution.abort();
+        abortExecution(Object.assign(new Error(`execution ${executionId} was aborted`), { name: 'ExecutionAborted' }));
+      };
+      executions.set(executionId, { done, abort });
       void done.finally(() => setTimeout(() => executions.delete(executionId), 60_000).unref());
     },
-    finished: (executionId) => executions.get(executionId) ?? Promise.resolve(undefined),
-    running: async () => { await Promise.all(executions.values()); },
+    finished: (executionId) => executions.get(executionId)?.done ?? Promise.resolve(undefined),
+    running: async () => { await Promise.all([...executions.values()].map((e) => e.done)); },
+    abortAll: () => { for (const e of executions.values()) e.abort(); },
+    instanceId: randomUUID(),
   };
 }

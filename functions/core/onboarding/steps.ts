@@ -39,7 +39,8 @@ export interface StepState {
   kept_from: string | null;
 }
 
-export type RunStatus = 'running' | 'succeeded' | 'partial' | 'failed';
+/** `abandoned`: the run's worker stopped before it finished (see lease.ts). */
+export type RunStatus = 'running' | 'succeeded' | 'partial' | 'failed' | 'abandoned';
 
 export interface OnboardingRun {
   execution_id: string;
@@ -48,6 +49,12 @@ export interface OnboardingRun {
   started_at: string;
   finished_at: string | null;
   steps: Record<StepId, StepState>;
+  /** The lease's last refresh while running (kept on the latest pointer: read it through `latest()`). */
+  heartbeat_at?: string | null;
+  /** The instance id of the workflow runner that runs it, when its executions cannot outlive that runner (local). */
+  runner?: string | null;
+  /** Why the run ended without finishing (abandoned). */
+  reason?: string | null;
 }
 
 export const pendingStep = (): StepState => ({
@@ -83,6 +90,3 @@ export function runOutcome(steps: Record<StepId, StepState>): RunStatus {
 export function dependentsOf(step: StepId): StepId[] {
   return STEP_IDS.filter((id) => ONBOARDING_STEPS[id].after === step);
 }
-
-/** A run left `running` this long is treated as dead (its process or execution is gone). */
-export const STALE_RUN_MS = 60 * 60 * 1000;

@@ -1,0 +1,15 @@
+/**
+ * The service's workflows: one ASL file each under state-machines/ (D3), deployed as
+ * `ai-visibility-<name>` and run unchanged by the local runtime.
+ */
+export const WORKFLOWS = ['onboarding', 'daily-schedule', 'domain-connect', 'edge-rollout'] as const;
+export type WorkflowName = (typeof WORKFLOWS)[number];
+
+/**
+ * The environment variable that carries a workflow's state machine ARN to the Lambdas that
+ * start or read it: `daily-schedule` → `DAILY_SCHEDULE_STATE_MACHINE_ARN` (a hyphen is not
+ * valid in a Lambda environment variable name).
+ */
+export function stateMachineArnVariable(workflow: WorkflowName): string {
+  return `${workflow.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_STATE_MACHINE_ARN`;
+}
