@@ -3,6 +3,9 @@
  * functions/ reads process.env. Names follow ../shared/LOCAL_RUNTIME.md.
  */
 import type { QuotaPolicy } from './core/articles/quota';
+import { PLATFORM_NUMBERS, SECRET_GROUPS, SECRET_GROUP_NAMES, SECRET_NAMES, type PlatformNumber, type SecretGroup, type SecretValues } from './core/provider-settings';
+import { EDGE_PROPAGATION_WAIT_SECONDS } from './core/constants';
+import { stateMachineArnVariable, WORKFLOWS, type WorkflowName } from './core/workflows';
 
 export interface Config {
   /** Running inside AWS Lambda (AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime). */
@@ -11,10 +14,16 @@ export interface Config {
   /** Set locally (embedded database) and in tests; unset on AWS. */
   dynamodbEndpoint?: string;
   region: string;
+  /**
+   * Secret values (functions/core/provider-settings.ts), by setting name. Locally they come
+   * from the environment; on AWS only the ARNs below are in the environment, and
+   * `container.ready()` reads the values and fills this and the typed fields below
+   * (applySecretValues). Never log them.
+   */
+  secretValues: SecretValues;
+  /** On AWS: the Secrets Manager secret of each secret group this Lambda may read (`<GROUP>_..._ARN`). */
+  secretArns: Partial<Record<SecretGroup, string>>;
   apiKey?: string;
-  /** On AWS the secrets arrive as Secrets Manager ARNs and are read at first use. */
-  apiKeySecretArn?: string;
-  idpWebhookSecretArn?: string;
   jwt: { jwksUrl?: string; issuer?: string; audience?: string };
   idpWebhookSecret?: string;
   allowPrivateNetwork: boolean;
@@ -33,15 +42,33 @@ export interface Config {
   apiPublicUrl: string;
   scrape: { apiUrl?: string; apiKey?: string };
   llm: { baseUrl?: string; apiKey?: string; model?: string };
+  /** The single evaluating model; each part defaults to the `llm` one (the key only when the base URL is the same). */
+  judge: { baseUrl?: string; apiKey?: string; model?: string };
+  /** AI platforms 1..8 (`PLATFORM_<n>_API_URL`, `_API_KEY`, `_MODEL`), always 8 entries. */
+  platforms: Array<{ n: PlatformNumber; apiUrl?: string; apiKey?: string; model?: string }>;
   indexNowKey?: string;
+  /** IndexNow submission endpoint; unset: the public IndexNow endpoint. */
+  indexNowEndpoint?: string;
+  webmaster: { apiUrl?: string; credentials?: string };
+  acme: { directoryUrl?: string; caBundle?: string; accountEmail?: string };
+  /** `host:port` resolvers for DNS checks; empty: public resolvers. */
+  dnsResolvers: string[];
+  /** Identity provider API (organization members). */
+  idp: { apiUrl?: string; secretKey?: string };
+  /** Payment provider (the URL lets tests point the official SDK at a local fake). */
+  stripe: { apiUrl?: string; secretKey?: string };
   /** Web search (competitors, search-API prompts): Brave Search API shape. */
   search: { apiUrl?: string; apiKey?: string };
   /** Favicon service template with `{domain}`. */
   faviconServiceUrl?: string;
   /** The CDN proxy: CloudFront when the edge function's version ARN is set, the local proxy otherwise. */
   cdn: { edgeFunctionVersionArn?: string; apexGatewayIps: string[] };
-  /** State machine ARNs on AWS, by workflow. */
-  stateMachines: Partial<Record<'onboarding', string>>;
+  /** State machine ARNs on AWS, by workflow (`<WORKFLOW>_STATE_MACHINE_ARN`). */
+  stateMachines: Partial<Record<WorkflowName, string>>;
+  /** Daily schedule: seconds to wait after the merged deploy for edge propagation (spec: 10). */
+  edgePropagationWaitSeconds: number;
+  /** Local runtime: run the daily schedule at 14:00 UTC (SCHEDULE_ENABLED, default on). */
+  scheduleEnabled: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -52,20 +79,21 @@ export function loadConfig(env: Env = process.env): Config {
     throw new Error(`ARTICLE_QUOTA_POLICY must be one-time-burst or weekly-100, got ${policy}`);
   }
   const local = Boolean(env.DYNAMODB_ENDPOINT);
-  return {
+  const config: Config = {
     onLambda: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
     tableName: env.TABLE_NAME ?? 'ai-visibility',
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     region: env.AWS_REGION ?? 'us-east-1',
-    apiKey: env.API_KEY || undefined,
-    apiKeySecretArn: env.API_KEY_SECRET_ARN || undefined,
-    idpWebhookSecretArn: env.IDP_WEBHOOK_SECRET_ARN || undefined,
+    secretValues: {},
+    secretArns: Object.fromEntries(SECRET_GROUP_NAMES.flatMap((g) => {
+      const arn = env[SECRET_GROUPS[g].arnVariable];
+      return arn ? [[g, arn]] : [];
+    })),
     jwt: {
       jwksUrl: env.JWT_JWKS_URL || undefined,
       issuer: env.JWT_ISSUER || undefined,
       audience: env.JWT_AUDIENCE || undefined,
     },
-    idpWebhookSecret: env.IDP_WEBHOOK_SECRET || undefined,
     allowPrivateNetwork: env.ALLOW_PRIVATE_NETWORK === '1',
     aiSiteDomain: env.AI_SITE_DOMAIN ?? 'localhost',
     aiSiteScheme: env.AI_SITE_SCHEME ?? (local ? 'http' : 'https'),
@@ -75,15 +103,70 @@ export function loadConfig(env: Env = process.env): Config {
     sites: { dir: env.SITES_DIR || undefined, bucket: env.SITES_BUCKET || undefined, kvsArn: env.SITES_KVS_ARN || undefined },
     artifactsDir: env.ARTIFACTS_DIR || undefined,
     apiPublicUrl: (env.API_PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, ''),
-    scrape: { apiUrl: env.SCRAPE_API_URL || undefined, apiKey: env.SCRAPE_API_KEY || undefined },
-    llm: { baseUrl: env.LLM_BASE_URL || undefined, apiKey: env.LLM_API_KEY || undefined, model: env.LLM_MODEL || undefined },
-    indexNowKey: env.INDEXNOW_KEY || undefined,
-    search: { apiUrl: env.SEARCH_API_URL || undefined, apiKey: env.SEARCH_API_KEY || undefined },
+    scrape: { apiUrl: env.SCRAPE_API_URL || undefined },
+    llm: { baseUrl: env.LLM_BASE_URL || undefined, model: env.LLM_MODEL || undefined },
+    judge: { baseUrl: env.JUDGE_BASE_URL || env.LLM_BASE_URL || undefined, model: env.JUDGE_MODEL || env.LLM_MODEL || undefined },
+    platforms: PLATFORM_NUMBERS.map((n) => ({
+      n, apiUrl: env[`PLATFORM_${n}_API_URL`] || undefined, model: env[`PLATFORM_${n}_MODEL`] || undefined,
+    })),
+    indexNowEndpoint: env.INDEXNOW_ENDPOINT || undefined,
+    webmaster: { apiUrl: env.WEBMASTER_API_URL || undefined },
+    acme: { directoryUrl: env.ACME_DIRECTORY_URL || undefined, caBundle: env.ACME_CA_BUNDLE || undefined, accountEmail: env.ACME_ACCOUNT_EMAIL || undefined },
+    dnsResolvers: list(env.DNS_RESOLVERS),
+    idp: { apiUrl: env.IDP_API_URL || undefined },
+    stripe: { apiUrl: env.STRIPE_API_URL || undefined },
+    search: { apiUrl: env.SEARCH_API_URL || undefined },
     faviconServiceUrl: env.FAVICON_SERVICE_URL || undefined,
     cdn: {
       edgeFunctionVersionArn: env.EDGE_FUNCTION_VERSION_ARN || undefined,
-      apexGatewayIps: (env.APEX_GATEWAY_IPS ?? '').split(',').map((ip) => ip.trim()).filter(Boolean),
+      apexGatewayIps: list(env.APEX_GATEWAY_IPS),
     },
-    stateMachines: env.ONBOARDING_STATE_MACHINE_ARN ? { onboarding: env.ONBOARDING_STATE_MACHINE_ARN } : {},
+    stateMachines: Object.fromEntries(WORKFLOWS.flatMap((w) => {
+      const arn = env[stateMachineArnVariable(w)];
+      return arn ? [[w, arn]] : [];
+    })),
+    edgePropagationWaitSeconds: nonNegativeInteger(env, 'EDGE_PROPAGATION_WAIT_SECONDS', EDGE_PROPAGATION_WAIT_SECONDS),
+    scheduleEnabled: env.SCHEDULE_ENABLED !== '0',
   };
+  // Locally every secret is a plain variable; on AWS none is (they arrive through container.ready()).
+  applySecretValues(config, Object.fromEntries(SECRET_NAMES.flatMap((name) => (env[name] ? [[name, env[name]]] : []))));
+  return config;
+}
+
+/**
+ * Puts secret values into the config: `secretValues` and the typed fields that hold them.
+ * The one place that knows which field a secret feeds; loadConfig uses it for the
+ * environment's values, `container.ready()` for the ones read from Secrets Manager.
+ */
+export function applySecretValues(config: Config, values: SecretValues): void {
+  const clean: SecretValues = {};
+  for (const [name, value] of Object.entries(values) as [keyof SecretValues, string | undefined][]) {
+    const trimmed = value?.trim();
+    if (trimmed) clean[name] = trimmed;
+  }
+  config.secretValues = clean;
+  config.apiKey = clean.API_KEY;
+  config.idpWebhookSecret = clean.IDP_WEBHOOK_SECRET;
+  config.scrape.apiKey = clean.SCRAPE_API_KEY;
+  config.search.apiKey = clean.SEARCH_API_KEY;
+  config.llm.apiKey = clean.LLM_API_KEY;
+  // The model's key goes to the judge only when the judge is that same model API.
+  config.judge.apiKey = clean.JUDGE_API_KEY ?? (config.judge.baseUrl === config.llm.baseUrl ? clean.LLM_API_KEY : undefined);
+  for (const p of config.platforms) p.apiKey = clean[`PLATFORM_${p.n}_API_KEY`];
+  config.indexNowKey = clean.INDEXNOW_KEY;
+  config.webmaster.credentials = clean.WEBMASTER_CREDENTIALS;
+  config.idp.secretKey = clean.IDP_SECRET_KEY;
+  config.stripe.secretKey = clean.STRIPE_SECRET_KEY;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function nonNegativeInteger(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of seconds (0 or more), got ${raw}`);
+  return value;
 }

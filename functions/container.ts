@@ -5,15 +5,16 @@
  * the code that needs them, so every other Lambda bundle stays small.
  */
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
-import { loadConfig, type Config } from './config';
-import { setLogLevel } from './logger';
+import { applySecretValues, loadConfig, type Config } from './config';
+import { createLogger, setLogLevel } from './logger';
 import { createFsArtifactStore } from './adapters/local/fs-artifact-store';
 import { createOnboardingRepository } from './adapters/dynamodb/onboarding-repo';
 import { createPrepaymentScanRepository } from './adapters/dynamodb/prepayment-scan-repo';
 import { createCompetitorRepository } from './adapters/dynamodb/competitor-repo';
 import { createDistributionIndex } from './adapters/dynamodb/distribution-index';
 import { createDocumentClient } from './adapters/dynamodb/client';
-import { createBusinessRepository } from './adapters/dynamodb/business-repo';
+import { createBusinessListing, createBusinessRepository } from './adapters/dynamodb/business-repo';
+import { createDailyRunRepository } from './adapters/dynamodb/daily-run-repo';
 import { createProductRepository } from './adapters/dynamodb/product-repo';
 import { createPromptRepository } from './adapters/dynamodb/prompt-repo';
 import { createVisibilityRepository } from './adapters/dynamodb/visibility-repo';
@@ -24,8 +25,11 @@ import { createGuardedFetch, createUrlGuard } from './adapters/external/guarded-
 import { createStorefront } from './adapters/external/storefront';
 import { createFsSiteStore } from './adapters/local/fs-site-store';
 import { ProviderNotConfiguredError } from './core/errors';
+import {
+  SECRET_GROUPS, SECRET_NAMES, secretGroupOf, secretsInGroup, type SecretGroup, type SecretName, type SecretValues,
+} from './core/provider-settings';
 import type {
-  AiSiteRepository, ArticleStats, ArtifactStore, CompetitorRepository, DistributionIndex, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
+  AiSiteRepository, ArticleStats, BusinessListing, DailyRunRepository, ArtifactStore, CompetitorRepository, DistributionIndex, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
   PromptRepository, RateLimiter, SiteStore, Storefront, UrlGuard, VisibilityRepository,
 } from './ports';
 
@@ -33,6 +37,10 @@ export interface Container {
   config: Config;
   clock: Clock;
   businesses: BusinessRepository;
+  /** Every business, page by page (the daily fan-out). */
+  businessListing: BusinessListing;
+  /** Run records of the daily schedule. */
+  dailyRuns: DailyRunRepository;
   products: ProductRepository;
   prompts: PromptRepository;
   visibility: VisibilityRepository;
@@ -55,8 +63,27 @@ export interface Container {
   distributions: DistributionIndex;
   /** Starts workflows: Step Functions on AWS; locally the runtime installs the in-process runner. */
   workflows: WorkflowStarter;
-  /** Secret values: from the environment locally, from Secrets Manager on AWS. */
-  secrets: { apiKey(): Promise<string | undefined>; idpWebhookSecret(): Promise<string | undefined> };
+  /** Secret values: from the environment locally, from Secrets Manager on AWS (D104). */
+  secrets: Secrets;
+  /**
+   * Puts the secret values into `config` (its typed fields: llm.apiKey, scrape.apiKey, ...)
+   * before a provider is used. On AWS it reads the secrets this Lambda may read, once per
+   * cold start; locally there is nothing to read. Every entry point awaits it once per
+   * invocation (functions/http/endpoint.ts for routes, the task wrappers for tasks); an
+   * engine built on AWS before it fails loudly instead of running unconfigured.
+   */
+  ready(): Promise<void>;
+}
+
+export interface Secrets {
+  /**
+   * One secret by its setting name (functions/core/provider-settings.ts): the environment's
+   * value locally; on AWS the field of that name in its group's secret, read at first use
+   * and cached per cold start. Undefined means not configured; a failed read rejects.
+   */
+  get(name: SecretName): Promise<string | undefined>;
+  apiKey(): Promise<string | undefined>;
+  idpWebhookSecret(): Promise<string | undefined>;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -71,6 +98,8 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     config,
     clock,
     businesses: createBusinessRepository(db, table),
+    businessListing: createBusinessListing(db, table),
+    dailyRuns: createDailyRunRepository(db, table),
     products: createProductRepository(db, table),
     prompts: createPromptRepository(db, table),
     visibility: createVisibilityRepository(db, table),
@@ -88,10 +117,7 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     competitors: createCompetitorRepository(db, table),
     distributions: createDistributionIndex(db, table),
     workflows: createWorkflowStarter(config),
-    secrets: {
-      apiKey: () => secretValue(config, config.apiKey, config.apiKeySecretArn),
-      idpWebhookSecret: () => secretValue(config, config.idpWebhookSecret, config.idpWebhookSecretArn),
-    },
+    ...secretsOf(config),
     ...overrides,
   };
 }
@@ -110,11 +136,91 @@ function createSiteStore(config: Config, clock: Clock): SiteStore {
   return { publish: missing, readCurrent: missing, listReleases: missing, rollback: missing };
 }
 
-async function secretValue(config: Config, value: string | undefined, arn: string | undefined): Promise<string | undefined> {
-  if (value || !arn) return value;
+/** Configs whose secrets have been read (container.ready()), or that have none to read. */
+const resolvedConfigs = new WeakSet<Config>();
+
+/** True while `config` names secrets on AWS that `container.ready()` has not read yet. */
+export function secretsPending(config: Config): boolean {
+  return Object.keys(config.secretArns).length > 0 && !resolvedConfigs.has(config);
+}
+
+function secretsOf(config: Config): Pick<Container, 'secrets' | 'ready'> {
+  /** Parsed content per group, once per container; a failed read is forgotten so the next call retries. */
+  const groups = new Map<SecretGroup, Promise<SecretValues>>();
+  const readGroup = (group: SecretGroup, arn: string): Promise<SecretValues> => {
+    let values = groups.get(group);
+    if (!values) {
+      values = readSecretGroup(config, group, arn);
+      values.catch(() => groups.delete(group));
+      groups.set(group, values);
+    }
+    return values;
+  };
+  const get = async (name: SecretName): Promise<string | undefined> => {
+    const local = config.secretValues[name];
+    if (local) return local;
+    const group = secretGroupOf(name);
+    const arn = config.secretArns[group];
+    if (!arn) return undefined;
+    return (await readGroup(group, arn))[name];
+  };
+
+  let readying: Promise<void> | undefined;
+  const ready = (): Promise<void> => {
+    if (!secretsPending(config)) return Promise.resolve();
+    if (!readying) {
+      readying = (async () => {
+        const values = await Promise.all(SECRET_NAMES.map(async (name) => [name, await get(name)] as const));
+        applySecretValues(config, Object.fromEntries(values.filter(([, v]) => v !== undefined)));
+        resolvedConfigs.add(config);
+      })();
+      readying.catch(() => { readying = undefined; });
+    }
+    return readying;
+  };
+
+  return {
+    secrets: { get, apiKey: () => get('API_KEY'), idpWebhookSecret: () => get('IDP_WEBHOOK_SECRET') },
+    ready,
+  };
+}
+
+/** The secret values one group's Secrets Manager secret holds; none when it has no value yet. */
+async function readSecretGroup(config: Config, group: SecretGroup, arn: string): Promise<SecretValues> {
+  // Loaded only on AWS (an ARN is set), so local runs and bundles' cold paths never load the client.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { readSecret } = require('./adapters/aws/secrets') as typeof import('./adapters/aws/secrets');
-  return readSecret(arn, config.region);
+  const raw = await readSecret(arn, config.region);
+  if (raw === undefined) return {};
+  const names = secretsInGroup(group);
+  if (SECRET_GROUPS[group].format === 'string') return { [names[0]]: raw.trim() || undefined };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    // JSON.parse's message quotes the text: never let it near a log.
+    throw new Error(`secret ${arn} is not a JSON object of setting names to values (${group} group)`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new Error(`secret ${arn} is not a JSON object of setting names to values (${group} group)`);
+  }
+  const values: SecretValues = {};
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!(names as string[]).includes(key)) {
+      unknown.push(key);
+    } else if (typeof value === 'string') {
+      if (value.trim()) values[key as SecretName] = value.trim();
+    } else if (value !== null) {
+      throw new Error(`secret ${arn}: ${key} must be a string`);
+    }
+  }
+  if (unknown.length > 0) {
+    createLogger({ component: 'secrets' }).warn('secret holds fields that are no setting of its group; they are ignored', {
+      group, ignored: unknown, expected: names,
+    });
+  }
+  return values;
 }
 
 function createArtifactStore(config: Config): ArtifactStore {
@@ -164,6 +270,16 @@ export function getContainer(): Container {
     current = buildContainer(config);
   }
   return current;
+}
+
+/**
+ * The container of this process with its secret values read (D104): what a Lambda entry
+ * point that may use a provider starts with (`const container = await readyContainer();`).
+ */
+export async function readyContainer(): Promise<Container> {
+  const container = getContainer();
+  await container.ready();
+  return container;
 }
 
 /** Tests and the local runtime install a container built from their own settings. */

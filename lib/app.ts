@@ -53,7 +53,7 @@ export function buildApp(app: App, options: BuildOptions = {}): ServiceStacks {
     description: 'AI visibility service: table, AI-site bucket and its CloudFront host',
   });
   // What the API and the workflows both get from the data stack.
-  const shared = { env, settings, table: data.table, siteFiles: { bucket: data.siteBucket, releases: data.siteReleases } };
+  const shared = { env, settings, table: data.table, siteFiles: { bucket: data.siteBucket, releases: data.siteReleases }, secrets: data.secrets };
   const api = new ApiStack(app, `${STACK_PREFIX}Api`, {
     ...shared,
     description: 'AI visibility service: REST API, one Lambda per route',

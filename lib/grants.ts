@@ -2,6 +2,7 @@
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { deployedStateMachineName } from './workflows/asl';
+import { stateMachineArnVariable, type WorkflowName } from '../functions/core/workflows';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -74,11 +75,27 @@ export function grantCdnManagement(fn: ApiFunction, edgeFunctionVersionArn: stri
     'CloudFront CreateDistribution/ListDistributions support no resource-level permissions, and the replicator role is the one Lambda@Edge needs; the task creates one distribution per customer.');
 }
 
-/** A route that starts a workflow: StartExecution on exactly that state machine, whose ARN it gets. */
-export function grantStartWorkflow(fn: ApiFunction, workflow: string): void {
-  const arn = Stack.of(fn).formatArn({
+function stateMachineArn(fn: ApiFunction, workflow: WorkflowName): string {
+  return Stack.of(fn).formatArn({
     service: 'states', resource: 'stateMachine', resourceName: deployedStateMachineName(workflow), arnFormat: ArnFormat.COLON_RESOURCE_NAME,
   });
-  fn.addEnvironment(`${workflow.toUpperCase()}_STATE_MACHINE_ARN`, arn);
+}
+
+/** A route that starts a workflow: StartExecution on exactly that state machine, whose ARN it gets. */
+export function grantStartWorkflow(fn: ApiFunction, workflow: WorkflowName): void {
+  const arn = stateMachineArn(fn, workflow);
+  fn.addEnvironment(stateMachineArnVariable(workflow), arn);
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:StartExecution'], resources: [arn] }));
+}
+
+/** A route that reads a workflow's executions: DescribeExecution on that state machine's executions only. */
+export function grantReadWorkflow(fn: ApiFunction, workflow: WorkflowName): void {
+  const arn = stateMachineArn(fn, workflow);
+  fn.addEnvironment(stateMachineArnVariable(workflow), arn);
+  const executions = Stack.of(fn).formatArn({
+    service: 'states', resource: 'execution', resourceName: `${deployedStateMachineName(workflow)}:*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executions] }));
+  acknowledgeWildcardResources(fn.serviceRole, (r) => r.includes(':execution:'),
+    'DescribeExecution on the executions of this one state machine; execution names are chosen at run time.');
 }

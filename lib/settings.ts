@@ -1,8 +1,13 @@
 /**
  * Deployment settings, read once from CDK context (cdk.json `context`, or `-c key=value`).
- * Only non-secret values live here; secrets are Secrets Manager secrets (see api-stack.ts).
+ * Only non-secret values live here; secrets are Secrets Manager secrets (lib/secrets.ts).
+ * The provider settings come from the one table of functions/core/provider-settings.ts
+ * (D104): each `setting` is read from `ai-visibility:<context>` and reaches every Lambda
+ * as the variable the local runtime reads; a context key for a `secret` is refused.
  */
 import type { Node } from 'constructs';
+import { loadConfig } from '../functions/config';
+import { contextKeyOf, SECRET_ENTRIES, SETTING_ENTRIES, type SettingName } from '../functions/core/provider-settings';
 
 export const CONTEXT_PREFIX = 'ai-visibility:';
 
@@ -24,6 +29,8 @@ export interface AppSettings {
   /** Stage-wide API Gateway throttling (steady rate per second, burst). */
   apiThrottleRate: number;
   apiThrottleBurst: number;
+  /** Provider settings given in context, by variable name (`LLM_BASE_URL`: `-c ai-visibility:llmBaseUrl=...`). */
+  providers: Partial<Record<SettingName, string>>;
 }
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -32,6 +39,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   logLevel: 'info',
   apiThrottleRate: 50,
   apiThrottleBurst: 100,
+  providers: {},
 };
 
 function str(node: Node, key: string): string | undefined {
@@ -57,7 +65,7 @@ export function settingsFromContext(node: Node): AppSettings {
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
     throw new Error(`context ${CONTEXT_PREFIX}logLevel must be debug, info, warn or error, got ${logLevel}`);
   }
-  return {
+  const settings: AppSettings = {
     aiSiteDomain: str(node, 'aiSiteDomain') ?? DEFAULT_SETTINGS.aiSiteDomain,
     aiSiteCertificateArn: str(node, 'aiSiteCertificateArn'),
     edgeFunctionVersionArn: str(node, 'edgeFunctionVersionArn'),
@@ -68,7 +76,41 @@ export function settingsFromContext(node: Node): AppSettings {
     logLevel: logLevel as LogLevel,
     apiThrottleRate: num(node, 'apiThrottleRate', DEFAULT_SETTINGS.apiThrottleRate),
     apiThrottleBurst: num(node, 'apiThrottleBurst', DEFAULT_SETTINGS.apiThrottleBurst),
+    providers: providerSettingsFromContext(node),
   };
+  // The functions' own reader checks the values (a bad number fails synth, not every cold start).
+  try {
+    loadConfig(commonEnvironment(settings, 'table'));
+  } catch (err) {
+    const message = (err as Error).message;
+    const entry = SETTING_ENTRIES.find((e) => message.startsWith(`${e.env} `));
+    throw new Error(entry ? `context ${CONTEXT_PREFIX}${entry.context}: ${message}` : message);
+  }
+  return settings;
+}
+
+function providerSettingsFromContext(node: Node): Partial<Record<SettingName, string>> {
+  // A secret never goes through context: it would land in the template and the Lambda configuration.
+  const secretKeys = new Map(SECRET_ENTRIES.map((e) => [contextKeyOf(e.env).toLowerCase(), e]));
+  for (const key of contextKeys(node)) {
+    const entry = secretKeys.get(key.toLowerCase());
+    if (entry && str(node, key) !== undefined) {
+      throw new Error(`context ${CONTEXT_PREFIX}${key}: ${entry.env} is a secret; put it in the Secrets Manager secret of the ${entry.group} group, never in context (README: Deploying to AWS)`);
+    }
+  }
+  const values: Partial<Record<SettingName, string>> = {};
+  for (const entry of SETTING_ENTRIES) {
+    const value = str(node, entry.context);
+    if (value !== undefined) values[entry.env] = value;
+  }
+  return values;
+}
+
+/** Every `ai-visibility:` context key (cdk.json, `-c`, the App's own context), without the prefix. */
+function contextKeys(node: Node): string[] {
+  return Object.keys(node.getAllContext() as Record<string, unknown>)
+    .filter((k) => k.startsWith(CONTEXT_PREFIX))
+    .map((k) => k.slice(CONTEXT_PREFIX.length));
 }
 
 /** The environment variables every Lambda of the service gets (names from functions/config.ts). */
@@ -82,5 +124,5 @@ export function commonEnvironment(settings: AppSettings, tableName: string): Rec
   if (settings.jwtJwksUrl) env.JWT_JWKS_URL = settings.jwtJwksUrl;
   if (settings.jwtIssuer) env.JWT_ISSUER = settings.jwtIssuer;
   if (settings.jwtAudience) env.JWT_AUDIENCE = settings.jwtAudience;
-  return env;
+  return { ...env, ...settings.providers };
 }

@@ -1,14 +1,20 @@
-import type { Container } from '../container';
+import { secretsPending, type Container } from '../container';
 
 /**
  * An engine built once per container (once per cold start on AWS, once per local stack):
- * the first call builds it from the container's settings, later calls reuse it.
+ * the first call builds it from the container's settings, later calls reuse it. Engines
+ * read provider keys from the config, which on AWS holds them only after
+ * `await container.ready()`: building one before that is a wiring bug and fails here,
+ * instead of running the provider as if it were not configured.
  */
 export function perContainer<T>(build: (container: Container) => T): (container: Container) => T {
   const built = new WeakMap<Container, T>();
   return (container) => {
     let value = built.get(container);
     if (value === undefined) {
+      if (secretsPending(container.config)) {
+        throw new Error('provider secrets are not read yet: the entry point must `await container.ready()` before using an engine (D104)');
+      }
       value = build(container);
       built.set(container, value);
     }

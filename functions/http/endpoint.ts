@@ -26,6 +26,8 @@ export interface EndpointOptions<B extends $ZodType, Q extends $ZodType, P exten
   path?: P;
   /** `detail` answers errors as `{detail}` (the ai-website operation). */
   errorShape?: ErrorShape;
+  /** The response body's contract: a body that breaks it is a server fault (500), never sent. */
+  response?: $ZodType;
 }
 
 export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
@@ -89,6 +91,9 @@ export function endpoint<B extends $ZodType = $ZodType<unknown>, Q extends $ZodT
     .handler(async (event, _context, { signal: _signal }) => {
       const state = stateOfEvent.get(event)!;
       const container = getContainer();
+      // Secret values into the config before the handler may use a provider (D104); after auth, so
+      // an unauthenticated request never costs a Secrets Manager read.
+      await container.ready();
       const body = parse('body', options.body, state.body);
       const query = parse('query', options.query, event.queryStringParameters ?? {});
       const path = parse('path', options.path, event.pathParameters ?? {});
@@ -103,6 +108,7 @@ export function endpoint<B extends $ZodType = $ZodType<unknown>, Q extends $ZodT
         container,
         route: state.route,
       });
+      if (options.response) assertResponse(options.response, result.body);
       return json(result.statusCode ?? 200, result.body, { ...result.headers, 'X-Request-Id': state.requestId });
     });
   return handler as unknown as ApiHandler;
@@ -214,6 +220,13 @@ function parse<T extends $ZodType>(where: string, schema: T | undefined, value: 
   const field = issue.path.length ? issue.path.join('.') : where;
   const message = value === undefined && where === 'body' ? 'a JSON body is required' : issue.message;
   throw new ValidationError(`invalid ${where}: ${field}: ${message}`);
+}
+
+function assertResponse(schema: $ZodType, body: unknown): void {
+  const result = safeParse(schema, body);
+  if (result.success) return;
+  const issue = result.error.issues[0];
+  throw new Error(`response does not match its schema: ${issue.path.join('.') || 'body'}: ${issue.message}`);
 }
 
 /** Every place an organization can be named (D5): path, query and body. */

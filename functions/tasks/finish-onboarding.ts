@@ -1,5 +1,5 @@
 import { finishOnboarding, type StepInput } from '../app/onboarding';
-import { getContainer } from '../container';
+import { readyContainer } from '../container';
 
 /** After every branch ended: the run's outcome (succeeded, partial or failed). */
-export const handler = async (event: StepInput) => finishOnboarding(getContainer(), event);
+export const handler = async (event: StepInput) => finishOnboarding(await readyContainer(), event);

@@ -3,7 +3,7 @@
  * `{org_slug, execution_id}`; the step's progress is recorded around the work.
  */
 import { runStep, type SkippedStep, type StepInput } from '../app/onboarding';
-import { getContainer, type Container } from '../container';
+import { readyContainer, type Container } from '../container';
 import { InputsNotReadyError } from '../core/errors';
 import type { StepId } from '../core/onboarding/steps';
 import { createLogger } from '../logger';
@@ -11,7 +11,7 @@ import { createLogger } from '../logger';
 export function stepTask(step: StepId, work: (container: Container, orgSlug: string) => Promise<unknown>) {
   return async (event: StepInput): Promise<Record<string, unknown>> => {
     const log = createLogger({ task: step, execution_id: event?.execution_id, org: event?.org_slug });
-    const container = getContainer();
+    const container = await readyContainer();
     const startedAt = Date.now();
     try {
       const result = await runStep(container, event, step, () => work(container, event.org_slug) as Promise<unknown | SkippedStep>);

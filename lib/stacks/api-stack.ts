@@ -8,12 +8,12 @@
  * each) live in one nested stack per area, while the API resources, methods and
  * permissions stay in this stack. test/infra asserts each template's count.
  *
- * Secrets: API_KEY and IDP_WEBHOOK_SECRET never appear in the template or in the Lambda
- * configuration. Each is a Secrets Manager secret created here; a function that needs one
- * gets its ARN (API_KEY_SECRET_ARN / IDP_WEBHOOK_SECRET_ARN) plus secretsmanager:GetSecretValue
- * on that secret only. Reading the secret at cold start (into the config's apiKey /
- * idpWebhookSecret) is the composition root's job and a later step; until then KEY and
- * WEBHOOK routes on AWS fail closed, because the plain variables are unset.
+ * Secrets (D104): no secret value ever appears in the template or in the Lambda
+ * configuration. API_KEY and IDP_WEBHOOK_SECRET are Secrets Manager secrets created here;
+ * the provider keys are in the data stack's JSON secrets. Each route reads exactly the
+ * secret groups of routeSecretGroups: its ARN variable plus secretsmanager:GetSecretValue
+ * on that secret only (lib/secrets.ts); the functions read the values through
+ * Container.secrets at first use.
  */
 import { NestedStack, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
@@ -24,10 +24,12 @@ import type { Construct } from 'constructs';
 import * as path from 'node:path';
 import { ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
-import { grantRateLimitCounters, grantSiteFiles, grantStartWorkflow, type SiteFiles } from '../grants';
+import { grantRateLimitCounters, grantReadWorkflow, grantSiteFiles, grantStartWorkflow, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess } from '../nag';
 import { FUNCTIONS_DIR } from '../paths';
+import { grantSecretGroups, type SecretsByGroup } from '../secrets';
 import { type AppSettings, commonEnvironment } from '../settings';
+import type { SecretGroup } from '../../functions/core/provider-settings';
 
 export const STAGE_NAME = 'v1';
 
@@ -38,6 +40,38 @@ export function routeArea(route: Pick<RouteDef, 'path'>): RouteArea {
   return /^\/api\/(cron|manual-trigger)(\/|$)/.test(route.path) ? 'Jobs' : 'App';
 }
 
+/** Routes outside the Jobs area that call a content or AI provider (search, webmaster console). */
+export const PROVIDER_ROUTES: readonly string[] = [
+  'POST /api/competitor-research',
+  'POST /api/domain/start-google-verification/{org_id}',
+  'POST /api/domain/complete-google-verification/{org_id}',
+  'POST /api/domain/resubmit-sitemap/{org_id}',
+];
+
+/** Routes that call the identity provider's or the payment provider's API. */
+export const ACCOUNT_ROUTES: readonly string[] = [
+  'POST /api/billing-portal',
+  'GET /api/subscription-status',
+  'GET /organization/{org_id}/members',
+  'POST /webhooks/idp',
+];
+
+/**
+ * The secret groups a route's Lambda may read (least privilege): its auth class's secret
+ * (KEY: the API key, WEBHOOK: the webhook secret); the provider keys for the Jobs area
+ * (the daily schedule's cron routes) and PROVIDER_ROUTES; the identity/payment keys for
+ * ACCOUNT_ROUTES. Every other route reads no secret at all.
+ */
+export function routeSecretGroups(route: Pick<RouteDef, 'method' | 'path' | 'auth'>): SecretGroup[] {
+  const key = routeKey(route);
+  const groups: SecretGroup[] = [];
+  if (route.auth === 'KEY') groups.push('apiKey');
+  if (route.auth === 'WEBHOOK') groups.push('idpWebhook');
+  if (routeArea(route) === 'Jobs' || PROVIDER_ROUTES.includes(key)) groups.push('providers');
+  if (ACCOUNT_ROUTES.includes(key)) groups.push('accounts');
+  return groups;
+}
+
 export function handlerEntry(route: Pick<RouteDef, 'handler'>): string {
   return path.join(FUNCTIONS_DIR, `${route.handler}.ts`);
 }
@@ -46,6 +80,8 @@ export interface ApiStackProps extends StackProps {
   settings: AppSettings;
   table: dynamodb.ITableV2;
   siteFiles: SiteFiles;
+  /** The provider secrets (data stack), by group. */
+  secrets: SecretsByGroup;
   /** Defaults to the manifest; tests may pass a subset. */
   routes?: readonly RouteDef[];
 }
@@ -134,6 +170,7 @@ export class ApiStack extends Stack {
     };
 
     const baseEnv = commonEnvironment(props.settings, props.table.tableName);
+    const secrets: SecretsByGroup = { ...props.secrets, apiKey: this.apiKeySecret, idpWebhook: this.idpWebhookSecret };
     for (const route of routes) {
       const area = routeArea(route);
       let functionStack = this.functionStacks.get(area);
@@ -145,15 +182,11 @@ export class ApiStack extends Stack {
       }
 
       const key = routeKey(route);
-      const environment: Record<string, string> = { ...baseEnv };
-      if (route.auth === 'KEY') environment.API_KEY_SECRET_ARN = this.apiKeySecret.secretArn;
-      if (route.auth === 'WEBHOOK') environment.IDP_WEBHOOK_SECRET_ARN = this.idpWebhookSecret.secretArn;
-
       const fn = new ApiFunction(functionStack, routeId(route), {
         entry: handlerEntry(route),
         description: key,
         timeoutSeconds: route.timeoutSeconds,
-        environment,
+        environment: baseEnv,
       });
       // Every auth class touches the table (rate limiter, repositories): GET routes read only,
       // plus the rate-limit counters when the route is limited.
@@ -164,9 +197,9 @@ export class ApiStack extends Stack {
         props.table.grantReadWriteData(fn);
       }
       acknowledgeTableIndexAccess(fn.serviceRole, props.table);
-      if (route.auth === 'KEY') this.apiKeySecret.grantRead(fn);
-      if (route.auth === 'WEBHOOK') this.idpWebhookSecret.grantRead(fn);
+      grantSecretGroups(fn, secrets, routeSecretGroups(route));
       if (route.startsWorkflow) grantStartWorkflow(fn, route.startsWorkflow);
+      if (route.readsWorkflow) grantReadWorkflow(fn, route.readsWorkflow);
       if (route.writesSiteFiles) grantSiteFiles(fn, props.siteFiles);
       this.routeFunctions.set(key, fn);
 

@@ -1,8 +1,8 @@
 /**
  * Stateful resources: the single DynamoDB table (built from TABLE_SCHEMA, the same constant
- * the local embedded database uses) and the AI-site files (S3) with the CloudFront
- * distribution in front of them, the AI-site host on AWS. Other stacks receive `table` and
- * `siteBucket` as props.
+ * the local embedded database uses), the AI-site files (S3) with the CloudFront
+ * distribution in front of them, the AI-site host on AWS, and the provider secrets
+ * (lib/secrets.ts). Other stacks receive `table`, `siteBucket` and `secrets` as props.
  */
 import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
@@ -15,6 +15,7 @@ import { TABLE_SCHEMA } from '../../functions/adapters/dynamodb/table-schema';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EDGE_FUNCTION_DIR } from '../paths';
+import { createJsonSecrets, type SecretsByGroup } from '../secrets';
 import type { AppSettings } from '../settings';
 
 export interface DataStackProps extends StackProps {
@@ -30,10 +31,13 @@ export class DataStack extends Stack {
   readonly siteDistribution: cloudfront.Distribution;
   /** slug → current release id, read at the edge; deploys switch releases by writing it. */
   readonly siteReleases: cloudfront.KeyValueStore;
+  /** The JSON secrets of provider keys (`ai-visibility/providers`, `ai-visibility/accounts`). */
+  readonly secrets: SecretsByGroup;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
     const { settings } = props;
+    this.secrets = createJsonSecrets(this);
 
     this.table = new dynamodb.TableV2(this, 'Table', {
       partitionKey: str(TABLE_SCHEMA.partitionKey),

@@ -20,7 +20,9 @@ import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
 import { grantCdnManagement, grantSiteFiles, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess, acknowledgeWildcardResources, acknowledgeWildcardUnder } from '../nag';
 import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
+import { grantSecretGroups, type SecretsByGroup } from '../secrets';
 import { type AppSettings, commonEnvironment } from '../settings';
+import type { SecretGroup } from '../../functions/core/provider-settings';
 import { deployedStateMachineName, kebabCase, loadAslFiles } from '../workflows/asl';
 
 export const DAILY_SCHEDULE = 'daily-schedule';
@@ -35,11 +37,19 @@ export const TASK_TIMEOUT_SECONDS = 300;
 export const TASK_MEMORY_MB = 2048;
 /** The task that creates customer CloudFront distributions with the edge router attached. */
 export const CDN_TASK = 'CreateCdnDistribution';
+/**
+ * Secret groups every task may read: the content and AI providers (scrape, search, model,
+ * platforms, judge, IndexNow, webmaster). Not the accounts group (identity and payment
+ * keys): tasks handle untrusted store content and never need those.
+ */
+export const TASK_SECRET_GROUPS: readonly SecretGroup[] = ['providers'];
 
 export interface WorkflowStackProps extends StackProps {
   settings: AppSettings;
   table: dynamodb.ITableV2;
   siteFiles: SiteFiles;
+  /** The provider secrets (data stack); every task may call providers. */
+  secrets: SecretsByGroup;
   /** Defaults to state-machines/; tests point it at fixtures. */
   stateMachinesDir?: string;
   /** Defaults to functions/tasks/. */
@@ -77,6 +87,7 @@ export class WorkflowStack extends Stack {
       // Tasks pass their large outputs to each other as artifacts in the sites bucket.
       grantSiteFiles(fn, props.siteFiles);
       if (name === CDN_TASK) grantCdnManagement(fn, props.settings.edgeFunctionVersionArn);
+      grantSecretGroups(fn, props.secrets, TASK_SECRET_GROUPS);
       this.taskFunctions.set(name, fn);
       return fn;
     };

@@ -1,7 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as fs from 'node:fs';
 import { ROUTES, routeKey } from '../../functions/routes';
-import { handlerEntry, routeArea, STAGE_NAME } from '../../lib/stacks/api-stack';
+import { handlerEntry, routeArea, routeSecretGroups, STAGE_NAME } from '../../lib/stacks/api-stack';
 import { asArray, buildTestService, type CfnResource, ofType, type Resources, roleOf, statementsOfRole } from './helpers';
 
 /** Resource budget per template (CloudFormation's hard cap is 500). */
@@ -166,7 +166,8 @@ describe('API stack', () => {
         .some((st) => asArray(st.Action).includes('secretsmanager:GetSecretValue'));
       expect({ route: routeKey(route), key: 'API_KEY_SECRET_ARN' in env }).toEqual({ route: routeKey(route), key: route.auth === 'KEY' });
       expect('IDP_WEBHOOK_SECRET_ARN' in env).toBe(route.auth === 'WEBHOOK');
-      expect(readsSecrets).toBe(route.auth === 'KEY' || route.auth === 'WEBHOOK');
+      // Provider and account keys too, where the route calls those providers (test/infra/settings.test.ts).
+      expect(readsSecrets).toBe(routeSecretGroups(route).length > 0);
       expect(env.TABLE_NAME).toBeDefined();
       expect(env.AI_SITE_DOMAIN).toBeDefined();
       expect(env.ARTICLE_QUOTA_POLICY).toBe('one-time-burst');
