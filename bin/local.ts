@@ -17,6 +17,7 @@ async function main() {
     port: Number(env.PORT ?? 8080),
     sitesPort: Number(env.SITES_PORT ?? 8081),
     proxyPort: Number(env.PROXY_PORT ?? 8082),
+    dailyTimer: true,
   });
   const apiUrl = stack.api.url;
   const sitesUrl = (slug: string) => stack.sites.url.replace('{slug}', slug);
@@ -30,6 +31,7 @@ AI visibility service: local stack is up
   AI-site host   ${sitesUrl('<org-slug>')}
   CDN proxy      ${stack.proxy.url}   (Host: a distribution's domain runs through the edge function)
   data           ${dataDir}
+  daily schedule ${stack.dailyRunAt ? `next run ${stack.dailyRunAt.toISOString()} (14:00 UTC; SCHEDULE_ENABLED=0 turns it off); now: POST ${apiUrl}/api/cron/trigger-all` : 'off (SCHEDULE_ENABLED=0)'}
 
 Dev credentials (never valid on AWS)
   X-API-Key      ${stack.config.apiKey === DEV_API_KEY ? DEV_API_KEY : '(from API_KEY)'}

@@ -308,6 +308,12 @@ export interface WorkflowStarter {
   readonly instanceId?: string;
 }
 
+/** The local workflow runner's durable record of its executions (Step Functions keeps its own on AWS). */
+export interface WorkflowExecutionRecords {
+  put(record: { workflow: WorkflowName; executionId: string; runner: string } & ExecutionDescription): Promise<void>;
+  get(workflow: WorkflowName, executionId: string): Promise<({ runner: string } & ExecutionDescription) | null>;
+}
+
 /** Which organization a CDN distribution domain belongs to (the local proxy's host lookup). */
 export interface DistributionIndex {
   /** Marks `domain` as served by the distribution of `orgSlug` (its AI-site record must exist). */

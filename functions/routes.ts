@@ -4,6 +4,7 @@
  * two cannot drift. Auth classes follow the spec's Authentication table and D5-D8.
  */
 import type { RateLimitName } from './core/constants';
+import type { WorkflowName } from './core/workflows';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** PUBLIC: none; JWT: bearer token with org_id; KEY: X-API-Key; WEBHOOK: Standard Webhooks signature. */
@@ -26,7 +27,9 @@ export interface RouteDef {
   /** Publishes AI-site files (the CDK app grants the sites bucket and the release store). */
   writesSiteFiles?: true;
   /** The state machine this route starts (the CDK app grants StartExecution and passes its ARN). */
-  startsWorkflow?: 'onboarding';
+  startsWorkflow?: WorkflowName;
+  /** The state machine whose executions this route reads (DescribeExecution). */
+  readsWorkflow?: WorkflowName;
 }
 
 /** Routes whose behaviour belongs to later work share this module: auth, then 501. */
@@ -81,13 +84,13 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/organization/{org_id}/members', auth: 'JWT', handler: todo, summary: 'cached organization members' },
 
   // Scheduled jobs (KEY, D6)
-  { method: 'GET', path: '/api/cron/entities', auth: 'KEY', handler: todo, summary: 'businesses and products to process' },
-  { method: 'POST', path: '/api/cron/detect-changes', auth: 'KEY', handler: todo, summary: 'change detection' },
-  { method: 'POST', path: '/api/cron/update-ai-site', auth: 'KEY', handler: todo, summary: 'update the AI site with changes', writesSiteFiles: true },
-  { method: 'POST', path: '/api/cron/discover-products', auth: 'KEY', handler: todo, summary: 'discover new products' },
-  { method: 'POST', path: '/api/cron/discover-products-from-changes', auth: 'KEY', handler: todo, summary: 'deprecated alias of discover-products' },
-  { method: 'POST', path: '/api/cron/generate-product-prompts', auth: 'KEY', handler: todo, summary: 'prompts for products' },
-  { method: 'POST', path: '/api/cron/generate-product-llms-txt', auth: 'KEY', handler: todo, summary: 'product llms files', writesSiteFiles: true },
+  { method: 'GET', path: '/api/cron/entities', auth: 'KEY', handler: 'api/cron/entities', summary: 'businesses and products to process' },
+  { method: 'POST', path: '/api/cron/detect-changes', auth: 'KEY', handler: 'api/cron/detect-changes', summary: 'change detection', startsWorkflow: 'daily-schedule' },
+  { method: 'POST', path: '/api/cron/update-ai-site', auth: 'KEY', handler: 'api/cron/update-ai-site', summary: 'update the AI site with changes', startsWorkflow: 'daily-schedule' },
+  { method: 'POST', path: '/api/cron/discover-products', auth: 'KEY', handler: 'api/cron/discover-products', summary: 'discover new products' },
+  { method: 'POST', path: '/api/cron/discover-products-from-changes', auth: 'KEY', handler: 'api/cron/discover-products', summary: 'deprecated alias of discover-products' },
+  { method: 'POST', path: '/api/cron/generate-product-prompts', auth: 'KEY', handler: 'api/cron/generate-product-prompts', summary: 'prompts for products' },
+  { method: 'POST', path: '/api/cron/generate-product-llms-txt', auth: 'KEY', handler: 'api/cron/generate-product-llms-txt', summary: 'product llms files', writesSiteFiles: true },
   { method: 'POST', path: '/api/cron/update-all-timestamps', auth: 'KEY', handler: todo, summary: 'refresh AI-site timestamps', writesSiteFiles: true },
   { method: 'GET', path: '/api/cron/ai-articles-quota', auth: 'KEY', handler: 'api/cron/ai-articles-quota', summary: 'article quota' },
   { method: 'POST', path: '/api/cron/create-ai-article', auth: 'KEY', handler: todo, summary: 'generate an AI article', writesSiteFiles: true },
@@ -98,8 +101,8 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/api/cron/store-visibility-report', auth: 'KEY', handler: todo, summary: 'store the daily visibility report' },
   { method: 'POST', path: '/api/cron/store-visibility-score', auth: 'KEY', handler: 'api/cron/store-visibility-score', summary: 'store a visibility score' },
   { method: 'POST', path: '/api/cron/generate-prompts', auth: 'KEY', handler: todo, summary: 'regenerate prompts of a product' },
-  { method: 'POST', path: '/api/cron/trigger-all', auth: 'KEY', handler: todo, summary: 'run the daily schedule now', timeoutSeconds: 29 },
-  { method: 'GET', path: '/api/cron/trigger-all/{execution_id}', auth: 'KEY', handler: todo, summary: 'result of a trigger-all run' },
+  { method: 'POST', path: '/api/cron/trigger-all', auth: 'KEY', handler: 'api/cron/trigger-all', summary: 'run the daily schedule now', startsWorkflow: 'daily-schedule' },
+  { method: 'GET', path: '/api/cron/trigger-all/{execution_id}', auth: 'KEY', handler: 'api/cron/trigger-all-status', summary: 'result of a trigger-all run', readsWorkflow: 'daily-schedule' },
   { method: 'POST', path: '/api/manual-trigger/regenerate-prompts', auth: 'KEY', handler: todo, summary: 'regenerate prompts' },
 ];
 

@@ -14,6 +14,7 @@ import type { ScrapeArtifact } from './scrape-website';
 import { publishSiteParts, saveSitePart } from './site-parts';
 import { siteIdentity } from './site-identity';
 import { requireBusiness } from './business';
+import { mainPartInputs } from './site-inputs';
 
 export interface CreateSiteSummary {
   files: number;
@@ -39,6 +40,18 @@ export async function loadSnapshot(container: Container, orgSlug: string): Promi
 }
 
 export async function createAiWebsite(container: Container, orgSlug: string): Promise<CreateSiteSummary> {
+  const { engine } = await renderMainPart(container, orgSlug);
+  const release = await publishSiteParts(container, orgSlug);
+  return { files: release.fileCount, releaseId: release.releaseId, deploymentUrl: release.deploymentUrl, engine };
+}
+
+/**
+ * The `main` part (llms.txt, data.json, Q&A pages, replicas, ...) from the stored pages and
+ * catalogue, with the generator's 3 parallel model calls (or the offline engine); saved,
+ * not published. Onboarding 2a and the daily merged deploy both build it here.
+ */
+export async function renderMainPart(container: Container, orgSlug: string): Promise<{ files: number; engine: SiteNarrative['engine'] }> {
+  const inputs = mainPartInputs(await container.aiSites.get(orgSlug));
   const snapshot = await loadSnapshot(container, orgSlug);
   const narrative = await generatorOf(container).generateNarrative(snapshot);
   const identity = await siteIdentity(container, orgSlug);
@@ -49,6 +62,7 @@ export async function createAiWebsite(container: Container, orgSlug: string): Pr
   });
   await container.artifacts.put(artifactKeys.narrative(orgSlug), narrative);
   await saveSitePart(container, orgSlug, 'main', files);
-  const release = await publishSiteParts(container, orgSlug);
-  return { files: release.fileCount, releaseId: release.releaseId, deploymentUrl: release.deploymentUrl, engine: narrative.engine };
+  const business = await requireBusiness(container, orgSlug);
+  await container.aiSites.patch(orgSlug, business.id, { mainPartBuiltFrom: inputs });
+  return { files: files.length, engine: narrative.engine };
 }

@@ -12,9 +12,21 @@ import type { Container } from '../container';
 import type { CatalogArtifact } from './discover-products';
 import { publishSiteParts, saveSitePart } from './site-parts';
 import { requireBusiness } from './business';
+import { productPartInputs } from './site-inputs';
 
 export async function generateProductLlmsFiles(container: Container, orgSlug: string): Promise<{ files: number; releaseId: string }> {
+  const { files } = await renderProductPart(container, orgSlug);
+  const release = await publishSiteParts(container, orgSlug);
+  return { files, releaseId: release.releaseId };
+}
+
+/**
+ * The `product-llms` part: one file per product of the stored catalogue (a product that left
+ * the store leaves with it). Saved, not published: onboarding 3b and the daily 1b use it.
+ */
+export async function renderProductPart(container: Container, orgSlug: string): Promise<{ files: number; paths: string[] }> {
   const business = await requireBusiness(container, orgSlug);
+  const inputs = productPartInputs(await container.aiSites.get(orgSlug));
   const catalog = await container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug));
   if (!catalog) throw new ValidationError(`no product catalogue for ${orgSlug}: product discovery (1c) has not run`);
   const identity = { name: business.name, orgSlug, url: business.url, domain: storeDomain(new URL(business.url)) };
@@ -24,6 +36,6 @@ export async function generateProductLlmsFiles(container: Container, orgSlug: st
     ?? buildOfflineNarrative({ business: identity, pages: [], products: catalog.products, collections: catalog.collections, storeSitemapUrls: [] });
   const files = buildProductLlmsFiles(catalog.products, narrative, { now: container.clock.now().toISOString(), business: identity });
   await saveSitePart(container, orgSlug, 'product-llms', files);
-  const release = await publishSiteParts(container, orgSlug);
-  return { files: files.length, releaseId: release.releaseId };
+  await container.aiSites.patch(orgSlug, business.id, { productPartBuiltFrom: inputs });
+  return { files: files.length, paths: files.map((f) => f.path) };
 }

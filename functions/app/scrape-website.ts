@@ -8,7 +8,6 @@
  * settle (not fetched, or the fetch itself failed). With Firecrawl, the mapper maps and the
  * provider scrapes every mapped URL. Safe to retry: it overwrites its own artifact and fields.
  */
-import { artifactKeys } from '../core/artifacts';
 import { UpstreamError } from '../core/errors';
 import type { MappedUrl, ScrapedPage } from '../core/site/types';
 import type { Container } from '../container';
@@ -16,6 +15,7 @@ import type { MapSiteResult, ScrapeResult, Scraper } from '../ports';
 import { siteMapperOf } from '../engines/site-mapper';
 import { scraperOf } from '../engines/scraper';
 import { requireBusiness } from './business';
+import { saveSiteInput } from './site-inputs';
 
 /** The size limit the stored copy of the store's robots.txt has always had. */
 const ROBOTS_TXT_MAX_BYTES = 512 * 1024;
@@ -51,7 +51,7 @@ export async function scrapeWebsite(container: Container, orgSlug: string, optio
   const storeRobotsTxt = map.robotsTxt !== null && Buffer.byteLength(map.robotsTxt) <= ROBOTS_TXT_MAX_BYTES ? map.robotsTxt : null;
 
   const artifact: ScrapeArtifact = { mappedAt: container.clock.now().toISOString(), urls: map.urls, pages: scraped.pages, storeRobotsTxt };
-  await container.artifacts.put(artifactKeys.scrape(orgSlug), artifact);
+  await saveSiteInput(container, orgSlug, business.id, 'scrape', artifact);
   await container.aiSites.patch(orgSlug, business.id, {
     storeSitemapUrls: map.urls.map((u) => (u.lastmod ? { loc: u.url, lastmod: u.lastmod } : { loc: u.url })),
     ...(storeRobotsTxt ? { storeRobotsTxt } : {}),
@@ -67,18 +67,21 @@ export async function scrapeWebsite(container: Container, orgSlug: string, optio
 }
 
 /**
- * The pages of the mapped URLs: the mapper's captured ones (built-in scraper), completed by
- * scraping only the URLs it did not settle; or all of them by the scraper (Firecrawl).
- * `fetched`: store requests the built-in scraper made here.
+ * The pages of the mapped URLs (or of `only` among them): the mapper's captured ones
+ * (built-in scraper), completed by scraping only the URLs it did not settle; or all of them
+ * by the scraper (Firecrawl). `fetched`: store requests the built-in scraper made here.
  */
-async function scrapeMapped(scraper: Scraper, map: MapSiteResult): Promise<{ scraped: ScrapeResult; fetched: number }> {
+export async function scrapeMapped(scraper: Scraper, map: MapSiteResult, only?: ReadonlySet<string>): Promise<{ scraped: ScrapeResult; fetched: number }> {
+  const wanted = only ? map.urls.filter((u) => only.has(u.url)) : map.urls;
   if (!map.captured) {
-    const scraped = await scraper.scrape(map.urls);
-    return { scraped, fetched: scraper.name === 'builtin' ? map.urls.length : 0 };
+    const scraped = wanted.length > 0 ? await scraper.scrape(wanted) : { pages: [], failures: [] };
+    return { scraped, fetched: scraper.name === 'builtin' ? wanted.length : 0 };
   }
-  const captured = map.captured;
+  const captured = only
+    ? { pages: map.captured.pages.filter((p) => only.has(p.url)), failures: map.captured.failures.filter((f) => only.has(f.url)) }
+    : map.captured;
   const settled = new Set([...captured.pages.map((p) => p.url), ...captured.failures.map((f) => f.url)]);
-  const rest = map.urls.filter((u) => !settled.has(u.url));
+  const rest = wanted.filter((u) => !settled.has(u.url));
   if (rest.length === 0) return { scraped: captured, fetched: 0 };
   const more = await scraper.scrape(rest);
   // Both lists in map order, as a scrape of every mapped URL would give them.

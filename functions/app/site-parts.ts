@@ -7,6 +7,7 @@
 import { artifactKeys } from '../core/artifacts';
 import type { SiteFile } from '../core/site/types';
 import type { Container } from '../container';
+import { requireBusiness } from './business';
 import { deploySite, type DeployResult } from './deploy-site';
 
 const MAX_ROUNDS = 5;
@@ -21,7 +22,7 @@ async function partsVersion(container: Container, orgSlug: string): Promise<stri
   return JSON.stringify(Object.entries(versions).sort());
 }
 
-/** Publishes every stored part as one release (replacing the previous one). */
+/** Publishes every stored part as one release (replacing the previous one), and records which part versions it published. */
 export async function publishSiteParts(container: Container, orgSlug: string): Promise<DeployResult> {
   for (let round = 1; ; round++) {
     // Version first, then contents: a part written in between only causes one more round.
@@ -29,6 +30,17 @@ export async function publishSiteParts(container: Container, orgSlug: string): P
     const keys = await container.artifacts.list(artifactKeys.siteParts(orgSlug));
     const parts = await Promise.all(keys.map((k) => container.artifacts.get<SiteFile[]>(k)));
     const result = await deploySite(container, { orgSlug, files: parts.flatMap((p) => p ?? []), mode: 'replace' });
-    if ((await partsVersion(container, orgSlug)) === version || round >= MAX_ROUNDS) return result;
+    if ((await partsVersion(container, orgSlug)) === version || round >= MAX_ROUNDS) {
+      const business = await requireBusiness(container, orgSlug);
+      await container.aiSites.patch(orgSlug, business.id, { publishedParts: version });
+      return result;
+    }
   }
+}
+
+/** Publishes the parts only when one was written since the last publish; null when the live release already holds them all. */
+export async function publishChangedSiteParts(container: Container, orgSlug: string): Promise<DeployResult | null> {
+  const [site, version] = await Promise.all([container.aiSites.get(orgSlug), partsVersion(container, orgSlug)]);
+  if (site?.releaseId && site.publishedParts === version) return null;
+  return publishSiteParts(container, orgSlug);
 }

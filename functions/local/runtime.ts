@@ -9,12 +9,15 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../config';
 import type { Clock } from '../ports';
 import { buildContainer, setContainer } from '../container';
+import { createDocumentClient } from '../adapters/dynamodb/client';
+import { createWorkflowExecutionRecords } from '../adapters/dynamodb/workflow-execution-records';
 import { send, startApiServer, type RunningServer } from './api-server';
 import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from './database';
 import { JWKS_PATH, loadDevIdp, type DevIdp } from './dev-idp';
 import { cdnOf } from '../engines/cdn';
 import { startCdnProxy } from './cdn-proxy';
 import { startSitesHost } from './sites-host';
+import { startDailyTimer } from './daily-timer';
 import { createLocalWorkflows, type LocalWorkflowOptions, type LocalWorkflows } from './workflow-runner';
 
 export const DEV_API_KEY = 'dev-api-key-change-me';
@@ -28,6 +31,8 @@ export interface LocalStackOptions {
   proxyPort?: number;
   env?: Record<string, string | undefined>;
   workflows?: LocalWorkflowOptions;
+  /** Start the daily schedule at 14:00 UTC (npm start, unless SCHEDULE_ENABLED=0). */
+  dailyTimer?: boolean;
   /** Tests: the container's clock (e.g. one that can be moved past the onboarding lease). */
   clock?: Clock;
 }
@@ -43,6 +48,8 @@ export interface LocalStack {
   sitesDir: string;
   /** The in-process Step Functions stand-in (tests wait on executions through it). */
   workflows: LocalWorkflows;
+  /** When the local timer starts the daily schedule next (null: timer off). */
+  dailyRunAt: Date | null;
   close(): Promise<void>;
 }
 
@@ -104,14 +111,18 @@ async function installStack(options: LocalStackOptions, env: Record<string, stri
   });
   await ensureTable(database.endpoint, config.tableName, config.region);
   const sites = await startSitesHost({ sitesDir, aiSiteDomain: config.aiSiteDomain, port: options.sitesPort });
-  const workflows = createLocalWorkflows(options.workflows);
+  const db = createDocumentClient({ region: config.region, endpoint: database.endpoint });
+  const workflows = createLocalWorkflows({ ...options.workflows, records: createWorkflowExecutionRecords(db, config.tableName) });
   const container = buildContainer({ ...config, aiSitePort: `:${sites.port}` }, { workflows, ...(options.clock ? { clock: options.clock } : {}) });
   setContainer(container);
   const proxy = await startCdnProxy({ port: options.proxyPort, resolveHost: cdnOf(container).resolveHost, sitesPort: sites.port, allowPrivateNetwork: config.allowPrivateNetwork });
+  const timer = options.dailyTimer && config.scheduleEnabled ? startDailyTimer(container) : null;
 
   return {
     config, api, sites, proxy, database, idp, sitesDir, workflows,
+    dailyRunAt: timer?.next() ?? null,
     async close() {
+      timer?.stop();
       await workflows.running();
       await Promise.all([api.close(), sites.close(), proxy.close()]);
       await database.close();

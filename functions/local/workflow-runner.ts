@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WorkflowName, WorkflowStarter } from '../ports';
+import type { ExecutionDescription, WorkflowExecutionRecords, WorkflowName, WorkflowStarter } from '../ports';
 import { createLogger } from '../logger';
 
 // aws-local-stepfunctions 3 calls Promise.withResolvers, which Node 20 lacks.
@@ -51,6 +51,8 @@ export interface LocalWorkflowOptions {
   taskOverrides?: Record<string, TaskHandler>;
   /** Tests: no waiting between retries. */
   retryWithoutDelay?: boolean;
+  /** Where executions are recorded durably (the embedded database), so `describe` answers after a restart too. */
+  records?: WorkflowExecutionRecords;
 }
 
 export interface LocalWorkflows extends WorkflowStarter {
@@ -71,6 +73,11 @@ export interface LocalWorkflows extends WorkflowStarter {
 export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalWorkflows {
   const log = createLogger({ component: 'local-workflows' });
   const executions = new Map<string, { done: Promise<unknown>; abort: () => void }>();
+  const instanceId = randomUUID();
+  const record = (workflow: WorkflowName, executionId: string, description: ExecutionDescription) =>
+    options.records?.put({ workflow, executionId, runner: instanceId, ...description }).catch((err: Error) => {
+      log.warn('could not record the execution', { workflow, execution_id: executionId, error: { name: err.name, message: err.message } });
+    });
 
   const load = (workflow: WorkflowName, aborted: Promise<never>, isAborted: () => boolean) => {
     const definition = JSON.parse(readFileSync(join(STATE_MACHINES_DIR, `${workflow}.asl.json`), 'utf8'));
@@ -104,17 +111,22 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
       let isAborted = false;
       const { definition, handlers, retryOverrides } = load(workflow, aborted, () => isAborted);
       const machine = new StateMachine(definition, { validationOptions: { checkPaths: true, checkArn: false } });
+      const startedAt = new Date().toISOString();
+      await record(workflow, executionId, { status: 'RUNNING', startedAt, stoppedAt: null });
       const execution = machine.run(input as Parameters<typeof machine.run>[0], {
         overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides: retryOverrides },
-        context: { Execution: { Id: `arn:aws:states:local:000000000000:execution:${workflow}:${executionId}`, Name: executionId, Input: input as never, StartTime: new Date().toISOString() } },
+        context: { Execution: { Id: `arn:aws:states:local:000000000000:execution:${workflow}:${executionId}`, Name: executionId, Input: input as never, StartTime: startedAt } },
       });
+      const ended = async (status: ExecutionDescription['status']) => { await record(workflow, executionId, { status, startedAt, stoppedAt: new Date().toISOString() }); };
       const done = execution.result.then(
-        (output) => {
+        async (output) => {
           log.info('execution succeeded', { workflow, execution_id: executionId });
+          await ended('SUCCEEDED');
           return output;
         },
-        (err: Error) => {
+        async (err: Error) => {
           log.error('execution failed', { workflow, execution_id: executionId, error: { name: err.name, message: err.message } });
+          await ended(isAborted ? 'ABORTED' : 'FAILED');
           return { error: err.name, cause: err.message };
         },
       );
@@ -129,6 +141,14 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
     finished: (executionId) => executions.get(executionId)?.done ?? Promise.resolve(undefined),
     running: async () => { await Promise.all([...executions.values()].map((e) => e.done)); },
     abortAll: () => { for (const e of executions.values()) e.abort(); },
-    instanceId: randomUUID(),
+    async describe(workflow, executionId) {
+      const found = await options.records?.get(workflow, executionId);
+      if (!found) return null;
+      const { runner, ...description } = found;
+      // Recorded as running by a runner that is gone (a previous process): it was cut off.
+      if (description.status === 'RUNNING' && runner !== instanceId) return { ...description, status: 'ABORTED' };
+      return description;
+    },
+    instanceId,
   };
 }

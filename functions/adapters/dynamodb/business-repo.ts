@@ -1,9 +1,10 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../core/errors';
 import type { Business } from '../../core/model';
-import type { BusinessRepository } from '../../ports';
+import type { BusinessListing, BusinessRepository } from '../../ports';
 import { putIfAbsent } from './client';
 import { keys } from './keys';
+import { decodeCursor, encodeCursor } from './page-cursor';
 
 export function createBusinessRepository(db: DynamoDBDocumentClient, table: string): BusinessRepository {
   return {
@@ -31,6 +32,23 @@ export function createBusinessRepository(db: DynamoDBDocumentClient, table: stri
     async get(orgSlug) {
       const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.business(orgSlug) }));
       return Item ? toBusiness(Item) : null;
+    },
+  };
+}
+
+/** Every business, one page at a time, by organization slug (GSI2: the daily fan-out). */
+export function createBusinessListing(db: DynamoDBDocumentClient, table: string): BusinessListing {
+  return {
+    async list({ cursor, limit }) {
+      const page = await db.send(new QueryCommand({
+        TableName: table,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.businessListing('').GSI2PK },
+        ExclusiveStartKey: decodeCursor(cursor, ['PK', 'SK', 'GSI2PK', 'GSI2SK']),
+        Limit: limit,
+      }));
+      return { businesses: (page.Items ?? []).map(toBusiness), nextCursor: encodeCursor(page.LastEvaluatedKey) };
     },
   };
 }

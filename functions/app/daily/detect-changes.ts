@@ -1,0 +1,60 @@
+/**
+ * Daily batch 1a: map the store (robots.txt, sitemaps, links; 5,000-page cap), compare with
+ * the stored site map by the noise-free fingerprint (D32), scrape only NEW and CHANGED pages,
+ * and merge them into the stored page set (unchanged pages kept, removed pages dropped).
+ * Nothing is regenerated or deployed here: the merged deploy does that once, after 1b.
+ *
+ * Order makes a retry lose nothing: the changed URLs go to the run record first, then the
+ * new page set (its digest first, see site-inputs.ts), so the deploy still sees the change
+ * even when a retry finds the store already matching the stored map.
+ */
+import { artifactKeys } from '../../core/artifacts';
+import { diffSiteMap, hasChanges, mergePages, mergeSiteMap } from '../../core/daily/changes';
+import { UpstreamError, ValidationError } from '../../core/errors';
+import type { Container } from '../../container';
+import { scraperOf } from '../../engines/scraper';
+import { siteMapperOf } from '../../engines/site-mapper';
+import { requireBusiness } from '../business';
+import { scrapeMapped, type ScrapeArtifact } from '../scrape-website';
+import { saveSiteInput } from '../site-inputs';
+
+const ROBOTS_TXT_MAX_BYTES = 512 * 1024;
+
+export async function detectChanges(container: Container, orgSlug: string, runDate: string) {
+  const business = await requireBusiness(container, orgSlug);
+  const stored = await container.artifacts.get<ScrapeArtifact>(artifactKeys.scrape(orgSlug));
+  if (!stored) throw new ValidationError(`no stored site map for ${orgSlug}: onboarding's website scrape (1a) has not run`);
+  const scraper = scraperOf(container);
+  const map = await siteMapperOf(container).map(business.url, { capturePages: scraper.name === 'builtin' });
+  // An empty map is a store that could not be read today, never "every page was removed".
+  if (map.urls.length === 0) throw new UpstreamError(`could not map ${business.url}: ${map.errors[0]?.reason ?? 'no pages found'}`);
+
+  const diff = diffSiteMap(stored.urls, map.urls);
+  const wanted = new Set([...diff.added, ...diff.changed]);
+  const { scraped, fetched } = await scrapeMapped(scraper, map, wanted);
+  const counts = {
+    pages_mapped: map.urls.length,
+    pages_fetched: map.fetched + fetched,
+    pages_new: diff.added.length,
+    pages_changed: diff.changed.length,
+    pages_removed: diff.removed.length,
+    pages_unchanged: diff.unchanged.length,
+    pages_scraped: scraped.pages.length,
+    scrape_failures: scraped.failures.length,
+    scraper: scraper.name,
+    truncated: map.truncated,
+  };
+  if (!hasChanges(diff)) return { ...counts, changed: false, changed_urls: 0 };
+
+  const changedUrls = [...diff.added, ...diff.changed, ...diff.removed];
+  await container.dailyRuns.addChangedUrls(runDate, orgSlug, changedUrls);
+  const urls = mergeSiteMap(stored.urls, map.urls);
+  const storeRobotsTxt = map.robotsTxt !== null && Buffer.byteLength(map.robotsTxt) <= ROBOTS_TXT_MAX_BYTES ? map.robotsTxt : stored.storeRobotsTxt;
+  const artifact: ScrapeArtifact = { mappedAt: container.clock.now().toISOString(), urls, pages: mergePages(stored.pages, scraped.pages, urls), storeRobotsTxt };
+  await saveSiteInput(container, orgSlug, business.id, 'scrape', artifact);
+  await container.aiSites.patch(orgSlug, business.id, {
+    storeSitemapUrls: urls.map((u) => (u.lastmod ? { loc: u.url, lastmod: u.lastmod } : { loc: u.url })),
+    ...(storeRobotsTxt ? { storeRobotsTxt } : {}),
+  });
+  return { ...counts, changed: true, changed_urls: changedUrls.length };
+}

@@ -1,0 +1,113 @@
+/**
+ * The daily schedule as a whole (state-machines/daily-schedule.asl.json): an execution is
+ * recorded when it starts, fans out over pages of businesses (payload-safe at any fleet
+ * size: only one page of slugs is ever in the state), and is closed at the end. Started by
+ * the 14:00 UTC rule (EventBridge on AWS, a timer locally) or by trigger-all.
+ */
+import { randomUUID } from 'node:crypto';
+import { isRunDate, runDateOf, type DailyExecution } from '../../core/daily/run';
+import { NotFoundError, ValidationError } from '../../core/errors';
+import type { Container } from '../../container';
+import type { BusinessTaskInput } from './business-run';
+
+/** Businesses per page of the fan-out: one Map run per page. */
+export const DAILY_PAGE_SIZE = 100;
+
+export interface DailyRunState {
+  execution_id: string;
+  run_date: string;
+  org_slugs: string[] | null;
+  cursor: string | null;
+  edge_wait_seconds: number;
+}
+
+export interface PrepareInput {
+  /** The state machine's execution name: our execution id. */
+  execution_id: string;
+  /** `$$.Execution.StartTime`. */
+  started_at: string;
+  /** The execution input: `{}`/an EventBridge event (scheduled) or `{trigger:'manual', org_slugs?, run_date?}`. */
+  input?: { trigger?: string; org_slugs?: unknown; run_date?: unknown };
+}
+
+export async function prepareDailyRun(container: Container, event: PrepareInput): Promise<DailyRunState> {
+  const input = event.input ?? {};
+  const orgSlugs = Array.isArray(input.org_slugs) ? input.org_slugs.filter((s): s is string => typeof s === 'string') : null;
+  const runDate = typeof input.run_date === 'string' && isRunDate(input.run_date) ? input.run_date : runDateOf(event.started_at);
+  const execution: DailyExecution = {
+    execution_id: event.execution_id,
+    run_date: runDate,
+    status: 'running',
+    trigger: input.trigger === 'manual' ? 'manual' : 'schedule',
+    org_slugs: orgSlugs,
+    started_at: container.clock.now().toISOString(),
+    finished_at: null,
+    reason: null,
+    counts: { succeeded: 0, partial: 0, failed: 0, skipped: 0 },
+  };
+  await container.dailyRuns.createExecution(execution);
+  return { execution_id: event.execution_id, run_date: runDate, org_slugs: orgSlugs, cursor: null, edge_wait_seconds: container.config.edgePropagationWaitSeconds };
+}
+
+/** One page of businesses to process, each item carrying what its per-business tasks need. */
+export async function listDailyBusinesses(container: Container, state: DailyRunState): Promise<{ items: Array<BusinessTaskInput & { edge_wait_seconds: number }>; next_cursor: string | null }> {
+  const item = (org_slug: string) => ({ org_slug, run_date: state.run_date, execution_id: state.execution_id, edge_wait_seconds: state.edge_wait_seconds });
+  if (state.org_slugs) {
+    // A manual run for named businesses: one page (trigger-all caps the list).
+    return { items: state.org_slugs.map(item), next_cursor: null };
+  }
+  const page = await container.businessListing.list({ cursor: state.cursor, limit: DAILY_PAGE_SIZE });
+  return { items: page.businesses.map((b) => item(b.orgSlug)), next_cursor: page.nextCursor };
+}
+
+export async function finishDailyRun(container: Container, state: Pick<DailyRunState, 'execution_id'> & { error?: { Error?: string; Cause?: string } }) {
+  const failed = Boolean(state.error);
+  await container.dailyRuns.finishExecution(state.execution_id, {
+    status: failed ? 'failed' : 'succeeded',
+    finished_at: container.clock.now().toISOString(),
+    reason: failed ? `${state.error!.Error ?? 'Error'}: ${state.error!.Cause ?? ''}`.trim() : null,
+  });
+  const execution = await container.dailyRuns.getExecution(state.execution_id);
+  return { execution_id: state.execution_id, status: execution?.status, counts: execution?.counts };
+}
+
+/** Largest list of businesses one manual run may name (they travel in the state payload). */
+export const MAX_MANUAL_BUSINESSES = 100;
+
+/** trigger-all and the heavy cron routes: starts the daily schedule now (for all businesses, or some). */
+export async function startDailySchedule(container: Container, options: { orgSlugs?: string[] } = {}): Promise<{ executionId: string }> {
+  const orgSlugs = options.orgSlugs ? [...new Set(options.orgSlugs)] : undefined;
+  if (orgSlugs && orgSlugs.length > MAX_MANUAL_BUSINESSES) throw new ValidationError(`business_ids: at most ${MAX_MANUAL_BUSINESSES} per run`);
+  for (const slug of orgSlugs ?? []) {
+    if (!(await container.businesses.get(slug))) throw new NotFoundError(`business ${slug} not found`);
+  }
+  const executionId = randomUUID();
+  await container.workflows.start('daily-schedule', executionId, { trigger: 'manual', ...(orgSlugs ? { org_slugs: orgSlugs } : {}) });
+  return { executionId };
+}
+
+/** The execution and one page of its businesses' run records (GET /api/cron/trigger-all/{execution_id}). */
+export async function readDailyExecution(container: Container, executionId: string, page: { cursor?: string | null; limit: number }) {
+  const execution = await container.dailyRuns.getExecution(executionId);
+  if (!execution) {
+    // Started but not yet recorded by its first task, or unknown: the workflow engine knows which.
+    const described = await container.workflows.describe?.('daily-schedule', executionId);
+    if (!described) throw new NotFoundError(`no daily-schedule execution ${executionId}`);
+    return { execution_id: executionId, status: described.status === 'RUNNING' ? 'running' : 'failed', engine_status: described.status, started_at: described.startedAt, finished_at: described.stoppedAt ?? null, businesses: { runs: [], next_cursor: null } };
+  }
+  const described = execution.status === 'running' ? await container.workflows.describe?.('daily-schedule', executionId) : undefined;
+  // The engine ended the execution without its last task (aborted, timed out, crashed runner).
+  const status = described && described.status !== 'RUNNING' ? 'failed' : execution.status;
+  const { runs, nextCursor } = await container.dailyRuns.listBusinessRuns(execution.run_date, { ...page, executionId });
+  return {
+    execution_id: executionId,
+    status,
+    ...(described && described.status !== 'RUNNING' ? { engine_status: described.status, reason: `the workflow engine reports ${described.status}` } : { reason: execution.reason }),
+    trigger: execution.trigger,
+    run_date: execution.run_date,
+    started_at: execution.started_at,
+    finished_at: execution.finished_at ?? described?.stoppedAt ?? null,
+    counts: execution.counts,
+    businesses: { runs, next_cursor: nextCursor },
+  };
+}

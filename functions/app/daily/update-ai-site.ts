@@ -1,0 +1,29 @@
+/**
+ * The daily merged deploy (spec: "1 deploy"): after 1a and 1b, the main part is regenerated
+ * (the generator's 3 parallel model calls) only when its inputs changed, from the merged
+ * page set and the fresh catalogue, and every part is published in ONE release only when a
+ * part changed since the last publish. No change, no regeneration, no deploy.
+ */
+import type { Container } from '../../container';
+import { renderMainPart } from '../create-ai-website';
+import { publishChangedSiteParts } from '../site-parts';
+import { mainPartIsCurrent } from '../site-inputs';
+import type { SkippedDailyStep } from './business-run';
+
+export async function updateAiSite(container: Container, orgSlug: string): Promise<Record<string, unknown> | SkippedDailyStep> {
+  const site = await container.aiSites.get(orgSlug);
+  const regenerated = mainPartIsCurrent(site) ? null : await renderMainPart(container, orgSlug);
+  const release = await publishChangedSiteParts(container, orgSlug);
+  if (!regenerated && !release) {
+    return { skipped: 'nothing changed since the last deploy', result: { regenerated: false, files_regenerated: 0, deployed: false, deploys: 0, release_id: site?.releaseId ?? null } };
+  }
+  return {
+    regenerated: regenerated !== null,
+    files_regenerated: regenerated?.files ?? 0,
+    engine: regenerated?.engine ?? null,
+    deployed: release !== null,
+    deploys: release ? 1 : 0,
+    release_id: release?.releaseId ?? site?.releaseId ?? null,
+    file_count: release?.fileCount ?? site?.fileCount ?? null,
+  };
+}

@@ -1,0 +1,5 @@
+import { finishBusinessRun, type BusinessTaskInput } from '../app/daily/business-run';
+import { readyContainer } from '../container';
+
+/** Closes a business's day: its outcome from the steps, or the failure the state machine caught. */
+export const handler = async (event: BusinessTaskInput & { error?: { Error?: string; Cause?: string } }) => finishBusinessRun(await readyContainer(), event);

@@ -1,0 +1,5 @@
+import { finishDailyRun } from '../app/daily/execution';
+import { readyContainer } from '../container';
+
+/** Closes the daily-schedule execution (succeeded, or failed with the error that stopped the fan-out). */
+export const handler = async (event: { execution_id: string; error?: { Error?: string; Cause?: string } }) => finishDailyRun(await readyContainer(), event);
