@@ -1,0 +1,107 @@
+/**
+ * The daily schedule's cron routes over the real local stack: KEY auth, zod-validated
+ * requests (400 naming the field), the same code as the workflow tasks, 202 + execution id
+ * for the heavy ones, paginated listings, and the deprecated alias's headers (D26).
+ */
+import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
+import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+let store: DemoStore;
+const key = { apiKey: DEV_API_KEY };
+
+beforeAll(async () => {
+  stack = await startTestStack({ LOG_LEVEL: 'error', EDGE_PROPAGATION_WAIT_SECONDS: '0' }, { workflows: { retryWithoutDelay: true } });
+  store = await startDemoStore({ port: 0 });
+  for (const org of ['alpha', 'bravo', 'charlie']) {
+    expect((await stack.call('POST', '/api/business', { token: await stack.token(org), body: { name: `${org} shop`, url: store.origin } })).status).toBe(201);
+  }
+  const started = await stack.call('POST', '/api/onboarding/generate-all', { token: await stack.token('alpha'), body: {} });
+  await stack.workflows.finished(started.body.execution_id);
+}, 120_000);
+
+afterAll(async () => {
+  await store.close();
+  await stack.close();
+});
+
+describe('GET /api/cron/entities', () => {
+  test('pages through every business by slug with an opaque cursor', async () => {
+    const first = await stack.call('GET', '/api/cron/entities?limit=2', key);
+    expect(first.status).toBe(200);
+    expect(first.body.businesses.map((b: any) => b.business_id)).toEqual(['alpha', 'bravo']);
+    expect(first.body.businesses[0]).toMatchObject({ has_ai_site: true, products: 24, url: store.origin });
+    expect(first.body.businesses[1]).toMatchObject({ has_ai_site: false, products: 0 });
+    const second = await stack.call('GET', `/api/cron/entities?limit=2&cursor=${first.body.next_cursor}`, key);
+    expect(second.body.businesses.map((b: any) => b.business_id)).toEqual(['charlie']);
+  });
+
+  test('a forged cursor or a bad limit is a 400 naming it; no key is 401', async () => {
+    expect((await stack.call('GET', '/api/cron/entities?cursor=eyJQSyI6MX0', key)).body.error).toMatch(/invalid cursor/);
+    expect((await stack.call('GET', '/api/cron/entities?limit=abc', key)).body.error).toMatch(/limit/);
+    expect((await stack.call('GET', '/api/cron/entities')).status).toBe(401);
+  });
+});
+
+describe('1b routes run the task code synchronously', () => {
+  test('discover-products finds new products; the deprecated alias says so in its headers', async () => {
+    store.admin.addProduct({ handle: 'route-test-grinder', title: 'Route Test Grinder', price: '129.00', product_type: 'Grinders', body_html: '<p>A conical burr grinder with 40 settings.</p>' });
+    const res = await stack.call('POST', '/api/cron/discover-products-from-changes', { ...key, body: { business_id: 'alpha' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('deprecation')).toBe('true');
+    expect(res.headers.get('link')).toBe('</api/cron/discover-products>; rel="successor-version"');
+    expect(res.body).toMatchObject({ status: 'success', hash_changed: true, new_products: ['route-test-grinder'], entities_added: 1, snapshot_committed: false });
+    const plain = await stack.call('POST', '/api/cron/discover-products', { ...key, body: { business_id: 'alpha' } });
+    expect(plain.headers.get('deprecation')).toBeNull();
+    expect(plain.body).toMatchObject({ new_products: ['route-test-grinder'], entities_added: 0 });
+  });
+
+  test('generate-product-prompts tops the new product up to 10, once', async () => {
+    const first = await stack.call('POST', '/api/cron/generate-product-prompts', { ...key, body: { business_id: 'alpha' } });
+    expect(first.body).toMatchObject({ status: 'success', products: 1, prompts_saved: expect.any(Number) });
+    const again = await stack.call('POST', '/api/cron/generate-product-prompts', { ...key, body: { business_id: 'alpha', product_ids: ['route-test-grinder'] } });
+    expect(again.body).toMatchObject({ status: 'success', prompts_saved: 0 });
+  });
+
+  test('generate-product-llms-txt saves the new product file without deploying; then commit moves the snapshot', async () => {
+    const res = await stack.call('POST', '/api/cron/generate-product-llms-txt', { ...key, body: { business_id: 'alpha' } });
+    expect(res.body).toMatchObject({ status: 'success', files_added: ['/llms/route-test-grinder.txt'], files_removed: [], deployed: false });
+    const committed = await stack.call('POST', '/api/cron/discover-products', { ...key, body: { business_id: 'alpha', commit: true } });
+    expect(committed.body).toMatchObject({ snapshot_committed: true });
+    const after = await stack.call('POST', '/api/cron/discover-products', { ...key, body: { business_id: 'alpha' } });
+    expect(after.body).toMatchObject({ hash_changed: false, new_products: [] });
+  });
+
+  test('bad bodies are 400s naming the field; an unknown business is 404', async () => {
+    expect((await stack.call('POST', '/api/cron/discover-products', { ...key, body: {} })).body.error).toMatch(/business_id/);
+    expect((await stack.call('POST', '/api/cron/discover-products', { ...key, body: { business_id: 'alpha', extra: 1 } })).status).toBe(400);
+    expect((await stack.call('POST', '/api/cron/generate-product-prompts', { ...key, body: { business_id: 'alpha', product_ids: 'x' } })).body.error).toMatch(/product_ids/);
+    expect((await stack.call('POST', '/api/cron/discover-products', { ...key, body: { business_id: 'nobody' } })).status).toBe(404);
+  });
+});
+
+describe('heavy routes answer 202 with an execution id that can be read back (D20)', () => {
+  test('detect-changes runs the schedule for that business; its progress reads back', async () => {
+    const res = await stack.call('POST', '/api/cron/detect-changes', { ...key, body: { business_id: 'alpha' } });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ status: 'running', execution_id: expect.any(String), status_url: `/api/cron/trigger-all/${res.body.execution_id}`, business_ids: ['alpha'] });
+    await stack.workflows.finished(res.body.execution_id);
+    const status = await stack.call('GET', res.body.status_url, key);
+    expect(status.body).toMatchObject({ status: 'succeeded', trigger: 'manual', counts: { succeeded: 1 } });
+    expect(status.body.businesses.runs.map((r: any) => r.org_slug)).toEqual(['alpha']);
+  });
+
+  test('trigger-all skips businesses without a published site, with the reason', async () => {
+    const res = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: ['bravo'] } });
+    await stack.workflows.finished(res.body.execution_id);
+    const status = await stack.call('GET', res.body.status_url, key);
+    expect(status.body.counts).toMatchObject({ skipped: 1 });
+    expect(status.body.businesses.runs[0]).toMatchObject({ org_slug: 'bravo', status: 'skipped', reason: expect.stringMatching(/no published AI site/) });
+  });
+
+  test('an unknown business or execution is 404; a bad execution id is 400', async () => {
+    expect((await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: ['nobody'] } })).status).toBe(404);
+    expect((await stack.call('GET', '/api/cron/trigger-all/00000000-0000-0000-0000-000000000000', key)).status).toBe(404);
+    expect((await stack.call('GET', '/api/cron/trigger-all/not%20an%20id', key)).status).toBe(400);
+  });
+});
