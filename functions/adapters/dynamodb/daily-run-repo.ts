@@ -14,6 +14,13 @@ import { decodeCursor, encodeCursor } from './page-cursor';
 const RUN_TYPE = 'daily_run';
 
 export function createDailyRunRepository(db: DynamoDBDocumentClient, table: string): DailyRunRepository {
+  /** One update of an item that must exist (a run or execution record is never created by these). */
+  const updateExisting = async (Key: Record<string, string>, UpdateExpression: string, values: Record<string, unknown>, names?: Record<string, string>) => {
+    await db.send(new UpdateCommand({
+      TableName: table, Key, UpdateExpression, ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: values, ...(names ? { ExpressionAttributeNames: names } : {}),
+    }));
+  };
   const toRun = (item: Record<string, any>): BusinessRun => ({
     org_slug: item.org_slug,
     run_date: item.run_date,
@@ -49,36 +56,17 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
     },
 
     async updateStep(runDate, orgSlug, step, state) {
-      await db.send(new UpdateCommand({
-        TableName: table,
-        Key: keys.dailyRun(runDate, orgSlug),
-        UpdateExpression: 'SET steps.#step = :state',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#step': step },
-        ExpressionAttributeValues: { ':state': state },
-      }));
+      await updateExisting(keys.dailyRun(runDate, orgSlug), 'SET steps.#step = :state', { ':state': state }, { '#step': step });
     },
 
     async addChangedUrls(runDate, orgSlug, urls) {
       if (urls.length === 0) return;
-      await db.send(new UpdateCommand({
-        TableName: table,
-        Key: keys.dailyRun(runDate, orgSlug),
-        UpdateExpression: 'ADD changed_urls :urls',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':urls': new Set(urls) },
-      }));
+      await updateExisting(keys.dailyRun(runDate, orgSlug), 'ADD changed_urls :urls', { ':urls': new Set(urls) });
     },
 
     async finishBusinessRun(runDate, orgSlug, fields) {
-      await db.send(new UpdateCommand({
-        TableName: table,
-        Key: keys.dailyRun(runDate, orgSlug),
-        UpdateExpression: 'SET #status = :status, reason = :reason, finished_at = :finished, steps = :steps',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': fields.status, ':reason': fields.reason, ':finished': fields.finished_at, ':steps': fields.steps },
-      }));
+      await updateExisting(keys.dailyRun(runDate, orgSlug), 'SET #status = :status, reason = :reason, finished_at = :finished, steps = :steps',
+        { ':status': fields.status, ':reason': fields.reason, ':finished': fields.finished_at, ':steps': fields.steps }, { '#status': 'status' });
     },
 
     async listBusinessRuns(runDate, { cursor, limit, executionId }) {
@@ -113,25 +101,12 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
     },
 
     async countBusiness(executionId, outcome) {
-      await db.send(new UpdateCommand({
-        TableName: table,
-        Key: keys.dailyExecution(executionId),
-        UpdateExpression: 'ADD counts.#outcome :one',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#outcome': outcome },
-        ExpressionAttributeValues: { ':one': 1 },
-      }));
+      await updateExisting(keys.dailyExecution(executionId), 'ADD counts.#outcome :one', { ':one': 1 }, { '#outcome': outcome });
     },
 
     async finishExecution(executionId, fields) {
-      await db.send(new UpdateCommand({
-        TableName: table,
-        Key: keys.dailyExecution(executionId),
-        UpdateExpression: 'SET #status = :status, finished_at = :finished, reason = :reason',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':status': fields.status, ':finished': fields.finished_at, ':reason': fields.reason },
-      }));
+      await updateExisting(keys.dailyExecution(executionId), 'SET #status = :status, finished_at = :finished, reason = :reason',
+        { ':status': fields.status, ':finished': fields.finished_at, ':reason': fields.reason }, { '#status': 'status' });
     },
   };
 }
