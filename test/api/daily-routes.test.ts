@@ -99,6 +99,15 @@ describe('heavy routes answer 202 with an execution id that can be read back (D2
     expect(status.body.businesses.runs[0]).toMatchObject({ org_slug: 'bravo', status: 'skipped', reason: expect.stringMatching(/no published AI site/) });
   });
 
+  test('an execution the engine ended without its last task reads as failed, with the engine\'s status', async () => {
+    const res = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: ['alpha'] } });
+    stack.workflows.abortAll(); // as a stopped process would leave it
+    await stack.workflows.finished(res.body.execution_id);
+    const status = await stack.call('GET', res.body.status_url, key);
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ status: 'failed', engine_status: 'ABORTED', reason: 'the workflow engine reports ABORTED' });
+  });
+
   test('an unknown business or execution is 404; a bad execution id is 400', async () => {
     expect((await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: ['nobody'] } })).status).toBe(404);
     expect((await stack.call('GET', '/api/cron/trigger-all/00000000-0000-0000-0000-000000000000', key)).status).toBe(404);

@@ -7,7 +7,7 @@
  */
 import {
   businessOutcome, closeUnfinishedSteps, DAILY_STEPS, isSettled, newBusinessRun,
-  type BusinessRun, type DailyStepId, type DailyStepState,
+  type BusinessRun, type BusinessRunStatus, type DailyStepId, type DailyStepState,
 } from '../../core/daily/run';
 import { NotFoundError } from '../../core/errors';
 import type { Container } from '../../container';
@@ -101,16 +101,16 @@ export async function runDailyStep(
 }
 
 /** Closes the business's day: its outcome from the steps, or the caught error when the state machine caught one. */
-export async function finishBusinessRun(container: Container, input: BusinessTaskInput & { error?: { Error?: string; Cause?: string } }) {
+export async function finishBusinessRun(container: Container, input: BusinessTaskInput & { error?: { Error?: string; Cause?: string } }): Promise<{ org_slug: string; status: Exclude<BusinessRunStatus, 'running'>; reason: string | null }> {
   const run = await requireRun(container, input);
   const now = container.clock.now().toISOString();
   const steps = closeUnfinishedSteps(run.steps, now);
   const outcome = businessOutcome(steps);
   const caught = input.error ? `${input.error.Error ?? 'Error'}: ${causeMessage(input.error.Cause)}` : null;
-  const status = caught && outcome.status === 'succeeded' ? 'failed' : outcome.status;
+  const status: Exclude<BusinessRunStatus, 'running'> = caught && outcome.status === 'succeeded' ? 'failed' : outcome.status;
   const reason = [outcome.reason, caught && !outcome.reason ? caught : null].filter(Boolean).join('; ') || null;
   await container.dailyRuns.finishBusinessRun(input.run_date, input.org_slug, { status, reason, finished_at: now, steps });
-  await container.dailyRuns.countBusiness(input.execution_id, status === 'running' ? 'failed' : status);
+  await container.dailyRuns.countBusiness(input.execution_id, status);
   if (status !== 'succeeded') log.warn('business run ended', { org: input.org_slug, execution_id: input.execution_id, status, reason });
   return { org_slug: input.org_slug, status, reason };
 }

@@ -89,20 +89,23 @@ export async function startDailySchedule(container: Container, options: { orgSlu
 /** The execution and one page of its businesses' run records (GET /api/cron/trigger-all/{execution_id}). */
 export async function readDailyExecution(container: Container, executionId: string, page: { cursor?: string | null; limit: number }) {
   const execution = await container.dailyRuns.getExecution(executionId);
+  // The engine's record matters while ours says running: the execution may not have reached
+  // its first task yet, or ended without its last one (aborted, timed out, a stopped runner).
+  const described = execution?.status !== 'succeeded' && execution?.status !== 'failed'
+    ? await container.workflows.describe?.('daily-schedule', executionId) ?? null
+    : null;
+  const endedUnrecorded = described !== null && described.status !== 'RUNNING';
+  const engine = endedUnrecorded ? { engine_status: described.status, reason: `the workflow engine reports ${described.status}` } : {};
   if (!execution) {
-    // Started but not yet recorded by its first task, or unknown: the workflow engine knows which.
-    const described = await container.workflows.describe?.('daily-schedule', executionId);
     if (!described) throw new NotFoundError(`no daily-schedule execution ${executionId}`);
-    return { execution_id: executionId, status: described.status === 'RUNNING' ? 'running' : 'failed', engine_status: described.status, started_at: described.startedAt, finished_at: described.stoppedAt ?? null, businesses: { runs: [], next_cursor: null } };
+    return { execution_id: executionId, status: endedUnrecorded ? 'failed' : 'running', ...engine, started_at: described.startedAt, finished_at: described.stoppedAt, businesses: { runs: [], next_cursor: null } };
   }
-  const described = execution.status === 'running' ? await container.workflows.describe?.('daily-schedule', executionId) : undefined;
-  // The engine ended the execution without its last task (aborted, timed out, crashed runner).
-  const status = described && described.status !== 'RUNNING' ? 'failed' : execution.status;
   const { runs, nextCursor } = await container.dailyRuns.listBusinessRuns(execution.run_date, { ...page, executionId });
   return {
     execution_id: executionId,
-    status,
-    ...(described && described.status !== 'RUNNING' ? { engine_status: described.status, reason: `the workflow engine reports ${described.status}` } : { reason: execution.reason }),
+    status: endedUnrecorded ? 'failed' : execution.status,
+    reason: execution.reason,
+    ...engine,
     trigger: execution.trigger,
     run_date: execution.run_date,
     started_at: execution.started_at,

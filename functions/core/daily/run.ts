@@ -100,7 +100,7 @@ export function isRunDate(text: string): boolean {
  * `failed` when something failed and nothing succeeded, `partial` otherwise. Steps still
  * `running` at the end never reported back (a timeout or a crashed task): they count as failed.
  */
-export function businessOutcome(steps: Record<DailyStepId, DailyStepState>): { status: BusinessRunStatus; reason: string | null } {
+export function businessOutcome(steps: Record<DailyStepId, DailyStepState>): { status: Exclude<BusinessRunStatus, 'running' | 'skipped'>; reason: string | null } {
   const ran = DAILY_STEP_IDS.filter((id) => steps[id].status !== 'pending');
   const failed = ran.filter((id) => steps[id].status === 'failed' || steps[id].status === 'running');
   if (failed.length === 0) return { status: 'succeeded', reason: null };
