@@ -8,9 +8,11 @@ import { artifactKeys } from '../core/artifacts';
 import type { SiteFile } from '../core/site/types';
 import type { Container } from '../container';
 import { requireBusiness } from './business';
-import { deploySite, type DeployResult } from './deploy-site';
+import { deploySite, type DeployRequest, type DeployResult } from './deploy-site';
 
 const MAX_ROUNDS = 5;
+/** The part of files deployed through POST /api/cron/deploy-site: published last, so its files win on a shared path. */
+export const DEPLOYED_PART = 'deployed';
 
 export async function saveSitePart(container: Container, orgSlug: string, part: string, files: SiteFile[]): Promise<void> {
   await container.artifacts.put(artifactKeys.sitePart(orgSlug, part), files);
@@ -23,19 +25,33 @@ async function partsVersion(container: Container, orgSlug: string): Promise<stri
 }
 
 /** Publishes every stored part as one release (replacing the previous one), and records which part versions it published. */
-export async function publishSiteParts(container: Container, orgSlug: string): Promise<DeployResult> {
+export async function publishSiteParts(container: Container, orgSlug: string, extra: Pick<DeployRequest, 'storeSitemapUrls'> = {}): Promise<DeployResult> {
+  const deployedKey = artifactKeys.sitePart(orgSlug, DEPLOYED_PART);
   for (let round = 1; ; round++) {
     // Version first, then contents: a part written in between only causes one more round.
     const version = await partsVersion(container, orgSlug);
-    const keys = await container.artifacts.list(artifactKeys.siteParts(orgSlug));
+    const keys = (await container.artifacts.list(artifactKeys.siteParts(orgSlug))).sort((a, b) => Number(a === deployedKey) - Number(b === deployedKey));
     const parts = await Promise.all(keys.map((k) => container.artifacts.get<SiteFile[]>(k)));
-    const result = await deploySite(container, { orgSlug, files: parts.flatMap((p) => p ?? []), mode: 'replace' });
+    const result = await deploySite(container, { orgSlug, files: parts.flatMap((p) => p ?? []), mode: 'replace', ...extra });
     if ((await partsVersion(container, orgSlug)) === version || round >= MAX_ROUNDS) {
       const business = await requireBusiness(container, orgSlug);
       await container.aiSites.patch(orgSlug, business.id, { publishedParts: version });
       return result;
     }
   }
+}
+
+/**
+ * POST /api/cron/deploy-site: the caller's files join (`merge`) or become (`replace`) the
+ * deployed part, and every part is published together, so neither this publish nor a later
+ * one of the generated parts drops the other's files.
+ */
+export async function deployFilesAsPart(container: Container, request: DeployRequest): Promise<DeployResult> {
+  const key = artifactKeys.sitePart(request.orgSlug, DEPLOYED_PART);
+  const previous = request.mode === 'replace' ? [] : (await container.artifacts.get<SiteFile[]>(key)) ?? [];
+  const byPath = new Map([...previous, ...request.files].map((f) => [f.path, f]));
+  await saveSitePart(container, request.orgSlug, DEPLOYED_PART, [...byPath.values()]);
+  return publishSiteParts(container, request.orgSlug, { storeSitemapUrls: request.storeSitemapUrls });
 }
 
 /** Publishes the parts only when one was written since the last publish; null when the live release already holds them all. */

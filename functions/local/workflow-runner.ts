@@ -66,6 +66,7 @@ export interface LocalWorkflows extends WorkflowStarter {
    * goes nowhere.
    */
   abortAll(): void;
+  describe(workflow: WorkflowName, executionId: string): Promise<ExecutionDescription | null>;
   /** One id per runner (per process): executions recorded with another id cannot be running. */
   readonly instanceId: string;
 }

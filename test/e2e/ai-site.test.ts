@@ -3,6 +3,8 @@
  * site that the local AI-site host serves; every file is valid and every link inside every
  * AI page resolves (no 404) on the AI-site host.
  */
+import { getContainer } from '../../functions/container';
+import { publishSiteParts } from '../../functions/app/site-parts';
 import * as cheerio from 'cheerio';
 import { XMLParser } from 'fast-xml-parser';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
@@ -143,6 +145,9 @@ test('POST /api/cron/deploy-site merges files into a new release, with validatio
   expect(res.body).toMatchObject({ status: 'success', deployment_url: expect.any(String), release_id: expect.any(String), files_deployed: expect.any(Number) });
   expect((await site('/ai/hello/')).status).toBe(200);
   expect((await site('/llms.txt')).status).toBe(200); // merged, not replaced
+  // A later publish of the generated parts (a daily deploy, 3b) keeps the deployed files (D109).
+  await publishSiteParts(getContainer(), 'harbor');
+  expect((await site('/ai/hello/')).status).toBe(200);
   const after = await stack.call('GET', '/api/ai-website/harbor');
   expect(after.body.deployed_at >= before.body.deployed_at).toBe(true);
   const bad = await stack.call('POST', '/api/cron/deploy-site', { apiKey: DEV_API_KEY, body: { business_id: 'harbor', files: [{ path: '../etc/passwd', content: 'x' }] } });

@@ -1,10 +1,12 @@
 /**
  * POST /api/cron/deploy-site (KEY): deploys files in one release, generating the AI home,
- * the unified sitemap and robots.txt. Files are merged into the current release unless
- * `mode` is `replace`. Returns only after the release is live.
+ * the unified sitemap and robots.txt. The files are a site part like every producer's
+ * (D109): `merge` (default) adds them to the files deployed through this route before,
+ * `replace` replaces those; the generated parts are always published with them. Returns
+ * only after the release is live.
  */
 import * as z from 'zod/mini';
-import { deploySite } from '../../app/deploy-site';
+import { deployFilesAsPart } from '../../app/site-parts';
 import { contentTypeOf } from '../../core/site/content-types';
 import { releaseRelativePath } from '../../core/site/release';
 import { endpoint } from '../../http/endpoint';
@@ -24,7 +26,7 @@ const body = z.object({
 });
 
 export const handler = endpoint('POST /api/cron/deploy-site', { body }, async ({ body, container }) => {
-  const result = await deploySite(container, {
+  const result = await deployFilesAsPart(container, {
     orgSlug: body.business_id,
     files: body.files.map((f) => ({ path: f.path, content: f.content, contentType: contentTypeOf(f.path) })),
     mode: body.mode,
