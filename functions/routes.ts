@@ -85,12 +85,12 @@ export const ROUTES: readonly RouteDef[] = [
 
   // Scheduled jobs (KEY, D6)
   { method: 'GET', path: '/api/cron/entities', auth: 'KEY', handler: 'api/cron/entities', summary: 'businesses and products to process' },
-  { method: 'POST', path: '/api/cron/detect-changes', auth: 'KEY', handler: 'api/cron/detect-changes', summary: 'change detection', startsWorkflow: 'daily-schedule' },
-  { method: 'POST', path: '/api/cron/update-ai-site', auth: 'KEY', handler: 'api/cron/update-ai-site', summary: 'update the AI site with changes', startsWorkflow: 'daily-schedule' },
-  { method: 'POST', path: '/api/cron/discover-products', auth: 'KEY', handler: 'api/cron/discover-products', summary: 'discover new products' },
-  { method: 'POST', path: '/api/cron/discover-products-from-changes', auth: 'KEY', handler: 'api/cron/discover-products', summary: 'deprecated alias of discover-products' },
-  { method: 'POST', path: '/api/cron/generate-product-prompts', auth: 'KEY', handler: 'api/cron/generate-product-prompts', summary: 'prompts for products' },
-  { method: 'POST', path: '/api/cron/generate-product-llms-txt', auth: 'KEY', handler: 'api/cron/generate-product-llms-txt', summary: 'product llms files', writesSiteFiles: true },
+  { method: 'POST', path: '/api/cron/detect-changes', auth: 'KEY', handler: 'api/cron/run-for-business', summary: 'change detection', startsWorkflow: 'daily-schedule' },
+  { method: 'POST', path: '/api/cron/update-ai-site', auth: 'KEY', handler: 'api/cron/run-for-business', summary: 'update the AI site with changes', startsWorkflow: 'daily-schedule' },
+  { method: 'POST', path: '/api/cron/discover-products', auth: 'KEY', handler: 'api/cron/run-for-business', summary: 'discover new products', startsWorkflow: 'daily-schedule' },
+  { method: 'POST', path: '/api/cron/discover-products-from-changes', auth: 'KEY', handler: 'api/cron/run-for-business', summary: 'deprecated alias of discover-products', startsWorkflow: 'daily-schedule' },
+  { method: 'POST', path: '/api/cron/generate-product-prompts', auth: 'KEY', handler: 'api/cron/run-for-business', summary: 'prompts for products', startsWorkflow: 'daily-schedule' },
+  { method: 'POST', path: '/api/cron/generate-product-llms-txt', auth: 'KEY', handler: 'api/cron/run-for-business', summary: 'product llms files', startsWorkflow: 'daily-schedule' },
   { method: 'POST', path: '/api/cron/update-all-timestamps', auth: 'KEY', handler: todo, summary: 'refresh AI-site timestamps', writesSiteFiles: true },
   { method: 'GET', path: '/api/cron/ai-articles-quota', auth: 'KEY', handler: 'api/cron/ai-articles-quota', summary: 'article quota' },
   { method: 'POST', path: '/api/cron/create-ai-article', auth: 'KEY', handler: todo, summary: 'generate an AI article', writesSiteFiles: true },

@@ -43,39 +43,33 @@ describe('GET /api/cron/entities', () => {
   });
 });
 
-describe('1b routes run the task code synchronously', () => {
-  test('discover-products finds new products; the deprecated alias says so in its headers', async () => {
+describe('per-business routes run the workflow for that business', () => {
+  test.each(['discover-products', 'generate-product-prompts', 'generate-product-llms-txt', 'update-ai-site'])('%s answers 202 with the execution of that business', async (route) => {
+    const res = await stack.call('POST', `/api/cron/${route}`, { ...key, body: { business_id: 'alpha' } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: 'running', business_ids: ['alpha'] });
+    expect(res.headers.get('deprecation')).toBeNull();
+    await stack.workflows.finished(res.body.execution_id);
+  });
+
+  test('a new product found through discover-products gets its prompts and file; the deprecated alias says so in its headers', async () => {
     store.admin.addProduct({ handle: 'route-test-grinder', title: 'Route Test Grinder', price: '129.00', product_type: 'Grinders', body_html: '<p>A conical burr grinder with 40 settings.</p>' });
     const res = await stack.call('POST', '/api/cron/discover-products-from-changes', { ...key, body: { business_id: 'alpha' } });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(202);
     expect(res.headers.get('deprecation')).toBe('true');
     expect(res.headers.get('link')).toBe('</api/cron/discover-products>; rel="successor-version"');
-    expect(res.body).toMatchObject({ status: 'success', hash_changed: true, new_products: ['route-test-grinder'], entities_added: 1, snapshot_committed: false });
-    const plain = await stack.call('POST', '/api/cron/discover-products', { ...key, body: { business_id: 'alpha' } });
-    expect(plain.headers.get('deprecation')).toBeNull();
-    expect(plain.body).toMatchObject({ new_products: ['route-test-grinder'], entities_added: 0 });
-  });
-
-  test('generate-product-prompts tops the new product up to 10, once', async () => {
-    const first = await stack.call('POST', '/api/cron/generate-product-prompts', { ...key, body: { business_id: 'alpha' } });
-    expect(first.body).toMatchObject({ status: 'success', products: 1, prompts_saved: expect.any(Number) });
-    const again = await stack.call('POST', '/api/cron/generate-product-prompts', { ...key, body: { business_id: 'alpha', product_ids: ['route-test-grinder'] } });
-    expect(again.body).toMatchObject({ status: 'success', prompts_saved: 0 });
-  });
-
-  test('generate-product-llms-txt saves the new product file without deploying; then commit moves the snapshot', async () => {
-    const res = await stack.call('POST', '/api/cron/generate-product-llms-txt', { ...key, body: { business_id: 'alpha' } });
-    expect(res.body).toMatchObject({ status: 'success', files_added: ['/llms/route-test-grinder.txt'], files_removed: [], deployed: false });
-    const committed = await stack.call('POST', '/api/cron/discover-products', { ...key, body: { business_id: 'alpha', commit: true } });
-    expect(committed.body).toMatchObject({ snapshot_committed: true });
-    const after = await stack.call('POST', '/api/cron/discover-products', { ...key, body: { business_id: 'alpha' } });
-    expect(after.body).toMatchObject({ hash_changed: false, new_products: [] });
+    await stack.workflows.finished(res.body.execution_id);
+    const run = (await stack.call('GET', res.body.status_url, key)).body.businesses.runs[0];
+    expect(run.steps['1b'].result).toMatchObject({ hash_changed: true, new_products: ['route-test-grinder'], entities_added: 1 });
+    expect(run.steps['1b-prompts'].result.products).toBe(1);
+    expect(run.steps['1b-files'].result.files_added).toEqual(['/llms/route-test-grinder.txt']);
+    expect(run.steps['1b-commit'].result).toMatchObject({ committed: true });
   });
 
   test('bad bodies are 400s naming the field; an unknown business is 404', async () => {
     expect((await stack.call('POST', '/api/cron/discover-products', { ...key, body: {} })).body.error).toMatch(/business_id/);
     expect((await stack.call('POST', '/api/cron/discover-products', { ...key, body: { business_id: 'alpha', extra: 1 } })).status).toBe(400);
-    expect((await stack.call('POST', '/api/cron/generate-product-prompts', { ...key, body: { business_id: 'alpha', product_ids: 'x' } })).body.error).toMatch(/product_ids/);
+    expect((await stack.call('POST', '/api/cron/detect-changes', { ...key, body: { business_id: 'bad slug!' } })).body.error).toMatch(/business_id/);
     expect((await stack.call('POST', '/api/cron/discover-products', { ...key, body: { business_id: 'nobody' } })).status).toBe(404);
   });
 });

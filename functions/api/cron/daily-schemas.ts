@@ -29,46 +29,6 @@ export const entitiesResponse = z.object({
   next_cursor: nullableString,
 });
 
-export const discoverProductsResponse = z.object({
-  status: z.literal('success'),
-  business_id: z.string(),
-  products: z.number(),
-  hash_changed: z.boolean(),
-  catalogue_changed: z.boolean(),
-  new_products: stringList,
-  removed_products: stringList,
-  entities_added: z.number(),
-  truncated: z.boolean(),
-  collections_error: z.optional(z.string()),
-  snapshot_committed: z.boolean(),
-});
-
-export const productPromptsRequest = z.strictObject({
-  business_id: orgSlug,
-  /** Product slugs or entity ids; default: the products new since the last snapshot. */
-  product_ids: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(255))).check(z.maxLength(100, 'product_ids: at most 100 per call'))),
-});
-
-export const productPromptsResponse = z.object({
-  status: z.enum(['success', 'skipped']),
-  business_id: z.string(),
-  products: z.number(),
-  prompts_generated: z.number(),
-  prompts_saved: z.number(),
-  not_found: stringList,
-  skipped_reason: z.optional(z.string()),
-});
-
-export const productFilesResponse = z.object({
-  status: z.enum(['success', 'skipped']),
-  business_id: z.string(),
-  files: z.number(),
-  files_added: stringList,
-  files_removed: stringList,
-  deployed: z.literal(false),
-  skipped_reason: z.optional(z.string()),
-});
-
 export const triggerAllRequest = z.optional(z.strictObject({
   business_ids: z.optional(z.array(orgSlug).check(z.minLength(1), z.maxLength(100, 'business_ids: at most 100 per run'))),
 }));

@@ -2,8 +2,9 @@
  * Daily batch 1b (spec: Daily schedule): products from `/products.json`; when the hash of
  * the handles differs from `products_hash`, the new ones (against `products_snapshot`)
  * become entities and get 10 prompts (D9) and a `/llms/{slug}.txt`; the hash and snapshot
- * commit last. Each function is one task of the state machine and one cron route, and is
- * safe to repeat: every later step recomputes "new" against the uncommitted snapshot.
+ * commit last. Each function is one task of the state machine, and is
+ * safe to repeat: every later step recomputes "new" against the uncommitted snapshot. The
+ * matching cron routes start the workflow for one business (api/cron/run-for-business.ts).
  *
  * Removed products (docs/decisions.md): their entities, prompts and score history are kept
  * (the product may come back, and its history stays readable); the AI site drops them: the
@@ -46,8 +47,8 @@ async function uncommittedNewProducts(container: Container, orgSlug: string): Pr
 }
 
 /** 10 prompts (D9) for each new product, topped up to that count (a retry adds none twice). */
-export async function promptNewProducts(container: Container, orgSlug: string, productIds?: string[]): Promise<Record<string, unknown> | SkippedDailyStep> {
-  const ids = productIds ?? await uncommittedNewProducts(container, orgSlug);
+export async function promptNewProducts(container: Container, orgSlug: string): Promise<Record<string, unknown> | SkippedDailyStep> {
+  const ids = await uncommittedNewProducts(container, orgSlug);
   if (ids.length === 0) return { skipped: 'no new products', result: { products: 0, prompts_saved: 0 } };
   const r = await generateProductPrompts(container, orgSlug, ids, PRODUCT_PROMPTS_CRON);
   return {
