@@ -1,6 +1,6 @@
 /**
  * npm run bench: bundle sizes, HTTP load, cold start, crawl (ours vs Crawlee), AI-site
- * generation + deploy and the whole onboarding workflow in sequence, then the figures side by side. Prints figures only; a slow
+ * generation + deploy, the whole onboarding workflow and one daily-schedule run in sequence, then the figures side by side. Prints figures only; a slow
  * result never fails the run (a section that crashes does, after the other sections ran).
  *
  * Skip sections with BENCH_SKIP, a comma-separated list of section names:
@@ -11,8 +11,11 @@
  *   ai-site   AI site generate + deploy, default and 5,000-page demo stores (~1 min)
  *   onboarding  the whole onboarding workflow (ASL + real tasks), default and 5,000-page demo
  *             stores, offline generators and a mock model API (~3 min)
+ *   daily     one daily-schedule run (ASL + real tasks) over 10 and 100 onboarded businesses, each
+ *             with its own small demo store, 20% of them changed; plus the share of unchanged noisy
+ *             pages flagged as changed, raw-HTML sha256 vs our fingerprint (~3-4 min, setup included)
  * e.g. BENCH_SKIP=crawl,http npm run bench. Each section's own knobs (BENCH_DURATION,
- * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, BENCH_ONBOARDING_SIZES, ...) are described at the top of its file.
+ * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, BENCH_ONBOARDING_SIZES, BENCH_DAILY_SIZES, ...) are described at the top of its file.
  */
 import { rmSync } from 'node:fs';
 import { measureAiSite, printAiSiteReport, type AiSiteFigure, type AiSiteReport } from './ai-site';
@@ -21,9 +24,10 @@ import { COLD_START_MODULE, printColdStartReport, runColdStart, type ColdStartRe
 import { measureCrawl, printCrawlReport, type CrawlReport, type CrawlSideFigure } from './crawl';
 import { printLoadReport, runHttpLoad, type LoadFigure, type LoadReport } from './http-load';
 import { describeMachine, heading, int, kb, mb, ms, wholeMs } from './lib';
+import { deploysText, measureDaily, noiseLine, printDailyReport, type DailyReport } from './daily';
 import { createSiteWaitMs, measureOnboarding, printOnboardingReport, type OnboardingFigure, type OnboardingReport } from './onboarding';
 
-const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding'] as const;
+const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 const skipped = (name: SectionName): boolean => SKIP.has(name);
@@ -97,6 +101,27 @@ function onboardingRows(r: OnboardingReport): [string, string][] {
   return rows;
 }
 
+function dailyRows(r: DailyReport): [string, string][] {
+  const rows: [string, string][] = [];
+  const dec = (v: number) => (Number.isFinite(v) ? (Number.isInteger(v) ? String(v) : v.toFixed(1)) : '-');
+  for (const f of r.figures) {
+    const { changed: c, unchanged: u } = f;
+    const notOk = ['partial', 'failed', 'skipped'].filter((k) => f.counts[k]).map((k) => `${f.counts[k]} ${k}`).join(', ');
+    rows.push([`daily (${int(f.businesses)} businesses)`, `${f.executionStatus}${notOk ? ` (businesses: ${notOk})` : ''} in ${ms(f.wallMs)} (${ms(f.wallMs / f.businesses)} per business), ${mb(f.peakRssBytes)} peak RSS; ` +
+      `${f.storeProducts}-product stores (${f.storePages} pages), ${f.changedStores} changed; ${int(f.totalStoreRequests)} store requests`]);
+    rows.push(['', `per business, changed / unchanged: ${dec(c.storeRequests)} / ${dec(u.storeRequests)} store requests, ` +
+      `${dec(c.pagesScraped)} / ${dec(u.pagesScraped)} pages scraped, ${deploysText(c)} / ${deploysText(u)} deploys; 0 model calls (offline)`]);
+    rows.push(['', noiseLine(f.noise)]);
+  }
+  const [small, big] = [r.figures[0], r.figures[r.figures.length - 1]];
+  if (small && big && small !== big) {
+    rows.push(['', `${int(big.businesses)} / ${int(small.businesses)} businesses: ${ratio(big.wallMs, small.wallMs)} wall time, ` +
+      `${ratio(big.wallMs / big.businesses, small.wallMs / small.businesses)} per business, ${ratio(big.peakRssBytes, small.peakRssBytes)} peak RSS, ` +
+      `${ratio(big.totalStoreRequests, small.totalStoreRequests)} store requests`]);
+  }
+  return rows;
+}
+
 interface Results {
   bundles?: BundleReport;
   load?: LoadReport;
@@ -104,9 +129,10 @@ interface Results {
   crawl?: CrawlReport;
   ai?: AiSiteReport;
   onboarding?: OnboardingReport;
+  daily?: DailyReport;
 }
 
-function summary({ bundles, load, cold, crawl, ai, onboarding }: Results): void {
+function summary({ bundles, load, cold, crawl, ai, onboarding, daily }: Results): void {
   heading('figures, side by side');
   const rows: [string, string][] = [['machine', describeMachine()]];
   if (bundles) {
@@ -132,6 +158,7 @@ function summary({ bundles, load, cold, crawl, ai, onboarding }: Results): void 
   if (crawl) rows.push(...crawlRows(crawl));
   if (ai) rows.push(...aiSiteRows(ai));
   if (onboarding) rows.push(...onboardingRows(onboarding));
+  if (daily) rows.push(...dailyRows(daily));
   const notRun = SECTIONS.filter(skipped);
   if (notRun.length) rows.push(['skipped', `${notRun.join(', ')} (BENCH_SKIP)`]);
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -170,6 +197,10 @@ async function main(): Promise<void> {
     if (!skipped('onboarding')) {
       results.onboarding = await section('onboarding', () => measureOnboarding());
       if (results.onboarding) printOnboardingReport(results.onboarding);
+    }
+    if (!skipped('daily')) {
+      results.daily = await section('daily', () => measureDaily());
+      if (results.daily) printDailyReport(results.daily);
     }
     summary(results);
   } finally {
