@@ -13,10 +13,12 @@
  * else the catalogue artifact, else the business and product entities alone — prompts are
  * still generated when the site scrape failed, just fewer when the evidence is thin.
  *
- * Idempotence: onboarding and the schedule top an entity UP to its target (an entity that
- * already has its prompts gets none), and the repository dedupes by entity + normalized
- * text, so a re-run or a retry after a crash never duplicates anything — whichever engine
- * (model or offline) is configured.
+ * Idempotence and uniqueness (D33): onboarding and the schedule top an entity UP to its
+ * target (an entity that already has its prompts gets none); every engine is given all the
+ * business's tracked prompts (`tracked`) and keeps only prompts that differ from them by
+ * `promptIdentity`; and the repository's `addMissing` skips any prompt whose identity is
+ * already tracked on ANY entity of the business — so a re-run, a retry after a crash or a
+ * prompt fitting several products never stores a copy, whichever engine is configured.
  *
  * Search API: without a `SearchPromptSource` nothing is labelled `search_api`; the
  * generator writes all 50 business prompts and the result says `searchApi.status:
@@ -194,7 +196,9 @@ export async function generateOnboardingPrompts(container: Container, orgSlug: s
   const business = await requireBusiness(container, orgSlug);
   const products = await container.products.list(orgSlug);
   const evidence = await loadEvidence(container, business, products);
-  const existing = groupByEntity(await container.prompts.list(orgSlug));
+  const trackedRows = await container.prompts.list(orgSlug);
+  const tracked = trackedRows.map((p) => p.prompt);
+  const existing = groupByEntity(trackedRows);
   const generator = deps.generator ?? promptGeneratorOf(container);
 
   // Business: top up to 50; up to 10 of the missing ones from the search API.
@@ -216,7 +220,7 @@ export async function generateOnboardingPrompts(container: Container, orgSlug: s
     } else {
       try {
         const queries = await deps.search.fetchQueries(topic, searchNeed * 2);
-        searchPrompts = filterPrompts(queries, { businessName: business.name, existing: existingTexts, limit: searchNeed });
+        searchPrompts = filterPrompts(queries, { businessName: business.name, existing: tracked, limit: searchNeed, excludeNames: ev.productLines });
         searchApi = { status: 'used', fetched: queries.length, saved: 0 };
         if (searchPrompts.length < searchNeed) searchApi.reason = `${searchPrompts.length} usable queries of ${searchNeed} wanted; the generator wrote the rest`;
       } catch (err) {
@@ -235,6 +239,7 @@ export async function generateOnboardingPrompts(container: Container, orgSlug: s
     narrative: evidence.narrative,
     business: { count: generateCount, existing: [...existingTexts, ...searchPrompts] },
     products: reqs.map((r) => r.request).filter((r) => r.count > 0),
+    tracked: [...tracked, ...searchPrompts],
   });
 
   const searchRows = rows(container, orgSlug, business.id, null, searchPrompts, 'search_api');
@@ -272,12 +277,13 @@ export async function generateProductPrompts(container: Container, orgSlug: stri
   }
   if (!found.length) return { perProduct: count, generated: 0, saved: 0, shortfall: {}, notFound, engine: null, evidence: null };
   const evidence = await loadEvidence(container, business, found);
-  const existing = groupByEntity(await container.prompts.list(orgSlug));
+  const trackedRows = await container.prompts.list(orgSlug);
+  const existing = groupByEntity(trackedRows);
   const reqs = productRequests(evidence, found, existing, count);
   const active = reqs.map((r) => r.request).filter((r) => r.count > 0);
   const generator = deps.generator ?? promptGeneratorOf(container);
   const set: PromptSet = active.length
-    ? await generator.generate({ snapshot: evidence.snapshot, narrative: evidence.narrative, products: active })
+    ? await generator.generate({ snapshot: evidence.snapshot, narrative: evidence.narrative, products: active, tracked: trackedRows.map((p) => p.prompt) })
     : { business: [], products: {}, shortfall: { business: 0, products: {} }, engine: { name: generator.name } };
   const totals = await saveProducts(container, orgSlug, reqs, set);
   return { perProduct: count, ...totals, shortfall: shortfallOf(reqs, set), notFound, engine: set.engine, evidence: evidence.source };
@@ -300,17 +306,19 @@ export async function regeneratePrompts(container: Container, options: { orgSlug
   if (!Number.isInteger(count) || count < 1 || count > 500) throw new ValidationError('prompt_count must be an integer from 1 to 500');
   const evidence = await loadEvidence(container, business, product ? [product] : []);
   const entityId = product?.id ?? business.id;
-  const existing = (await container.prompts.list(orgSlug, { entityId })).map((p) => p.prompt);
+  const trackedRows = await container.prompts.list(orgSlug);
+  const existing = trackedRows.filter((p) => p.entityId === entityId).map((p) => p.prompt);
+  const tracked = trackedRows.map((p) => p.prompt);
   const generator = deps.generator ?? promptGeneratorOf(container);
 
   let prompts: string[];
   let set: PromptSet;
   if (product) {
     const catalogProduct = evidence.snapshot.products.find((p) => p.productId === product!.productId) ?? entityProduct(product);
-    set = await generator.generate({ snapshot: evidence.snapshot, narrative: evidence.narrative, products: [{ product: catalogProduct, count, existing }] });
+    set = await generator.generate({ snapshot: evidence.snapshot, narrative: evidence.narrative, products: [{ product: catalogProduct, count, existing }], tracked });
     prompts = set.products[product.productId] ?? [];
   } else {
-    set = await generator.generate({ snapshot: evidence.snapshot, narrative: evidence.narrative, business: { count, existing } });
+    set = await generator.generate({ snapshot: evidence.snapshot, narrative: evidence.narrative, business: { count, existing }, tracked });
     prompts = set.business;
   }
   const saved = prompts.length ? await container.prompts.addMissing(rows(container, orgSlug, entityId, product?.productId ?? null, prompts, 'generated')) : 0;

@@ -192,3 +192,37 @@ describe('generateProductPrompts (daily schedule, D9) and regeneratePrompts', ()
     expect(again).toMatchObject({ status: 'skipped', generated: 0, saved: 0, skippedReason: 'the store evidence yields no new prompt' });
   });
 });
+
+describe('uniqueness within a business (D33) on the local stack: the yoga store', () => {
+  test('onboarding stores every prompt once across all entities; the repository refuses a copy on another entity', async () => {
+    const { yogaStore, YOGA_NAME } = await import('./yoga-store');
+    const { promptIdentity } = await import('../../functions/core/prompts/prompt-identity');
+    const org = 'sukha-yoga-unique';
+    const businessId = await createBusiness(org, YOGA_NAME, 'sukhayoga.example');
+    const s = yogaStore();
+    await getContainer().artifacts.put(artifactKeys.scrape(org), { mappedAt: new Date().toISOString(), urls: [], pages: s.pages, storeRobotsTxt: null });
+    await getContainer().artifacts.put(artifactKeys.catalog(org), { products: s.products, collections: s.collections });
+    const products = await addProducts(org, s.products.map((p) => ({ productId: p.productId, name: p.name })));
+
+    const result = await generateOnboardingPrompts(getContainer(), org);
+    expect(result.business).toMatchObject({ generated: 50, saved: 50, shortfall: 0 });
+    expect(result.products).toMatchObject({ count: 51, perProduct: 5, generated: 255, saved: 255, shortfall: {} });
+    const rows = await getContainer().prompts.list(org);
+    expect(rows).toHaveLength(305);
+    expect(new Set(rows.map((r) => promptIdentity(r.prompt))).size).toBe(305);
+
+    // The same prompt (differently written) on another entity is a copy: not added.
+    const copy = { ...rows.find((r) => r.entityId === products[0].id)!, entityId: products[1].id, productId: products[1].productId };
+    copy.prompt = `${copy.prompt.toUpperCase().replace(/\?$/, '')}!!`;
+    copy.id = promptId(copy.entityId, copy.prompt);
+    expect(await getContainer().prompts.addMissing([copy])).toBe(0);
+    expect(await getContainer().prompts.list(org)).toHaveLength(305);
+
+    // A new product found by the daily schedule gets prompts that differ from all 305.
+    const fresh = await generateProductPrompts(getContainer(), org, [products[3].productId], 10);
+    expect(fresh.saved).toBe(fresh.generated);
+    const after = await getContainer().prompts.list(org);
+    expect(new Set(after.map((r) => promptIdentity(r.prompt))).size).toBe(after.length);
+    expect(businessId).toBeTruthy();
+  });
+});

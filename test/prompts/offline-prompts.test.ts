@@ -129,7 +129,7 @@ describe('offline product prompts', () => {
     expect(guijText).toContain('notes of blueberry and jasmine');
     expect(guijText).toContain('for pour-over');
     expect(guijText).toContain('Ethiopia Guji coffee');
-    expect(set.products['hario-v60'].join('\n')).toContain('Hario brewing equipment');
+    expect(set.products['hario-v60'].join('\n')).toMatch(/Hario/); // its third-party brand or name: product-specific evidence
   });
 
   test('thin evidence: fewer prompts, never filler, and the shortfall is reported', () => {
@@ -157,7 +157,7 @@ describe('offline product prompts', () => {
     expect(tote.length).toBeGreaterThan(0);
     expect(tote.length).toBeLessThan(25);
     for (const p of tote) {
-      expect(p).toMatch(/totes/);
+      expect(p).toMatch(/\btotes?\b/);
       expect(p).not.toMatch(/blue door/i);
     }
     expect(set.shortfall.products).toEqual({ 'item-7': 25 - set.products['item-7'].length, 'blue-door-tote': 25 - tote.length });

@@ -1,7 +1,7 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PLATFORM_KEYS } from '../../core/constants';
 import type { TrackedPrompt } from '../../core/model';
-import { promptId } from '../../core/prompts/prompt-identity';
+import { promptId, promptIdentity } from '../../core/prompts/prompt-identity';
 import type { PromptRepository } from '../../ports';
 import { putIfAbsent } from './client';
 import { keys } from './keys';
@@ -15,10 +15,26 @@ export function createPromptRepository(db: DynamoDBDocumentClient, table: string
     },
 
     async addMissing(prompts) {
+      // Unique within the business (D33): a prompt whose identity is tracked on any entity
+      // of the business (or earlier in this batch) is not added again.
+      const seen = new Map<string, Set<string>>();
+      const identities = async (orgSlug: string) => {
+        let set = seen.get(orgSlug);
+        if (!set) {
+          const items = await queryPrefix(db, table, keys.org(orgSlug), keys.promptPrefix());
+          set = new Set(items.map((i) => promptIdentity(String(i.prompt ?? ''))));
+          seen.set(orgSlug, set);
+        }
+        return set;
+      };
       let added = 0;
       for (const p of prompts) {
+        const tracked = await identities(p.orgSlug);
+        const identity = promptIdentity(p.prompt);
+        if (tracked.has(identity)) continue;
         const id = promptId(p.entityId, p.prompt);
         if (await putIfAbsent(db, table, { ...keys.prompt(p.orgSlug, p.entityId, id), type: 'prompt', ...p, id })) added++;
+        tracked.add(identity);
       }
       return added;
     },

@@ -15,7 +15,9 @@ import { extractAudience, extractKeyFacts, pageSentences, storeName } from '../g
 import { INDUSTRY_RULES, inferIndustry } from '../generate/industry';
 import { lowerLabel } from '../generate/offline-engine';
 import { dedupeKey, joinList, normalizeSpace, singularKey, splitSentences, wordText, wordVariants } from '../generate/text';
-import { containsBusinessName, distinctiveTokens, filterPromptsDetailed } from './strategy';
+import { brandWords, detectProductLines, MATERIALS } from './product-lines';
+import type { PromptIntent } from './prompt-quality';
+import { containsBusinessName, distinctiveTokens, figureCap, PromptGate } from './strategy';
 import type { PromptGenerator, PromptRequest, PromptSet, ProductPromptRequest } from './types';
 
 // ---------------------------------------------------------------------------------------
@@ -23,7 +25,7 @@ import type { PromptGenerator, PromptRequest, PromptSet, ProductPromptRequest } 
 // ---------------------------------------------------------------------------------------
 
 /** Uncountable heads: "the best coffee is", "where can I buy brewing gear". */
-const MASS_HEAD = /^(coffee|tea|brew|matcha|cocoa|espresso|decaf|wine|beer|cider|sake|whiskey|whisky|gin|rum|vodka|mezcal|tequila|chocolate|honey|candy|jam|granola|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|merchandise|merch|software|luggage|stationery|decor|skincare|haircare|bodycare|makeup|bedding|art|food|produce|yarn|lingerie|fashion|homeware|swag|firewood|coffeeware|teaware|\w+ware|\w+wear)$/i;
+const MASS_HEAD = /^(meditation|fitness|nutrition|care|coffee|tea|brew|matcha|cocoa|espresso|decaf|wine|beer|cider|sake|whiskey|whisky|gin|rum|vodka|mezcal|tequila|chocolate|honey|candy|jam|granola|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|merchandise|merch|software|luggage|stationery|decor|skincare|haircare|bodycare|makeup|bedding|art|food|produce|yarn|lingerie|fashion|homeware|swag|firewood|coffeeware|teaware|\w+ware|\w+wear)$/i;
 
 /** Mass nouns that are not varieties: "Insulated Travel Tumbler" is not "... drinkware". */
 const NON_VARIETY_MASS = /(ware|wear|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|decor|luggage|stationery|bedding|art|merch|merchandise|software|makeup|skincare|haircare|bodycare)$/i;
@@ -121,6 +123,14 @@ export interface PromptEvidence {
   vendors: string[];
   /** Currency symbol or code for price prompts, null when unknown. */
   currency: string | null;
+  /** Product-line names and brand-like vendors (`detectProductLines`): never in a prompt. */
+  productLines: string[];
+  /** The business name's words that are not ordinary catalogue words (`brandWords`). */
+  brandWords: string[];
+  /** Uses the product descriptions state, most products first ("hot yoga", "travel"), with the categories they were said of. */
+  uses: Array<{ use: string; categories: string[] }>;
+  /** Materials the products are made of, most products first, with their categories. */
+  materials: Array<{ material: string; categories: string[] }>;
 }
 
 const CURRENCY_SYMBOLS: Record<string, string> = {
@@ -261,6 +271,7 @@ export function promptEvidence(snapshot: StoreSnapshot, narrative?: SiteNarrativ
   for (const a of extractAudience(snapshot, 3)) addAudience(a.phrase);
   if (narrative?.audience) addAudience(narrative.audience);
 
+  const productLines = detectProductLines(snapshot.products, businessName);
   const categories: Category[] = [];
   const seenCat = new Set<string>();
   const labels = [...(narrative?.categories ?? []), ...categoriesOf(snapshot)];
@@ -272,7 +283,7 @@ export function promptEvidence(snapshot: StoreSnapshot, narrative?: SiteNarrativ
     }
   }
   for (const raw of labels) {
-    if (!usableLabel(raw, businessName)) continue;
+    if (!usableLabel(raw, businessName) || productLines.some((l) => containsBusinessName(raw, l))) continue;
     const phrase = pluralPhrase(label(raw));
     const key = singularKey(phrase);
     if (!key || seenCat.has(key)) continue;
@@ -359,9 +370,28 @@ export function promptEvidence(snapshot: StoreSnapshot, narrative?: SiteNarrativ
     subscriptions,
     subscriptionCategories: subscriptions ? [...new Set([...(categories[0] ? [categories[0].phrase] : []), ...subscriptionCategories])].slice(0, 3) : [],
     gifts,
-    vendors,
+    vendors: vendors.filter((v) => !productLines.some((l) => containsBusinessName(v, l))),
     currency: detectCurrency(snapshot),
+    productLines,
+    brandWords: brandWords(snapshot.products, businessName),
+    uses: storeAttributes(snapshot, categories, (p) => useCases(p.description)).map((x) => ({ use: x.value, categories: x.categories })),
+    materials: storeAttributes(snapshot, categories, (p) => materialsOf(`${p.name}. ${p.description}`)).map((x) => ({ material: x.value, categories: x.categories })),
   };
+}
+
+/** Values products state (uses, materials), by how many products state them, with those products' categories. */
+function storeAttributes(snapshot: StoreSnapshot, categories: Category[], of: (p: CatalogProduct) => string[]): Array<{ value: string; categories: string[] }> {
+  const counts = new Map<string, { value: string; count: number; categories: string[] }>();
+  for (const p of snapshot.products) {
+    const cats = categories.filter((c) => mentions(`${p.productType} | ${p.name}`, c)).map((c) => c.phrase);
+    for (const value of of(p)) {
+      const e = counts.get(value) ?? { value, count: 0, categories: [] };
+      e.count++;
+      for (const c of cats) if (!e.categories.includes(c)) e.categories.push(c);
+      counts.set(value, e);
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.count - a.count).slice(0, 10);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -390,7 +420,7 @@ function tagPhrase(tag: string, typePhrase: string): string | null {
   const head = singularKey(headWord(typePhrase));
   if (tagWords.includes(head)) return pluralPhrase(t); // "green tea" of "tea", "burr grinders" of "grinders"
   if (NOUN_TAGS.test(t)) return pluralPhrase(`${singularPhrase(typePhrase)} ${t}`); // "coffee blends"
-  return `${t} ${typePhrase}`; // "single origin coffee"
+  return joinOverlap(t, typePhrase); // "single origin coffee", "hot yoga" + "yoga mats" → "hot yoga mats"
 }
 
 /** "mugs" → "mug" for compounds ("mug gift set"); mass nouns stay. */
@@ -430,87 +460,178 @@ function storeTagPhrases(snapshot: StoreSnapshot, businessName: string): string[
   return [...counts.values()].sort((a, b) => b.count - a.count || a.first - b.first).map((e) => e.phrase);
 }
 
+/** A candidate prompt with the buyer intent it serves and the template that wrote it. */
+export interface Candidate {
+  text: string;
+  intent: PromptIntent;
+  template: string;
+}
+
+type Family = { intent: PromptIntent; template: string; texts: string[] };
+
+/** One candidate from each family in turn (see `roundRobin`), tagged. */
+function roundRobinFamilies(families: Family[]): Candidate[] {
+  const out: Candidate[] = [];
+  const max = Math.max(0, ...families.map((f) => f.texts.length));
+  for (let i = 0; i < max; i++) for (const f of families) if (i < f.texts.length) out.push({ text: f.texts[i], intent: f.intent, template: f.template });
+  return out;
+}
+
 export function businessCandidates(snapshot: StoreSnapshot, ev: PromptEvidence): string[] {
+  return businessCandidateList(snapshot, ev).map((c) => c.text);
+}
+
+export function businessCandidateList(snapshot: StoreSnapshot, ev: PromptEvidence): Candidate[] {
   const cats = ev.categories.map((c) => c.phrase);
   const ind = ev.industry;
-  const f: string[][] = [];
-  const push = (family: string[]) => f.push(family);
+  const f: Family[] = [];
+  let n = 0;
+  const push = (intent: PromptIntent, texts: string[]) => f.push({ intent, template: `b${n++}`, texts });
 
   // Who it is for.
-  push(cats.flatMap((c) => ev.audiences.map((a) => `What ${be(c)} the best ${c} for ${a}?`)));
+  push('use-case', cats.flatMap((c) => ev.audiences.map((a) => `What ${be(c)} the best ${c} for ${a}?`)));
   // Where to buy.
-  push(cats.map((c) => `Where can I buy ${c} online?`));
-  push(cats.map((c) => `What are the best online stores for ${c}?`));
+  push('discovery', cats.map((c) => `Where can I buy ${c} online?`));
   // Price, from the category's own median price.
   if (ev.currency) {
-    push(ev.categories.flatMap((c) => {
+    push('price', ev.categories.flatMap((c) => {
       const m = median(productsOf(snapshot, c).map((p) => parsePrice(p.price)).filter((v): v is number => v !== null));
       return m === null ? [] : [`What ${be(c.phrase)} the best ${c.phrase} under ${formatBudget(priceBand(m), ev.currency!)}?`];
     }));
   }
+  // Uses the products are made for: "What are the best yoga mats for hot yoga?"
+  push('use-case', ev.uses.flatMap((u) => u.categories.slice(0, 2).filter((c) => !singularKey(c).includes(singularKey(u.use))).map((c) => `What ${be(c)} the best ${c} for ${u.use}?`)));
+  // Comparisons the catalogue supports: materials of one category, pairs of categories.
+  push('comparison', ev.categories.flatMap((c) => {
+    const mats = ev.materials.filter((m) => m.categories.includes(c.phrase) && !c.phrase.toLowerCase().includes(m.material)).map((m) => m.material);
+    const out: string[] = [];
+    for (let i = 0; i + 1 < mats.length && out.length < 3; i += 1) out.push(`Which ${be(c.phrase)} better, ${mats[i]} or ${mats[i + 1]} ${c.phrase}?`);
+    return out;
+  }));
+  push('gift', cats.slice(0, 4).map((c) => (isPlural(c) ? `Are ${c} a good gift?` : `Is ${c} a good gift?`)));
+  push('discovery', cats.map((c) => `What are the best online stores for ${c}?`));
   // Tag-qualified products: "single origin coffee".
   const tagPhrases = storeTagPhrases(snapshot, ev.businessName);
-  push(tagPhrases.map((t) => `Where can I buy ${t} online?`));
+  push('discovery', tagPhrases.map((t) => `Where can I buy ${t} online?`));
   // Services the store states.
-  push(ev.services.flatMap((s) => cats.slice(0, 4).map((c) => `Which online stores sell ${c} with ${s}?`)));
-  push(ind ? ev.services.map((s) => `Which ${ind} brands offer ${s}?`) : []);
+  push('discovery', ev.services.flatMap((s) => cats.slice(0, 4).map((c) => `Which online stores sell ${c} with ${s}?`)));
+  push('discovery', ind ? ev.services.map((s) => `Which ${ind} brands offer ${s}?`) : []);
   // Qualities the store claims, with the categories it claims them for.
-  push(ev.qualities.flatMap((q) => q.categories.map((c) => `Where can I buy ${q.quality} ${c} online?`)));
-  push(ind ? ev.qualities.map((q) => `Which ${ind} brands are ${q.quality}?`) : []);
-  push(tagPhrases.map((t) => `What ${be(t)} the best ${t}?`));
-  push(cats.map((c) => `Which online shops sell high-quality ${c}?`));
+  push('discovery', ev.qualities.flatMap((q) => q.categories.map((c) => `Where can I buy ${q.quality} ${c} online?`)));
+  push('discovery', ind ? ev.qualities.map((q) => `Which ${ind} brands are ${q.quality}?`) : []);
+  const pairs: string[] = [];
+  for (let i = 0; i < cats.length && pairs.length < 6; i++) for (let j = i + 1; j < cats.length && pairs.length < 6; j++) {
+    if (singularKey(cats[i]).includes(singularKey(cats[j])) || singularKey(cats[j]).includes(singularKey(cats[i]))) continue;
+    pairs.push(`What is the difference between ${cats[i]} and ${cats[j]}?`);
+  }
+  push('comparison', pairs);
+  push('discovery', tagPhrases.map((t) => `What ${be(t)} the best ${t}?`));
+  push('discovery', cats.map((c) => `Which online shops sell high-quality ${c}?`));
   // Industry-level.
   if (ind) {
-    const industryPrompts = [
+    push('discovery', [
       `What are the best ${ind} brands to buy from online?`,
       `Which ${ind} shops have the best reviews?`,
       ...ev.audiences.map((a) => `Which ${ind} brands are best for ${a}?`),
       ...ev.places.map((p) => `What are the best ${ind} shops in ${p}?`),
       ...ev.shipsTo.map((r) => `Which ${ind} shops ship to ${r}?`),
       ...(ev.subscriptions ? [`What is the best ${ind} subscription?`] : []),
-      ...(ev.gifts ? [`What are good ${ind} gifts?`] : []),
-    ];
-    push(industryPrompts);
+    ]);
+    push('gift', [`What are good ${ind} gifts?`]);
   }
-  push(ev.places.flatMap((p) => ev.placeCategories.map((c) => `Where can I buy ${c} from ${p}?`)));
-  push(ev.subscriptionCategories.map((c) => `What is the best ${singularPhrase(c)} subscription?`));
-  push(ev.gifts ? ev.audiences.map((a) => `What are good gift ideas for ${a}?`) : []);
-  push(tagPhrases.map((t) => `Which online store has the best selection of ${t}?`));
-  push(ev.vendors.flatMap((v) => [`Which online stores carry ${v} products?`, `Where can I buy ${v} online?`]));
-  push(ev.shipsTo.flatMap((r) => cats.slice(0, 3).map((c) => `Which online stores ship ${c} to ${r}?`)));
-  push(tagPhrases.flatMap((t) => ev.audiences.slice(0, 2).map((a) => `What ${be(t)} the best ${t} for ${a}?`)));
-  push(cats.map((c) => `Where can I find affordable ${c} online?`));
-  push(cats.map((c) => `What should I look for when buying ${c} online?`));
-  // Pairs: stores that carry both.
-  const pairs: string[] = [];
-  for (let i = 0; i < cats.length && pairs.length < 6; i++) for (let j = i + 1; j < cats.length && pairs.length < 6; j++) {
+  push('discovery', ev.places.flatMap((p) => ev.placeCategories.map((c) => `Where can I buy ${c} from ${p}?`)));
+  push('discovery', ev.subscriptionCategories.map((c) => `What is the best ${singularPhrase(c)} subscription?`));
+  push('gift', ev.audiences.map((a) => `What are good gift ideas for ${a}?`));
+  push('discovery', tagPhrases.map((t) => `Which online store has the best selection of ${t}?`));
+  push('discovery', ev.vendors.flatMap((v) => [`Which online stores carry ${v} products?`, `Where can I buy ${v} online?`]));
+  push('discovery', ev.shipsTo.flatMap((r) => cats.slice(0, 3).map((c) => `Which online stores ship ${c} to ${r}?`)));
+  push('use-case', tagPhrases.flatMap((t) => ev.audiences.slice(0, 2).map((a) => `What ${be(t)} the best ${t} for ${a}?`)));
+  push('price', cats.map((c) => `Where can I find affordable ${c} online?`));
+  push('use-case', cats.map((c) => `What should I look for when buying ${c} online?`));
+  const both: string[] = [];
+  for (let i = 0; i < cats.length && both.length < 6; i++) for (let j = i + 1; j < cats.length && both.length < 6; j++) {
     if (singularKey(cats[i]).includes(singularKey(cats[j])) || singularKey(cats[j]).includes(singularKey(cats[i]))) continue;
-    pairs.push(`Which online store sells both ${cats[i]} and ${cats[j]}?`);
+    both.push(`Which online store sells both ${cats[i]} and ${cats[j]}?`);
   }
-  push(pairs);
-  return roundRobin(f);
+  push('discovery', both);
+  push('price', cats.map((c) => `${isPlural(c) ? 'Are expensive' : 'Is expensive'} ${c} worth it?`));
+  push('gift', tagPhrases.slice(0, 4).map((t) => `${isPlural(t) ? 'Are' : 'Is'} ${t} a good gift?`));
+  return roundRobinFamilies(f);
 }
 
 // ---------------------------------------------------------------------------------------
 // Product prompts
 // ---------------------------------------------------------------------------------------
 
-/** "Built for milk drinks and straight shots alike." → ["milk drinks", "straight shots"]. */
+/** Words a use cannot start with: pronouns, articles, prepositions (a "for for" typo), verbs of the sentence. */
+const NOT_A_USE_START = /^(you|your|yours|those|anyone|everyone|us|our|a|an|the|it|its|this|that|all|any|every|up|over|under|for|to|of|with|by|in|on|at|from|and|or|added|providing|when|while|where|which|who|\d)$/;
+
+/**
+ * "Built for milk drinks and straight shots alike." → ["milk drinks", "straight shots"].
+ * A use is a whole clause of the description (never cut mid-phrase to fit): the words
+ * after "ideal/perfect/made/... for" up to the end of their clause, split on and/or,
+ * kept only when 1-4 words.
+ */
 export function useCases(description: string): string[] {
   const out: string[] = [];
   for (const s of splitSentences(description)) {
-    for (const m of s.matchAll(/\b(?:perfect|ideal|great|built|made|designed|suited|best|good|brewed|roasted|crafted|meant)\s+for\s+([^.;:!?()]{3,80})/gi)) {
-      // Split on "and"/"or" only: "clean, bright cups" is one use, "travel and camping" two.
-      for (const part of m[1].split(/\band\b|\bor\b/i)) {
+    for (const m of s.matchAll(/\b(?:perfect|ideal|great|built|made|designed|suited|best|good|brewed|roasted|crafted|meant)\s+for\s+([^.;:!?()]{3,})/gi)) {
+      // The clause ends at a comma followed by a new clause, or a linking word: never a cut.
+      const parts = m[1].split(/\s+(?:providing|giving|helping|so|because|while|when|where|which|who|that|with|without|to help|and beyond)\b|,\s+(?=\w+ing\b|and\b|but\b|so\b|which\b)/i);
+      // "people who cannot sit cross-legged": the use needs its relative clause, so there is none.
+      if (parts.length > 1 && /^\s+(which|who|that|where|when)\b/i.test(m[1].slice(parts[0].length))) continue;
+      const clause = parts[0];
+      // Split on "and"/"or": "clean, bright cups" is one use, "travel and camping" two, and
+      // "pilates, barre and cold floors" three (commas of a list that ends in "and").
+      const list = /,[^,]+\b(and|or)\b/i.test(clause) ? clause.split(/,|\band\b|\bor\b/i) : clause.split(/\band\b|\bor\b/i);
+      for (const part of list) {
         const p = normalizeSpace(normalizeSpace(part).toLowerCase().replace(/\b(alike|too|as well|every day)\b/g, '').replace(/[^\p{L}\p{N}, -]/gu, '')).replace(/^,|,$/g, '').trim();
         const first = p.split(' ')[0];
         if (!p || p.split(' ').length > 4 || p.length < 3) continue;
-        if (/^(you|your|yours|those|anyone|everyone|us|our|a|an|the|it|its|this|that|all|any|every|up|over|under|\d)/.test(first)) continue;
+        if (NOT_A_USE_START.test(first)) continue;
+        if (/\b(for|of|the|a|an|to|with|and|or)$/.test(p)) continue; // ends mid-phrase
         if (!out.includes(p)) out.push(p);
       }
     }
   }
   return out.slice(0, 3);
+}
+
+const UPPER_MATERIALS = new Set(['tpe', 'pvc', 'eva foam', 'nbr foam']);
+
+/** Materials a text says a product is made of, in the order it says them ("natural rubber" before "rubber"). */
+export function materialsOf(text: string): string[] {
+  const hay = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}-]+/gu, ' ')} `;
+  const found: Array<{ m: string; at: number }> = [];
+  for (const m of MATERIALS) {
+    // "PVC-free" and "latex-free" say what it is NOT made of.
+    const re = new RegExp(`(?<![\\p{L}-])${m.replace(/ /g, ' ')}(?![\\p{L}]|-free)`, 'u');
+    const hit = re.exec(hay);
+    if (!hit) continue;
+    if (found.some((f) => f.m.includes(m) || (hit.index >= f.at && hit.index < f.at + f.m.length))) continue;
+    found.push({ m, at: hit.index });
+  }
+  return found.sort((x, y) => x.at - y.at).map((f) => (UPPER_MATERIALS.has(f.m) ? f.m.replace(/^\w+/, (w) => w.toUpperCase()) : f.m)).slice(0, 3);
+}
+
+const FEATURE_WORDS = [
+  'non-slip', 'anti-slip', 'sweat-wicking', 'quick-drying', 'machine washable', 'lightweight', 'foldable', 'reversible', 'washable', 'waterproof',
+  'water-resistant', 'biodegradable', 'recyclable', 'recycled', 'antimicrobial', 'portable', 'durable', 'cushioned', 'grippy', 'breathable',
+  'hypoallergenic', 'compact', 'insulated', 'ergonomic', 'adjustable', 'handmade', 'hand-woven', 'hand-hammered', 'vegan', 'organic',
+  'sustainable', 'eco-friendly', 'plastic-free', 'latex-free', 'pvc-free', 'toxin-free', 'closed-cell', 'extra thick', 'extra long', 'extra wide',
+  'dense', 'textured', 'absorbent', 'plant-based', 'leak-proof', 'dishwasher safe', 'unbreakable', 'rechargeable', 'wireless', 'cordless',
+];
+
+/** Selling points a description states, in its order ("non-slip", "sweat-wicking", "latex-free"). */
+export function featuresOf(text: string): string[] {
+  const hay = text.toLowerCase();
+  const found: Array<{ f: string; at: number }> = [];
+  for (const f of FEATURE_WORDS) {
+    const re = new RegExp(`(?<![\\p{L}-])${f.replace(/-/g, '[- ]?')}(?![\\p{L}-])`, 'u');
+    const hit = re.exec(hay);
+    if (hit) found.push({ f: f === 'pvc-free' ? 'PVC-free' : f, at: hit.index });
+  }
+  return found.sort((x, y) => x.at - y.at).map((x) => x.f).filter((f, i, all) => !(f === 'washable' && all.includes('machine washable'))).slice(0, 5);
 }
 
 /** "notes of jasmine, bergamot and lemon" → ["jasmine", "bergamot"]. */
@@ -563,23 +684,181 @@ function productTypePhrase(product: CatalogProduct, knownKinds: Set<string>, cat
  * token with the business name ("Ember Espresso Blend" of "Ember & Leaf") — that would be
  * a brand query, not an unprompted recommendation test.
  */
-export function nameIsNeutral(productName: string, businessName: string): boolean {
+export function nameIsNeutral(productName: string, businessName: string, brand?: readonly string[]): boolean {
   if (containsBusinessName(productName, businessName)) return false;
-  const tokens = new Set(distinctiveTokens(businessName));
+  // With the catalogue known, only the name's non-ordinary words count ("Waterproof Yoga
+  // Backpack" on "Sukha Yoga Co." is neutral: "yoga" is a category word there).
+  const tokens = new Set(brand ?? distinctiveTokens(businessName));
   return !distinctiveTokens(productName).some((t) => tokens.has(t));
 }
 
+/** "a"/"an" + phrase for a countable singular; mass nouns and plurals without one. */
+function withArticle(phrase: string): string {
+  if (isMass(phrase) || isPlural(phrase)) return phrase;
+  return `${/^(8|11|18)(?![\d.])/.test(phrase) || (/^[aeiou]/i.test(phrase) && !/^(uni|use|eu|one)/i.test(phrase)) || /^[FHLMNRSX][A-Z\d]*\b/.test(phrase) ? 'an' : 'a'} ${phrase}`;
+}
+
+/** Joins two phrases without repeating the words they share: "hot yoga" + "yoga mats" → "hot yoga mats". */
+function joinOverlap(first: string, second: string): string {
+  const a = first.split(' ');
+  const b = second.split(' ');
+  for (let k = Math.min(a.length, b.length); k > 0; k--) {
+    if (a.slice(-k).join(' ').toLowerCase() === b.slice(0, k).join(' ').toLowerCase()) return [...a, ...b.slice(k)].join(' ');
+  }
+  return `${first} ${second}`;
+}
+
+const FIGURE_IN_NAME = /(?<![\p{L}\p{N}])\d+(?:[.,]\d+)?\s?(?:mm|cm|m|in|inch|ft|oz|ml|l|kg|g|lb|"|')(?![\p{L}\p{N}])/giu;
+const BASIC_COLOURS = /^(black|white|grey|gray|blue|navy|green|red|pink|purple|orange|yellow|brown|beige|teal|lilac)$/i;
+
+/** What a product is, for product-specific prompts: its kind without brand or line names, its features, materials, uses. */
+export interface ProductProfile {
+  /** Singular type phrase ("yoga mat"), '' when unknown. */
+  type: string;
+  /** Singular kind from the name, brand and product lines removed ("cork yoga mat"); the type when the name adds nothing. */
+  kind: string;
+  features: string[];
+  /** Materials not already in the kind. */
+  materials: string[];
+  /** Materials other products of the same type are made of (for comparisons). */
+  peerMaterials: string[];
+  uses: string[];
+  /** A size figure from the name, only when it distinguishes the product (few products of its type share it). */
+  figure: string | null;
+  colours: string[];
+}
+
+function stripNames(name: string, names: readonly string[]): string {
+  let out = ` ${name} `;
+  for (const n of [...names].sort((x, y) => y.length - x.length)) {
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'giu');
+    out = out.replace(re, ' ');
+  }
+  return normalizeSpace(out);
+}
+
+export function productProfile(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, typePlural: string): ProductProfile {
+  const type = typePlural ? singularPhrase(typePlural) : '';
+  const lines = [...ev.productLines, ...(product.vendor.trim() && !nameIsNeutral(product.vendor, ev.businessName, ev.brandWords) ? [product.vendor] : [])];
+  const [main, ...suffix] = product.name.split(/\s[-–—|]\s/);
+  const figures = [...main.matchAll(FIGURE_IN_NAME)].map((m) => m[0].replace(/\s+/g, '').toLowerCase());
+  let core = stripNames(main.replace(FIGURE_IN_NAME, ' '), lines);
+  core = core.split(' ').filter((w) => !containsBusinessName(w, ev.businessName)).join(' ');
+  // "Stretch Strap with Loops" → "Stretch Strap": the kind is the noun phrase before its qualifiers.
+  core = core.replace(/\s+(with|for|in|by)\s.*$/i, '').replace(/\b(limited edition|bundle|set of \d+)\b/gi, ' ').replace(/^(and|the)\s+|\s+(and|the)$/gi, '');
+  core = normalizeSpace(core);
+  // The kind is the name's ordinary words (type words, or words the store's descriptions
+  // write in lower case): "Terra Cork Yoga Mat" → "cork yoga mat", "Meditation Bench" →
+  // "meditation bench"; proper names drop out ("Ethiopia Guji", "Hario V60 Dripper").
+  const text0 = storeText(snapshot);
+  const typeWords = new Set(singularKey(type).split(' ').filter(Boolean));
+  const ordinary = (w: string) => typeWords.has(singularKey(w)) || (w.length >= 3 && /^\p{L}+$/u.test(w) && new RegExp(`(?<![\\p{L}])${w.toLowerCase()}(e?s)?(?![\\p{L}])`, 'u').test(text0));
+  const kindWords = label(core).split(' ').filter((w) => w && ordinary(w));
+  const typeHead = type ? singularKey(headWord(type)) : '';
+  let kind = type;
+  if (kindWords.length && kindWords.length <= 5) {
+    const k = kindWords.join(' ');
+    if ((typeHead && singularKey(k).split(' ').includes(typeHead)) || kindWords.length >= 2) kind = singularPhrase(k);
+  }
+  if (kind && type && !singularKey(kind).includes(singularKey(type)) && singularKey(kind).split(' ').length < 2) kind = type;
+  // Peers: products of the same kind (their names say its last two words, "yoga mat"), else of the same type.
+  const kindTail = singularKey(kind).split(' ').slice(-2).join(' ');
+  const byKind = kindTail ? snapshot.products.filter((p) => ` ${singularKey(p.name)} `.includes(` ${kindTail} `)) : [];
+  const sameType = byKind.length > 1 ? byKind : snapshot.products.filter((p) => p.productType.trim().toLowerCase() === product.productType.trim().toLowerCase());
+  // A figure distinguishes the product when at most a fifth of its peers state it.
+  const figure = figures.find((f) => {
+    const share = sameType.filter((p) => [...p.name.matchAll(FIGURE_IN_NAME)].some((m) => m[0].replace(/\s+/g, '').toLowerCase() === f)).length;
+    return share <= Math.max(1, Math.floor(sameType.length * 0.2));
+  }) ?? null;
+  const text = stripNames(`${product.description}`, lines);
+  const kindKey = ` ${singularKey(kind)} `;
+  const features = featuresOf(text).filter((f) => !kindKey.includes(` ${singularKey(f)} `));
+  const materials = materialsOf(`${core}. ${text}`).filter((m) => !kindKey.includes(` ${singularKey(m)} `));
+  // Boilerplate every description repeats ("designed for yogis of every level") is not this product's use.
+  const boilerplate = new Set(storeAttributeShares(snapshot).filter((x) => x.share >= 0.5).map((x) => x.use));
+  const uses = useCases(text).filter((u) => !boilerplate.has(u) && !kindKey.includes(` ${singularKey(u)} `) && !containsBusinessName(u, ev.businessName));
+  const peerMaterials = [...new Set(sameType.filter((p) => p.productId !== product.productId).flatMap((p) => materialsOf(`${p.name}. ${p.description}`)))]
+    .filter((m) => !materials.includes(m) && !kindKey.includes(` ${singularKey(m)} `) && !materials.some((own) => own.includes(m) || m.includes(own)));
+  const variantColours = (product.variants ?? []).map((v) => v.title ?? '').concat(suffix).filter((c) => BASIC_COLOURS.test(c.trim()));
+  return { type, kind, features, materials, peerMaterials, uses, figure, colours: [...new Set(variantColours.map((c) => c.trim().toLowerCase()))].slice(0, 2) };
+}
+
+const storeTextCache = new WeakMap<StoreSnapshot, string>();
+/** The store's product descriptions, as one text (for "is this an ordinary word" checks). */
+function storeText(snapshot: StoreSnapshot): string {
+  let t = storeTextCache.get(snapshot);
+  if (t === undefined) {
+    t = snapshot.products.map((p) => p.description).join('\n');
+    storeTextCache.set(snapshot, t);
+  }
+  return t;
+}
+
+const useShareCache = new WeakMap<StoreSnapshot, Array<{ use: string; share: number }>>();
+/** The share of products whose description states each use. */
+function storeAttributeShares(snapshot: StoreSnapshot): Array<{ use: string; share: number }> {
+  let out = useShareCache.get(snapshot);
+  if (!out) {
+    const counts = new Map<string, number>();
+    for (const p of snapshot.products) for (const u of useCases(p.description)) counts.set(u, (counts.get(u) ?? 0) + 1);
+    const n = Math.max(1, snapshot.products.length);
+    out = [...counts].map(([use, c]) => ({ use, share: snapshot.products.length >= 4 ? c / n : 0 }));
+    useShareCache.set(snapshot, out);
+  }
+  return out;
+}
+
+/** Product-specific candidates by intent, most specific first, from the product's profile. */
+function profileFamilies(ev: PromptEvidence, profile: ProductProfile, budget: string | null): Family[] {
+  const { kind: K, type: T, features: F, materials: M, peerMaterials: P, uses: U, figure: S, colours: C } = profile;
+  if (!K) return [];
+  const t = T || K;
+  const is = isPlural(K) ? 'are' : 'is';
+  const aud = ev.audiences[0] ?? null;
+  const f: Family[] = [];
+  const push = (intent: PromptIntent, template: string, texts: string[]) => f.push({ intent, template, texts });
+  const ofF = (fn: (x: string, i: number) => string | null) => F.map(fn).filter((x): x is string => Boolean(x));
+
+  push('discovery', 'p-buy-feature', ofF((x) => `Where can I buy ${withArticle(`${x} ${K}`)} online?`));
+  push('use-case', 'p-best-for-use', U.map((u) => `What ${is} the best ${K} for ${u}?`));
+  push('price', 'p-under-budget', budget ? [...F.slice(0, 2).map((x) => `What ${is} the best ${x} ${K} under ${budget}?`), `What ${is} the best ${K} under ${budget}?`] : []);
+  const countable = !isMass(K) && !isPlural(K);
+  push('comparison', 'p-material-vs', countable ? M.slice(0, 2).flatMap((m) => P.slice(0, 2).map((o) => `Is ${withArticle(`${m} ${t}`)} better than ${withArticle(`${o} one`)}?`)) : []);
+  push('gift', 'p-gift', /gift/i.test(K) ? [] : [
+    ...F.slice(0, 2).map((x) => `Is ${withArticle(`${x} ${K}`)} a good gift${aud ? ` for ${aud}` : ''}?`),
+    `Is ${withArticle(K)} a good gift${aud ? ` for ${aud}` : ''}?`,
+  ]);
+  push('discovery', 'p-two-features', F.length >= 2 ? [`Which ${K} ${is} ${F[0]} and ${F[1]}?`, ...(F.length >= 3 ? [`Which ${K} ${is} ${F[1]} and ${F[2]}?`] : [])] : []);
+  push('use-case', 'p-feature-for-use', U.flatMap((u) => F.slice(0, 2).map((x) => `Which ${x} ${K} works well for ${u}?`)));
+  push('price', 'p-worth', [...F.slice(0, 2).map((x) => `Is ${withArticle(`${x} ${K}`)} worth the money?`), ...M.slice(0, 1).map((m) => `Is ${withArticle(`${m} ${K}`)} worth the price?`)]);
+  const sameHead = singularKey(headWord(K)) === singularKey(headWord(t));
+  push('comparison', 'p-vs-regular', K !== t && sameHead ? [`What is the difference between ${withArticle(K)} and ${withArticle(`regular ${t}`)}?`] : F.slice(0, 1).map((x) => `How does ${withArticle(`${x} ${t}`)} compare with ${withArticle(`standard ${t}`)}?`));
+  push('discovery', 'p-material', M.map((m) => `Who makes ${countable ? 'a good' : 'good'} ${m} ${K}?`));
+  push('discovery', 'p-figure', S ? [`Where can I find ${withArticle(`${S} ${K}`)}?`] : []);
+  push('use-case', 'p-good-for', U.map((u) => `Is ${withArticle(K)} good for ${u}?`));
+  push('comparison', 'p-feature-vs', F.length >= 2 ? [`Which matters more in ${withArticle(K)}, being ${F[0]} or ${F[1]}?`] : []);
+  push('gift', 'p-gift-material', M.slice(0, 1).map((m) => `Would ${withArticle(`${m} ${K}`)} make a nice gift?`));
+  push('discovery', 'p-colour', C.map((c) => `Where can I buy ${withArticle(`${c} ${K}`)} online?`));
+  // A specific kind ("waterproof yoga backpack") is a prompt of its own, features or not.
+  push('discovery', 'p-kind', K !== t ? [`Where can I buy ${withArticle(K)} online?`, `What ${is} the best ${K}?`] : []);
+  return f;
+}
+
 export function productCandidates(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct): string[] {
+  return productCandidateList(snapshot, ev, product, 0).map((c) => c.text);
+}
+
+export function productCandidateList(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, rotate: number): Candidate[] {
   const knownKinds = new Set([
     ...productTypeCounts(snapshot.products).map((t) => singularKey(t.type)),
     ...ev.categories.map((c) => singularKey(headWord(c.phrase))),
   ].filter(Boolean));
   const type = productTypePhrase(product, knownKinds, ev.categories);
-  const tags = cleanTags(product, ev.businessName);
+  const tags = cleanTags(product, ev.businessName).filter((t) => !ev.productLines.some((l) => containsBusinessName(t, l)));
   const tagPhrases = type ? tags.map((t) => tagPhrase(t, type)).filter((t): t is string => Boolean(t) && t!.split(' ').length <= 5) : [];
   const phrases = [...new Set([...tagPhrases, ...(type ? [type] : [])])];
   const name = normalizeSpace(product.name);
-  const neutralName = name && nameIsNeutral(name, ev.businessName) && name.length <= 60 ? name : null;
+  const neutralName = name && nameIsNeutral(name, ev.businessName, ev.brandWords) && !ev.productLines.some((l) => containsBusinessName(name, l)) && name.length <= 60 ? name : null;
   // "Ethiopia Yirgacheffe coffee": the name with its one-word type, unless the name already says it.
   let namePhrase = neutralName;
   if (neutralName && type && !type.includes(' ') && isMass(type) && !NON_VARIETY_MASS.test(type)) {
@@ -591,77 +870,136 @@ export function productCandidates(snapshot: StoreSnapshot, ev: PromptEvidence, p
   const vendor = ev.vendors.find((v) => dedupeKey(v) === dedupeKey(product.vendor)) ?? null;
   const price = parsePrice(product.price);
   const budget = price !== null && price > 0 && ev.currency ? formatBudget(priceBand(price), ev.currency) : null;
-  const uses = useCases(product.description);
+  const profile = productProfile(snapshot, ev, product, type);
+  const uses = profile.uses;
   const notes = tastingNotes(product.description);
   const description = product.description;
   const qualities = ev.qualities.map((q) => q.quality).filter((q) => new RegExp(`\\b${q.replace(/[-\s]/g, '[-\\s]?')}\\b`, 'i').test(`${description} ${tags.join(' ')} ${name}`));
   const main = phrases[0] ?? null;
 
-  const f: string[][] = [];
-  f.push(phrases.map((p) => `Where can I buy ${p} online?`));
-  f.push(budget ? phrases.map((p) => `What ${be(p)} the best ${p} under ${budget}?`) : []);
-  f.push(namePhrase && distinctName ? [`Where can I buy ${namePhrase} online?`] : []);
-  f.push(phrases.flatMap((p) => uses.filter((u) => !singularKey(p).includes(singularKey(u))).map((u) => `What ${be(p)} the best ${p} for ${u}?`)));
-  f.push(notes.length && main ? [`Which ${main} ${has(main)} notes of ${joinList(notes)}?`] : []);
-  f.push(phrases.flatMap((p) => ev.audiences.slice(0, 2).map((a) => `What ${be(p)} the best ${p} for ${a}?`)));
-  f.push(vendor && type ? [`Where can I buy ${vendor} ${type} online?`, `Which online stores carry ${vendor} ${type}?`] : vendor ? [`Which online stores carry ${vendor} products?`] : []);
-  f.push(distinctName ? [`Who sells ${namePhrase ?? distinctName}?`, `Which online store has ${distinctName} in stock?`] : []);
-  f.push(phrases.flatMap((p) => qualities.filter((q) => !p.toLowerCase().includes(q.toLowerCase())).map((q) => `Where can I buy ${q} ${p}?`)));
-  f.push(phrases.flatMap((p) => ev.services.slice(0, 2).map((s) => `Which online store sells ${p} with ${s}?`)));
-  f.push(phrases.map((p) => `Where can I find high-quality ${p}?`));
-  f.push(phrases.map((p) => `What ${be(p)} the top-rated ${p} right now?`));
-  f.push(budget && distinctName && main ? [`${isPlural(main) ? 'Are there good' : 'Is there good'} ${main} like ${distinctName} under ${budget}?`] : []);
-  f.push(ev.gifts && main ? [isPlural(main) ? `Are ${main} good gifts?` : `Is ${main} a good gift?`] : []);
-  f.push(phrases.flatMap((p) => ev.shipsTo.slice(0, 2).map((r) => `Which online stores ship ${p} to ${r}?`)));
-  f.push(phrases.map((p) => `How do I choose good ${p}?`));
-  return roundRobin(f);
+  const f: Family[] = [];
+  const push = (intent: PromptIntent, template: string, texts: string[]) => f.push({ intent, template, texts });
+  push('discovery', 'g-buy', phrases.map((p) => `Where can I buy ${p} online?`));
+  push('price', 'g-under', budget ? phrases.map((p) => `What ${be(p)} the best ${p} under ${budget}?`) : []);
+  push('discovery', 'g-buy-name', namePhrase && distinctName ? [`Where can I buy ${namePhrase} online?`] : []);
+  push('use-case', 'g-best-for-use', phrases.flatMap((p) => uses.filter((u) => !singularKey(p).includes(singularKey(u))).map((u) => `What ${be(p)} the best ${p} for ${u}?`)));
+  push('discovery', 'g-notes', notes.length && main ? [`Which ${main} ${has(main)} notes of ${joinList(notes)}?`] : []);
+  push('use-case', 'g-audience', phrases.flatMap((p) => ev.audiences.slice(0, 2).map((a) => `What ${be(p)} the best ${p} for ${a}?`)));
+  push('discovery', 'g-vendor', vendor && type ? [`Where can I buy ${vendor} ${type} online?`, `Which online stores carry ${vendor} ${type}?`] : vendor ? [`Which online stores carry ${vendor} products?`] : []);
+  push('discovery', 'g-who-sells', distinctName ? [`Who sells ${namePhrase ?? distinctName}?`, `Which online store has ${distinctName} in stock?`] : []);
+  push('discovery', 'g-quality', phrases.flatMap((p) => qualities.filter((q) => !p.toLowerCase().includes(q.toLowerCase())).map((q) => `Where can I buy ${q} ${p}?`)));
+  push('discovery', 'g-service', phrases.flatMap((p) => ev.services.slice(0, 2).map((s) => `Which online store sells ${p} with ${s}?`)));
+  push('discovery', 'g-high-quality', phrases.map((p) => `Where can I find high-quality ${p}?`));
+  push('discovery', 'g-top-rated', phrases.map((p) => `What ${be(p)} the top-rated ${p} right now?`));
+  push('comparison', 'g-like-name', budget && distinctName && main ? [`${isPlural(main) ? 'Are there good' : 'Is there good'} ${main} like ${distinctName} under ${budget}?`] : []);
+  push('gift', 'g-gift', main && !/gift/i.test(main) ? [isPlural(main) ? `Are ${main} good gifts?` : `Is ${main} a good gift?`] : []);
+  push('discovery', 'g-ships', phrases.flatMap((p) => ev.shipsTo.slice(0, 2).map((r) => `Which online stores ship ${p} to ${r}?`)));
+  push('use-case', 'g-choose', phrases.map((p) => `How do I choose good ${p}?`));
+
+  // Product-specific candidates (its own kind, features, materials, uses) before the
+  // store-wide ones, intents taken in turn from a rotating start so a store's products
+  // spread over all five.
+  // The product's own name, notes and third-party brand are product-specific too.
+  const own = new Set(['g-buy-name', 'g-notes', 'g-vendor', 'g-who-sells']);
+  const specific = [...profileFamilies(ev, profile, budget), ...f.filter((x) => own.has(x.template))];
+  const byIntent = new Map<PromptIntent, Candidate[]>();
+  for (const c of [...roundRobinFamilies(specific), ...roundRobinFamilies(f.filter((x) => !own.has(x.template)))]) {
+    const list = byIntent.get(c.intent) ?? [];
+    list.push(c);
+    byIntent.set(c.intent, list);
+  }
+  const order: PromptIntent[] = ['discovery', 'use-case', 'price', 'comparison', 'gift'];
+  const start = ((rotate % order.length) + order.length) % order.length;
+  const rotated = [...order.slice(start), ...order.slice(0, start)].map((i) => byIntent.get(i) ?? []);
+  const out: Candidate[] = [];
+  const max = Math.max(0, ...rotated.map((l) => l.length));
+  for (let i = 0; i < max; i++) for (const l of rotated) if (i < l.length) out.push(l[i]);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------
 // The generator
 // ---------------------------------------------------------------------------------------
 
-/** Names that must not appear in a product's prompts besides the business name. */
-export function productExcludedNames(product: CatalogProduct, businessName: string): string[] {
+/** Names that must not appear in a product's prompts besides the business name and the store's product lines. */
+export function productExcludedNames(product: CatalogProduct, businessName: string, brand?: readonly string[]): string[] {
   const out: string[] = [];
-  if (product.name.trim() && !nameIsNeutral(product.name, businessName)) out.push(product.name);
-  if (product.vendor.trim() && !nameIsNeutral(product.vendor, businessName)) out.push(product.vendor);
+  if (product.name.trim() && !nameIsNeutral(product.name, businessName, brand)) out.push(product.name);
+  if (product.vendor.trim() && !nameIsNeutral(product.vendor, businessName, brand)) out.push(product.vendor);
   return out;
+}
+
+/** Share of a business's prompts one template may write (near-duplicates differing only in a product slot). */
+export const TEMPLATE_SHARE = 0.12;
+
+/**
+ * The run-wide state of one generation: one `PromptGate` for the business and all its
+ * products (uniqueness by identity, figure cap), and per-template counts.
+ */
+export class OfflineRun {
+  readonly gate: PromptGate;
+  readonly intents: Record<string, PromptIntent> = {};
+  private readonly templates = new Map<string, number>();
+  private readonly templateCap: number;
+  constructor(readonly ev: PromptEvidence, existing: readonly string[], total: number) {
+    this.gate = new PromptGate({ businessName: ev.businessName, existing, excludeNames: ev.productLines, maxPerFigure: figureCap(total) });
+    this.templateCap = Math.max(3, Math.ceil(total * TEMPLATE_SHARE));
+  }
+
+  take(candidates: Candidate[], limit: number, excludeNames: readonly string[] = []): string[] {
+    const out: string[] = [];
+    for (const c of candidates) {
+      if (out.length >= limit) break;
+      if ((this.templates.get(c.template) ?? 0) >= this.templateCap) continue;
+      const r = this.gate.check(c.text, excludeNames);
+      if ('reason' in r) continue;
+      this.gate.accept(r.prompt);
+      this.templates.set(c.template, (this.templates.get(c.template) ?? 0) + 1);
+      this.intents[r.prompt] = c.intent;
+      out.push(r.prompt);
+    }
+    return out;
+  }
+}
+
+function requestTotal(request: PromptRequest): number {
+  return Math.max(0, request.business?.count ?? 0) + (request.products ?? []).reduce((sum, r) => sum + Math.max(0, r.count), 0);
 }
 
 export function offlineBusinessPrompts(snapshot: StoreSnapshot, narrative: SiteNarrative | null | undefined, count: number, existing: string[] = [], evidence?: PromptEvidence): string[] {
   const ev = evidence ?? promptEvidence(snapshot, narrative);
-  return filterPromptsDetailed(businessCandidates(snapshot, ev), { businessName: ev.businessName, existing, limit: count }).accepted;
+  return new OfflineRun(ev, existing, count).take(businessCandidateList(snapshot, ev), count);
 }
 
 export function offlineProductPrompts(snapshot: StoreSnapshot, narrative: SiteNarrative | null | undefined, request: ProductPromptRequest, evidence?: PromptEvidence): string[] {
   const ev = evidence ?? promptEvidence(snapshot, narrative);
-  return filterPromptsDetailed(productCandidates(snapshot, ev, request.product), {
-    businessName: ev.businessName,
-    existing: request.existing ?? [],
-    limit: request.count,
-    excludeNames: productExcludedNames(request.product, ev.businessName),
-  }).accepted;
+  return new OfflineRun(ev, request.existing ?? [], request.count)
+    .take(productCandidateList(snapshot, ev, request.product, 0), request.count, productExcludedNames(request.product, ev.businessName, ev.brandWords));
 }
 
-/** The whole request, synchronously; pure and deterministic. */
+/**
+ * The whole request, synchronously; pure and deterministic. One run-wide gate: the business
+ * prompts first, then each product in order, each unique against everything tracked for
+ * the business (`request.tracked`, every entity's `existing`) and everything before it.
+ */
 export function buildOfflinePrompts(request: PromptRequest): PromptSet {
   const ev = promptEvidence(request.snapshot, request.narrative);
-  const business = request.business && request.business.count > 0
-    ? offlineBusinessPrompts(request.snapshot, request.narrative, request.business.count, request.business.existing ?? [], ev)
-    : [];
+  const existing = [...(request.tracked ?? []), ...(request.business?.existing ?? []), ...(request.products ?? []).flatMap((r) => r.existing ?? [])];
+  const run = new OfflineRun(ev, existing, requestTotal(request));
+  const business = request.business && request.business.count > 0 ? run.take(businessCandidateList(request.snapshot, ev), request.business.count) : [];
   const products: Record<string, string[]> = {};
   const shortfallProducts: Record<string, number> = {};
-  for (const r of request.products ?? []) {
-    const list = r.count > 0 ? offlineProductPrompts(request.snapshot, request.narrative, r, ev) : [];
+  (request.products ?? []).forEach((r, i) => {
+    const list = r.count > 0 ? run.take(productCandidateList(request.snapshot, ev, r.product, i), r.count, productExcludedNames(r.product, ev.businessName, ev.brandWords)) : [];
     products[r.product.productId] = list;
     if (list.length < r.count) shortfallProducts[r.product.productId] = r.count - list.length;
-  }
+  });
   return {
     business,
     products,
     shortfall: { business: Math.max(0, (request.business?.count ?? 0) - business.length), products: shortfallProducts },
     engine: { name: 'offline' },
+    intents: run.intents,
   };
 }
 

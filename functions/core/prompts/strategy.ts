@@ -6,7 +6,8 @@
  * recommends the business unprompted, so a prompt that already names it proves nothing.
  */
 import { ONBOARDING_PROMPTS_MIN_TOTAL, ONBOARDING_PROMPTS_PER_PRODUCT } from '../constants';
-import { normalizePrompt } from './prompt-identity';
+import { promptIdentity } from './prompt-identity';
+import { figuresOf, validatePrompt } from './prompt-quality';
 
 /**
  * Onboarding prompts per product: 5 by default, raised to ceil(50 / n) when fewer than 10
@@ -153,23 +154,41 @@ export const PROMPT_MAX_LENGTH = 200;
 const QUESTION_START = /^(what|what's|whats|where|which|who|whose|how|why|when|is|are|can|could|should|would|do|does|did|will|any|recommend)\b/i;
 const QUERY_START = /^(best|top|cheap|cheapest|affordable|good|great|recommended|buy|shop|find|compare|where to|places to|stores? (that|to|with|for|selling))\b/i;
 
-export type RejectReason = 'empty' | 'too short' | 'too long' | 'names the business' | 'names an excluded brand' | 'not a query' | 'contains a link' | 'duplicate' | 'over the limit';
+export type RejectReason =
+  | 'empty' | 'too short' | 'too long' | 'malformed' | 'names the business' | 'names an excluded brand' | 'not a query'
+  | 'contains a link' | 'duplicate' | 'repeats a figure' | 'over the limit';
 
 export interface FilterOptions {
   businessName: string;
-  /** Prompts already tracked (or already chosen): candidates equal to one after `normalizePrompt` are dropped. */
+  /**
+   * Prompts already tracked (or already chosen) for the business, on any entity:
+   * candidates with the same `promptIdentity` as one of them are dropped.
+   */
   existing?: readonly string[];
   /** At most this many are returned. */
   limit: number;
-  /** Other names that must not appear (a product's brand-specific name, a placeholder). */
+  /** Other names that must not appear: the store's product lines, a product's brand-specific name. */
   excludeNames?: readonly string[];
   minLength?: number;
   maxLength?: number;
+  /**
+   * The most prompts (of everything this gate accepts) that may state one numeric figure
+   * ("6mm", "$100"); unlimited when absent. See `figureCap`.
+   */
+  maxPerFigure?: number;
 }
 
 export interface FilterResult {
   accepted: string[];
   rejected: Array<{ prompt: string; reason: RejectReason }>;
+}
+
+/** Share of a business's prompts one numeric figure may appear in (the issue: 265 of 305 said "6mm"). */
+export const FIGURE_SHARE = 0.15;
+
+/** How many prompts of `total` may state one figure: 15%, at least 2. */
+export function figureCap(total: number): number {
+  return Math.max(2, Math.floor(Math.max(0, total) * FIGURE_SHARE));
 }
 
 /** Trims list markers, quotes and spacing a model or a template may leave. */
@@ -197,36 +216,79 @@ function asQuery(prompt: string): string | null {
 }
 
 /**
- * The candidates that may be tracked: cleaned, 12-200 characters, a question or a natural
- * search query, naming neither the business nor an excluded name, no links, unique by
- * `normalizePrompt` (among themselves and against `existing`), at most `limit`, in input order.
+ * The one gate every candidate prompt of a business passes, whichever engine wrote it
+ * (offline templates, a model, a search API). One gate per generation run keeps its
+ * state across the business and all the products of that run, so:
+ *
+ * - a prompt is cleaned, must be a question or a natural search query, 12-200 characters,
+ *   and pass `validatePrompt` (whole, grammatical: no cut-off ending, no doubled word, no
+ *   unbalanced quotes, 4-28 words);
+ * - it names neither the business (any variant) nor an excluded name (product lines,
+ *   brand-like vendors, branded product names), nor carries a link;
+ * - it is unique within the business by `promptIdentity` (D33): against `existing` (every
+ *   prompt tracked for the business, on any entity) and everything the gate accepted
+ *   before — a prompt fitting several products is kept once, for the first;
+ * - no numeric figure appears in more than `maxPerFigure` accepted prompts.
  */
-export function filterPromptsDetailed(candidates: readonly string[], options: FilterOptions): FilterResult {
-  const minLength = options.minLength ?? PROMPT_MIN_LENGTH;
-  const maxLength = options.maxLength ?? PROMPT_MAX_LENGTH;
-  const seen = new Set((options.existing ?? []).map(normalizePrompt));
-  const accepted: string[] = [];
-  const rejected: FilterResult['rejected'] = [];
-  const limit = Math.max(0, Math.floor(options.limit));
-  for (const candidate of candidates) {
-    const reject = (reason: RejectReason) => rejected.push({ prompt: candidate, reason });
-    if (typeof candidate !== 'string') { reject('empty'); continue; }
-    const cleaned = cleanPrompt(candidate);
-    if (!cleaned) { reject('empty'); continue; }
-    const prompt = asQuery(cleaned);
-    if (!prompt) { reject('not a query'); continue; }
-    if (prompt.length < minLength) { reject('too short'); continue; }
-    if (prompt.length > maxLength) { reject('too long'); continue; }
-    if (/https?:\/\/|www\.|\b[\w-]+\.(com|net|org|io|co|shop|store|example)\b|@/i.test(prompt)) { reject('contains a link'); continue; }
-    if (containsBusinessName(prompt, options.businessName)) { reject('names the business'); continue; }
-    if (/\{\{|\}\}/.test(prompt) || (options.excludeNames ?? []).some((n) => containsBusinessName(prompt, n))) { reject('names an excluded brand'); continue; }
-    const key = normalizePrompt(prompt);
-    if (seen.has(key)) { reject('duplicate'); continue; }
-    if (accepted.length >= limit) { reject('over the limit'); continue; }
-    seen.add(key);
-    accepted.push(prompt);
+export class PromptGate {
+  private readonly seen: Set<string>;
+  private readonly figures = new Map<string, number>();
+  constructor(private readonly options: Omit<FilterOptions, 'limit'>) {
+    this.seen = new Set((options.existing ?? []).map(promptIdentity));
   }
-  return { accepted, rejected };
+
+  /** The cleaned prompt, or why it may not be tracked; nothing is recorded. */
+  check(candidate: unknown, excludeNames: readonly string[] = []): { prompt: string } | { reason: RejectReason } {
+    const minLength = this.options.minLength ?? PROMPT_MIN_LENGTH;
+    const maxLength = this.options.maxLength ?? PROMPT_MAX_LENGTH;
+    if (typeof candidate !== 'string') return { reason: 'empty' };
+    const cleaned = cleanPrompt(candidate);
+    if (!cleaned) return { reason: 'empty' };
+    const prompt = asQuery(cleaned);
+    if (!prompt) return { reason: 'not a query' };
+    if (prompt.length < minLength) return { reason: 'too short' };
+    if (prompt.length > maxLength) return { reason: 'too long' };
+    if (/https?:\/\/|www\.|\b[\w-]+\.(com|net|org|io|co|shop|store|example)\b|@/i.test(prompt)) return { reason: 'contains a link' };
+    if (containsBusinessName(prompt, this.options.businessName)) return { reason: 'names the business' };
+    const names = [...(this.options.excludeNames ?? []), ...excludeNames];
+    if (/\{\{|\}\}/.test(prompt) || names.some((n) => containsBusinessName(prompt, n))) return { reason: 'names an excluded brand' };
+    if (validatePrompt(prompt)) return { reason: 'malformed' };
+    if (this.seen.has(promptIdentity(prompt))) return { reason: 'duplicate' };
+    const cap = this.options.maxPerFigure;
+    if (cap !== undefined && figuresOf(prompt).some((f) => (this.figures.get(f) ?? 0) >= cap)) return { reason: 'repeats a figure' };
+    return { prompt };
+  }
+
+  /** Records an accepted prompt (its identity and figures). */
+  accept(prompt: string): void {
+    this.seen.add(promptIdentity(prompt));
+    for (const f of figuresOf(prompt)) this.figures.set(f, (this.figures.get(f) ?? 0) + 1);
+  }
+
+  /** Whether a prompt with this identity is tracked or accepted already. */
+  has(prompt: string): boolean {
+    return this.seen.has(promptIdentity(prompt));
+  }
+
+  /** Up to `limit` of the candidates, in input order, with the rejected ones and why. */
+  take(candidates: readonly unknown[], limit: number, excludeNames: readonly string[] = []): FilterResult {
+    const accepted: string[] = [];
+    const rejected: FilterResult['rejected'] = [];
+    const max = Math.max(0, Math.floor(limit));
+    for (const candidate of candidates) {
+      const r = this.check(candidate, excludeNames);
+      if ('reason' in r) { rejected.push({ prompt: String(candidate), reason: r.reason }); continue; }
+      if (accepted.length >= max) { rejected.push({ prompt: String(candidate), reason: 'over the limit' }); continue; }
+      this.accept(r.prompt);
+      accepted.push(r.prompt);
+    }
+    return { accepted, rejected };
+  }
+}
+
+/** The candidates that may be tracked (a one-off `PromptGate`): see `PromptGate` for the rules. */
+export function filterPromptsDetailed(candidates: readonly string[], options: FilterOptions): FilterResult {
+  return new PromptGate(options).take(candidates, options.limit);
 }
 
 export function filterPrompts(candidates: readonly string[], options: FilterOptions): string[] {

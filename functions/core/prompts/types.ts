@@ -1,5 +1,6 @@
 /** The prompt generator port and the search-API source (onboarding's 10 real queries). */
 import type { CatalogProduct, SiteNarrative, StoreSnapshot } from '../site/types';
+import type { PromptIntent } from './prompt-quality';
 
 /**
  * Real search queries for a topic, from a search API (spec: 10 of the 50 business prompts
@@ -22,6 +23,11 @@ export interface PromptRequest {
   narrative?: SiteNarrative | null;
   business?: { count: number; existing?: string[] };
   products?: ProductPromptRequest[];
+  /**
+   * Every prompt tracked for the business, on any entity (D33): new prompts must differ
+   * from all of them, not only from their own entity's.
+   */
+  tracked?: string[];
 }
 
 export interface PromptEngineInfo {
@@ -41,6 +47,8 @@ export interface PromptSet {
    */
   shortfall: { business: number; products: Record<string, number> };
   engine: PromptEngineInfo;
+  /** The buyer intent of each prompt, by its text, when the engine knows it (the offline engine tags every prompt). */
+  intents?: Record<string, PromptIntent>;
 }
 
 export interface PromptGenerator {

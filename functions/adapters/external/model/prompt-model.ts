@@ -6,8 +6,11 @@
  *   model is told never to write; product names that carry the brand are left out. The
  *   name is never something to include.
  * - Answers are JSON objects validated with zod/mini; calls are retried (chat-client).
- * - Every model prompt goes through `filterPrompts` anyway (no business name in any
- *   variant, unique, bounded length, a real query).
+ * - Every model prompt goes through the same run-wide `PromptGate` as the offline engine's:
+ *   the quality validator, no business name or product line in any variant, unique within
+ *   the business by `promptIdentity` (a prompt fitting several products is kept once), no
+ *   figure repeated across more than `figureCap` prompts. Product lines are also kept out
+ *   of what is sent.
  * - Per part: invalid output (after retries) falls back to the offline generator; a valid
  *   answer with too few usable prompts is topped up from it. `engine.fallbackReason`
  *   says which part and why.
@@ -21,7 +24,8 @@ import { orderedPages, pageRole } from '../../../core/generate/evidence';
 import { formatPriceRange, parsePrice, priceRange, productTypeCounts, formatMoney } from '../../../core/generate/catalog';
 import { markdownToText, truncateText } from '../../../core/generate/text';
 import { createOfflinePromptGenerator, nameIsNeutral, productExcludedNames, promptEvidence, type PromptEvidence } from '../../../core/prompts/offline-prompts';
-import { filterPromptsDetailed, replaceBusinessName } from '../../../core/prompts/strategy';
+import { classifyIntent, type PromptIntent } from '../../../core/prompts/prompt-quality';
+import { figureCap, PromptGate, replaceBusinessName } from '../../../core/prompts/strategy';
 import type { ProductPromptRequest, PromptEngineInfo, PromptGenerator, PromptRequest, PromptSet } from '../../../core/prompts/types';
 import { createChatClient, type ChatClientOptions, type ChatClientStats } from './chat-client';
 import { DEFAULT_MODEL, type FetchLike } from './model-engine';
@@ -143,26 +147,35 @@ export function businessMessages(snapshot: StoreSnapshot, ev: PromptEvidence, co
     `Task: write ${askFor(count)} distinct prompts shoppers would ask an AI assistant when looking for what this store sells.`,
     'Return JSON: {"prompts": string[]}',
     '- Each prompt 15 to 150 characters, a question ending with "?" (or a short search query).',
-    '- Mix: best-of recommendations, where to buy, price-bounded ("... under $30"), audience-specific, feature-specific (shipping, materials, origin), comparisons between product types.',
+    '- Spread them over five intents: discovery (best-of, where to buy), comparison (X vs Y, which is better), use-case or problem ("for hot yoga", "for sensitive knees"), price ("under $30", worth it), gift.',
+    '- Whole, grammatical questions: never cut a phrase short, never repeat a word, never repeat the same size or price figure in most prompts.',
     '- Spread the prompts over all the categories and product types.',
     avoid.length ? `- Do not repeat any of these existing prompts:\n${avoid.map((p) => `  * ${p}`).join('\n')}` : '',
   ].filter(Boolean).join('\n');
   const head = evidenceBlock(snapshot, ev, summary);
-  const content = `${head}\n\n## Pages\n${pagesBlock(snapshot, Math.max(0, budget - head.length))}`;
+  const content = withoutLines(`${head}\n\n## Pages\n${pagesBlock(snapshot, Math.max(0, budget - head.length))}`, ev);
   return finish(task, content, ev.businessName);
+}
+
+/** The text with the store's product-line names left out (the model must not learn them). */
+function withoutLines(text: string, ev: PromptEvidence): string {
+  let out = text;
+  for (const l of ev.productLines) out = replaceBusinessName(out, l, '');
+  return out.replace(/\s{2,}/g, ' ').trim();
 }
 
 function productLine(p: CatalogProduct, count: number, businessName: string, ev: PromptEvidence): string {
   const price = parsePrice(p.price);
+  const name = withoutLines(p.name, ev);
   const parts = [
     `id: ${p.productId}`,
     `count: ${askFor(count)}`,
-    nameIsNeutral(p.name, businessName) ? `name: ${p.name}` : '',
+    name && nameIsNeutral(p.name, businessName, ev.brandWords) ? `name: ${name}` : '',
     p.productType ? `type: ${p.productType}` : '',
     ev.vendors.includes(p.vendor.trim()) ? `brand: ${p.vendor.trim()}` : '',
     price !== null ? `price: ${formatMoney(price, p.currency)}` : '',
     p.tags.length ? `tags: ${p.tags.slice(0, 8).join(', ')}` : '',
-    p.description.trim() ? `description: ${truncateText(p.description, 240)}` : '',
+    p.description.trim() ? `description: ${truncateText(withoutLines(p.description, ev), 240)}` : '',
   ];
   return `- ${parts.filter(Boolean).join(' | ')}`;
 }
@@ -172,13 +185,14 @@ export function productMessages(snapshot: StoreSnapshot, ev: PromptEvidence, chu
     'Task: write shopper prompts for each product below: questions a shopper would ask an AI assistant when looking for a product like it.',
     'Return JSON: {"products": {"<id>": string[]}} with exactly the ids listed, and for each id as many prompts as its "count".',
     '- Each prompt 15 to 150 characters, a question ending with "?" (or a short search query).',
-    '- Use the product\'s type, tags, uses, price band and brand; a product name only when it is listed.',
-    '- Vary them: best-of, where to buy, under a price, for a use or an audience, with a feature.',
+    '- Use the product\'s own type, material, features and uses from its description; a size only when it sets the product apart; a product name only when it is listed. Never name a product line.',
+    '- Every prompt must fit THIS product better than the others: no generic prompt that every product in the list would share.',
+    '- Vary the intents: discovery, comparison, use-case/problem, price, gift.',
   ].join('\n');
   const head = evidenceBlock(snapshot, ev, null);
   const lines = chunk.map((r) => productLine(r.product, r.count, ev.businessName, ev));
   const avoid = chunk.flatMap((r) => (r.existing ?? []).slice(0, 10).map((e) => `  * ${r.product.productId}: ${e}`));
-  return finish(`${task}${avoid.length ? `\n- Do not repeat these existing prompts:\n${avoid.join('\n')}` : ''}`, `${head}\n\n## Products\n${lines.join('\n')}`, ev.businessName);
+  return finish(`${task}${avoid.length ? `\n- Do not repeat these existing prompts:\n${avoid.join('\n')}` : ''}`, `${withoutLines(head, ev)}\n\n## Products\n${lines.join('\n')}`, ev.businessName);
 }
 
 export function productRequestChunks(requests: ProductPromptRequest[], perCall: number, budget: number): ProductPromptRequest[][] {
@@ -209,6 +223,16 @@ export function createModelPromptGenerator(options: ModelPromptGeneratorOptions)
 
     const businessCount = request.business?.count ?? 0;
     const businessExisting = request.business?.existing ?? [];
+    // One gate for the whole run (business and every product): the same rules as offline.
+    const total = businessCount + (request.products ?? []).reduce((n, r) => n + Math.max(0, r.count), 0);
+    const gate = new PromptGate({
+      businessName: name,
+      existing: [...(request.tracked ?? []), ...businessExisting, ...(request.products ?? []).flatMap((r) => r.existing ?? [])],
+      excludeNames: ev.productLines,
+      maxPerFigure: figureCap(total),
+    });
+    const intents: Record<string, PromptIntent> = {};
+    const tag = (list: string[]) => { for (const p of list) intents[p] ??= classifyIntent(p); return list; };
     const productRequests = (request.products ?? []).filter((r) => r.count > 0);
     const chunks = productRequestChunks(productRequests, productsPerCall, promptBudgetChars);
 
@@ -226,8 +250,8 @@ export function createModelPromptGenerator(options: ModelPromptGeneratorOptions)
     let business: string[] = [];
     if (businessResult) {
       if (businessResult.ok) {
-        const filtered = filterPromptsDetailed(businessResult.value, { businessName: name, existing: businessExisting, limit: businessCount });
-        business = filtered.accepted;
+        const filtered = gate.take(businessResult.value, businessCount);
+        business = tag(filtered.accepted);
         const named = filtered.rejected.filter((x) => x.reason === 'names the business').length;
         if (named) log.info('model prompts naming the business were dropped', { part: 'business', dropped: named });
         if (business.length) modelParts++;
@@ -235,7 +259,9 @@ export function createModelPromptGenerator(options: ModelPromptGeneratorOptions)
         note('business', businessResult.error, true);
       }
       if (business.length < businessCount) {
-        const more = (await fallback.generate({ snapshot, narrative, business: { count: businessCount - business.length, existing: [...businessExisting, ...business] } })).business;
+        const moreSet = await fallback.generate({ snapshot, narrative, tracked: request.tracked, business: { count: businessCount - business.length, existing: [...businessExisting, ...business] } });
+        const more = gate.take(moreSet.business, businessCount - business.length).accepted;
+        for (const p of more) intents[p] = moreSet.intents?.[p] ?? classifyIntent(p);
         if (businessResult.ok) note('business', `model gave ${business.length} usable prompts of ${businessCount}; ${more.length} added by the offline generator`, business.length === 0);
         business = [...business, ...more];
       }
@@ -251,7 +277,7 @@ export function createModelPromptGenerator(options: ModelPromptGeneratorOptions)
       for (const req of chunk) {
         const id = req.product.productId;
         const list = r.ok
-          ? filterPromptsDetailed(r.value[id] ?? [], { businessName: name, existing: req.existing ?? [], limit: req.count, excludeNames: productExcludedNames(req.product, name) }).accepted
+          ? tag(gate.take(r.value[id] ?? [], req.count, productExcludedNames(req.product, name, ev.brandWords)).accepted)
           : [];
         products[id] = list;
         if (list.length < req.count) {
@@ -262,8 +288,14 @@ export function createModelPromptGenerator(options: ModelPromptGeneratorOptions)
       if (r.ok && short) note(label, `model gave too few usable prompts for ${short} of ${chunk.length} products; the offline generator added the rest`, false);
     }
     if (topUps.length) {
-      const more = await fallback.generate({ snapshot, narrative, products: topUps });
-      for (const req of topUps) products[req.product.productId] = [...products[req.product.productId], ...(more.products[req.product.productId] ?? [])];
+      // The fallback sees everything accepted so far as tracked, so it writes other prompts.
+      const accepted = [...business, ...Object.values(products).flat()];
+      const more = await fallback.generate({ snapshot, narrative, tracked: [...(request.tracked ?? []), ...accepted], products: topUps });
+      for (const req of topUps) {
+        const extra = gate.take(more.products[req.product.productId] ?? [], req.count, productExcludedNames(req.product, name, ev.brandWords)).accepted;
+        for (const p of extra) intents[p] = more.intents?.[p] ?? classifyIntent(p);
+        products[req.product.productId] = [...products[req.product.productId], ...extra];
+      }
     }
     for (const req of request.products ?? []) products[req.product.productId] ??= [];
 
@@ -281,6 +313,7 @@ export function createModelPromptGenerator(options: ModelPromptGeneratorOptions)
       products,
       shortfall: { business: Math.max(0, businessCount - business.length), products: shortfallProducts },
       engine,
+      intents,
     };
   }
 
