@@ -65,6 +65,11 @@ export interface Storefront {
   /** Every product, page by page, within the platform's ceiling (or `maxPages`). */
   listProducts(origin: string, maxPages?: number): Promise<ProductListing>;
   listCollections(origin: string): Promise<StoreCollection[]>;
+  /**
+   * The ISO 4217 currency the store states for its prices (`/cart.js`, the home page or
+   * `productPath`'s page, `/meta.json`; core/products/currency.ts), null when it states none.
+   */
+  storeCurrency(origin: string, productPath?: string): Promise<string | null>;
 }
 
 export interface ScrapeResult {
@@ -182,7 +187,7 @@ export interface PromptResultUpdate extends Omit<PlatformResults, never> {
 
 export interface PromptRepository {
   list(orgSlug: string, filter?: { entityId?: string }): Promise<TrackedPrompt[]>;
-  /** Adds prompts that are not tracked yet (same entity, same normalized text); returns how many were new. */
+  /** Adds prompts that are not tracked yet: none whose `promptIdentity` any entity of the business already has (D33); returns how many were new. */
   addMissing(prompts: TrackedPrompt[]): Promise<number>;
   /** Records check results; a prompt not yet tracked is added so no result is lost (D16). */
   recordResults(

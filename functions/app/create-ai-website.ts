@@ -5,7 +5,8 @@
 import { artifactKeys } from '../core/artifacts';
 import { ValidationError } from '../core/errors';
 import { buildSiteFiles } from '../core/site/build';
-import type { SiteNarrative, StoreSnapshot } from '../core/site/types';
+import { pageDatesOf } from '../core/site/dates';
+import type { SiteFile, SiteNarrative, StoreSnapshot } from '../core/site/types';
 import { storeDomain } from '../core/store/store-url';
 import type { Container } from '../container';
 import { generatorOf } from '../engines/generator';
@@ -31,11 +32,12 @@ export async function loadSnapshot(container: Container, orgSlug: string): Promi
   ]);
   if (!scrape) throw new ValidationError(`no scraped pages for ${orgSlug}: the website scrape (1a) has not run`);
   return {
-    business: { name: business.name, orgSlug, url: business.url, domain: storeDomain(new URL(business.url)) },
+    business: { name: business.name, orgSlug, url: business.url, domain: storeDomain(new URL(business.url)), logoUrl: business.faviconUrl },
     pages: scrape.pages,
     products: catalog?.products ?? [],
     collections: catalog?.collections ?? [],
-    storeSitemapUrls: scrape.urls.map((u) => (u.lastmod ? { loc: u.url, lastmod: u.lastmod } : { loc: u.url })),
+    storeSitemapUrls: scrape.urls.map((u) => ({ loc: u.url, ...(u.lastmod ? { lastmod: u.lastmod } : {}), ...(u.images?.length ? { images: u.images } : {}) })),
+    ...(scrape.agentFiles?.length ? { storeAgentFiles: scrape.agentFiles } : {}),
   };
 }
 
@@ -55,7 +57,10 @@ export async function renderMainPart(container: Container, orgSlug: string): Pro
   const snapshot = await loadSnapshot(container, orgSlug);
   const narrative = await generatorOf(container).generateNarrative(snapshot);
   const identity = await siteIdentity(container, orgSlug);
+  // The last built main part: its pages keep their modified dates unless their content changed (D112).
+  const previousMain = await container.artifacts.get<SiteFile[]>(artifactKeys.sitePart(orgSlug, 'main'));
   const files = buildSiteFiles(snapshot, narrative, {
+    previousPages: pageDatesOf(previousMain ?? []),
     now: container.clock.now().toISOString(),
     indexNowKey: identity.indexNowKey,
     trackingEndpoint: `${container.config.apiPublicUrl}/webhooks/ai-recommendation-store`,

@@ -51,7 +51,12 @@ export async function discoverProducts(container: Container, orgSlug: string): P
 export async function readAndSaveCatalogue(container: Container, business: Business): Promise<ProductDiscovery> {
   const orgSlug = business.orgSlug;
   const listing = await container.storefront.listProducts(business.url);
-  const products = listing.products.map((p) => toCatalogProduct(p, business.url));
+  // The store's own statement of its currency (never assumed); a failure only leaves it unknown.
+  const first = listing.products[0];
+  const currency = await container.storefront
+    .storeCurrency(business.url, first ? `/products/${encodeURIComponent(first.handle)}` : undefined)
+    .catch(() => null);
+  const products = listing.products.map((p) => toCatalogProduct(p, business.url, currency));
   const hash = productsHash(products.map((p) => p.productId));
   const site = await container.aiSites.get(orgSlug);
   const hashChanged = site?.productsHash !== hash;

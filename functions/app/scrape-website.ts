@@ -9,7 +9,7 @@
  * provider scrapes every mapped URL. Safe to retry: it overwrites its own artifact and fields.
  */
 import { UpstreamError } from '../core/errors';
-import type { MappedUrl, ScrapedPage } from '../core/site/types';
+import type { MappedUrl, ScrapedPage, StoreAgentFile } from '../core/site/types';
 import type { Container } from '../container';
 import type { MapSiteResult, ScrapeResult, Scraper } from '../ports';
 import { siteMapperOf } from '../engines/site-mapper';
@@ -25,6 +25,8 @@ export interface ScrapeArtifact {
   urls: MappedUrl[];
   pages: ScrapedPage[];
   storeRobotsTxt: string | null;
+  /** Files the store serves for AI agents (`/llms.txt`, `/agents.md`, ...), D114; absent in older artifacts. */
+  agentFiles?: StoreAgentFile[];
 }
 
 export interface ScrapeSummary {

@@ -77,8 +77,11 @@ test('llms.txt follows the llms.txt format and lists every product file', async 
   const doc = parseLlmsTxt(res.text);
   expect(doc.title).toBe('Harbor & Pine Coffee Co.');
   expect(doc.summary.length).toBeGreaterThan(20);
-  const productLinks = doc.sections.flatMap((s) => s.links).filter((l) => l.url.startsWith('/llms/'));
+  // D113: absolute links on the public origin; products grouped by collection, each once
+  // (24 products fit under the per-collection cap, so all are listed).
+  const productLinks = doc.sections.flatMap((s) => s.links).filter((l) => /^https?:\/\/[^/]+\/llms\/[^/]+\.txt$/.test(l.url));
   expect(productLinks).toHaveLength(24);
+  expect(new Set(productLinks.map((l) => l.url)).size).toBe(24);
 });
 
 test('sitemap.xml is one unified sitemap: store URLs, AI pages and AI files', async () => {

@@ -14,6 +14,10 @@ import { getWithHost } from '../support/http';
 import { startTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
+
+/** The distinct product files llms.txt links to (absolute links; the paged catalogue files aside). */
+const productFileLinks = (llms: string): string[] =>
+  [...new Set([...llms.matchAll(/\(https?:\/\/[^/)\s]+(\/llms\/(?!catalog\/)[^)\s]+\.txt)\)/g)].map((m) => m[1]))];
 let search: SearchServer;
 const rivals: TestSite[] = [];
 /** Fault injection: while set, product discovery fails like an unreachable store. */
@@ -115,9 +119,9 @@ describe('a store with 24 products', () => {
     const host = `${org}.localhost:${stack.sites.port}`;
     const llms = await getWithHost(stack.sites.port, '/llms.txt', host);
     expect(llms.status).toBe(200);
-    const productFiles = (llms.text.match(/\(\/llms\/[^)]+\.txt\)/g) ?? []);
+    const productFiles = productFileLinks(llms.text);
     expect(productFiles).toHaveLength(24);
-    expect((await getWithHost(stack.sites.port, productFiles[0]!.slice(1, -1), host)).status).toBe(200);
+    expect((await getWithHost(stack.sites.port, productFiles[0]!, host)).status).toBe(200);
     expect((await getWithHost(stack.sites.port, '/pages/pages-about.md', host)).status).toBe(200);
   });
 
@@ -194,7 +198,7 @@ describe('a store with fewer than 10 products, and a failing branch', () => {
     expect(after.competitors.count).toBe(before.competitors.count);
     expect(after.proxy.distribution_id).toBe(before.proxy.distribution_id);
     const llms = await getWithHost(stack.sites.port, '/llms.txt', `${org}.localhost:${stack.sites.port}`);
-    expect(llms.text.match(/\(\/llms\/[^)]+\.txt\)/g)).toHaveLength(6);
+    expect(productFileLinks(llms.text)).toHaveLength(6);
   });
 
   test('without a pre-payment scan, step 1e is skipped with the reason', async () => {

@@ -34,13 +34,14 @@ describe('offline generator', () => {
     const n = buildOfflineNarrative(coffeeStore());
     // the home page meta description, then computed catalogue figures
     expect(n.summary).toBe(
-      'Small-batch specialty coffee and loose leaf tea, roasted and blended in Portland, Oregon. Ember & Leaf offers 8 products across coffee, tea and brewing gear, priced from USD 12.50 to USD 34.00.',
+      // No price range in prose (issue item 6): prices go stale in text nobody rewrites.
+      'Small-batch specialty coffee and loose leaf tea, roasted and blended in Portland, Oregon. Ember & Leaf offers 8 products across coffee, tea and brewing gear.',
     );
     expect(n.description).toContain('Ember & Leaf is a small roastery and tea house that sells freshly roasted specialty coffee, loose leaf tea and brewing gear online.');
     expect(n.description).toContain('Ember & Leaf started in 2016 as a weekend stall at the Portland farmers market.');
-    expect(n.description).toContain('The catalogue lists 8 products (7 available) from Ember & Leaf and Kōno Works.');
+    expect(n.description).toContain('The catalogue lists 8 products from Ember & Leaf and Kōno Works.');
     expect(n.description).toContain('Product types: Coffee (4), Tea (3) and Brewing Gear (1).');
-    expect(n.description).toContain('Prices range from USD 12.50 to USD 34.00.');
+    expect(n.description).not.toMatch(/Prices range|priced|available\)/); // no volatile offer facts in prose (item 6)
     // marketing boilerplate is not quoted
     expect(n.description).not.toMatch(/newsletter/i);
   });
@@ -157,21 +158,21 @@ describe('offline generator', () => {
     expect(n.keyFacts).toContain('Unopened bags can be returned within 30 days for a full refund.');
   });
 
-  it('summarises each product: type, vendor, price and the first sentences of its description', () => {
+  it('summarises each product: type, vendor and the first sentences of its description (no price: it goes stale)', () => {
     const n = buildOfflineNarrative(coffeeStore());
     expect(Object.keys(n.productSummaries)).toEqual(PRODUCTS.map((p) => p.productId));
     expect(n.productSummaries['ethiopia-yirgacheffe']).toBe(
-      'Ethiopia Yirgacheffe is a coffee from Ember & Leaf priced at USD 19.50. A light roast with notes of jasmine, bergamot and lemon. Grown by smallholder farmers in the Gedeo Zone of Ethiopia.',
+      'Ethiopia Yirgacheffe is a coffee from Ember & Leaf. A light roast with notes of jasmine, bergamot and lemon. Grown by smallholder farmers in the Gedeo Zone of Ethiopia.',
     );
     expect(n.productSummaries['ceramic-dripper']).toBe(
-      'Ceramic Pour-Over Dripper is brewing gear from Kōno Works priced at USD 34.00. A hand-glazed ceramic cone dripper that fits most mugs. Uses size 02 filters.',
+      'Ceramic Pour-Over Dripper is brewing gear from Kōno Works. A hand-glazed ceramic cone dripper that fits most mugs. Uses size 02 filters.',
     );
   });
 
   it('summarises a product with no type, vendor, price or description without inventing them', () => {
     expect(productSummary({ ...PRODUCTS[0], productType: '', vendor: '', price: null, description: '' })).toBe('Ethiopia Yirgacheffe is a product.');
     expect(productSummary({ ...PRODUCTS[0], productType: 'Accessories', currency: null, description: '' })).toBe(
-      'Ethiopia Yirgacheffe is a product in the Accessories category from Ember & Leaf priced at 19.50.',
+      'Ethiopia Yirgacheffe is a product in the Accessories category from Ember & Leaf.',
     );
   });
 
@@ -207,7 +208,7 @@ describe('offline generator', () => {
     snapshot.pages = snapshot.pages.map((p) => ({ ...p, markdown: '', description: '' }));
     const n = buildOfflineNarrative(snapshot);
     expect(n.keyFacts.every((f) => PRODUCTS.some((p) => f.startsWith(`${p.name}: `)))).toBe(true);
-    expect(n.summary).toBe('Ember & Leaf offers 8 products across coffee, tea and brewing gear, priced from USD 12.50 to USD 34.00.');
+    expect(n.summary).toBe('Ember & Leaf offers 8 products across coffee, tea and brewing gear.');
     expect(n.faqs.length).toBeGreaterThanOrEqual(MIN_FAQS);
   });
 

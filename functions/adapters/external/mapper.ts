@@ -106,13 +106,14 @@ class MapState {
   constructor(readonly site: URL, readonly maxPages: number) {}
 
   /** Adds a URL when it is a new, same-site, allowed, HTML-looking page; returns it if added. */
-  add(raw: string, source: MappedUrl['source'], lastmod?: string): MappedUrl | null {
+  add(raw: string, source: MappedUrl['source'], lastmod?: string, images?: MappedUrl['images']): MappedUrl | null {
     const normalized = normalizeUrl(raw);
     if (!normalized || !sameSite(normalized, this.site)) return null;
     const url = onOrigin(normalized, this.site);
     const known = this.urls.get(url);
     if (known) {
       if (lastmod && !known.lastmod) known.lastmod = lastmod;
+      if (images?.length && !known.images) known.images = images;
       return null;
     }
     if (hasNonHtmlExtension(url)) return null;
@@ -124,7 +125,7 @@ class MapState {
       this.truncated = true;
       return null;
     }
-    const entry: MappedUrl = { url, kind: pageKind(url), source, ...(lastmod ? { lastmod } : {}) };
+    const entry: MappedUrl = { url, kind: pageKind(url), source, ...(lastmod ? { lastmod } : {}), ...(images?.length ? { images } : {}) };
     this.urls.set(url, entry);
     this.onAdded?.(entry);
     return entry;
@@ -172,7 +173,7 @@ async function walkSitemaps(fetchUrl: HttpFetcher, topLevel: string[], state: Ma
       const sitemapUrl = level[i];
       if (parsed.truncated) state.truncated = true;
       if (parsed.kind === 'urlset') {
-        for (const entry of parsed.entries) state.add(entry.loc, 'sitemap', entry.lastmod);
+        for (const entry of parsed.entries) state.add(entry.loc, 'sitemap', entry.lastmod, entry.images);
         continue;
       }
       for (const child of parsed.entries) {

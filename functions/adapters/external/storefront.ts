@@ -5,7 +5,9 @@
  */
 import * as z from 'zod/mini';
 import { UpstreamError } from '../../core/errors';
+import { htmlToMarkdown } from '../../core/text/markdown';
 import type { StorefrontProduct } from '../../core/products/catalog';
+import { currencyFromHtml, currencyFromJson } from '../../core/products/currency';
 import type { HttpFetcher, ProductListing, Storefront, StoreCollection } from '../../ports';
 
 const optionalText = z.optional(z.nullable(z.string()));
@@ -64,10 +66,47 @@ export async function fetchCollections(fetchUrl: HttpFetcher, origin: string, ma
   const out: StoreCollection[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const { collections } = await fetchJsonPage(fetchUrl, `${origin}/collections.json?limit=${MAX_PAGE_SIZE}&page=${page}`, collectionPageSchema, `${origin}/collections.json`);
-    out.push(...collections.map((c) => ({ handle: c.handle, title: c.title, description: c.description ?? c.body_html ?? '' })));
+    out.push(...collections.map((c) => ({ handle: c.handle, title: c.title, description: htmlToMarkdown(c.description ?? c.body_html ?? '') })));
     if (collections.length < MAX_PAGE_SIZE) break;
   }
   return out;
+}
+
+async function fetchOptional(fetchUrl: HttpFetcher, url: string, accept: string): Promise<string | null> {
+  try {
+    const res = await fetchUrl(url, { headers: { accept }, maxBytes: 2 * 1024 * 1024 });
+    return res.status === 200 ? res.text() : null;
+  } catch {
+    // Blocked, unreachable or too large: this signal is absent, the next one is tried.
+    return null;
+  }
+}
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The currency the store states for its prices, in the order documented in
+ * core/products/currency.ts: `/cart.js`, the home page (then `productPath`'s page), `/meta.json`.
+ * Null when none names an ISO 4217 code; never a default.
+ */
+export async function fetchStoreCurrency(fetchUrl: HttpFetcher, origin: string, productPath?: string): Promise<string | null> {
+  const base = origin.replace(/\/+$/, '');
+  const fromCart = currencyFromJson(parseJson(await fetchOptional(fetchUrl, `${base}/cart.js`, 'application/json')));
+  if (fromCart) return fromCart;
+  const pages = [`${base}/`, ...(productPath ? [`${base}${productPath.startsWith('/') ? '' : '/'}${productPath}`] : [])];
+  for (const page of pages) {
+    const html = await fetchOptional(fetchUrl, page, 'text/html');
+    const fromHtml = html === null ? null : currencyFromHtml(html);
+    if (fromHtml) return fromHtml;
+  }
+  return currencyFromJson(parseJson(await fetchOptional(fetchUrl, `${base}/meta.json`, 'application/json')));
 }
 
 /** The storefront port over the guarded client. */
@@ -75,5 +114,6 @@ export function createStorefront(fetchUrl: HttpFetcher): Storefront {
   return {
     listProducts: (origin, maxPages) => fetchAllProducts(fetchUrl, origin, maxPages),
     listCollections: (origin) => fetchCollections(fetchUrl, origin),
+    storeCurrency: (origin, productPath) => fetchStoreCurrency(fetchUrl, origin, productPath),
   };
 }

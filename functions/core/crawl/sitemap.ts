@@ -12,7 +12,18 @@ import { UpstreamError } from '../errors';
 export interface SitemapEntry {
   loc: string;
   lastmod?: string;
+  /** Google image extension entries (`<image:image>`), kept for the unified sitemap (D114). */
+  images?: SitemapImage[];
 }
+
+export interface SitemapImage {
+  loc: string;
+  title?: string;
+  caption?: string;
+}
+
+/** Google's image sitemap extension: at most 1,000 images per `<url>`. */
+const MAX_IMAGES_PER_URL = 1000;
 
 export interface ParsedSitemap {
   kind: 'urlset' | 'sitemapindex';
@@ -32,7 +43,7 @@ const parser = new XMLParser({
   trimValues: true,
   parseTagValue: false,
   // Entity expansion keeps the library's bounded defaults (DOCTYPE bombs are refused).
-  isArray: (name) => name === 'url' || name === 'sitemap',
+  isArray: (name) => name === 'url' || name === 'sitemap' || name === 'image',
 });
 
 /** Parses one sitemap document. Throws UpstreamError when it is neither urlset nor index. */
@@ -73,9 +84,25 @@ export function parseSitemap(xml: string | Buffer): ParsedSitemap {
       break;
     }
     const lastmod = textOf(record.lastmod);
-    entries.push(lastmod && W3C_DATETIME.test(lastmod) ? { loc, lastmod } : { loc });
+    const images = imagesOf(record.image);
+    entries.push({ loc, ...(lastmod && W3C_DATETIME.test(lastmod) ? { lastmod } : {}), ...(images.length ? { images } : {}) });
   }
   return { kind: root, entries, truncated };
+}
+
+/** `<image:image>` children (namespace prefix removed): loc required, title/caption kept. */
+function imagesOf(value: unknown): SitemapImage[] {
+  const out: SitemapImage[] = [];
+  for (const item of Array.isArray(value) ? value : []) {
+    if (!item || typeof item !== 'object' || out.length >= MAX_IMAGES_PER_URL) continue;
+    const record = item as Record<string, unknown>;
+    const loc = textOf(record.loc);
+    if (!loc || !isAbsoluteHttpUrl(loc)) continue;
+    const title = textOf(record.title);
+    const caption = textOf(record.caption);
+    out.push({ loc, ...(title ? { title } : {}), ...(caption ? { caption } : {}) });
+  }
+  return out;
 }
 
 /** True for a `lastmod` value in one of the W3C datetime profiles. */

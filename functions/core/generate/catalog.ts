@@ -3,6 +3,7 @@ import type { CatalogProduct, StoreSnapshot } from '../site/types';
 import { isCatchAllCollection } from './industry';
 import { singularKey } from './text';
 import { countLabels } from '../util/collections';
+import { priceSpan } from '../products/variants';
 
 export interface PriceRange {
   /** The currency of the range (the most common one), or null when products carry none. */
@@ -30,14 +31,16 @@ export function formatMoney(amount: number, currency: string | null): string {
 
 /** Min and max price over the products priced in the most common currency. */
 export function priceRange(products: CatalogProduct[]): PriceRange | null {
-  const byCurrency = new Map<string, Array<{ p: CatalogProduct; v: number }>>();
+  const byCurrency = new Map<string, Array<{ p: CatalogProduct; v: number; high: number }>>();
   const order: string[] = [];
   for (const p of products) {
     const v = parsePrice(p.price);
     if (v === null) continue;
+    // Over the variants: a product priced 48.00–54.00 enters the range at both ends.
+    const span = priceSpan(p);
     const key = p.currency?.trim().toUpperCase() ?? '';
     if (!byCurrency.has(key)) { byCurrency.set(key, []); order.push(key); }
-    byCurrency.get(key)!.push({ p, v });
+    byCurrency.get(key)!.push({ p, v: span ? Math.min(v, span.lowValue) : v, high: span ? Math.max(v, span.highValue) : v });
   }
   let bestKey: string | null = null;
   for (const key of order) if (bestKey === null || byCurrency.get(key)!.length > byCurrency.get(bestKey)!.length) bestKey = key;
@@ -47,9 +50,9 @@ export function priceRange(products: CatalogProduct[]): PriceRange | null {
   let priciest = priced[0];
   for (const x of priced) {
     if (x.v < cheapest.v) cheapest = x;
-    if (x.v > priciest.v) priciest = x;
+    if (x.high > priciest.high) priciest = x;
   }
-  return { currency: bestKey || null, min: cheapest.v, max: priciest.v, count: priced.length, cheapest: cheapest.p, priciest: priciest.p };
+  return { currency: bestKey || null, min: cheapest.v, max: priciest.high, count: priced.length, cheapest: cheapest.p, priciest: priciest.p };
 }
 
 export function formatPriceRange(range: PriceRange): string {

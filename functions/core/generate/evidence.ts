@@ -5,7 +5,7 @@
  * taken verbatim from the input after markdown is stripped, so it can be traced back.
  */
 import type { CatalogProduct, ScrapedPage, StoreSnapshot } from '../site/types';
-import { dedupeKey, isStatement, markdownBlocks, normalizeSpace, splitSentences, wordCount } from './text';
+import { dedupeKey, isStatement, markdownBlocks, markdownToText, normalizeSpace, splitSentences, wordCount } from './text';
 
 export type FactKind = 'shipping' | 'returns' | 'origin' | 'materials' | 'guarantee';
 
@@ -152,7 +152,7 @@ export function extractKeyFacts(snapshot: StoreSnapshot, options: KeyFactOptions
   let fromProducts = 0;
   for (const product of sortedProducts(snapshot.products)) {
     if (fromProducts >= maxFromProducts) break;
-    for (const sentence of splitSentences(product.description)) {
+    for (const sentence of splitSentences(markdownToText(product.description))) {
       const kind = classifyFact(sentence);
       if (kind !== 'origin' && kind !== 'materials') continue;
       const key = dedupeKey(sentence);

@@ -5,12 +5,13 @@
  * never states a policy, origin or claim the store did not write itself.
  */
 import type { CatalogProduct, FaqEntry, SiteNarrative, StoreSnapshot } from '../site/types';
-import { categoriesOf, formatMoney, formatPriceRange, parsePrice, priceRange, productTypeCounts, realCollections, vendorCounts } from './catalog';
+import { categoriesOf, formatMoney, formatPriceRange, priceRange, productTypeCounts, realCollections, vendorCounts } from './catalog';
 import { describingSentences, extractAudience, extractEmails, extractKeyFacts, sortedProducts, storeName, type KeyFact } from './evidence';
 import { extractStoreFaqs } from './faq-extract';
 import { inferIndustry, type IndustryInference } from './industry';
+import { materialsQuestion } from './templates';
 import type { NarrativeOverview, SiteGenerator } from './types';
-import { dedupeKey, indefiniteArticle, isStatement, joinList, leadSentences, normalizeSpace, truncateText } from './text';
+import { dedupeKey, indefiniteArticle, isStatement, joinList, leadSentences, markdownToText, normalizeSpace, truncateText } from './text';
 
 export const MIN_FAQS = 8;
 export const MAX_FAQS = 20;
@@ -82,13 +83,12 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** "N offers 8 products across coffee, tea and brewing gear, priced from USD 9.50 to USD 64.00." */
+/** "N offers 8 products across coffee, tea and brewing gear." (no prices: they go stale in prose) */
 function catalogueSentence(a: Analysis): string | null {
   if (!a.products.length) return null;
   const types = a.types.slice(0, 4).map((t) => lowerLabel(t.type));
   let s = `${a.name} offers ${plural(a.products.length, 'product')}`;
   if (types.length) s += ` across ${joinList(types)}${a.types.length > 4 ? ' and more' : ''}`;
-  if (a.range) s += a.range.min === a.range.max ? `, priced at ${formatPriceRange(a.range)}` : `, priced from ${formatPriceRange(a.range)}`;
   return `${s}.`;
 }
 
@@ -120,7 +120,6 @@ function buildDescription(a: Analysis): string {
   if (a.products.length) {
     const lines: string[] = [];
     let first = `The catalogue lists ${plural(a.products.length, 'product')}`;
-    if (a.available !== a.products.length) first += ` (${a.available} available)`;
     const vendors = a.vendors.slice(0, 5).map((v) => v.vendor);
     const ownBrandOnly = vendors.length === 1 && dedupeKey(vendors[0]) === dedupeKey(a.name);
     if (vendors.length && !ownBrandOnly) first += ` from ${joinList(vendors)}${a.vendors.length > 5 ? ' and other vendors' : ''}`;
@@ -130,7 +129,6 @@ function buildDescription(a: Analysis): string {
       lines.push(`Product types: ${joinList(types)}${a.types.length > 8 ? ', among others' : ''}.`);
     }
     if (a.collections.length) lines.push(`Collections: ${joinList(a.collections.slice(0, 10))}${a.collections.length > 10 ? ' and more' : ''}.`);
-    if (a.range) lines.push(a.range.min === a.range.max ? `Products are priced at ${formatPriceRange(a.range)}.` : `Prices range from ${formatPriceRange(a.range)}.`);
     paragraphs.push(lines.join(' '));
   } else if (a.collections.length) {
     paragraphs.push(`Collections: ${joinList(a.collections.slice(0, 10))}.`);
@@ -212,7 +210,7 @@ function generatedFaqs(a: Analysis): FaqEntry[] {
   const origin = factsOf(a, 'origin', 3);
   if (origin.length) add(`Where do ${possessive(n)} products come from?`, origin.join(' '));
   const materials = factsOf(a, 'materials', 3);
-  if (materials.length) add(`What does ${n} say about its ingredients and materials?`, materials.join(' '));
+  if (materials.length) add(materialsQuestion(n, a.industry.basis === 'default' ? '' : a.industry.industry, materials), materials.join(' '));
   const guarantee = factsOf(a, 'guarantee', 2);
   if (guarantee.length) add(`Does ${n} offer a guarantee?`, guarantee.join(' '));
   if (a.audience.length) add(`Who is ${n} for?`, [...new Set(a.audience.map((x) => x.sentence))].join(' '));
@@ -250,14 +248,14 @@ function typePhrase(productType: string): string {
   return `${indefiniteArticle(type)} ${type}`;
 }
 
-/** "<name> is a <type> from <vendor> priced at <currency> <price>. <first sentences>" */
+/** "<name> is a <type> from <vendor>. <first sentences of the description>" */
 export function productSummary(product: CatalogProduct): string {
   let head = `${product.name.trim() || product.productId} is ${typePhrase(product.productType)}`;
   if (product.vendor.trim()) head += ` from ${product.vendor.trim()}`;
-  const price = parsePrice(product.price);
-  if (price !== null) head += ` priced at ${formatMoney(price, product.currency?.trim() || null)}`;
+  // No price or stock in prose: they change without the text being rewritten (offers live in
+  // the structured fields: Offer JSON-LD, the Price/Availability facts).
   head += '.';
-  const lead = leadSentences(product.description, 2, 320);
+  const lead = leadSentences(markdownToText(product.description), 2, 320);
   return truncateText(lead ? `${head} ${lead}` : head, PRODUCT_SUMMARY_MAX);
 }
 

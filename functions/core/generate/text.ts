@@ -18,7 +18,9 @@ export function stripInlineMarkdown(line: string): string {
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '') // images
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1') // links keep their text
     .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1') // reference links
-    .replace(/<\/?[a-z][^>]*>/gi, ' ') // leftover html tags
+    // leftover html tags: block ones separate words, inline and void ones never split a word ("I<meta>deal")
+    .replace(/<\/?(?:p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|hr|dd|dt)\b[^>]*>/gi, ' ')
+    .replace(/<\/?[a-z][a-z0-9-]*(?:\s[^<>]*)?\/?>/gi, '')
     .replace(/`([^`]*)`/g, '$1')
     .replace(/(\*\*|__)(.+?)\1/g, '$2')
     .replace(/(^|[^\w*])[*_]([^*_\s][^*_]*?)[*_](?=[^\w*]|$)/g, '$1$2')

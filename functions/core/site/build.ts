@@ -9,10 +9,22 @@
  * - `refreshTimestamps(files, now)` (refresh.ts): the daily date refresh.
  *
  * Decisions:
- * - Canonical of Q&A pages and of the Q&A index: the store's own FAQ page when the snapshot
- *   has one (a scraped page whose path names faq/faqs/frequently-asked-questions), otherwise
- *   the store home. The answers describe the business as a whole, and no other store page
- *   carries them; the store home is the page they belong to.
+ * - Canonicals, per page kind (D112's companion; see docs/decisions.md D113):
+ *   - `/ai/products/<slug>/` replicates the store's product page (same product, same facts):
+ *     canonical = the store product URL;
+ *   - `/ai/collections/<handle>/` replicates the store's collection page: canonical = it;
+ *   - Q&A pages, the Q&A index and the AI home are content of their own that no store page
+ *     carries (a store FAQ page has other text): canonical = their own URL on the public
+ *     origin (`metadata.publicOrigin`, resolved by `finalizeSite`), in the routed `/ai/...`
+ *     form, which resolves on the AI host and on the customer domain (D28). Declaring them
+ *     copies of the store home or FAQ page would keep them out of search indexes;
+ *   - markdown replicas `/pages/*.md` replicate store pages but are not HTML (no canonical
+ *     tag possible); they are left out of the sitemap and start with their `Source:` URL.
+ * - Dates (D112): every HTML page keeps its modified date until its content changes; pass the
+ *   previous release's pages as `previousPages` (`pageDatesOf(files)`, core/site/dates.ts).
+ * - Scale (D113): llms.txt lists at most `LLMS_PRODUCTS_PER_COLLECTION` products per collection
+ *   and `LLMS_INDEX_MAX_PRODUCTS` in all; data.json holds the organization and those products;
+ *   the full catalogue is in `/llms/catalog/full.txt` and `/llms/catalog/<n>.txt`.
  * - Collections: the snapshot carries no collection membership, so products are matched to a
  *   collection when their product type, a tag or the vendor names the collection (handle or
  *   title, singular or plural); `all`-like handles hold every product; callers that know the
@@ -23,7 +35,8 @@
 import { ValidationError } from '../errors';
 import { CONTENT_TYPES, oneLine } from './html';
 import { buildIndexPage } from './index-page';
-import { buildLlmsTxt, buildProductLlmsFiles } from './llms';
+import { DEFAULT_LLMS_LIMITS, buildLlmsFiles, buildProductLlmsFiles, productGroups, type LlmsLimits } from './llms';
+import { pageDatesOf, type PageDates } from './dates';
 import {
   buildCollectionPage,
   buildFaqPage,
@@ -37,11 +50,12 @@ import {
   type ProductRef,
   type ReplicaRef,
 } from './pages';
-import { RESERVED_AI_NAMES, SITE_PATHS, SlugAllocator, pageReplicaSlug, productSlugs, slugify } from './paths';
+import { RESERVED_AI_NAMES, SITE_PATHS, SlugAllocator, pageReplicaSlug, productSlugs, publicUrl, resolvePublicOrigin, slugify } from './paths';
 import { buildFavicon } from './favicon';
 import { buildRobotsTxt } from './robots';
 import { buildSitemap, type SitemapLimits } from './sitemap';
-import { buildDataJson, storeOrigin } from './structured-data';
+import { buildDataJson } from './structured-data';
+import { organizationProfile } from './organization';
 import { buildTrackingScript } from './tracking-script';
 import type { CatalogCollection, CatalogProduct, DeployMetadata, ScrapedPage, SiteFile, SiteNarrative, StoreSnapshot } from './types';
 
@@ -60,6 +74,46 @@ export interface BuildSiteOptions {
   trackingEndpoint: string;
   /** Product ids per collection handle, when the caller knows the membership. */
   collectionMembers?: Record<string, string[]>;
+  /**
+   * The previous release's HTML pages (`pageDatesOf(previousFiles)`): unchanged pages keep
+   * their modified date (D112). Absent on a first build.
+   */
+  previousPages?: PageDates;
+  /** Tests and benches: other llms.txt limits. */
+  llmsLimits?: LlmsLimits;
+}
+
+/** The products data.json describes: the ones llms.txt lists (D113). */
+function leadingProducts(groups: ReturnType<typeof productGroups>, limits: LlmsLimits): CatalogProduct[] {
+  const out: CatalogProduct[] = [];
+  for (const group of groups) {
+    for (const ref of group.products.slice(0, limits.perCollection)) {
+      if (out.length >= limits.indexMaxProducts) return out;
+      out.push(ref.product);
+    }
+  }
+  return out;
+}
+
+/**
+ * data.json: the organization and the leading products, plus a pointer to the full catalogue
+ * when products are left out. `dateModified` = the latest of its nodes' (D112), never "now"
+ * for nothing.
+ */
+function boundedDataJson(data: Record<string, unknown>, total: number, listed: number, catalogPages: number): Record<string, unknown> {
+  const graph = Array.isArray(data['@graph']) ? [...(data['@graph'] as Array<Record<string, unknown>>)] : [];
+  const dates = graph.map((n) => n.dateModified).filter((d): d is string => typeof d === 'string' && !Number.isNaN(new Date(d).getTime()));
+  const latest = dates.sort((a, b) => new Date(b).getTime() - new Date(a).getTime())[0];
+  if (total > listed) {
+    graph.push({
+      '@type': 'DataCatalog',
+      name: 'Full product catalogue',
+      description: `${listed} of ${total} products are described here; every product is listed in the catalogue files.`,
+      url: publicUrl(SITE_PATHS.llmsFull),
+      dataset: Array.from({ length: catalogPages }, (_, i) => ({ '@type': 'Dataset', name: `Catalogue part ${i + 1}`, url: publicUrl(SITE_PATHS.llmsCatalogPage(i + 1)) })),
+    });
+  }
+  return { ...data, ...(latest ? { dateModified: latest } : {}), '@graph': graph };
 }
 
 const INDEXNOW_KEY = /^[A-Za-z0-9-]{8,128}$/;
@@ -102,22 +156,6 @@ export function collectionProducts(
   return products.filter((p) => names(p).some((n) => keys.has(n)));
 }
 
-const FAQ_PATH = /(?:^|\/)(?:faq|faqs|frequently-asked-questions|fragen)(?:\/|$|\.)/i;
-
-/** Canonical target of the Q&A pages (see the decision above). */
-export function faqCanonical(snapshot: StoreSnapshot): string {
-  const faqPage = snapshot.pages.find((p) => p.statusCode < 400 && FAQ_PATH.test(safePath(p.url)));
-  return faqPage ? faqPage.url : `${storeOrigin(snapshot.business)}/`;
-}
-
-function safePath(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return '';
-  }
-}
-
 function replicaPages(pages: readonly ScrapedPage[]): ReplicaRef[] {
   const allocator = new SlugAllocator();
   return uniqueBy(
@@ -130,7 +168,7 @@ function replicaPages(pages: readonly ScrapedPage[]): ReplicaRef[] {
 export function buildSiteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative, options: BuildSiteOptions): SiteFile[] {
   if (!INDEXNOW_KEY.test(options.indexNowKey)) throw new ValidationError('indexNowKey must be 8-128 characters of a-z, A-Z, 0-9 and -');
   if (Number.isNaN(new Date(options.now).getTime())) throw new ValidationError('now must be an ISO timestamp');
-  const ctx: PageContext = { business: snapshot.business, narrative, now: options.now };
+  const ctx: PageContext = { business: snapshot.business, narrative, now: options.now, ...(options.previousPages ? { previous: options.previousPages } : {}) };
 
   const products = uniqueBy(snapshot.products, (p) => p.productId);
   const slugs = productSlugs(products);
@@ -150,35 +188,45 @@ export function buildSiteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative
   const faqRefs: FaqRef[] = narrative.faqs
     .filter((entry) => oneLine(entry.question) && entry.answer.trim())
     .map((entry) => ({ entry, slug: faqAllocator.take(slugify(entry.question, 'question')) }));
-  const canonicalOfFaq = faqCanonical(snapshot);
 
   const replicas = replicaPages(snapshot.pages);
 
+  const llmsLimits = options.llmsLimits ?? DEFAULT_LLMS_LIMITS;
+  const llmsInput = {
+    business: snapshot.business,
+    narrative,
+    products: productRefs,
+    collections: collectionRefs.map((c) => ({
+      handle: c.collection.handle,
+      title: c.collection.title,
+      description: c.collection.description,
+      path: SITE_PATHS.collectionPage(c.handle),
+      productIds: c.products.map((p) => p.product.productId),
+    })),
+    faqs: faqRefs.map((f) => ({ question: f.entry.question, answer: f.entry.answer, path: SITE_PATHS.faqPage(f.slug) })),
+    pages: replicas.map((r) => ({ title: replicaLabel(r.page), description: r.page.description, path: SITE_PATHS.pageReplica(r.slug) })),
+    storeAgentFiles: (snapshot.storeAgentFiles ?? []).map((f) => ({ name: `The store's own ${f.path}`, url: f.url, notes: 'published by the store itself' })),
+    limits: llmsLimits,
+  };
   const files: SiteFile[] = [];
-  files.push(
-    buildLlmsTxt({
-      business: snapshot.business,
-      narrative,
-      products: productRefs,
-      collections: collectionRefs.map((c) => ({
-        title: c.collection.title,
-        description: c.collection.description,
-        path: SITE_PATHS.collectionPage(c.handle),
-      })),
-      faqs: faqRefs.map((f) => ({ question: f.entry.question, answer: f.entry.answer, path: SITE_PATHS.faqPage(f.slug) })),
-      pages: replicas.map((r) => ({ title: replicaLabel(r.page), description: r.page.description, path: SITE_PATHS.pageReplica(r.slug) })),
-    }),
-  );
+  files.push(...buildLlmsFiles(llmsInput));
   files.push(...buildProductLlmsFiles(products, narrative, { now: options.now, business: snapshot.business }));
+  const leading = leadingProducts(productGroups(llmsInput), llmsLimits);
+  const dataJson = boundedDataJson(
+    buildDataJson(snapshot.business, leading, narrative, options.now, organizationProfile(snapshot)),
+    products.length,
+    leading.length,
+    Math.ceil(products.length / llmsLimits.catalogPageSize),
+  );
   files.push({
     path: SITE_PATHS.dataJson,
-    content: `${JSON.stringify(buildDataJson(snapshot.business, products, narrative, options.now), null, 2)}\n`,
+    content: `${JSON.stringify(dataJson, null, 2)}\n`,
     contentType: CONTENT_TYPES.json,
   });
   for (const ref of productRefs) files.push(buildProductPage(ctx, ref, collectionRefs));
   for (const ref of collectionRefs) files.push(buildCollectionPage(ctx, ref));
-  faqRefs.forEach((_, i) => files.push(buildFaqPage(ctx, faqRefs, i, canonicalOfFaq)));
-  files.push(buildQuestionsIndex(ctx, faqRefs, canonicalOfFaq));
+  faqRefs.forEach((_, i) => files.push(buildFaqPage(ctx, faqRefs, i)));
+  files.push(buildQuestionsIndex(ctx, faqRefs));
   for (const ref of replicas) files.push(buildPageReplica(ctx, ref));
   files.push({
     path: SITE_PATHS.trackingJs,
@@ -215,13 +263,20 @@ function isGenerated(path: string): boolean {
  */
 export function finalizeSite(contentFiles: readonly SiteFile[], metadata: DeployMetadata, options: FinalizeOptions = {}): SiteFile[] {
   const byPath = new Map<string, SiteFile>();
+  const previousGenerated: SiteFile[] = [];
   for (const file of contentFiles) {
-    if (isGenerated(file.path)) continue;
+    if (isGenerated(file.path)) {
+      previousGenerated.push(file);
+      continue;
+    }
     byPath.delete(file.path);
-    byPath.set(file.path, file);
+    // Absolute links and self canonicals name the public origin only now (PUBLIC_ORIGIN_TOKEN).
+    const resolved = resolvePublicOrigin(file.content, metadata.publicOrigin);
+    byPath.set(file.path, resolved === file.content ? file : { ...file, content: resolved });
   }
   const content = [...byPath.values()];
-  const index = buildIndexPage(content, metadata);
+  // The AI home keeps its date while its content is unchanged (D112), like every page.
+  const index = buildIndexPage(content, metadata, pageDatesOf(previousGenerated)[SITE_PATHS.aiHome]);
   const sitemap = buildSitemap([...content, ...index], metadata, options.sitemapLimits);
   const robots = buildRobotsTxt(metadata, options.storeRobotsTxt);
   return [...content, ...index, ...sitemap, robots, buildFavicon(metadata.businessName)];

@@ -105,10 +105,17 @@ export function utcYear(iso: string): number {
   return parseInstant(iso).getUTCFullYear();
 }
 
-/** The footer line the daily refresh rewrites. */
+/** The footer line with the page's modified date (D112: it moves only with the content). */
 export function lastUpdatedLine(iso: string): string {
   return `Last updated: ${humanDate(iso)}`;
 }
+
+/** The footer line the daily refresh rewrites: when the page was last checked against its sources. */
+export function lastCheckedLine(iso: string): string {
+  return `Last checked: ${humanDate(iso)}`;
+}
+
+export const LAST_CHECKED_PATTERN = /Last checked: (January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}/;
 
 export const LAST_UPDATED_PATTERN = /Last updated: (January|February|March|April|May|June|July|August|September|October|November|December) \d{1,2}, \d{4}/;
 
@@ -119,14 +126,25 @@ export interface PageShell {
   /** Page heading part of the title; `pageTitle` adds the store name. */
   title: string;
   description: string;
-  /** Absolute store URL. */
+  /**
+   * Absolute URL: the store page the AI page replicates, or the page's own URL
+   * (`selfUrl`, resolved on the public origin at publish time) for content of its own.
+   */
   canonical: string;
-  /** ISO timestamp of this version of the page. */
+  /** ISO timestamp of the last change of the page's content (D112). */
   modifiedTime: string;
+  /** ISO timestamp of the build or daily check; defaults to `modifiedTime`. */
+  checkedTime?: string;
+  /** core/site/dates.ts `contentHash` of the page rendered with placeholder dates. */
+  contentHash?: string;
   /** JSON-LD objects, one script block each. */
   jsonLd: unknown[];
   /** Escaped HTML for `<main>`. */
   body: string;
+  /** Open Graph type: `article` unless given (product pages: `product`). */
+  ogType?: string;
+  /** More `<meta property>` pairs (e.g. `product:price:amount`), escaped here. */
+  extraMeta?: Array<[string, string]>;
 }
 
 const STYLE = [
@@ -158,13 +176,13 @@ export function renderPage(shell: PageShell): string {
 <meta name="description" content="${escapeHtml(description)}">
 <link rel="canonical" href="${escapeHtml(shell.canonical)}">
 <meta name="robots" content="index, follow">
-<meta property="og:type" content="article">
+<meta property="og:type" content="${escapeHtml(shell.ogType ?? 'article')}">
 <meta property="og:title" content="${escapeHtml(title)}">
 <meta property="og:description" content="${escapeHtml(description)}">
 <meta property="og:url" content="${escapeHtml(shell.canonical)}">
 <meta property="og:site_name" content="${escapeHtml(oneLine(shell.storeName))}">
 <meta property="article:modified_time" content="${modified}">
-<link rel="icon" href="${aiHref(SITE_PATHS.favicon)}" type="image/svg+xml">
+${shell.contentHash ? `<meta name="ai-site:content-hash" content="${escapeHtml(shell.contentHash)}">\n` : ''}${(shell.extraMeta ?? []).map(([property, content]) => `<meta property="${escapeHtml(property)}" content="${escapeHtml(content)}">\n`).join('')}<link rel="icon" href="${aiHref(SITE_PATHS.favicon)}" type="image/svg+xml">
 <style>${STYLE}</style>
 ${jsonLd}
 </head>
@@ -177,6 +195,7 @@ ${shell.body}
 </main>
 <footer>
 <p>${lastUpdatedLine(shell.modifiedTime)}</p>
+<p>${lastCheckedLine(shell.checkedTime ?? shell.modifiedTime)}</p>
 </footer>
 <script src="${aiHref(SITE_PATHS.trackingJs)}" defer></script>
 </body>

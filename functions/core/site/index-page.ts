@@ -4,7 +4,8 @@
  * articles written by other steps. Labels are read back from the files themselves.
  */
 import { CONTENT_TYPES, decodeHtmlEntities, escapeHtml, isoSeconds, linkList, oneLine, renderPage, utcYear } from './html';
-import { SITE_PATHS, aiHref, hrefForFile } from './paths';
+import { datedContent, type PageDate } from './dates';
+import { PUBLIC_ORIGIN_TOKEN, SITE_PATHS, aiHref, hrefForFile, resolvePublicOrigin } from './paths';
 import { SCHEMA_CONTEXT } from './structured-data';
 import type { DeployMetadata, SiteFile } from './types';
 
@@ -35,8 +36,11 @@ function byLabel(a: Item, b: Item): number {
   return a.label.localeCompare(b.label);
 }
 
-/** `/index.html` and `/ai/index.html`, identical. */
-export function buildIndexPage(files: readonly SiteFile[], metadata: DeployMetadata): SiteFile[] {
+/**
+ * `/index.html` and `/ai/index.html`, identical. Canonical: `/ai/` on the public origin (its
+ * own content, D113). Dated by its content (D112): `previous` is the last release's AI home.
+ */
+export function buildIndexPage(files: readonly SiteFile[], metadata: DeployMetadata, previous?: PageDate): SiteFile[] {
   const paths = new Set(files.map((f) => f.path));
   const products: Item[] = [];
   const collections: Item[] = [];
@@ -69,6 +73,10 @@ export function buildIndexPage(files: readonly SiteFile[], metadata: DeployMetad
   const machine: Item[] = [];
   if (paths.has(SITE_PATHS.llmsTxt)) machine.push({ href: aiHref(SITE_PATHS.llmsTxt), label: 'llms.txt: the store summarized for AI assistants' });
   if (paths.has(SITE_PATHS.dataJson)) machine.push({ href: aiHref(SITE_PATHS.dataJson), label: 'Structured data (schema.org JSON-LD)' });
+  const catalogue = files.filter((f) => /^\/llms\/catalog\/[^/]+\.txt$/.test(f.path)).map((f) => f.path).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  for (const path of catalogue) {
+    machine.push({ href: aiHref(path), label: path === SITE_PATHS.llmsFull ? 'Full product catalogue (plain text)' : `Product catalogue, part ${/(\d+)\.txt$/.exec(path)?.[1] ?? ''} (plain text)` });
+  }
   machine.push({ href: aiHref(SITE_PATHS.sitemap), label: 'Sitemap' });
 
   const name = oneLine(metadata.businessName);
@@ -86,25 +94,35 @@ ${section('Store pages (markdown)', pages)}
 ${section('Product facts (plain text)', productFacts)}
 ${section('For machines', machine)}`;
 
-  const content = renderPage({
-    storeName: metadata.businessName,
-    storeUrl: metadata.sourceUrl,
-    title: `Guide for AI assistants (${utcYear(metadata.deployedAt)})`,
-    description: summary,
-    canonical: storeHome,
-    modifiedTime: metadata.deployedAt,
-    jsonLd: [
-      {
-        '@context': SCHEMA_CONTEXT,
-        '@type': 'WebPage',
-        name: `${name}: guide for AI assistants`,
+  const { content: dated } = datedContent(
+    ({ modified, checked, hash }) =>
+      renderPage({
+        storeName: metadata.businessName,
+        storeUrl: metadata.sourceUrl,
+        title: `Guide for AI assistants (${utcYear(checked)})`,
         description: summary,
-        dateModified: isoSeconds(metadata.deployedAt),
-        about: { '@type': ['Organization', 'OnlineStore'], name, url: metadata.sourceUrl.replace(/\/+$/, '') },
-      },
-    ],
-    body,
-  });
+        // resolved below, so connecting a domain is no content change
+        canonical: `${PUBLIC_ORIGIN_TOKEN}${aiHref('/')}`,
+        modifiedTime: modified,
+        checkedTime: checked,
+        ...(hash ? { contentHash: hash } : {}),
+        jsonLd: [
+          {
+            '@context': SCHEMA_CONTEXT,
+            '@type': 'WebPage',
+            name: `${name}: guide for AI assistants`,
+            description: summary,
+            dateModified: isoSeconds(modified),
+            about: { '@type': ['Organization', 'OnlineStore'], name, url: metadata.sourceUrl.replace(/\/+$/, '') },
+          },
+        ],
+        body,
+      }),
+    previous,
+    null,
+    metadata.deployedAt,
+  );
+  const content = resolvePublicOrigin(dated, metadata.publicOrigin);
   return [
     { path: SITE_PATHS.rootIndex, content, contentType: CONTENT_TYPES.html },
     { path: SITE_PATHS.aiHome, content, contentType: CONTENT_TYPES.html },

@@ -5,15 +5,17 @@
  * detail paragraphs and lists (no headings); then H2 file lists whose items are
  * `- [name](url): notes`, the last one `## Optional`.
  *
- * Links are root-relative and in their routed form (`aiHref`): `/llms/<slug>.txt`,
- * `/ai/collections/<handle>/`, `/ai/<faq-slug>/`, `/ai/pages/<slug>.md`, `/ai/data.json`,
- * `/sitemap.xml`. The same llms.txt is served on the AI-site host and on the customer domain,
- * and these forms resolve on both (an absolute URL would name only one of them). The file
- * says so in its detail section.
+ * Links are absolute (llmstxt.org), on the site's public origin: written with
+ * `PUBLIC_ORIGIN_TOKEN` and resolved by `finalizeSite` (the customer domain once connected,
+ * else the AI host), in their routed form (`aiHref`), so they resolve on either host (D28).
+ * `/llms.txt` is an index that stays small at any catalogue size (D113); the full catalogue
+ * is in `/llms/catalog/full.txt` and `/llms/catalog/<n>.txt`.
  */
 import { CONTENT_TYPES, oneLine, truncate } from './html';
-import { SITE_PATHS, aiHref, hrefForFile, productSlugs } from './paths';
-import { priceNumber } from './structured-data';
+import { isCatchAllCollection } from '../generate/industry';
+import { markdownDetails, markdownPlain } from './markdown';
+import { SITE_PATHS, productSlugs, publicUrl, publicUrlOfFile } from './paths';
+import { identifierFacts, priceStatement, stockNote, stockStatement, variantDetailBlock } from './offers';
 import type { CatalogProduct, SiteFile, SiteNarrative, StoreIdentity } from './types';
 
 export interface LlmsLink {
@@ -67,22 +69,26 @@ export function detailParagraphs(text: string): string[] {
     .filter(Boolean);
 }
 
-/** `24.00 USD`, `24.00 USD (was 30.00 USD)`, or null. */
+/** `USD 24.00`, `USD 24.00 (was USD 30.00)`, `USD 48.00–54.00`, or null (offers.ts). */
 export function priceText(product: CatalogProduct): string | null {
-  if (priceNumber(product.price) === null || product.price === null) return null;
-  const currency = product.currency ? ` ${product.currency.trim().toUpperCase()}` : '';
-  const compare = priceNumber(product.compareAtPrice);
-  const now = priceNumber(product.price);
-  const was = product.compareAtPrice !== null && compare !== null && now !== null && compare > now ? ` (was ${product.compareAtPrice.trim()}${currency})` : '';
-  return `${product.price.trim()}${currency}${was}`;
+  return priceStatement(product);
 }
 
+/** `In stock`, `Out of stock`, or `In stock (Matte Black: sold out)` (offers.ts). */
 export function availabilityText(product: CatalogProduct): string {
-  return product.available ? 'In stock' : 'Out of stock';
+  return stockStatement(product);
 }
 
 export function productSummary(product: CatalogProduct, narrative: SiteNarrative): string {
-  return oneLine(narrative.productSummaries[product.productId] || truncate(product.description, 200) || product.name);
+  return oneLine(narrative.productSummaries[product.productId] || truncate(markdownPlain(product.description), 200) || product.name);
+}
+
+/**
+ * The price and stock note of a product in the llms index and catalogue files: the ONE place
+ * those files render volatile offer facts (never in prose), so it can be swapped alone.
+ */
+export function offerNote(product: CatalogProduct): string | null {
+  return [priceText(product), stockNote(product)].filter(Boolean).join(', ') || null;
 }
 
 export interface ProductLlmsOptions {
@@ -108,13 +114,14 @@ export function buildProductLlmsFiles(
     const price = priceText(product);
     facts.push(`- Price: ${price ?? 'not listed'}`);
     facts.push(`- Availability: ${availabilityText(product)}`);
+    for (const [label, value] of identifierFacts(product)) facts.push(`- ${label}: ${value}`);
     if (product.productType) facts.push(`- Product type: ${oneLine(product.productType)}`);
     if (product.vendor) facts.push(`- Vendor: ${oneLine(product.vendor)}`);
     if (product.tags.length) facts.push(`- Tags: ${product.tags.map(oneLine).join(', ')}`);
     facts.push(`- Store page: ${product.url}`);
     if (options.business) facts.push(`- Sold by: ${oneLine(options.business.name)} (${options.business.url.replace(/\/+$/, '')})`);
-    const details = [facts.join('\n')];
-    const description = detailParagraphs(product.description);
+    const details = [facts.join('\n'), variantDetailBlock(product) ?? ''];
+    const description = markdownDetails(product.description);
     if (description.length) details.push('Description:', ...description);
     const content = renderLlmsDocument({
       title: product.name,
@@ -124,8 +131,8 @@ export function buildProductLlmsFiles(
         {
           title: 'Optional',
           links: [
-            { name: 'Product page (AI site)', url: hrefForFile(SITE_PATHS.productPage(slug)), notes: 'the same facts as HTML with Product structured data' },
-            { name: 'Store overview', url: aiHref(SITE_PATHS.llmsTxt), notes: 'llms.txt of the whole store' },
+            { name: 'Product page (AI site)', url: publicUrlOfFile(SITE_PATHS.productPage(slug)), notes: 'the same facts as HTML with Product structured data' },
+            { name: 'Store overview', url: publicUrl(SITE_PATHS.llmsTxt), notes: 'llms.txt of the whole store' },
           ],
         },
       ],
@@ -135,17 +142,89 @@ export function buildProductLlmsFiles(
   return files;
 }
 
+/** Products listed per collection in `/llms.txt` (the rest: collection page and catalogue files). */
+export const LLMS_PRODUCTS_PER_COLLECTION = 10;
+/** At most this many products in `/llms.txt` in all. */
+export const LLMS_INDEX_MAX_PRODUCTS = 200;
+/** Products per `/llms/catalog/<n>.txt`. */
+export const LLMS_CATALOG_PAGE_SIZE = 500;
+/** Notes of catalogue lines are cut to this many characters. */
+const CATALOG_NOTE_LENGTH = 140;
+
+export interface LlmsLimits {
+  perCollection: number;
+  indexMaxProducts: number;
+  catalogPageSize: number;
+}
+
+export const DEFAULT_LLMS_LIMITS: LlmsLimits = {
+  perCollection: LLMS_PRODUCTS_PER_COLLECTION,
+  indexMaxProducts: LLMS_INDEX_MAX_PRODUCTS,
+  catalogPageSize: LLMS_CATALOG_PAGE_SIZE,
+};
+
+/** A file the store itself serves for AI agents (its own llms.txt, agents.md, ...), D114. */
+export interface StoreAgentFileLink {
+  name: string;
+  /** Absolute URL on the store. */
+  url: string;
+  notes?: string;
+}
+
 export interface LlmsTxtInput {
   business: StoreIdentity;
   narrative: SiteNarrative;
+  /** Every product, in catalogue order. */
   products: Array<{ product: CatalogProduct; slug: string }>;
-  collections: Array<{ title: string; description: string; path: string }>;
+  /** `handle` and `productIds` (members, in collection order) group the products. */
+  collections: Array<{ handle?: string; title: string; description: string; path: string; productIds?: string[] }>;
   faqs: Array<{ question: string; answer: string; path: string }>;
   pages: Array<{ title: string; description: string; path: string }>;
+  /** The store's own agent files, linked from the Optional section. */
+  storeAgentFiles?: StoreAgentFileLink[];
+  limits?: LlmsLimits;
 }
 
-/** The store's `/llms.txt`. */
-export function buildLlmsTxt(input: LlmsTxtInput): SiteFile {
+interface ProductGroup {
+  title: string;
+  /** AI collection page, when the group is a collection. */
+  path: string | null;
+  products: Array<{ product: CatalogProduct; slug: string }>;
+}
+
+/**
+ * Products grouped by collection, each product once: in the first real (not catch-all)
+ * collection that holds it, else in "Other products". Within a group: available products
+ * first, then the collection's (or the catalogue's) order.
+ */
+export function productGroups(input: Pick<LlmsTxtInput, 'products' | 'collections'>): ProductGroup[] {
+  const byId = new Map(input.products.map((p) => [p.product.productId, p]));
+  const placed = new Set<string>();
+  const groups: ProductGroup[] = [];
+  const byPriority = (items: ProductGroup['products']) =>
+    items.map((item, i) => ({ item, i })).sort((a, b) => Number(b.item.product.available) - Number(a.item.product.available) || a.i - b.i).map((x) => x.item);
+  for (const c of input.collections) {
+    if (isCatchAllCollection(c.handle ?? '', c.title)) continue;
+    const members: ProductGroup['products'] = [];
+    for (const id of c.productIds ?? []) {
+      const ref = byId.get(id);
+      if (!ref || placed.has(id)) continue;
+      placed.add(id);
+      members.push(ref);
+    }
+    if (members.length) groups.push({ title: oneLine(c.title), path: c.path, products: byPriority(members) });
+  }
+  const rest = input.products.filter((p) => !placed.has(p.product.productId));
+  if (rest.length) groups.push({ title: groups.length ? 'Other products' : 'Products', path: null, products: byPriority(rest) });
+  return groups;
+}
+
+function productLink(ref: { product: CatalogProduct; slug: string }, narrative: SiteNarrative, noteLength: number): LlmsLink {
+  const notes = [offerNote(ref.product), truncate(productSummary(ref.product, narrative), noteLength)].filter(Boolean).join('; ');
+  return { name: ref.product.name, url: publicUrl(SITE_PATHS.productLlms(ref.slug)), notes };
+}
+
+function storeDetails(input: LlmsTxtInput): string[] {
   const { business, narrative } = input;
   const details: string[] = [...detailParagraphs(narrative.description)];
   if (narrative.keyFacts.length) {
@@ -157,42 +236,125 @@ export function buildLlmsTxt(input: LlmsTxtInput): SiteFile {
   if (narrative.categories.length) about.push(`- Categories: ${narrative.categories.map(oneLine).join(', ')}`);
   about.push(`- Store: ${business.url.replace(/\/+$/, '')}`);
   details.push(about[0] as string, about.slice(1).join('\n'));
+  return details;
+}
+
+const OFFER_CAVEAT = 'Prices and availability change; the store pages are authoritative.';
+
+/**
+ * `/llms.txt` (a concise index, llmstxt.org): H1, summary, details, then products by collection
+ * (at most `perCollection` each and `indexMaxProducts` in all, each product once), collections,
+ * Q&A, pages, and an Optional section with the full catalogue, its pages, data.json, the sitemap
+ * and the store's own agent files. Plus `/llms/catalog/full.txt` (every product, one line each)
+ * and `/llms/catalog/<n>.txt` (the same lines in pages). Links are absolute on the public origin.
+ */
+export function buildLlmsFiles(input: LlmsTxtInput): SiteFile[] {
+  const { business, narrative } = input;
+  const limits = input.limits ?? DEFAULT_LLMS_LIMITS;
+  const groups = productGroups(input);
+  const total = input.products.length;
+  const pageCount = Math.ceil(total / limits.catalogPageSize);
+  const catalogueNote = total ? `${total} product${total === 1 ? '' : 's'}` : '';
+
+  const details = storeDetails(input);
   details.push(
-    'Links below are root-relative: resolve them against the address this file was fetched from. ' +
-      'Product prices and availability change; the store pages are authoritative.',
+    `Products are grouped by collection; at most ${limits.perCollection} are listed per collection here. ` +
+      `Every product is in the full catalogue (${catalogueNote || 'no products'}), linked in the Optional section. ${OFFER_CAVEAT}`,
   );
 
-  const sections: LlmsSection[] = [
-    {
-      title: 'Products',
-      links: input.products.map(({ product, slug }) => {
-        const price = priceText(product);
-        const notes = [price, availabilityText(product).toLowerCase(), truncate(productSummary(product, input.narrative), 160)]
-          .filter(Boolean)
-          .join('; ');
-        return { name: product.name, url: aiHref(SITE_PATHS.productLlms(slug)), notes };
-      }),
-    },
+  const sections: LlmsSection[] = [];
+  let listed = 0;
+  for (const group of groups) {
+    const room = Math.max(0, Math.min(limits.perCollection, limits.indexMaxProducts - listed));
+    const shown = group.products.slice(0, room);
+    listed += shown.length;
+    const links = shown.map((ref) => productLink(ref, narrative, 160));
+    const more = group.products.length - shown.length;
+    if (more > 0) {
+      links.push({
+        name: `All ${group.products.length} products: ${group.title}`,
+        url: group.path ? publicUrlOfFile(group.path) : publicUrl(SITE_PATHS.llmsFull),
+        notes: `${more} more than listed here`,
+      });
+    }
+    sections.push({ title: group.title, links });
+  }
+  sections.push(
     {
       title: 'Collections',
-      links: input.collections.map((c) => ({ name: c.title, url: hrefForFile(c.path), notes: truncate(c.description, 160) })),
+      links: input.collections.map((c) => ({ name: c.title, url: publicUrlOfFile(c.path), notes: truncate(markdownPlain(c.description), 160) })),
     },
     {
       title: 'Questions and answers',
-      links: input.faqs.map((f) => ({ name: f.question, url: hrefForFile(f.path), notes: truncate(f.answer, 160) })),
+      links: input.faqs.map((f) => ({ name: f.question, url: publicUrlOfFile(f.path), notes: truncate(f.answer, 160) })),
     },
     {
       title: 'Pages',
-      links: input.pages.map((p) => ({ name: p.title, url: hrefForFile(p.path), notes: truncate(p.description, 160) })),
+      links: input.pages.map((p) => ({ name: p.title, url: publicUrl(p.path), notes: truncate(p.description, 160) })),
     },
-    {
-      title: 'Optional',
-      links: [
-        { name: 'Structured data', url: aiHref(SITE_PATHS.dataJson), notes: 'schema.org JSON-LD graph of the store and its products' },
-        { name: 'Sitemap', url: aiHref(SITE_PATHS.sitemap), notes: 'every store page and AI page' },
-      ],
-    },
+  );
+  const optional: LlmsLink[] = [];
+  if (total) {
+    optional.push({ name: 'Full catalogue', url: publicUrl(SITE_PATHS.llmsFull), notes: `every product, one line each (${catalogueNote})` });
+    for (let n = 1; n <= pageCount; n += 1) {
+      const from = (n - 1) * limits.catalogPageSize + 1;
+      optional.push({ name: `Catalogue part ${n} of ${pageCount}`, url: publicUrl(SITE_PATHS.llmsCatalogPage(n)), notes: `products ${from}-${Math.min(total, n * limits.catalogPageSize)}` });
+    }
+  }
+  optional.push(
+    { name: 'Structured data', url: publicUrl(SITE_PATHS.dataJson), notes: 'schema.org JSON-LD: the store and its leading products' },
+    { name: 'Sitemap', url: publicUrl(SITE_PATHS.sitemap), notes: 'every store page and AI page' },
+  );
+  for (const file of input.storeAgentFiles ?? []) optional.push({ name: file.name, url: file.url, notes: file.notes ?? 'published by the store itself' });
+  sections.push({ title: 'Optional', links: optional });
+
+  const files: SiteFile[] = [
+    { path: SITE_PATHS.llmsTxt, content: renderLlmsDocument({ title: business.name, summary: narrative.summary, details, sections }), contentType: CONTENT_TYPES.text },
   ];
-  const content = renderLlmsDocument({ title: business.name, summary: narrative.summary, details, sections });
-  return { path: SITE_PATHS.llmsTxt, content, contentType: CONTENT_TYPES.text };
+  if (!total) return files;
+
+  // Catalogue files: every product once, grouped, in the order above.
+  const ordered = groups.flatMap((g) => g.products.map((ref) => ({ ref, group: g.title })));
+  const catalogueSections = (items: typeof ordered): LlmsSection[] => {
+    const out: LlmsSection[] = [];
+    for (const { ref, group } of items) {
+      let section = out[out.length - 1];
+      if (!section || section.title !== group) out.push((section = { title: group, links: [] }));
+      section.links.push(productLink(ref, narrative, CATALOG_NOTE_LENGTH));
+    }
+    return out;
+  };
+  const back: LlmsSection = { title: 'Optional', links: [{ name: 'Store overview', url: publicUrl(SITE_PATHS.llmsTxt), notes: 'llms.txt of the whole store' }] };
+  files.push({
+    path: SITE_PATHS.llmsFull,
+    content: renderLlmsDocument({
+      title: `${business.name}: full catalogue`,
+      summary: `Every product of ${oneLine(business.name)} (${catalogueNote}), grouped by collection, each listed once with a link to its facts file.`,
+      details: [OFFER_CAVEAT],
+      sections: [...catalogueSections(ordered), back],
+    }),
+    contentType: CONTENT_TYPES.text,
+  });
+  for (let n = 1; n <= pageCount; n += 1) {
+    const items = ordered.slice((n - 1) * limits.catalogPageSize, n * limits.catalogPageSize);
+    const nav: LlmsLink[] = [];
+    if (n > 1) nav.push({ name: `Catalogue part ${n - 1}`, url: publicUrl(SITE_PATHS.llmsCatalogPage(n - 1)) });
+    if (n < pageCount) nav.push({ name: `Catalogue part ${n + 1}`, url: publicUrl(SITE_PATHS.llmsCatalogPage(n + 1)) });
+    files.push({
+      path: SITE_PATHS.llmsCatalogPage(n),
+      content: renderLlmsDocument({
+        title: `${business.name}: catalogue, part ${n} of ${pageCount}`,
+        summary: `Products ${(n - 1) * limits.catalogPageSize + 1}-${(n - 1) * limits.catalogPageSize + items.length} of ${total}, grouped by collection.`,
+        details: [OFFER_CAVEAT],
+        sections: [...catalogueSections(items), { title: 'Optional', links: [...nav, ...back.links] }],
+      }),
+      contentType: CONTENT_TYPES.text,
+    });
+  }
+  return files;
+}
+
+/** The store's `/llms.txt` alone. */
+export function buildLlmsTxt(input: LlmsTxtInput): SiteFile {
+  return buildLlmsFiles(input)[0] as SiteFile;
 }

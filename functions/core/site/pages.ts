@@ -7,16 +7,19 @@ import {
   CONTENT_TYPES,
   escapeHtml,
   humanDate,
-  isoSeconds,
   linkList,
   oneLine,
   paragraphs,
   renderPage,
   truncate,
   utcYear,
+  type PageShell,
 } from './html';
+import { datedContent, type PageDates } from './dates';
+import { markdownHtml, markdownPlain } from './markdown';
 import { availabilityText, priceText, productSummary } from './llms';
-import { SITE_PATHS, aiHref, hrefForFile } from './paths';
+import { identifierFacts, productOgMeta, stockNote, variantSectionHtml } from './offers';
+import { SITE_PATHS, aiHref, hrefForFile, publicUrlOfFile } from './paths';
 import { SCHEMA_CONTEXT, faqPageNode, organizationId, productNode, storeOrigin } from './structured-data';
 import type { CatalogCollection, CatalogProduct, FaqEntry, ScrapedPage, SiteFile, SiteNarrative, StoreIdentity } from './types';
 
@@ -24,6 +27,22 @@ export interface PageContext {
   business: StoreIdentity;
   narrative: SiteNarrative;
   now: string;
+  /** The previous release's pages (core/site/dates.ts), so unchanged pages keep their date. */
+  previous?: PageDates;
+}
+
+/**
+ * An HTML page dated by its content (D112): `shell(modified, checked)` is rendered with
+ * placeholder dates for the hash, then with the decided modified date and `now` as checked.
+ */
+function datedPage(ctx: PageContext, path: string, sourceDate: string | null | undefined, shell: (modified: string, checked: string) => PageShell): SiteFile {
+  const { content } = datedContent(
+    ({ modified, checked, hash }) => renderPage({ ...shell(modified, checked), modifiedTime: modified, checkedTime: checked, ...(hash ? { contentHash: hash } : {}) }),
+    ctx.previous?.[path],
+    sourceDate,
+    ctx.now,
+  );
+  return { path, content, contentType: CONTENT_TYPES.html };
 }
 
 export interface ProductRef {
@@ -54,6 +73,7 @@ export function buildProductPage(ctx: PageContext, ref: ProductRef, collections:
   const facts: Array<[string, string]> = [
     ['Price', price ?? 'Not listed'],
     ['Availability', availabilityText(product)],
+    ...identifierFacts(product),
   ];
   if (product.productType) facts.push(['Product type', oneLine(product.productType)]);
   if (product.vendor) facts.push(['Vendor', oneLine(product.vendor)]);
@@ -69,50 +89,52 @@ export function buildProductPage(ctx: PageContext, ref: ProductRef, collections:
 <dl>
 ${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('\n')}
 </dl>
-${product.description.trim() ? `<h2>Description</h2>\n${paragraphs(product.description)}` : ''}
+${variantSectionHtml(product)}
+${product.description.trim() ? `<h2>Description</h2>\n${markdownHtml(product.description)}` : ''}
 <p><a href="${escapeHtml(product.url)}">View ${escapeHtml(oneLine(product.name))} on ${escapeHtml(storeName(ctx))}</a></p>
 <h2>More</h2>
 ${linkList(more)}
 </article>`;
   const node = { '@context': SCHEMA_CONTEXT, ...productNode(product, ctx.narrative, ctx.now, organizationId(ctx.business)) };
-  return {
-    path: SITE_PATHS.productPage(slug),
-    content: renderPage({
-      storeName: ctx.business.name,
-      storeUrl: storeOrigin(ctx.business),
-      title: product.name,
-      description: summary,
-      canonical: product.url,
-      modifiedTime: ctx.now,
-      jsonLd: [node],
-      body,
-    }),
-    contentType: CONTENT_TYPES.html,
-  };
+  // Canonical: the store's product page. This page replicates it (same product, same facts),
+  // so search engines index the store's page; the date follows the product's (D112).
+  return datedPage(ctx, SITE_PATHS.productPage(slug), product.updatedAt, (modified) => ({
+    storeName: ctx.business.name,
+    storeUrl: storeOrigin(ctx.business),
+    title: product.name,
+    description: summary,
+    canonical: product.url,
+    modifiedTime: modified,
+    ogType: 'product',
+    extraMeta: productOgMeta(product),
+    // The page's date on the node that describes the page's content (D112: they agree).
+    jsonLd: [{ ...node, dateModified: modified }],
+    body,
+  }));
 }
 
 export function buildCollectionPage(ctx: PageContext, ref: CollectionRef): SiteFile {
   const { collection } = ref;
-  const description = oneLine(collection.description) || `${oneLine(collection.title)} at ${storeName(ctx)}.`;
+  const description = markdownPlain(collection.description) || `${oneLine(collection.title)} at ${storeName(ctx)}.`;
   const productItems = ref.products.map(({ product, slug }) => ({
     href: hrefForFile(SITE_PATHS.productPage(slug)),
     label: oneLine(product.name),
-    note: [priceText(product), availabilityText(product).toLowerCase()].filter(Boolean).join(', '),
+    note: [priceText(product), stockNote(product)].filter(Boolean).join(', '),
   }));
   const body = `<article>
 <h1>${escapeHtml(oneLine(collection.title))}</h1>
-${paragraphs(collection.description)}
+${markdownHtml(collection.description)}
 <h2>Products</h2>
 ${productItems.length ? linkList(productItems) : '<p>The products of this collection are listed on the store.</p>'}
 <p><a href="${escapeHtml(collection.url)}">View the ${escapeHtml(oneLine(collection.title))} collection on ${escapeHtml(storeName(ctx))}</a></p>
 </article>`;
-  const node = {
+  const node = (modified: string) => ({
     '@context': SCHEMA_CONTEXT,
     '@type': 'CollectionPage',
     name: oneLine(collection.title),
     url: collection.url,
     description,
-    dateModified: isoSeconds(ctx.now),
+    dateModified: modified,
     isPartOf: { '@id': organizationId(ctx.business) },
     mainEntity: {
       '@type': 'ItemList',
@@ -124,31 +146,29 @@ ${productItems.length ? linkList(productItems) : '<p>The products of this collec
         name: oneLine(product.name),
       })),
     },
-  };
-  return {
-    path: SITE_PATHS.collectionPage(ref.handle),
-    content: renderPage({
-      storeName: ctx.business.name,
-      storeUrl: storeOrigin(ctx.business),
-      title: collection.title,
-      description,
-      canonical: collection.url,
-      modifiedTime: ctx.now,
-      jsonLd: [node],
-      body,
-    }),
-    contentType: CONTENT_TYPES.html,
-  };
+  });
+  // Canonical: the store's collection page, which this page replicates (its products, its text).
+  // The store gives collections no update time: the date is when this content last changed.
+  return datedPage(ctx, SITE_PATHS.collectionPage(ref.handle), null, (modified) => ({
+    storeName: ctx.business.name,
+    storeUrl: storeOrigin(ctx.business),
+    title: collection.title,
+    description,
+    canonical: collection.url,
+    modifiedTime: modified,
+    jsonLd: [node(modified)],
+    body,
+  }));
 }
 
 /** How many other questions a Q&A page links to (the index links to all). */
 const RELATED_QUESTIONS = 5;
 
 /**
- * One Q&A page. `canonical` is decided by the caller (see `faqCanonical` in build.ts):
- * the store's own FAQ page when it has one, else the store home.
+ * One Q&A page. Its canonical is its own public URL (D112 decision in build.ts): the answer is
+ * content of its own, which no store page carries, so it must not declare itself a copy.
  */
-export function buildFaqPage(ctx: PageContext, faqs: readonly FaqRef[], index: number, canonical: string): SiteFile {
+export function buildFaqPage(ctx: PageContext, faqs: readonly FaqRef[], index: number): SiteFile {
   const ref = faqs[index] as FaqRef;
   const others = faqs.filter((_, i) => i !== index);
   // The next questions in order (wrapping around), so every page is linked from several others.
@@ -159,23 +179,20 @@ ${paragraphs(ref.entry.answer)}
 </article>
 ${related.length ? `<h2>More questions</h2>\n${linkList(related.map((r) => ({ href: hrefForFile(SITE_PATHS.faqPage(r.slug)), label: oneLine(r.entry.question) })))}` : ''}
 <p><a href="${aiHref('/ai/questions/')}">All questions and answers</a></p>`;
-  return {
-    path: SITE_PATHS.faqPage(ref.slug),
-    content: renderPage({
-      storeName: ctx.business.name,
-      storeUrl: storeOrigin(ctx.business),
-      title: ref.entry.question,
-      description: ref.entry.answer,
-      canonical,
-      modifiedTime: ctx.now,
-      jsonLd: [faqPageNode([ref.entry], ctx.now)],
-      body,
-    }),
-    contentType: CONTENT_TYPES.html,
-  };
+  const path = SITE_PATHS.faqPage(ref.slug);
+  return datedPage(ctx, path, null, (modified) => ({
+    storeName: ctx.business.name,
+    storeUrl: storeOrigin(ctx.business),
+    title: ref.entry.question,
+    description: ref.entry.answer,
+    canonical: publicUrlOfFile(path),
+    modifiedTime: modified,
+    jsonLd: [faqPageNode([ref.entry], modified)],
+    body,
+  }));
 }
 
-export function buildQuestionsIndex(ctx: PageContext, faqs: readonly FaqRef[], canonical: string): SiteFile {
+export function buildQuestionsIndex(ctx: PageContext, faqs: readonly FaqRef[]): SiteFile {
   const items = faqs.map(
     (ref) =>
       `<section>\n<h2><a href="${escapeHtml(hrefForFile(SITE_PATHS.faqPage(ref.slug)))}">${escapeHtml(oneLine(ref.entry.question))}</a></h2>\n${paragraphs(ref.entry.answer)}\n</section>`,
@@ -183,20 +200,18 @@ export function buildQuestionsIndex(ctx: PageContext, faqs: readonly FaqRef[], c
   const heading = `Questions and answers about ${storeName(ctx)}`;
   const body = `<h1>${escapeHtml(heading)}</h1>
 ${items.length ? items.join('\n') : '<p>No questions have been answered yet.</p>'}`;
-  return {
-    path: SITE_PATHS.questionsIndex,
-    content: renderPage({
-      storeName: ctx.business.name,
-      storeUrl: storeOrigin(ctx.business),
-      title: `Questions and answers (${utcYear(ctx.now)})`,
-      description: `Answers to common questions about ${storeName(ctx)}: ${oneLine(ctx.narrative.summary)}`,
-      canonical,
-      modifiedTime: ctx.now,
-      jsonLd: [faqPageNode(faqs.map((f) => f.entry), ctx.now)],
-      body,
-    }),
-    contentType: CONTENT_TYPES.html,
-  };
+  const path = SITE_PATHS.questionsIndex;
+  return datedPage(ctx, path, null, (modified, checked) => ({
+    storeName: ctx.business.name,
+    storeUrl: storeOrigin(ctx.business),
+    // The year is the check date's (the daily refresh moves it), not a content change.
+    title: `Questions and answers (${utcYear(checked)})`,
+    description: `Answers to common questions about ${storeName(ctx)}: ${oneLine(ctx.narrative.summary)}`,
+    canonical: publicUrlOfFile(path),
+    modifiedTime: modified,
+    jsonLd: [faqPageNode(faqs.map((f) => f.entry), modified)],
+    body,
+  }));
 }
 
 /** Makes every link target of a markdown text absolute against the page it came from. */

@@ -14,7 +14,8 @@
  * absolute store URLs. Links are root-relative (no host), so the same file works on both hosts.
  *
  * Where files live (paths on the AI-site host):
- * - `/llms.txt`, `/llms/<product-slug>.txt`           (routed as they are)
+ * - `/llms.txt`, `/llms/<product-slug>.txt`,           (routed as they are)
+ *   `/llms/catalog/full.txt`, `/llms/catalog/<n>.txt`
  * - `/data.json`, `/tracking.js`, `/pages/<slug>.md`  (linked as `/ai/data.json`, ...)
  * - `/<indexnow-key>.txt`, `/indexing-key.txt`         (key files)
  * - `/ai/products/<slug>/index.html`, `/ai/collections/<handle>/index.html`,
@@ -53,6 +54,29 @@ export function urlPathOfFile(filePath: string): string {
 /** The link to an AI file from inside an AI page: directory form, routed (`aiHref`). */
 export function hrefForFile(filePath: string): string {
   return aiHref(urlPathOfFile(filePath));
+}
+
+/**
+ * Stands for the site's public origin (`DeployMetadata.publicOrigin`: the customer domain once
+ * connected, else the AI host) in content built before the origin is known; `finalizeSite`
+ * replaces it in every file it publishes. Used for canonical URLs of the AI site's own pages and
+ * the absolute links of the llms files (llmstxt.org uses absolute URLs).
+ */
+export const PUBLIC_ORIGIN_TOKEN = 'https://public-origin.ai-site.invalid';
+
+/** The absolute public URL of an AI file, in its routed (D28) directory form. */
+export function publicUrlOfFile(filePath: string): string {
+  return `${PUBLIC_ORIGIN_TOKEN}${hrefForFile(filePath)}`;
+}
+
+/** The absolute public URL of a root-relative path, routed form (`aiHref`). */
+export function publicUrl(path: string): string {
+  return `${PUBLIC_ORIGIN_TOKEN}${aiHref(path)}`;
+}
+
+/** Replaces `PUBLIC_ORIGIN_TOKEN` with the real origin. */
+export function resolvePublicOrigin(text: string, origin: string): string {
+  return text.includes(PUBLIC_ORIGIN_TOKEN) ? text.split(PUBLIC_ORIGIN_TOKEN).join(origin.replace(/\/+$/, '')) : text;
 }
 
 /** An absolute URL on `origin` for a root-relative path (no trailing slash doubling). */
@@ -153,6 +177,10 @@ export function pageReplicaSlug(url: string): string {
 export const SITE_PATHS = {
   llmsTxt: '/llms.txt',
   productLlms: (slug: string) => `/llms/${slug}.txt`,
+  /** Every product, one line each (D113: under /llms/, so no router change and the store's own `/llms-full.txt` stays reachable). */
+  llmsFull: '/llms/catalog/full.txt',
+  /** The full catalogue in pages of `LLMS_CATALOG_PAGE_SIZE` products. */
+  llmsCatalogPage: (n: number) => `/llms/catalog/${n}.txt`,
   dataJson: '/data.json',
   trackingJs: '/tracking.js',
   favicon: '/favicon.svg',

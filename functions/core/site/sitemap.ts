@@ -18,7 +18,7 @@
 import { SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS } from '../constants';
 import { CONTENT_TYPES, decodeHtmlEntities, isoSeconds } from './html';
 import { SITE_PATHS, absoluteUrl, aiHref, urlPathOfFile } from './paths';
-import type { DeployMetadata, SiteFile } from './types';
+import type { DeployMetadata, SiteFile, SitemapImage } from './types';
 
 export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 /** sitemaps.org: `<loc>` must be less than 2,048 characters. */
@@ -27,7 +27,13 @@ export const MAX_LOC_LENGTH = 2047;
 export interface SitemapEntry {
   loc: string;
   lastmod?: string;
+  /** `<image:image>` entries (the store's, kept: D114). */
+  images?: SitemapImage[];
 }
+
+export const IMAGE_NAMESPACE = 'http://www.google.com/schemas/sitemap-image/1.1';
+/** Google's image sitemap extension: at most 1,000 images per `<url>`. */
+const MAX_IMAGES_PER_URL = 1000;
 
 export interface SitemapLimits {
   maxUrls: number;
@@ -67,16 +73,20 @@ export function sitemapLoc(url: string): string | null {
 
 const MODIFIED_TIME = /<meta\s+property="article:modified_time"\s+content="([^"]+)"/i;
 
-function fileLastmod(file: SiteFile, fallback: string): string {
+/**
+ * An AI page's lastmod: its `article:modified_time`, which moves only with its content (D112).
+ * Files that carry no date (text files) get no lastmod: a deploy time would claim a change.
+ */
+function fileLastmod(file: SiteFile): string | undefined {
   const match = MODIFIED_TIME.exec(file.content);
-  return w3cLastmod(match ? decodeHtmlEntities(match[1] as string) : undefined) ?? isoSeconds(fallback);
+  return w3cLastmod(match ? decodeHtmlEntities(match[1] as string) : undefined);
 }
 
 /** The URL path (routed form) under which an AI file is listed, or null when it is not listed. */
 export function sitemapPathOfFile(file: SiteFile, paths: ReadonlySet<string>): string | null {
   const { path } = file;
   if (path === SITE_PATHS.llmsTxt) return path;
-  if (/^\/llms\/[^/]+\.txt$/.test(path)) return path;
+  if (/^\/llms\/(?:catalog\/)?[^/]+\.txt$/.test(path)) return path;
   if (!path.endsWith('/index.html')) return null;
   if (path === SITE_PATHS.rootIndex) return null; // the same page as /ai/
   if (path.startsWith('/ai/')) return urlPathOfFile(path);
@@ -89,19 +99,23 @@ export function sitemapPathOfFile(file: SiteFile, paths: ReadonlySet<string>): s
 export function collectSitemapEntries(files: readonly SiteFile[], metadata: DeployMetadata): SitemapEntry[] {
   const entries: SitemapEntry[] = [];
   const seen = new Set<string>();
-  const add = (url: string, lastmod: string | undefined) => {
+  const add = (url: string, lastmod: string | undefined, images?: readonly SitemapImage[]) => {
     const loc = sitemapLoc(url);
     if (!loc || seen.has(loc)) return;
     seen.add(loc);
-    entries.push(lastmod ? { loc, lastmod } : { loc });
+    const kept = (images ?? []).flatMap((image) => {
+      const imageLoc = sitemapLoc(image.loc);
+      return imageLoc ? [{ ...image, loc: imageLoc }] : [];
+    }).slice(0, MAX_IMAGES_PER_URL);
+    entries.push({ loc, ...(lastmod ? { lastmod } : {}), ...(kept.length ? { images: kept } : {}) });
   };
-  for (const item of metadata.storeSitemapUrls) add(item.loc, w3cLastmod(item.lastmod));
+  for (const item of metadata.storeSitemapUrls) add(item.loc, w3cLastmod(item.lastmod), item.images);
   const paths = new Set(files.map((f) => f.path));
   const ai = files
     .map((file) => ({ file, urlPath: sitemapPathOfFile(file, paths) }))
     .filter((x): x is { file: SiteFile; urlPath: string } => x.urlPath !== null)
     .sort((a, b) => sortKey(a.urlPath).localeCompare(sortKey(b.urlPath)));
-  for (const { file, urlPath } of ai) add(absoluteUrl(metadata.publicOrigin, urlPath), fileLastmod(file, metadata.deployedAt));
+  for (const { file, urlPath } of ai) add(absoluteUrl(metadata.publicOrigin, urlPath), fileLastmod(file));
   return entries;
 }
 
@@ -114,15 +128,20 @@ function sortKey(urlPath: string): string {
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
+function imageElement(image: SitemapImage): string {
+  return `<image:image><image:loc>${escapeXml(image.loc)}</image:loc>${image.title ? `<image:title>${escapeXml(image.title)}</image:title>` : ''}${image.caption ? `<image:caption>${escapeXml(image.caption)}</image:caption>` : ''}</image:image>`;
+}
+
 function urlElement(entry: SitemapEntry): string {
-  return `<url><loc>${escapeXml(entry.loc)}</loc>${entry.lastmod ? `<lastmod>${escapeXml(entry.lastmod)}</lastmod>` : ''}</url>\n`;
+  return `<url><loc>${escapeXml(entry.loc)}</loc>${entry.lastmod ? `<lastmod>${escapeXml(entry.lastmod)}</lastmod>` : ''}${(entry.images ?? []).map(imageElement).join('')}</url>\n`;
 }
 
-function urlset(elements: string[]): string {
-  return `${XML_HEAD}<urlset xmlns="${SITEMAP_NAMESPACE}">\n${elements.join('')}</urlset>\n`;
+/** The image namespace is declared only when an entry has images (the file stays as before otherwise). */
+function urlset(elements: string[], withImages = elements.some((e) => e.includes('<image:image>'))): string {
+  return `${XML_HEAD}<urlset xmlns="${SITEMAP_NAMESPACE}"${withImages ? ` xmlns:image="${IMAGE_NAMESPACE}"` : ''}>\n${elements.join('')}</urlset>\n`;
 }
 
-const URLSET_OVERHEAD = Buffer.byteLength(urlset([]), 'utf8');
+const URLSET_OVERHEAD = Buffer.byteLength(urlset([], true), 'utf8');
 
 function latest(lastmods: Array<string | undefined>, fallback: string): string {
   let best: { time: number; text: string } | null = null;

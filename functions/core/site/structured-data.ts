@@ -3,7 +3,10 @@
  * JSON-LD objects embedded in pages. Every URL here is an absolute store URL.
  */
 import { isoSeconds, oneLine } from './html';
-import type { CatalogProduct, FaqEntry, SiteNarrative, StoreIdentity } from './types';
+import { currencyOf } from './offers';
+import type { OrganizationProfile } from './organization';
+import { decimalValue, hasOptions, priceSpan, variantsOf } from '../products/variants';
+import type { CatalogProduct, CatalogVariant, FaqEntry, SiteNarrative, StoreIdentity } from './types';
 
 export const SCHEMA_CONTEXT = 'https://schema.org';
 
@@ -29,34 +32,86 @@ export function availabilityUrl(available: boolean): string {
   return available ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock';
 }
 
-/** The Offer of a product, or undefined without a usable price. */
-export function productOffer(product: CatalogProduct, sellerId?: string): Record<string, unknown> | undefined {
-  const price = priceNumber(product.price);
+/** The Offer of one variant, or undefined without a usable price. No currency is ever assumed. */
+export function variantOffer(product: CatalogProduct, variant: CatalogVariant, sellerId?: string): Record<string, unknown> | undefined {
+  const price = priceNumber(variant.price);
   if (price === null) return undefined;
-  const currency = product.currency && /^[A-Za-z]{3}$/.test(product.currency.trim()) ? product.currency.trim().toUpperCase() : null;
+  const currency = currencyOf(product);
+  const compare = decimalValue(variant.compareAtPrice);
   return {
     '@type': 'Offer',
     price,
     ...(currency ? { priceCurrency: currency } : {}),
-    availability: availabilityUrl(product.available),
+    availability: availabilityUrl(variant.available),
     itemCondition: 'https://schema.org/NewCondition',
+    url: variantUrl(product, variant),
+    ...(variant.sku ? { sku: oneLine(variant.sku) } : {}),
+    ...(variant.gtin ? { gtin: variant.gtin } : {}),
+    ...(compare !== null && compare > price && currency
+      ? { priceSpecification: { '@type': 'UnitPriceSpecification', priceType: 'https://schema.org/StrikethroughPrice', price: compare, priceCurrency: currency } }
+      : {}),
+    ...(sellerId ? { seller: { '@id': sellerId } } : {}),
+  };
+}
+
+/** The store page with the variant selected (`?variant=<id>`), or the product page. */
+export function variantUrl(product: CatalogProduct, variant: CatalogVariant): string {
+  return variant.id && hasOptions(product) ? `${product.url}${product.url.includes('?') ? '&' : '?'}variant=${encodeURIComponent(variant.id)}` : product.url;
+}
+
+/** The Offer of a product without options (its only variant), or undefined without a usable price. */
+export function productOffer(product: CatalogProduct, sellerId?: string): Record<string, unknown> | undefined {
+  return variantOffer(product, variantsOf(product)[0] as CatalogVariant, sellerId);
+}
+
+/**
+ * The AggregateOffer summarizing a product's variants: lowPrice/highPrice over every priced
+ * variant, offerCount, priceCurrency (when stated) and availability (InStock when any can be
+ * bought). Undefined without a priced variant.
+ */
+export function aggregateOffer(product: CatalogProduct, sellerId?: string): Record<string, unknown> | undefined {
+  const span = priceSpan(product);
+  if (!span) return undefined;
+  const currency = currencyOf(product);
+  return {
+    '@type': 'AggregateOffer',
+    lowPrice: span.lowValue,
+    highPrice: span.highValue,
+    offerCount: span.count,
+    ...(currency ? { priceCurrency: currency } : {}),
+    availability: availabilityUrl(variantsOf(product).some((v) => v.available)),
     url: product.url,
     ...(sellerId ? { seller: { '@id': sellerId } } : {}),
   };
 }
 
-/** A schema.org Product node. `dateModified` is the store's update time, else `now`. */
+/** Option names schema.org (and Google's `variesBy`) has properties for. */
+const OPTION_PROPERTIES: Record<string, string> = {
+  color: 'color', colour: 'color', size: 'size', material: 'material', pattern: 'pattern',
+  'suggested gender': 'suggestedGender', gender: 'suggestedGender', 'age group': 'suggestedAge',
+};
+
+function optionProperty(name: string): string | null {
+  return OPTION_PROPERTIES[oneLine(name).toLowerCase()] ?? null;
+}
+
+/**
+ * A schema.org Product node. `dateModified` is the store's update time, else `now`.
+ *
+ * A product with options is a `ProductGroup` (a schema.org Product subtype, Google's
+ * variant markup): `productGroupID`, `variesBy` (the options schema.org names), one
+ * `hasVariant` Product per variant with its own Offer (price, priceCurrency, availability,
+ * sku, gtin), and an AggregateOffer summary (lowPrice, highPrice, offerCount) for readers
+ * that do not walk the variants. A product without options is a Product with one Offer.
+ */
 export function productNode(
   product: CatalogProduct,
   narrative: SiteNarrative,
   now: string,
   sellerId?: string,
 ): Record<string, unknown> {
-  const offer = productOffer(product, sellerId);
   const description = oneLine(narrative.productSummaries[product.productId] || product.description || product.name);
-  return {
-    '@type': 'Product',
-    '@id': `${product.url}#product`,
+  const common = {
     name: oneLine(product.name),
     description,
     url: product.url,
@@ -64,19 +119,86 @@ export function productNode(
     ...(product.vendor ? { brand: { '@type': 'Brand', name: oneLine(product.vendor) } } : {}),
     ...(product.productType ? { category: oneLine(product.productType) } : {}),
     ...(product.tags.length ? { keywords: product.tags.map(oneLine).join(', ') } : {}),
+  };
+  const dateModified = isoSeconds(validIso(product.updatedAt) ?? now);
+  if (!hasOptions(product)) {
+    const only = variantsOf(product)[0] as CatalogVariant;
+    const offer = productOffer(product, sellerId);
+    return {
+      '@type': 'Product',
+      '@id': `${product.url}#product`,
+      ...common,
+      ...(only.sku ? { sku: oneLine(only.sku) } : {}),
+      ...(only.gtin ? { gtin: only.gtin } : {}),
+      ...(offer ? { offers: offer } : {}),
+      dateModified,
+    };
+  }
+  const names = product.optionNames ?? [];
+  const variesBy = [...new Set(names.map(optionProperty).filter((p): p is string => Boolean(p)))].map((p) => `https://schema.org/${p}`);
+  const offer = aggregateOffer(product, sellerId);
+  const variants = variantsOf(product).map((variant, i) => {
+    const properties: Record<string, unknown> = {};
+    const additional: Array<Record<string, string>> = [];
+    variant.options.forEach((value, d) => {
+      const name = names[d] ?? `Option ${d + 1}`;
+      const property = optionProperty(name);
+      if (property && !(property in properties)) properties[property] = oneLine(value);
+      else additional.push({ '@type': 'PropertyValue', name: oneLine(name), value: oneLine(value) });
+    });
+    const variantOfferNode = variantOffer(product, variant, sellerId);
+    return {
+      '@type': 'Product',
+      '@id': `${product.url}#variant-${variant.id ?? i + 1}`,
+      name: oneLine(`${product.name} – ${variant.title || `Option ${i + 1}`}`),
+      url: variantUrl(product, variant),
+      ...(product.imageUrls.length ? { image: product.imageUrls[0] } : {}),
+      ...(variant.sku ? { sku: oneLine(variant.sku) } : {}),
+      ...(variant.gtin ? { gtin: variant.gtin } : {}),
+      ...properties,
+      ...(additional.length ? { additionalProperty: additional } : {}),
+      ...(variantOfferNode ? { offers: variantOfferNode } : {}),
+    };
+  });
+  return {
+    '@type': 'ProductGroup',
+    '@id': `${product.url}#product`,
+    ...common,
+    productGroupID: product.productId,
+    ...(variesBy.length ? { variesBy } : {}),
+    hasVariant: variants,
     ...(offer ? { offers: offer } : {}),
-    dateModified: isoSeconds(validIso(product.updatedAt) ?? now),
+    dateModified,
   };
 }
 
-export function organizationNode(business: StoreIdentity, narrative: SiteNarrative): Record<string, unknown> {
-  // No sameAs: the snapshot knows no social profiles, and none are invented.
+/**
+ * The store as an Organization/OnlineStore. `profile` (organization.ts) adds the logo,
+ * `sameAs` and `contactPoint` only when they were found on the store; none is invented.
+ */
+export function organizationNode(business: StoreIdentity, narrative: SiteNarrative, profile?: OrganizationProfile): Record<string, unknown> {
+  const contact = profile?.contact;
   return {
     '@type': ['Organization', 'OnlineStore'],
     '@id': organizationId(business),
     name: oneLine(business.name),
     url: storeOrigin(business),
     description: oneLine(narrative.summary || narrative.description),
+    ...(profile?.logo ? { logo: profile.logo } : {}),
+    ...(profile?.sameAs.length ? { sameAs: profile.sameAs } : {}),
+    ...(contact?.email ? { email: contact.email } : {}),
+    ...(contact?.telephone ? { telephone: contact.telephone } : {}),
+    ...(contact && (contact.email || contact.telephone)
+      ? {
+          contactPoint: {
+            '@type': 'ContactPoint',
+            contactType: 'customer service',
+            ...(contact.email ? { email: contact.email } : {}),
+            ...(contact.telephone ? { telephone: contact.telephone } : {}),
+            ...(contact.url ? { url: contact.url } : {}),
+          },
+        }
+      : {}),
     ...(narrative.industry ? { knowsAbout: oneLine(narrative.industry) } : {}),
   };
 }
@@ -87,12 +209,13 @@ export function buildDataJson(
   products: readonly CatalogProduct[],
   narrative: SiteNarrative,
   now: string,
+  profile?: OrganizationProfile,
 ): Record<string, unknown> {
   const orgId = organizationId(business);
   return {
     '@context': SCHEMA_CONTEXT,
     dateModified: isoSeconds(now),
-    '@graph': [organizationNode(business, narrative), ...products.map((product) => productNode(product, narrative, now, orgId))],
+    '@graph': [organizationNode(business, narrative, profile), ...products.map((product) => productNode(product, narrative, now, orgId))],
   };
 }
 

@@ -16,6 +16,8 @@ export interface MappedUrl {
   fingerprint?: string;
   /** HTTP status of the mapper's fetch; absent when not fetched, unreachable or blocked. */
   statusCode?: number;
+  /** `<image:image>` entries of the store's sitemap for this URL (D114). */
+  images?: SitemapImage[];
 }
 
 /** One store page after scraping: main content as markdown, plus a noise-free fingerprint. */
@@ -31,22 +33,52 @@ export interface ScrapedPage {
   lastmod?: string;
 }
 
+/** One purchasable variant of a product (a Shopify variant: one combination of option values). */
+export interface CatalogVariant {
+  /** The store's variant id, when it gave one (`?variant=<id>` selects it on the store page). */
+  id: string | null;
+  /** Option values joined by " / " ("Matte Black / 6 mm"); empty for a product without options. */
+  title: string;
+  /** Option values in option order; empty for a product without options. */
+  options: string[];
+  /** Decimal string as the store gives it, e.g. "48.00"; null without a usable price. */
+  price: string | null;
+  compareAtPrice: string | null;
+  available: boolean;
+  sku: string | null;
+  /** The barcode when it is a valid GTIN-8/12/13/14 (check digit verified); null otherwise. */
+  gtin: string | null;
+}
+
 export interface CatalogProduct {
   /** Slugified product identifier: the store handle. */
   productId: string;
   name: string;
   /** Product page on the store. */
   url: string;
-  /** Plain text (HTML stripped). */
+  /**
+   * Markdown of the store's description (core/text/markdown.ts: lists, headings and emphasis
+   * kept, entities decoded). Catalogues stored before that hold plain text, which is markdown too.
+   */
   description: string;
   productType: string;
   vendor: string;
   tags: string[];
-  /** Decimal string as the store gives it, e.g. "24.00". */
+  /**
+   * Decimal string as the store gives it, e.g. "24.00": a summary of `variants`, the lowest
+   * price among available variants (among all when none is available).
+   */
   price: string | null;
+  /** The compare-at price of the variant that gave `price`. */
   compareAtPrice: string | null;
+  /** ISO 4217 code the store states for its prices; null when the store does not say. */
   currency: string | null;
+  /** A summary of `variants`: at least one variant can be bought. */
   available: boolean;
+  /** Option names in order ("Color", "Thickness"); absent in catalogues stored before variants. */
+  optionNames?: string[];
+  /** Every variant; absent in catalogues stored before variants (then price/available stand alone). */
+  variants?: CatalogVariant[];
   imageUrls: string[];
   updatedAt: string | null;
 }
@@ -55,6 +87,7 @@ export interface CatalogCollection {
   handle: string;
   title: string;
   url: string;
+  /** Markdown of the store's description (converted once, in the storefront adapter). */
   description: string;
 }
 
@@ -64,6 +97,8 @@ export interface StoreIdentity {
   /** Store origin, e.g. https://shop.example. */
   url: string;
   domain: string;
+  /** Absolute URL of the store's own icon or logo, when one was found (onboarding 1d). */
+  logoUrl?: string | null;
 }
 
 /** Everything known about a store after mapping, scraping and product discovery. */
@@ -73,7 +108,32 @@ export interface StoreSnapshot {
   products: CatalogProduct[];
   collections: CatalogCollection[];
   /** Store URLs for the unified sitemap (spec: `store_sitemap_urls`). */
-  storeSitemapUrls: Array<{ loc: string; lastmod?: string }>;
+  storeSitemapUrls: StoreSitemapUrl[];
+  /** Files the store itself serves for AI agents (D114); absent in older scrape artifacts. */
+  storeAgentFiles?: StoreAgentFile[];
+}
+
+/** A store URL of the unified sitemap, with the image entries the store's sitemap gave it (D114). */
+export interface StoreSitemapUrl {
+  loc: string;
+  lastmod?: string;
+  images?: SitemapImage[];
+}
+
+/** One `<image:image>` of a sitemap entry (Google image sitemap extension). */
+export interface SitemapImage {
+  loc: string;
+  title?: string;
+  caption?: string;
+}
+
+/** A file the store serves for AI agents at a well-known path (`/llms.txt`, `/agents.md`, ...). */
+export interface StoreAgentFile {
+  /** Path on the store, e.g. `/llms-full.txt`. */
+  path: string;
+  /** Absolute URL it answered at. */
+  url: string;
+  contentType?: string;
 }
 
 export interface FaqEntry {
@@ -118,7 +178,7 @@ export interface DeployMetadata {
    * otherwise the AI-site host. Sitemap and robots.txt URLs use it (D28).
    */
   publicOrigin: string;
-  storeSitemapUrls: Array<{ loc: string; lastmod?: string }>;
+  storeSitemapUrls: StoreSitemapUrl[];
   /** ISO timestamp of this deploy. */
   deployedAt: string;
 }

@@ -92,6 +92,8 @@ function analytics(ctx: RenderContext, meta: PageMeta): string {
   };
   return (
     `<script id="__st" nonce="${noise.nonce}">var __st=${scriptJson(st)};</script>` +
+    // Every Shopify page states the presentment currency this way (what storeCurrency reads on HTML).
+    `<script nonce="${noise.nonce}">var Shopify=Shopify||{};Shopify.shop=${scriptJson(`${host}`)};Shopify.locale="en";Shopify.currency=${scriptJson({ active: BRAND.currency, rate: '1.0' })};Shopify.country=${scriptJson(BRAND.address.country)};</script>` +
     `<script nonce="${noise.nonce}">window.ShopifyAnalytics=window.ShopifyAnalytics||{};window.ShopifyAnalytics.meta=${scriptJson(analyticsMeta)};</script>`
   );
 }

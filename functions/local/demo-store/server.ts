@@ -12,6 +12,7 @@ import { createNoise, SHOP_ID } from './noise';
 import { collectionsPage, productJson, productsPage, type JsonResult } from './shopify-json';
 import { childSitemap, robotsTxt, sitemapIndex } from './sitemaps';
 import * as views from './views';
+import { BRAND } from './content';
 
 interface Reply {
   status: number;
@@ -32,6 +33,24 @@ function imageExists(catalogue: Catalogue, file: string): boolean {
   const m = /^(.+)-(\d)$/.exec(name);
   const product = m && catalogue.productByHandle.get(m[1]);
   return !!product && Number(m![2]) >= 2 && Number(m![2]) <= product.images.length;
+}
+
+function emptyCart() {
+  return {
+    token: randomUUID().replace(/-/g, ''), note: null, attributes: {}, original_total_price: 0, total_price: 0, total_discount: 0,
+    total_weight: 0.0, item_count: 0, items: [], requires_shipping: false, currency: BRAND.currency, items_subtotal_price: 0,
+    cart_level_discount_applications: [],
+  };
+}
+
+function shopMeta(catalogue: Catalogue, origin: string) {
+  const host = new URL(origin).host;
+  return {
+    id: SHOP_ID, name: catalogue.storeName, city: BRAND.address.city, province: 'Maine', country: BRAND.address.country,
+    currency: BRAND.currency, domain: host, url: origin, myshopify_domain: 'harbor-and-pine.myshopify.com',
+    description: BRAND.tagline, ships_to_countries: ['US', 'CA'], money_format: '${{amount}}',
+    published_collections_count: catalogue.collections.length, published_products_count: catalogue.products.length,
+  };
 }
 
 export function route(catalogue: Catalogue, origin: string, method: string, rawUrl: string): Reply {
@@ -76,6 +95,9 @@ export function route(catalogue: Catalogue, origin: string, method: string, rawU
   }
 
   if (path === '/products.json') return json(productsPage(catalogue.products, params, origin));
+  // The empty cart and the shop's meta, as Shopify serves them: both name the store's currency.
+  if (path === '/cart.js' || path === '/cart.json') return json({ status: 200, body: emptyCart() });
+  if (path === '/meta.json') return json({ status: 200, body: shopMeta(catalogue, origin) });
   if (path === '/collections.json') return json(collectionsPage(catalogue.collections, params, origin));
   if (path === '/products') return redirect('/collections/all');
   if (path === '/collections') return html(views.collectionsIndexPage(ctx()));

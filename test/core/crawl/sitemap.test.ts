@@ -21,7 +21,8 @@ describe('parseSitemap', () => {
       kind: 'urlset',
       truncated: false,
       entries: [
-        { loc: 'https://shop.example/products/mug', lastmod: '2026-03-14T09:12:00+00:00' },
+        // D114: the image entries are kept now (they were dropped), for the unified sitemap.
+        { loc: 'https://shop.example/products/mug', lastmod: '2026-03-14T09:12:00+00:00', images: [{ loc: 'https://cdn.example/mug.jpg' }] },
         { loc: 'https://shop.example/pages/about' },
       ],
     });
@@ -90,5 +91,22 @@ describe('parseSitemap', () => {
     const parsed = parseSitemap(`<urlset xmlns="${NS}">${urls}</urlset>`);
     expect(parsed.entries).toHaveLength(6000);
     expect(parsed.entries[5999].loc).toBe('https://a.example/p/5999?a=1&b=2');
+  });
+});
+
+describe('image entries (D114)', () => {
+  it('keeps <image:image> loc, title and caption; drops images without an absolute URL', () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+<url><loc>https://shop.example/products/mug</loc><lastmod>2026-01-02</lastmod>
+<image:image><image:loc>https://cdn.example/mug.jpg</image:loc><image:title>Mug &amp; saucer</image:title></image:image>
+<image:image><image:loc>/relative.jpg</image:loc></image:image>
+</url>
+<url><loc>https://shop.example/pages/about</loc></url>
+</urlset>`;
+    expect(parseSitemap(xml).entries).toEqual([
+      { loc: 'https://shop.example/products/mug', lastmod: '2026-01-02', images: [{ loc: 'https://cdn.example/mug.jpg', title: 'Mug & saucer' }] },
+      { loc: 'https://shop.example/pages/about' },
+    ]);
   });
 });

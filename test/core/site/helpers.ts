@@ -104,6 +104,7 @@ export function checkLink(
   paths: ReadonlySet<string>,
   storeOrigin: string,
   anyAbsolute = false,
+  publicOrigin?: string,
 ): string | null {
   if (href.startsWith('#')) return null;
   if (/^[a-z][a-z0-9+.-]*:/i.test(href)) {
@@ -115,6 +116,11 @@ export function checkLink(
       return 'malformed absolute URL';
     }
     if (anyAbsolute) return url.protocol === 'http:' || url.protocol === 'https:' ? null : 'not http(s)';
+    // An absolute link on the site's public origin to an AI path (llms files, self canonicals):
+    // it must resolve like its root-relative form, on both hosts (D28).
+    if (publicOrigin && url.origin === new URL(publicOrigin).origin && route(decodeURIComponent(url.pathname)) === 'ai') {
+      return checkLink(`${url.pathname}${url.search}`, paths, storeOrigin);
+    }
     return url.origin === new URL(storeOrigin).origin ? null : `absolute link outside the store: ${url.origin}`;
   }
   if (!href.startsWith('/') || href.startsWith('//')) return 'relative or protocol-relative link';
@@ -126,7 +132,7 @@ export function checkLink(
 }
 
 /** Every link problem of a finished site. */
-export function linkProblems(files: readonly SiteFile[], storeOrigin: string): LinkProblem[] {
+export function linkProblems(files: readonly SiteFile[], storeOrigin: string, publicOrigin?: string): LinkProblem[] {
   const paths = new Set(files.map((f) => f.path));
   const problems: LinkProblem[] = [];
   for (const file of files) {
@@ -138,7 +144,7 @@ export function linkProblems(files: readonly SiteFile[], storeOrigin: string): L
       anyAbsolute = true;
     } else if (file.path === '/llms.txt' || file.path.startsWith('/llms/')) links = markdownLinks(file.content);
     for (const href of links) {
-      const problem = checkLink(href, paths, storeOrigin, anyAbsolute);
+      const problem = checkLink(href, paths, storeOrigin, anyAbsolute, publicOrigin);
       if (problem) problems.push({ file: file.path, href, problem });
     }
   }

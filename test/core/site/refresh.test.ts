@@ -27,11 +27,16 @@ describe('refreshTimestamps', () => {
   const before = built();
   const after = refreshTimestamps(before, LATER);
 
-  it('rewrites article:modified_time and the footer line of every HTML page', () => {
-    for (const file of after.filter((f) => f.path.endsWith('.html'))) {
+  // D112: a refresh moves the check date, never the modified date (no content changed).
+  it('rewrites the "Last checked" footer line of every HTML page, and nothing that claims a change', () => {
+    for (const [i, file] of after.entries()) {
+      if (!file.path.endsWith('.html')) continue;
       const $ = cheerio.load(file.content);
-      expect($('meta[property="article:modified_time"]').attr('content')).toBe('2026-01-02T08:30:00Z');
-      expect($('footer p').text()).toBe('Last updated: January 2, 2026');
+      const $old = cheerio.load((before[i] as SiteFile).content);
+      expect($('meta[property="article:modified_time"]').attr('content')).toBe($old('meta[property="article:modified_time"]').attr('content'));
+      expect($('footer p').first().text()).toBe($old('footer p').first().text());
+      expect($('footer p').eq(1).text()).toBe('Last checked: January 2, 2026');
+      expect($('meta[name="ai-site:content-hash"]').attr('content')).toBe($old('meta[name="ai-site:content-hash"]').attr('content'));
     }
   });
 
@@ -46,14 +51,14 @@ describe('refreshTimestamps', () => {
     expect(grinder('h1').text()).toBe('Model 2025 Burr Grinder');
   });
 
-  it('follows the page time in JSON-LD dateModified but keeps product update times', () => {
+  it('never moves JSON-LD dateModified, data.json or the sitemap', () => {
     const ld = (file: SiteFile) => JSON.parse(cheerio.load(file.content)('script[type="application/ld+json"]').first().text());
-    expect(ld(byPath(after, '/ai/products/house-espresso-blend/index.html')).dateModified).toBe('2026-01-02T08:30:00Z');
-    expect(ld(byPath(after, '/ai/products/ethiopia-yirgacheffe/index.html')).dateModified).toBe('2026-03-01T12:00:00Z');
-    const data = JSON.parse(byPath(after, '/data.json').content);
-    expect(data.dateModified).toBe('2026-01-02T08:30:00Z');
-    expect(data['@graph'][1].dateModified).toBe('2026-03-01T12:00:00Z');
-    expect(data['@graph'][2].dateModified).toBe('2026-01-02T08:30:00Z');
+    for (const path of ['/ai/products/house-espresso-blend/index.html', '/ai/products/ethiopia-yirgacheffe/index.html', '/ai/questions/index.html']) {
+      expect(ld(byPath(after, path)).dateModified).toBe(ld(byPath(before, path)).dateModified);
+    }
+    expect(ld(byPath(after, '/ai/products/house-espresso-blend/index.html')).dateModified).toBe('2025-12-31T22:00:00Z');
+    expect(byPath(after, '/data.json')).toBe(byPath(before, '/data.json'));
+    expect(byPath(after, '/sitemap.xml')).toBe(byPath(before, '/sitemap.xml'));
   });
 
   it('changes only dates', () => {

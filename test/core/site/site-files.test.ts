@@ -54,7 +54,9 @@ describe('buildSiteFiles: the file set', () => {
         '/pages/blogs-journal-how-to-brew-pour-over.md',
       ]),
     );
-    expect(paths.filter((p) => p.startsWith('/llms/'))).toHaveLength(6);
+    // One facts file per product, plus the catalogue files (D113).
+    expect(paths.filter((p) => /^\/llms\/[^/]+\.txt$/.test(p))).toHaveLength(6);
+    expect(paths.filter((p) => p.startsWith('/llms/catalog/'))).toEqual(['/llms/catalog/full.txt', '/llms/catalog/1.txt']);
     expect(paths.filter((p) => p.startsWith('/ai/products/'))).toHaveLength(6);
   });
 
@@ -115,11 +117,18 @@ describe('every HTML page', () => {
     expect(description.length).toBeLessThanOrEqual(160);
     const canonical = $('link[rel="canonical"]').attr('href') ?? '';
     expect(canonical.startsWith(`${STORE}/`)).toBe(true);
-    expect($('meta[property="og:type"]').attr('content')).toBe('article');
+    expect($('meta[property="og:type"]').attr('content')).toBe(page.path.startsWith('/ai/products/') ? 'product' : 'article');
+    // D112: a product page is dated by its product's update time (first build); other pages by
+    // the build; the footer says both when the content changed and when it was last checked.
+    const product = snapshot().products.find((p) => page.path === `/ai/products/${p.productId}/index.html`);
+    const expected = product?.updatedAt && !Number.isNaN(Date.parse(product.updatedAt)) && Date.parse(product.updatedAt) <= Date.parse(NOW)
+      ? new Date(product.updatedAt).toISOString().replace(/\.\d{3}Z$/, 'Z')
+      : '2026-03-14T09:12:00Z';
     const modified = $('meta[property="article:modified_time"]').attr('content');
-    expect(modified).toBe('2026-03-14T09:12:00Z');
-    expect($('footer').text()).toContain('Last updated: March 14, 2026');
-    expect($('footer p').first().text()).toBe('Last updated: March 14, 2026');
+    expect(modified).toBe(expected);
+    expect($('footer p').first().text()).toMatch(/^Last updated: \w+ \d{1,2}, \d{4}$/);
+    expect($('footer p').eq(1).text()).toBe('Last checked: March 14, 2026');
+    expect($('meta[name="ai-site:content-hash"]').attr('content')).toMatch(/^[0-9a-f]{32}$/);
     expect($('script[src="/ai/tracking.js"][defer]')).toHaveLength(1);
     expect($('header a[href="/ai/"]')).toHaveLength(1);
     expect($('link[rel="stylesheet"]')).toHaveLength(0);
@@ -177,18 +186,25 @@ describe('every HTML page', () => {
     expect(all('main a[href^="/ai/products/"]')).toHaveLength(6);
   });
 
-  it('Q&A pages: canonical is the store FAQ page when the store has one, else the store home', () => {
+  it('Q&A pages: canonical is their own URL on the public origin, FAQ page on the store or not (D113)', () => {
     const page = file(files, '/ai/how-fresh-is-the-coffee/index.html');
     const $ = cheerio.load(page.content);
-    expect($('link[rel="canonical"]').attr('href')).toBe(`${STORE}/pages/faq`);
+    // Was the store FAQ page (or the store home): unique content marked as a copy is not indexed.
+    expect($('link[rel="canonical"]').attr('href')).toBe(`${metadata().publicOrigin}/ai/how-fresh-is-the-coffee/`);
     const [faq] = jsonLd(page.content) as Array<Record<string, any>>;
     expect(faq!.mainEntity).toHaveLength(1);
     expect(faq!.mainEntity[0]).toMatchObject({ '@type': 'Question', name: 'How fresh is the coffee?', acceptedAnswer: { '@type': 'Answer' } });
     const withoutFaqPage = snapshot();
     withoutFaqPage.pages = withoutFaqPage.pages.filter((p) => !p.url.endsWith('/pages/faq'));
-    const other = buildSiteFiles(withoutFaqPage, narrative(), OPTIONS);
+    const other = finalizeSite(buildSiteFiles(withoutFaqPage, narrative(), OPTIONS), { ...metadata(), publicOrigin: 'https://northwind.ai.example' });
     const $2 = cheerio.load(file(other, '/ai/how-fresh-is-the-coffee/index.html').content);
-    expect($2('link[rel="canonical"]').attr('href')).toBe(`${STORE}/`);
+    expect($2('link[rel="canonical"]').attr('href')).toBe('https://northwind.ai.example/ai/how-fresh-is-the-coffee/');
+    const index = cheerio.load(file(other, '/ai/questions/index.html').content);
+    expect(index('link[rel="canonical"]').attr('href')).toBe('https://northwind.ai.example/ai/questions/');
+    const home = cheerio.load(file(other, '/ai/index.html').content);
+    expect(home('link[rel="canonical"]').attr('href')).toBe('https://northwind.ai.example/ai/');
+    // Replicas of store pages keep the store page as canonical.
+    expect(cheerio.load(file(other, '/ai/products/ethiopia-yirgacheffe/index.html').content)('link[rel="canonical"]').attr('href')).toBe(`${STORE}/products/ethiopia-yirgacheffe`);
   });
 
   it('the questions index lists every Q&A with FAQPage JSON-LD of all of them', () => {
@@ -256,23 +272,27 @@ describe('llms.txt', () => {
     expect(doc.summary).toBe(narrative().summary);
     expect(doc.details.join('\n')).toContain('- Roasted weekly in Portland, Oregon');
     expect(doc.details.join('\n')).toContain('\\# Not a heading');
-    expect(doc.sections.map((s) => s.title)).toEqual(['Products', 'Collections', 'Questions and answers', 'Pages', 'Optional']);
+    // D113: products grouped by collection (each once; catch-all "All Products" is no group).
+    expect(doc.sections.map((s) => s.title)).toEqual(['Coffee Beans', 'Brewing Equipment', 'Other products', 'Collections', 'Questions and answers', 'Pages', 'Optional']);
   });
 
   it('links products to /llms/<slug>.txt, collections to /ai/collections/<handle>/, Q&A and replicas in routed form', () => {
-    const [products, collections, questions, pages, optional] = doc.sections;
-    expect(products!.links).toHaveLength(6);
-    expect(products!.links[0]).toMatchObject({ name: 'Ethiopia Yirgacheffe Whole Bean', url: '/llms/ethiopia-yirgacheffe.txt' });
-    expect(products!.links[0]!.notes).toContain('18.50 USD (was 21.00 USD)');
-    expect(collections!.links.map((l) => l.url)).toEqual(['/ai/collections/coffee-beans/', '/ai/collections/brewing-equipment/', '/ai/collections/all/']);
+    // Links are absolute on the public origin now (llmstxt.org), still in routed form (D28).
+    const [beans, gear, other, collections, questions, pages, optional] = doc.sections;
+    const products = [beans!, gear!, other!].flatMap((s) => s.links);
+    expect(products).toHaveLength(6);
+    expect(new Set(products.map((l) => l.url)).size).toBe(6);
+    expect(products[0]).toMatchObject({ name: 'Ethiopia Yirgacheffe Whole Bean', url: `${STORE}/llms/ethiopia-yirgacheffe.txt` });
+    expect(products[0]!.notes).toContain('USD 18.50 (was USD 21.00)');
+    expect(collections!.links.map((l) => l.url)).toEqual([`${STORE}/ai/collections/coffee-beans/`, `${STORE}/ai/collections/brewing-equipment/`, `${STORE}/ai/collections/all/`]);
     expect(questions!.links).toHaveLength(6);
-    expect(questions!.links.every((l) => /^\/ai\/[a-z0-9-]+\/$/.test(l.url))).toBe(true);
-    expect(pages!.links.map((l) => l.url)).toContain('/ai/pages/pages-about-us.md');
-    expect(optional!.links.map((l) => l.url)).toEqual(['/ai/data.json', '/sitemap.xml']);
+    expect(questions!.links.every((l) => new RegExp(`^${STORE}/ai/[a-z0-9-]+/$`).test(l.url))).toBe(true);
+    expect(pages!.links.map((l) => l.url)).toContain(`${STORE}/ai/pages/pages-about-us.md`);
+    expect(optional!.links.map((l) => l.url)).toEqual([`${STORE}/llms/catalog/full.txt`, `${STORE}/llms/catalog/1.txt`, `${STORE}/ai/data.json`, `${STORE}/sitemap.xml`]);
   });
 
   it('escapes brackets in link names so the layout holds', () => {
-    const hostile = doc.sections[0]!.links.find((l) => l.url === '/llms/script-mug.txt');
+    const hostile = doc.sections[2]!.links.find((l) => l.url === `${STORE}/llms/script-mug.txt`);
     expect(hostile!.name).toContain('<script>');
   });
 
@@ -281,7 +301,7 @@ describe('llms.txt', () => {
     expect(product.title).toBe('Model 2025 Burr Grinder');
     expect(product.summary).toBe('A home burr grinder for pour-over and espresso.');
     const details = product.details.join('\n');
-    for (const fact of ['Price: 149.00 USD (was 179.00 USD)', 'Availability: In stock', 'Product type: Brewing Equipment', 'Vendor: Grindwell', 'Tags: grinder', `Store page: ${STORE}/products/model-2025-burr-grinder`, 'Conical steel burrs']) {
+    for (const fact of ['Price: USD 149.00 (was USD 179.00)', 'Availability: In stock', 'Product type: Brewing Equipment', 'Vendor: Grindwell', 'Tags: grinder', `Store page: ${STORE}/products/model-2025-burr-grinder`, 'Conical steel burrs']) {
       expect(details).toContain(fact);
     }
     const decaf = parseLlmsTxt(file(files, '/llms/decaf-colombia.txt').content);
@@ -290,7 +310,7 @@ describe('llms.txt', () => {
 
   it('buildProductLlmsFiles alone gives the same files as buildSiteFiles', () => {
     const alone = buildProductLlmsFiles(snapshot().products, narrative(), { now: NOW, business: snapshot().business });
-    const merged = content().filter((f) => f.path.startsWith('/llms/'));
+    const merged = content().filter((f) => /^\/llms\/[^/]+\.txt$/.test(f.path));
     expect(alone).toEqual(merged);
   });
 });
@@ -352,7 +372,7 @@ describe('every link inside every AI file resolves on both hosts', () => {
     ['AI-site host as public origin', AI_HOST],
   ])('%s', (_, origin) => {
     const files = site(origin);
-    expect(linkProblems(files, STORE)).toEqual([]);
+    expect(linkProblems(files, STORE, origin)).toEqual([]);
   });
 
   it('still holds with an AI article at the root', () => {

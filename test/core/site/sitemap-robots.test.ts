@@ -67,7 +67,8 @@ describe('unified sitemap', () => {
         `${STORE}/ai/how-fresh-is-the-coffee/`,
       ]),
     );
-    expect(ai.filter((l) => l.includes('/llms/'))).toHaveLength(6);
+    // 6 product facts files + the two catalogue files (D113).
+    expect(ai.filter((l) => l.includes('/llms/'))).toHaveLength(6 + 2);
     expect(ai.filter((l) => l.includes('/ai/products/'))).toHaveLength(6);
     expect(ai.some((l) => l.endsWith('.md') || l.endsWith('data.json'))).toBe(false);
     for (const loc of ai) {
@@ -78,7 +79,11 @@ describe('unified sitemap', () => {
   });
 
   it('takes AI-page lastmod from article:modified_time', () => {
-    expect(nodes.find((n) => n.loc === `${STORE}/ai/products/decaf-colombia/`)?.lastmod).toBe('2026-03-14T09:12:00Z');
+    // D112: the product page's date is the product's update time (its content's source), not the deploy.
+    expect(nodes.find((n) => n.loc === `${STORE}/ai/products/decaf-colombia/`)?.lastmod).toBe('2026-02-20T08:30:00Z');
+    expect(nodes.find((n) => n.loc === `${STORE}/ai/how-fresh-is-the-coffee/`)?.lastmod).toBe('2026-03-14T09:12:00Z');
+    // Text files carry no date of their own: no lastmod rather than the deploy time.
+    expect(nodes.find((n) => n.loc === `${STORE}/llms.txt`)?.lastmod).toBeUndefined();
   });
 
   it('lists a root-level AI article in its /ai/<slug>/ form on the AI host origin too', () => {
@@ -115,7 +120,7 @@ describe('sitemap index past the limits (D23)', () => {
       checkLocs(nodes.slice(0, 100));
       total += nodes.length;
     }
-    expect(total).toBe(60_000 + 6 + 6 + 3 + 6 + 1 + 1 + 1); // store + llms/* + products + collections + Q&A + index + home + llms.txt
+    expect(total).toBe(60_000 + 8 + 6 + 3 + 6 + 1 + 1 + 1); // store + llms/* (6 products + 2 catalogue) + products + collections + Q&A + index + home + llms.txt
   });
 
   it('splits on bytes as well as counts', () => {
@@ -126,7 +131,7 @@ describe('sitemap index past the limits (D23)', () => {
       expect(XMLValidator.validate(part.content)).toBe(true);
     }
     const count = parts.slice(1).reduce((n, p) => n + parseUrlset(p.content).length, 0);
-    expect(count).toBe(500 + 6 + 6 + 3 + 6 + 1 + 1); // store + llms/* + products + collections + Q&A + questions + llms.txt
+    expect(count).toBe(500 + 8 + 6 + 3 + 6 + 1 + 1); // store + llms/* (6 + 2 catalogue) + products + collections + Q&A + questions + llms.txt
   });
 
   it('finalizeSite replaces stale sitemap parts from an earlier publish', () => {

@@ -1,0 +1,83 @@
+/**
+ * When an AI page last changed (D112). A page's modified date moves only when its content
+ * changed: the sitemap `<lastmod>`, `article:modified_time`, the JSON-LD `dateModified` and the
+ * footer's "Last updated" all carry that one date; the footer's "Last checked" (and the year in
+ * titles) carry the build/check date, which may move every day without claiming a change.
+ *
+ * How a build knows: every HTML page carries `<meta name="ai-site:content-hash">`, a hash of the
+ * page rendered with placeholder dates (so dates never count as content). The caller passes the
+ * previous release's pages (`pageDatesOf(previousFiles)`); the build stays pure.
+ * - same hash as before → the previous modified date is kept;
+ * - a new page → the source's own date when the page replicates a source that has one (product
+ *   `updated_at`, sitemap `lastmod`), else now;
+ * - a changed page → the source's date when it is later than the previous modified date (the
+ *   source changed), else now (our generated content changed).
+ * A source date in the future is never used (it becomes now).
+ */
+import { createHash } from 'node:crypto';
+import { isoSeconds } from './html';
+import type { SiteFile } from './types';
+
+/** Date used for both dates when rendering a page for its hash. */
+export const HASH_DATE = '2000-01-01T00:00:00Z';
+
+export interface PageDate {
+  hash: string;
+  /** ISO timestamp (whole seconds, UTC). */
+  modified: string;
+}
+
+/** Previous pages by file path. */
+export type PageDates = Readonly<Record<string, PageDate>>;
+
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+function validInstant(value: string | null | undefined): number | null {
+  if (!value) return null;
+  const time = new Date(value).getTime();
+  return Number.isNaN(time) ? null : time;
+}
+
+/** The modified date of a page (see the rules above). */
+export function decideModified(hash: string, previous: PageDate | undefined, sourceDate: string | null | undefined, now: string): string {
+  const nowTime = validInstant(now) as number;
+  const source = validInstant(sourceDate);
+  const sourceIso = source !== null && source <= nowTime ? isoSeconds(new Date(source).toISOString()) : null;
+  if (previous && previous.hash === hash && validInstant(previous.modified) !== null) return isoSeconds(previous.modified);
+  if (!previous) return sourceIso ?? isoSeconds(now);
+  const prevTime = validInstant(previous.modified);
+  if (sourceIso && prevTime !== null && (source as number) > prevTime) return sourceIso;
+  return isoSeconds(now);
+}
+
+const HASH_META = /<meta\s+name="ai-site:content-hash"\s+content="([0-9a-f]+)"/i;
+const MODIFIED_META = /<meta\s+property="article:modified_time"\s+content="([^"]+)"/i;
+
+/** The dates of the HTML pages of a (previous) release, for `BuildSiteOptions.previousPages`. */
+export function pageDatesOf(files: readonly SiteFile[]): Record<string, PageDate> {
+  const out: Record<string, PageDate> = {};
+  for (const file of files) {
+    if (!file.path.endsWith('.html')) continue;
+    const hash = HASH_META.exec(file.content)?.[1];
+    const modified = MODIFIED_META.exec(file.content)?.[1];
+    if (hash && modified && validInstant(modified) !== null) out[file.path] = { hash, modified };
+  }
+  return out;
+}
+
+/**
+ * Renders a page whose content is `render(modified, checked)`: hashed with placeholder dates,
+ * dated by `decideModified`, checked `now`.
+ */
+export function datedContent(
+  render: (dates: { modified: string; checked: string; hash: string }) => string,
+  previous: PageDate | undefined,
+  sourceDate: string | null | undefined,
+  now: string,
+): { content: string; modified: string; hash: string } {
+  const hash = contentHash(render({ modified: HASH_DATE, checked: HASH_DATE, hash: '' }));
+  const modified = decideModified(hash, previous, sourceDate, now);
+  return { content: render({ modified, checked: isoSeconds(now), hash }), modified, hash };
+}
