@@ -8,6 +8,7 @@ import type { DeployMetadata, SiteFile } from '../core/site/types';
 import { aiSiteOrigin, type Container } from '../container';
 import type { PublishedRelease } from '../ports';
 import { requireBusiness } from './business';
+import { withStoreImages } from './store-sitemap';
 
 export interface DeployRequest {
   orgSlug: string;
@@ -31,7 +32,8 @@ export async function deploySite(container: Container, request: DeployRequest): 
   const site = await container.aiSites.get(orgSlug);
   const deployedAt = container.clock.now().toISOString();
   const deploymentUrl = aiSiteOrigin(container.config, orgSlug);
-  const storeSitemapUrls = request.storeSitemapUrls ?? site?.storeSitemapUrls ?? [];
+  // The record holds loc/lastmod; the store's image entries come from 1a's artifact (D115).
+  const storeSitemapUrls = await withStoreImages(container, orgSlug, request.storeSitemapUrls ?? site?.storeSitemapUrls ?? []);
 
   const metadata: DeployMetadata = {
     orgSlug,

@@ -16,6 +16,8 @@ import { siteMapperOf } from '../engines/site-mapper';
 import { scraperOf } from '../engines/scraper';
 import { requireBusiness } from './business';
 import { saveSiteInput } from './site-inputs';
+import { probeStoreAgentFiles } from './store-agent-files';
+import { saveStoreSitemap } from './store-sitemap';
 
 /** The size limit the stored copy of the store's robots.txt has always had. */
 const ROBOTS_TXT_MAX_BYTES = 512 * 1024;
@@ -25,7 +27,7 @@ export interface ScrapeArtifact {
   urls: MappedUrl[];
   pages: ScrapedPage[];
   storeRobotsTxt: string | null;
-  /** Files the store serves for AI agents (`/llms.txt`, `/agents.md`, ...), D114; absent in older artifacts. */
+  /** Files the store serves for AI agents (`/llms.txt`, `/agents.md`, ...), D114/D115; absent in older artifacts. */
   agentFiles?: StoreAgentFile[];
 }
 
@@ -35,36 +37,41 @@ export interface ScrapeSummary {
   failed: number;
   truncated: boolean;
   scraper: string;
-  /** Requests 1a made to the store: robots.txt, sitemaps and pages (mapper and built-in scraper). A provider's own fetches are not counted. */
+  /** Requests 1a made to the store: robots.txt, sitemaps, pages (mapper and built-in scraper) and the agent-file probes. A provider's own fetches are not counted. */
   pagesFetched: number;
+  /** Paths of the agent files the store serves (`/llms.txt`, `/agents.md`, ...), linked from our llms.txt. */
+  agentFiles: string[];
 }
 
 export async function scrapeWebsite(container: Container, orgSlug: string, options: { maxPages?: number } = {}): Promise<ScrapeSummary> {
   const business = await requireBusiness(container, orgSlug);
   const scraper = scraperOf(container);
   const capturePages = scraper.name === 'builtin';
-  const map = await siteMapperOf(container).map(business.url, { maxPages: options.maxPages, capturePages });
+  // The store's own agent files are probed alongside the map (a handful of HEAD requests).
+  const [map, probe] = await Promise.all([
+    siteMapperOf(container).map(business.url, { maxPages: options.maxPages, capturePages }),
+    probeStoreAgentFiles(container.fetchUrl, business.url),
+  ]);
   if (map.urls.length === 0) {
     const reason = map.errors[0]?.reason ?? 'no pages found';
     throw new UpstreamError(`could not map ${business.url}: ${reason}`);
   }
   const { scraped, fetched } = await scrapeMapped(scraper, map);
+  const agentFiles = probe.files;
   // The mapper already read robots.txt: no second request for the stored copy.
   const storeRobotsTxt = map.robotsTxt !== null && Buffer.byteLength(map.robotsTxt) <= ROBOTS_TXT_MAX_BYTES ? map.robotsTxt : null;
 
-  const artifact: ScrapeArtifact = { mappedAt: container.clock.now().toISOString(), urls: map.urls, pages: scraped.pages, storeRobotsTxt };
+  const artifact: ScrapeArtifact = { mappedAt: container.clock.now().toISOString(), urls: map.urls, pages: scraped.pages, storeRobotsTxt, agentFiles };
   await saveSiteInput(container, orgSlug, business.id, 'scrape', artifact);
-  await container.aiSites.patch(orgSlug, business.id, {
-    storeSitemapUrls: map.urls.map((u) => (u.lastmod ? { loc: u.url, lastmod: u.lastmod } : { loc: u.url })),
-    ...(storeRobotsTxt ? { storeRobotsTxt } : {}),
-  });
+  await saveStoreSitemap(container, orgSlug, business.id, map.urls, storeRobotsTxt);
   return {
     mapped: map.urls.length,
     scraped: scraped.pages.length,
     failed: scraped.failures.length,
     truncated: map.truncated,
     scraper: scraper.name,
-    pagesFetched: map.fetched + fetched,
+    pagesFetched: map.fetched + fetched + probe.requests,
+    agentFiles: agentFiles.map((f) => f.path),
   };
 }
 

@@ -6,6 +6,8 @@ export const artifactKeys = {
   scrape: (slug: string) => `scrape/${slug}`,
   /** 1c: the product catalogue and collections. */
   catalog: (slug: string) => `catalog/${slug}`,
+  /** 1a: the `<image:image>` entries of the store's sitemap, by store URL (D115: too big for the site record). */
+  storeSitemapImages: (slug: string) => `store-sitemap/${slug}`,
   /** 2a: the generated narrative, reused by later steps (product files, articles). */
   narrative: (slug: string) => `narrative/${slug}`,
   /** Generated site files, one artifact per producing step (2a main, 3b product llms, ...). */

@@ -49,8 +49,8 @@ test('onboarding maps, scrapes, discovers products and deploys', () => {
 test('onboarding fetches each store page once (1a scrapes from the mapper’s fetch)', () => {
   const step = (id: string) => status.steps.find((s: { id: string }) => s.id === id);
   expect(step('1a').result).toMatchObject({ scraper: 'builtin', scraped: step('1a').result.mapped });
-  // robots.txt and sitemaps aside, 1a requests each mapped page once
-  expect(step('1a').result.pagesFetched - step('1a').result.mapped).toBeLessThanOrEqual(10);
+  // robots.txt, sitemaps and the agent-file probes aside, 1a requests each mapped page once
+  expect(step('1a').result.pagesFetched - step('1a').result.mapped).toBeLessThanOrEqual(15);
   // the whole onboarding (1a, products.json, favicon, …): well under two requests per page
   expect(storeRequests).toBeLessThan(1.5 * store.stats.totalPages);
 });
@@ -82,6 +82,30 @@ test('llms.txt follows the llms.txt format and lists every product file', async 
   const productLinks = doc.sections.flatMap((s) => s.links).filter((l) => /^https?:\/\/[^/]+\/llms\/[^/]+\.txt$/.test(l.url));
   expect(productLinks).toHaveLength(24);
   expect(new Set(productLinks.map((l) => l.url)).size).toBe(24);
+});
+
+test("llms.txt links the store's own agent files at the store's address (D114, D115)", async () => {
+  const step = status.steps.find((s: { id: string }) => s.id === '1a');
+  expect(step.result.agentFiles).toEqual(['/llms.txt', '/llms-full.txt', '/agents.md', '/.well-known/ucp']);
+  const optional = parseLlmsTxt((await site('/llms.txt')).text).sections.find((s) => s.title === 'Optional')!;
+  const own = optional.links.filter((l) => l.name.startsWith("The store's own "));
+  expect(own.map((l) => [l.name, l.url])).toEqual(['/llms.txt', '/llms-full.txt', '/agents.md', '/.well-known/ucp'].map((p) => [`The store's own ${p}`, `${store.origin}${p}`]));
+  // Our /llms.txt replaces the store's on a connected domain: its copy is linked on the store's address, and the note says so.
+  expect(own[0].notes).toMatch(/serves this file instead/);
+  // Each link reaches the store's copy.
+  for (const link of own) expect((await fetch(link.url)).status).toBe(200);
+});
+
+test("the unified sitemap keeps the store's image entries for store URLs (D114, D115)", async () => {
+  const text = (await site('/sitemap.xml')).text;
+  expect(text).toContain('xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"');
+  const withImages = [...text.matchAll(/<url><loc>([^<]+)<\/loc>(?:<lastmod>[^<]*<\/lastmod>)?<image:image><image:loc>([^<]+)<\/image:loc>/g)];
+  // Every product of the demo store has an image in its sitemap entry.
+  expect(withImages.filter(([, loc]) => loc.startsWith(`${store.origin}/products/`))).toHaveLength(24);
+  for (const [, , image] of withImages) expect(image.startsWith(`${store.origin}/cdn/shop/files/`)).toBe(true);
+  // The site record keeps loc/lastmod only; the images come from 1a's artifact.
+  const record = await getContainer().aiSites.get('harbor');
+  expect(record!.storeSitemapUrls!.some((u) => 'images' in u)).toBe(false);
 });
 
 test('sitemap.xml is one unified sitemap: store URLs, AI pages and AI files', async () => {

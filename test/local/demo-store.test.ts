@@ -139,6 +139,19 @@ describe('demo store (default catalogue)', () => {
     expect((await get(store, '/sitemap_blogs_1.xml')).status).toBe(200);
   });
 
+  it("serves Shopify's agent files: /agents.md, /llms.txt, /llms-full.txt and the UCP profile", async () => {
+    const agents = await get(store, '/agents.md');
+    expect(agents.status).toBe(200);
+    expect(agents.type).toMatch(/^text\/markdown/);
+    expect(agents.text).toMatch(/^# Harbor & Pine Coffee Co\.\n/);
+    expect((await get(store, '/llms.txt')).text).toBe(agents.text);
+    expect((await get(store, '/llms-full.txt')).type).toMatch(/^text\/plain/);
+    const ucp = await get(store, '/.well-known/ucp');
+    expect(ucp.type).toMatch(/^application\/json/);
+    expect(JSON.parse(ucp.text).ucp.version).toMatch(/^\d{4}-\d\d-\d\d$/);
+    expect((await get(store, '/sitemap_agentic_discovery.xml')).status).toBe(404);
+  });
+
   it('serves a Shopify-like robots.txt with the Sitemap line', async () => {
     const res = await get(store, '/robots.txt');
     expect(res.type).toMatch(/^text\/plain/);

@@ -8,6 +8,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS } from '../constants';
 import { UpstreamError } from '../errors';
+import type { SitemapImage } from '../site/types';
 
 export interface SitemapEntry {
   loc: string;
@@ -16,11 +17,7 @@ export interface SitemapEntry {
   images?: SitemapImage[];
 }
 
-export interface SitemapImage {
-  loc: string;
-  title?: string;
-  caption?: string;
-}
+export type { SitemapImage };
 
 /** Google's image sitemap extension: at most 1,000 images per `<url>`. */
 const MAX_IMAGES_PER_URL = 1000;

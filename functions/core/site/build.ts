@@ -35,7 +35,7 @@
 import { ValidationError } from '../errors';
 import { CONTENT_TYPES, oneLine } from './html';
 import { buildIndexPage } from './index-page';
-import { DEFAULT_LLMS_LIMITS, buildLlmsFiles, buildProductLlmsFiles, productGroups, type LlmsLimits } from './llms';
+import { DEFAULT_LLMS_LIMITS, buildLlmsFiles, buildProductLlmsFiles, productGroups, storeAgentFileLinks, type LlmsLimits } from './llms';
 import { pageDatesOf, type PageDates } from './dates';
 import {
   buildCollectionPage,
@@ -205,7 +205,7 @@ export function buildSiteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative
     })),
     faqs: faqRefs.map((f) => ({ question: f.entry.question, answer: f.entry.answer, path: SITE_PATHS.faqPage(f.slug) })),
     pages: replicas.map((r) => ({ title: replicaLabel(r.page), description: r.page.description, path: SITE_PATHS.pageReplica(r.slug) })),
-    storeAgentFiles: (snapshot.storeAgentFiles ?? []).map((f) => ({ name: `The store's own ${f.path}`, url: f.url, notes: 'published by the store itself' })),
+    storeAgentFiles: storeAgentFileLinks(snapshot.storeAgentFiles ?? []),
     limits: llmsLimits,
   };
   const files: SiteFile[] = [];

@@ -14,9 +14,9 @@
 import { CONTENT_TYPES, oneLine, truncate } from './html';
 import { isCatchAllCollection } from '../generate/industry';
 import { markdownDetails, markdownPlain } from './markdown';
-import { SITE_PATHS, productSlugs, publicUrl, publicUrlOfFile } from './paths';
+import { SITE_PATHS, isRoutedPath, productSlugs, publicUrl, publicUrlOfFile } from './paths';
 import { identifierFacts, priceStatement, stockNote, stockStatement, variantDetailBlock } from './offers';
-import type { CatalogProduct, SiteFile, SiteNarrative, StoreIdentity } from './types';
+import type { CatalogProduct, SiteFile, SiteNarrative, StoreAgentFile, StoreIdentity } from './types';
 
 export interface LlmsLink {
   name: string;
@@ -169,6 +169,30 @@ export interface StoreAgentFileLink {
   /** Absolute URL on the store. */
   url: string;
   notes?: string;
+}
+
+/** What each known agent file is, for its note (unknown paths get the generic note). */
+const AGENT_FILE_KINDS: Record<string, string> = {
+  '/agents.md': 'instructions for shopping agents',
+  '/llms-full.txt': 'long-form index for language models',
+  '/.well-known/ucp': 'Universal Commerce Protocol profile',
+  '/sitemap_agentic_discovery.xml': 'agent discovery sitemap',
+};
+
+/**
+ * The links to the store's own agent files (D115): at the URL the probe found them on the
+ * store's address (the business URL, which is also the CDN's store origin, so the link never
+ * passes through our router and always reaches the store's copy). A path the proxy routes to
+ * the AI site (`/llms.txt`) is said to be replaced on a connected domain.
+ */
+export function storeAgentFileLinks(files: readonly StoreAgentFile[]): StoreAgentFileLink[] {
+  return files.map((f) => {
+    const kind = AGENT_FILE_KINDS[f.path];
+    const notes = isRoutedPath(f.path)
+      ? `published by the store itself; on a domain this AI site is connected to, ${f.path} serves this file instead, so the store's copy is linked at its store address`
+      : `${kind ? `${kind}, ` : ''}published by the store itself`;
+    return { name: `The store's own ${f.path}`, url: f.url, notes };
+  });
 }
 
 export interface LlmsTxtInput {

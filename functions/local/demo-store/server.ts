@@ -11,6 +11,7 @@ import type { RenderContext } from './layout';
 import { createNoise, SHOP_ID } from './noise';
 import { collectionsPage, productJson, productsPage, type JsonResult } from './shopify-json';
 import { childSitemap, robotsTxt, sitemapIndex } from './sitemaps';
+import { agentFile } from './agent-files';
 import * as views from './views';
 import { BRAND } from './content';
 
@@ -81,6 +82,8 @@ export function route(catalogue: Catalogue, origin: string, method: string, rawU
   if (path === '/sitemap.xml') return sitemapIndex(catalogue, origin);
   const sm = /^\/sitemap_([a-z]+)_(\d+)\.xml$/.exec(path);
   if (sm) return childSitemap(catalogue, origin, sm[1], Number(sm[2]), params);
+  const agent = agentFile(catalogue, origin, path);
+  if (agent) return agent;
   if (path === '/favicon.ico') return { status: 200, body: FAVICON_ICO, contentType: 'image/x-icon', headers: { 'Cache-Control': 'public, max-age=86400' } };
 
   const file = /^\/cdn\/shop\/files\/([a-z0-9-]+\.jpg)$/.exec(path);

@@ -185,9 +185,12 @@ describe('D114: what the store served is kept', () => {
     snap.storeAgentFiles = [
       { path: '/llms-full.txt', url: `${STORE}/llms-full.txt` },
       { path: '/agents.md', url: `${STORE}/agents.md` },
+      { path: '/llms.txt', url: `${STORE}/llms.txt` },
     ];
     const llms = file(finalizeSite(buildSiteFiles(snap, narrative(), OPTIONS), metadata()), '/llms.txt').content;
-    expect(llms).toContain(`- [The store's own /llms-full.txt](${STORE}/llms-full.txt): published by the store itself`);
-    expect(llms).toContain(`- [The store's own /agents.md](${STORE}/agents.md)`);
+    expect(llms).toContain(`- [The store's own /llms-full.txt](${STORE}/llms-full.txt): long-form index for language models, published by the store itself`);
+    expect(llms).toContain(`- [The store's own /agents.md](${STORE}/agents.md): instructions for shopping agents, published by the store itself`);
+    // D115: the proxy serves our /llms.txt on a connected domain; the store's copy is linked at its store address, and said so.
+    expect(llms).toContain(`- [The store's own /llms.txt](${STORE}/llms.txt): published by the store itself; on a domain this AI site is connected to, /llms.txt serves this file instead`);
   });
 });
