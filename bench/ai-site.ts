@@ -25,7 +25,8 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { argValue, heading, int, isMain, mb, ms, printTable, ROOT, runBenchEntry } from './lib';
+import type { FidelityReport } from './fidelity';
+import { argValue, heading, int, isMain, kb, mb, ms, printTable, ROOT, runBenchEntry } from './lib';
 
 const run = promisify(execFile);
 const RESULT_MARKER = '@@ai-site-bench-result ';
@@ -70,6 +71,13 @@ export interface AiSiteFigure {
   peakRssBytes: number;
   /** RSS of the child once the stack is up, before the first step. */
   baselineRssBytes: number;
+  /**
+   * The catalogue checks (bench/fidelity.ts) over the live release against the store's own
+   * /products.json items (the demo store's catalogue, rebuilt in the child): sizes of llms.txt,
+   * data.json and the paged catalogue, and failures per check. Run after every timed step.
+   */
+  fidelity?: FidelityReport;
+  fidelityMs?: number;
 }
 
 export interface AiSiteReport {
@@ -143,6 +151,15 @@ async function measureChild(size: number, givenOrigin?: string): Promise<AiSiteF
     const deployed = await step('deploy', '  deploy: deploySite (replace)', () => deploySite(container, { orgSlug: ORG, files, mode: 'replace' }),
       (d) => `${d.fileCount} files, ${mb(d.bytes)} published`);
 
+    // Catalogue fidelity of the live release, after everything timed (peakRssBytes below includes it).
+    const { checkSiteFidelity } = await import('./fidelity');
+    const { buildCatalogue } = await import('../functions/local/demo-store/catalogue');
+    const { productJson } = await import('../functions/local/demo-store/shopify-json');
+    const tf = performance.now();
+    const raw = buildCatalogue(size > 0 ? { size } : {}).products.map((p) => productJson(p, origin));
+    const fidelity = checkSiteFidelity(live?.files ?? [], raw, { currency: 'USD', storeOrigin: origin });
+    const fidelityMs = performance.now() - tf;
+
     const main = ['scrape', 'products', 'productLlms', 'createSite'];
     return {
       size,
@@ -167,6 +184,8 @@ async function measureChild(size: number, givenOrigin?: string): Promise<AiSiteF
       storeRequests: store?.requests(),
       peakRssBytes: rss(),
       baselineRssBytes,
+      fidelity,
+      fidelityMs,
     };
   } finally {
     await stack.close(); // also removes its temporary site files and artifacts
@@ -221,6 +240,7 @@ export function printAiSiteReport(r: AiSiteReport): void {
     console.log(`2a split: generation ${ms(gen)} (${int(f.generatedFiles)} files, ${mb(f.generatedBytes)}) + deploy ${ms(dep)} ` +
       `(${int(f.deployOnlyFiles)} files, ${mb(f.deployOnlyBytes)} once index, sitemap, robots and favicon are added)`);
   }
+  printFidelity(r.figures);
   const [small, big] = [r.figures.find((f) => f.size === 0) ?? r.figures[0], r.figures.find((f) => f.size > 0 && f !== r.figures[0]) ?? r.figures[1]];
   if (small && big) {
     heading(`AI site: ${big.storeName} vs ${small.storeName}`);
@@ -234,7 +254,47 @@ export function printAiSiteReport(r: AiSiteReport): void {
     rows.push(['files deployed', int(small.filesDeployed), int(big.filesDeployed), ratio(big.filesDeployed, small.filesDeployed)]);
     rows.push(['bytes deployed', mb(small.bytesDeployed), mb(big.bytesDeployed), ratio(big.bytesDeployed, small.bytesDeployed)]);
     rows.push(['peak RSS', mb(small.peakRssBytes), mb(big.peakRssBytes), ratio(big.peakRssBytes, small.peakRssBytes)]);
+    if (small.fidelity && big.fidelity) {
+      const [a, b] = [small.fidelity.sizes, big.fidelity.sizes];
+      rows.push(['llms.txt', kb(a.llmsTxtBytes), kb(b.llmsTxtBytes), ratio(b.llmsTxtBytes, a.llmsTxtBytes)]);
+      rows.push(['data.json', kb(a.dataJsonBytes), kb(b.dataJsonBytes), ratio(b.dataJsonBytes, a.dataJsonBytes)]);
+      rows.push(['paged catalogue files', kb(a.catalogPagesBytes), kb(b.catalogPagesBytes), ratio(b.catalogPagesBytes, a.catalogPagesBytes)]);
+      const failed = (x: FidelityReport) => Object.values(x.failureCounts).reduce((n, v) => n + v, 0);
+      rows.push(['catalogue check failures', int(failed(small.fidelity)), int(failed(big.fidelity)), '']);
+    }
     printTable(['', small.storeName, big.storeName, 'ratio'], rows);
+  }
+}
+
+/** Site sizes and the catalogue checks, one column per store, then every failure found. */
+function printFidelity(figures: AiSiteFigure[]): void {
+  const figs = figures.filter((f) => f.fidelity);
+  if (!figs.length) return;
+  heading('AI site: catalogue fidelity of the live release (bench/fidelity.ts), vs the store\'s /products.json');
+  const fid = (f: AiSiteFigure) => f.fidelity!;
+  const rows: string[][] = [
+    ['llms.txt', ...figs.map((f) => `${kb(fid(f).sizes.llmsTxtBytes)} (${int(fid(f).sizes.llmsTxtProducts)} products listed)`)],
+    ['data.json', ...figs.map((f) => `${kb(fid(f).sizes.dataJsonBytes)} (${int(fid(f).sizes.dataJsonProducts)} products)`)],
+    ['paged catalogue /llms/catalog/<n>.txt', ...figs.map((f) => `${kb(fid(f).sizes.catalogPagesBytes)} in ${int(fid(f).sizes.catalogPages)} files`)],
+    ['  /llms/catalog/full.txt', ...figs.map((f) => kb(fid(f).sizes.fullCatalogBytes))],
+    ['product text files /llms/<slug>.txt', ...figs.map((f) => `${mb(fid(f).sizes.productTextBytes)} in ${int(fid(f).sizes.productTextFiles)} files`)],
+    ['offers checked', ...figs.map((f) => int(fid(f).checked.offers))],
+    ['product pages / variant lines / notes', ...figs.map((f) => `${int(fid(f).checked.productPages)} / ${int(fid(f).checked.variantLines)} / ${int(fid(f).checked.listedNotes)}`)],
+    ['ranges / partly sold out / sold out', ...figs.map((f) => `${int(fid(f).checked.ranges)} / ${int(fid(f).checked.partlySoldOut)} / ${int(fid(f).checked.soldOut)}`)],
+    ['Q&A pages / text files scanned', ...figs.map((f) => `${int(fid(f).checked.qaPages)} / ${int(fid(f).checked.textFiles)}`)],
+  ];
+  for (const check of Object.keys(figs[0]!.fidelity!.failureCounts)) {
+    rows.push([`failures: ${check}`, ...figs.map((f) => int(fid(f).failureCounts[check as keyof FidelityReport['failureCounts']]))]);
+  }
+  rows.push(['check time', ...figs.map((f) => ms(f.fidelityMs ?? NaN))]);
+  printTable(['', ...figs.map((f) => f.storeName)], rows);
+  for (const f of figs) {
+    for (const [check, list] of Object.entries(fid(f).failures)) {
+      if (!list.length) continue;
+      const count = fid(f).failureCounts[check as keyof FidelityReport['failureCounts']];
+      console.log(`\n${f.storeName}: ${check} failed ${int(count)} times${count > list.length ? ` (first ${list.length})` : ''}:`);
+      for (const line of list) console.log(`  ${line}`);
+    }
   }
 }
 

@@ -93,7 +93,8 @@ export function argValue(name: string): string | undefined {
 export function runBenchEntry<T>(marker: string, child: () => Promise<T>, parent: () => Promise<unknown>): void {
   const isChild = process.argv.includes('--child');
   const main = isChild
-    ? child().then((figure) => { process.stdout.write(`${marker}${JSON.stringify(figure)}\n`); })
+    // Exit only once the line is written: a large line to a pipe is cut short by an early exit.
+    ? child().then((figure) => new Promise<void>((resolve) => { process.stdout.write(`${marker}${JSON.stringify(figure)}\n`, () => resolve()); }))
     : (console.log(`machine: ${describeMachine()}`), parent());
   main.then(
     () => { if (isChild) process.exit(0); },

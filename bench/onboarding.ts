@@ -32,6 +32,7 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
+import type { PromptFigures } from './fidelity';
 import { argValue, heading, int, isMain, mb, ms, printTable, ROOT, runBenchEntry } from './lib';
 
 const run = promisify(execFile);
@@ -95,6 +96,12 @@ export interface OnboardingFigure {
   peakRssAtEndBytes: number;
   /** RSS with the stack up, before generate-all. */
   baselineRssBytes: number;
+  /**
+   * The stored prompts (GET /api/prompts) measured as test/prompts/prompt-metrics.ts does:
+   * duplicates after promptIdentity, malformed (validatePrompt), brand/product-line mentions
+   * (lines detected from the stored catalogue), intents covered, the most repeated figure.
+   */
+  promptQuality?: PromptFigures;
 }
 
 export interface OnboardingReport {
@@ -357,6 +364,20 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string):
       };
     }
 
+    const peakRssAtEndBytes = rss();
+    // Prompt quality of what was stored, after everything measured.
+    const { promptFigures } = await import('./fidelity');
+    const { detectProductLines } = await import('../functions/core/prompts/product-lines');
+    const { loadSnapshot } = await import('../functions/app/create-ai-website');
+    const snapshot = await loadSnapshot(getContainer(), ORG);
+    const texts = prompts.body.prompts as Array<{ prompt: string; product_id: string | null }>;
+    const promptQuality = promptFigures(
+      texts.filter((p) => !p.product_id).map((p) => p.prompt),
+      texts.filter((p) => p.product_id).map((p) => p.prompt),
+      BUSINESS_NAME,
+      detectProductLines(snapshot.products, BUSINESS_NAME),
+    );
+
     return {
       size,
       engine,
@@ -376,8 +397,9 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string):
       model,
       warnings,
       peakRssBytes,
-      peakRssAtEndBytes: rss(),
+      peakRssAtEndBytes,
       baselineRssBytes,
+      promptQuality,
     };
   } finally {
     await stack.close(); // also removes its temporary site files and artifacts
@@ -458,6 +480,32 @@ function modelLine(f: OnboardingFigure): string {
     (m.fallbackReasons.length ? ` (${m.fallbackReasons.join('; ').slice(0, 300)})` : '');
 }
 
+const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
+export const topFigureText = (q: PromptFigures) => (q.topFigure ? `${pct(q.topFigure.share)} (${q.topFigure.figure} x${int(q.topFigure.count)})` : 'none');
+
+/** Prompt quality per run, one column each, then the offending prompts. */
+function printPromptQuality(figs: OnboardingFigure[]): void {
+  const withQ = figs.filter((f) => f.promptQuality);
+  if (!withQ.length) return;
+  heading('onboarding: prompt quality of the stored prompts (test/prompts/prompt-metrics.ts)');
+  const q = (f: OnboardingFigure) => f.promptQuality!;
+  const intents = Object.keys(withQ[0]!.promptQuality!.intents);
+  printTable(['', ...withQ.map(label)], [
+    ['prompts (business + product)', ...withQ.map((f) => `${int(q(f).total)} (${int(q(f).business)} + ${int(q(f).product)})`)],
+    ['duplicates after normalisation', ...withQ.map((f) => `${int(q(f).duplicates)}${q(f).maxCopies > 1 ? ` (max ${q(f).maxCopies} copies)` : ''}`)],
+    ['malformed', ...withQ.map((f) => int(q(f).malformed))],
+    ['naming the brand or a product line', ...withQ.map((f) => int(q(f).brandOrLine))],
+    ['intents covered (of 5)', ...withQ.map((f) => String(q(f).intentsCovered))],
+    ...intents.map((i) => [`  ${i}`, ...withQ.map((f) => `${int(q(f).intents[i as keyof PromptFigures['intents']])} (${pct(q(f).intents[i as keyof PromptFigures['intents']] / Math.max(1, q(f).total))})`)]),
+    ['max share of one figure', ...withQ.map((f) => topFigureText(q(f)))],
+  ]);
+  for (const f of withQ) {
+    console.log(`${label(f)}: product lines detected: ${q(f).productLines.join(', ') || 'none'}`);
+    for (const m of q(f).malformedExamples) console.log(`  malformed (${m.issue}): ${m.prompt}`);
+    for (const p of q(f).brandOrLineExamples) console.log(`  names the brand or a line: ${p}`);
+  }
+}
+
 export function printOnboardingReport(r: OnboardingReport): void {
   const figs = r.figures;
   if (!figs.length) return;
@@ -497,6 +545,7 @@ export function printOnboardingReport(r: OnboardingReport): void {
     const warned = Object.entries(f.warnings);
     if (warned.length) console.log(`  logged: ${warned.map(([k, v]) => `${k} x${v}`).join('; ')}`);
   }
+  printPromptQuality(figs);
   for (const engine of ['offline', 'model'] as const) {
     const small = figs.find((f) => f.engine === engine && f.size === 0);
     const big = figs.find((f) => f.engine === engine && f.size > 0);
@@ -513,6 +562,14 @@ export function printOnboardingReport(r: OnboardingReport): void {
     rows.push(['model calls', int(small.model?.calls ?? 0), int(big.model?.calls ?? 0), ratio(big.model?.calls ?? 0, small.model?.calls ?? 0)]);
     rows.push(['products', int(small.products), int(big.products), ratio(big.products, small.products)]);
     rows.push(['prompts', int(small.prompts), int(big.prompts), ratio(big.prompts, small.prompts)]);
+    if (small.promptQuality && big.promptQuality) {
+      const [a, b] = [small.promptQuality, big.promptQuality];
+      rows.push(['  duplicates after normalisation', int(a.duplicates), int(b.duplicates), '']);
+      rows.push(['  malformed', int(a.malformed), int(b.malformed), '']);
+      rows.push(['  naming the brand or a product line', int(a.brandOrLine), int(b.brandOrLine), '']);
+      rows.push(['  intents covered (of 5)', String(a.intentsCovered), String(b.intentsCovered), '']);
+      rows.push(['  max share of one figure', topFigureText(a), topFigureText(b), '']);
+    }
     rows.push(['peak RSS', mb(small.peakRssBytes), mb(big.peakRssBytes), ratio(big.peakRssBytes, small.peakRssBytes)]);
     printTable(['', small.storeName, big.storeName, 'ratio'], rows);
   }

@@ -23,9 +23,10 @@ import { API_BUNDLE_LIMIT_BYTES, bundleAll, oversized, printBundleReport, type B
 import { COLD_START_MODULE, printColdStartReport, runColdStart, type ColdStartReport } from './cold-start';
 import { measureCrawl, printCrawlReport, type CrawlReport, type CrawlSideFigure } from './crawl';
 import { printLoadReport, runHttpLoad, type LoadFigure, type LoadReport } from './http-load';
+import { fidelityLine } from './fidelity';
 import { describeMachine, heading, int, kb, mb, ms, wholeMs } from './lib';
 import { deploysText, measureDaily, noiseLine, printDailyReport, type DailyReport } from './daily';
-import { createSiteWaitMs, measureOnboarding, printOnboardingReport, type OnboardingFigure, type OnboardingReport } from './onboarding';
+import { createSiteWaitMs, measureOnboarding, printOnboardingReport, topFigureText, type OnboardingFigure, type OnboardingReport } from './onboarding';
 
 const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily'] as const;
 type SectionName = (typeof SECTIONS)[number];
@@ -68,6 +69,12 @@ function aiSiteRows(ai: AiSiteReport): [string, string][] {
     rows.push(['', `2a alone: generation ${ms(generationMs(f))} + deploy ${ms(stepMs(f, 'deploy'))}; ${int(f.filesDeployed)} files, ${mb(f.bytesDeployed)} deployed; ` +
       `${int(f.scraped)} pages scraped, ${int(f.storeRequests ?? 0)} store requests; ${mb(f.peakRssBytes)} peak RSS`]);
   }
+  for (const f of ai.figures) {
+    if (!f.fidelity) continue;
+    const z = f.fidelity.sizes;
+    rows.push(['', `${f.storeName}: llms.txt ${kb(z.llmsTxtBytes)}, data.json ${kb(z.dataJsonBytes)}, paged catalogue ${kb(z.catalogPagesBytes)} in ${z.catalogPages} files; ` +
+      `catalogue checks (${int(f.fidelity.checked.offers)} offers, ${int(f.fidelity.products)} products): ${fidelityLine(f.fidelity)}`]);
+  }
   const [small, big] = [ai.figures.find((f) => f.size === 0), ai.figures.find((f) => f.size > 0)];
   if (small && big) {
     rows.push(['', `${big.storeName} / default: ${ratio(big.totalMs, small.totalMs)} total time, ${ratio(generationMs(big), generationMs(small))} generation, ` +
@@ -88,6 +95,12 @@ function onboardingRows(r: OnboardingReport): [string, string][] {
       `${int(f.storeRequests ?? 0)} store pages fetched, ${calls(f)}; ${int(f.products)} products, ${int(f.prompts)} prompts`]);
     rows.push(['', `steps: 1a ${ms(stepMs(f, '1a'))}, 1c ${ms(stepMs(f, '1c'))}, 2a ${ms(stepMs(f, '2a'))} (after ${ms(createSiteWaitMs(f))} idle polling for 1c), ` +
       `3a ${ms(stepMs(f, '3a'))}, 3b ${ms(stepMs(f, '3b'))}`]);
+  }
+  for (const f of r.figures) {
+    const q = f.promptQuality;
+    if (!q) continue;
+    rows.push(['', `${f.storeName}, ${f.engine}: prompts ${int(q.total)}, ${int(q.duplicates)} duplicates after normalisation, ${int(q.malformed)} malformed, ` +
+      `${int(q.brandOrLine)} naming the brand/a line, ${q.intentsCovered}/5 intents, max figure share ${topFigureText(q)}`]);
   }
   for (const engine of ['offline', 'model'] as const) {
     const small = r.figures.find((f) => f.engine === engine && f.size === 0);

@@ -108,9 +108,9 @@ export function variantsOf(product: CatalogProduct): CatalogVariant[] {
 }
 
 /** True when the product has real options (more than one variant, or a named one). */
+/** More than one variant to choose from; a single variant, named or not ("8 oz"), is the product itself. */
 export function hasOptions(product: CatalogProduct): boolean {
-  const variants = variantsOf(product);
-  return variants.length > 1 || (variants.length === 1 && (variants[0] as CatalogVariant).title !== '');
+  return variantsOf(product).length > 1;
 }
 
 export interface PriceSpan {

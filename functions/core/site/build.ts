@@ -204,7 +204,7 @@ export function buildSiteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative
       productIds: c.products.map((p) => p.product.productId),
     })),
     faqs: faqRefs.map((f) => ({ question: f.entry.question, answer: f.entry.answer, path: SITE_PATHS.faqPage(f.slug) })),
-    pages: replicas.map((r) => ({ title: replicaLabel(r.page), description: r.page.description, path: SITE_PATHS.pageReplica(r.slug) })),
+    pages: replicas.map((r) => ({ title: replicaLabel(r.page), description: r.page.description, path: SITE_PATHS.pageReplica(r.slug), kind: r.page.kind })),
     storeAgentFiles: storeAgentFileLinks(snapshot.storeAgentFiles ?? []),
     limits: llmsLimits,
   };

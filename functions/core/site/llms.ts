@@ -16,7 +16,7 @@ import { isCatchAllCollection } from '../generate/industry';
 import { markdownDetails, markdownPlain } from './markdown';
 import { SITE_PATHS, isRoutedPath, productSlugs, publicUrl, publicUrlOfFile } from './paths';
 import { identifierFacts, priceStatement, stockNote, stockStatement, variantDetailBlock } from './offers';
-import type { CatalogProduct, SiteFile, SiteNarrative, StoreAgentFile, StoreIdentity } from './types';
+import type { CatalogProduct, SiteFile, SiteNarrative, StoreAgentFile, StoreIdentity, PageKind } from './types';
 
 export interface LlmsLink {
   name: string;
@@ -151,17 +151,35 @@ export const LLMS_CATALOG_PAGE_SIZE = 500;
 /** Notes of catalogue lines are cut to this many characters. */
 const CATALOG_NOTE_LENGTH = 140;
 
+/** Store pages listed in llms.txt at most: a 5,000-page store would otherwise list 5,000 replicas (the sitemap has them all). */
+export const LLMS_INDEX_MAX_PAGES = 50;
+
 export interface LlmsLimits {
   perCollection: number;
   indexMaxProducts: number;
   catalogPageSize: number;
+  indexMaxPages: number;
 }
 
 export const DEFAULT_LLMS_LIMITS: LlmsLimits = {
   perCollection: LLMS_PRODUCTS_PER_COLLECTION,
   indexMaxProducts: LLMS_INDEX_MAX_PRODUCTS,
   catalogPageSize: LLMS_CATALOG_PAGE_SIZE,
+  indexMaxPages: LLMS_INDEX_MAX_PAGES,
 };
+
+/** Pages a reader looks for first: the store's own content, then its listings, then product copies. */
+const PAGE_KIND_ORDER: Record<PageKind, number> = { home: 0, page: 1, blog: 2, article: 3, other: 4, collection: 5, product: 6 };
+
+function indexPages(pages: LlmsTxtInput['pages'], max: number, sitemapUrl: string): LlmsLink[] {
+  const ordered = pages
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => PAGE_KIND_ORDER[a.p.kind ?? 'other'] - PAGE_KIND_ORDER[b.p.kind ?? 'other'] || a.i - b.i)
+    .map(({ p }) => p);
+  const links = ordered.slice(0, max).map((p) => ({ name: p.title, url: p.path, notes: truncate(p.description, 160) }));
+  if (pages.length > max) links.push({ name: `All ${pages.length} store pages`, url: sitemapUrl, notes: `${pages.length - max} more than listed here, in the sitemap` });
+  return links;
+}
 
 /** A file the store itself serves for AI agents (its own llms.txt, agents.md, ...), D114. */
 export interface StoreAgentFileLink {
@@ -203,7 +221,8 @@ export interface LlmsTxtInput {
   /** `handle` and `productIds` (members, in collection order) group the products. */
   collections: Array<{ handle?: string; title: string; description: string; path: string; productIds?: string[] }>;
   faqs: Array<{ question: string; answer: string; path: string }>;
-  pages: Array<{ title: string; description: string; path: string }>;
+  /** Markdown replicas of the store's pages; `kind` orders them (content pages before product and collection copies). */
+  pages: Array<{ title: string; description: string; path: string; kind?: PageKind }>;
   /** The store's own agent files, linked from the Optional section. */
   storeAgentFiles?: StoreAgentFileLink[];
   limits?: LlmsLimits;
@@ -314,7 +333,7 @@ export function buildLlmsFiles(input: LlmsTxtInput): SiteFile[] {
     },
     {
       title: 'Pages',
-      links: input.pages.map((p) => ({ name: p.title, url: publicUrl(p.path), notes: truncate(p.description, 160) })),
+      links: indexPages(input.pages, limits.indexMaxPages, publicUrl(SITE_PATHS.sitemap)).map((l) => (l.url.startsWith('/') ? { ...l, url: publicUrl(l.url) } : l)),
     },
   );
   const optional: LlmsLink[] = [];
