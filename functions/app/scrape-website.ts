@@ -59,7 +59,7 @@ export async function scrapeWebsite(container: Container, orgSlug: string, optio
   const { scraped, fetched } = await scrapeMapped(scraper, map);
   const agentFiles = probe.files;
   // The mapper already read robots.txt: no second request for the stored copy.
-  const storeRobotsTxt = map.robotsTxt !== null && Buffer.byteLength(map.robotsTxt) <= ROBOTS_TXT_MAX_BYTES ? map.robotsTxt : null;
+  const storeRobotsTxt = storeRobotsTxtOf(map);
 
   const artifact: ScrapeArtifact = { mappedAt: container.clock.now().toISOString(), urls: map.urls, pages: scraped.pages, storeRobotsTxt, agentFiles };
   await saveSiteInput(container, orgSlug, business.id, 'scrape', artifact);
@@ -73,6 +73,11 @@ export async function scrapeWebsite(container: Container, orgSlug: string, optio
     pagesFetched: map.fetched + fetched + probe.requests,
     agentFiles: agentFiles.map((f) => f.path),
   };
+}
+
+/** The store's robots.txt as the mapper read it, when it answered and is of a size worth keeping; else null. */
+export function storeRobotsTxtOf(map: MapSiteResult): string | null {
+  return map.robotsTxt !== null && Buffer.byteLength(map.robotsTxt) <= ROBOTS_TXT_MAX_BYTES ? map.robotsTxt : null;
 }
 
 /**

@@ -25,19 +25,27 @@ async function partsVersion(container: Container, orgSlug: string): Promise<stri
 }
 
 /** Publishes every stored part as one release (replacing the previous one), and records which part versions it published. */
-export async function publishSiteParts(container: Container, orgSlug: string, extra: Pick<DeployRequest, 'storeSitemapUrls'> = {}): Promise<DeployResult> {
+export async function publishSiteParts(
+  container: Container,
+  orgSlug: string,
+  extra: Pick<DeployRequest, 'storeSitemapUrls'> = {},
+  /** The parts' version as the caller just read it (saves reading it again). */
+  knownVersion?: string,
+): Promise<DeployResult> {
   const deployedKey = artifactKeys.sitePart(orgSlug, DEPLOYED_PART);
+  // Version first, then contents: a part written in between only causes one more round.
+  let version = knownVersion ?? await partsVersion(container, orgSlug);
   for (let round = 1; ; round++) {
-    // Version first, then contents: a part written in between only causes one more round.
-    const version = await partsVersion(container, orgSlug);
     const keys = (await container.artifacts.list(artifactKeys.siteParts(orgSlug))).sort((a, b) => Number(a === deployedKey) - Number(b === deployedKey));
     const parts = await Promise.all(keys.map((k) => container.artifacts.get<SiteFile[]>(k)));
     const result = await deploySite(container, { orgSlug, files: parts.flatMap((p) => p ?? []), mode: 'replace', ...extra });
-    if ((await partsVersion(container, orgSlug)) === version || round >= MAX_ROUNDS) {
+    const after = await partsVersion(container, orgSlug);
+    if (after === version || round >= MAX_ROUNDS) {
       const business = await requireBusiness(container, orgSlug);
       await container.aiSites.patch(orgSlug, business.id, { publishedParts: version });
       return result;
     }
+    version = after;
   }
 }
 
@@ -58,5 +66,5 @@ export async function deployFilesAsPart(container: Container, request: DeployReq
 export async function publishChangedSiteParts(container: Container, orgSlug: string): Promise<DeployResult | null> {
   const [site, version] = await Promise.all([container.aiSites.get(orgSlug), partsVersion(container, orgSlug)]);
   if (site?.releaseId && site.publishedParts === version) return null;
-  return publishSiteParts(container, orgSlug);
+  return publishSiteParts(container, orgSlug, {}, version);
 }

@@ -19,12 +19,11 @@ import type { Container } from '../../container';
 import { scraperOf } from '../../engines/scraper';
 import { siteMapperOf } from '../../engines/site-mapper';
 import { requireBusiness } from '../business';
-import { scrapeMapped, type ScrapeArtifact } from '../scrape-website';
+import { scrapeMapped, storeRobotsTxtOf, type ScrapeArtifact } from '../scrape-website';
 import { saveSiteInput } from '../site-inputs';
 import { agentFilesAfter, probeStoreAgentFiles, sameAgentFiles } from '../store-agent-files';
 import { saveStoreSitemap } from '../store-sitemap';
 
-const ROBOTS_TXT_MAX_BYTES = 512 * 1024;
 
 export async function detectChanges(container: Container, orgSlug: string, runDate: string) {
   const business = await requireBusiness(container, orgSlug);
@@ -64,7 +63,7 @@ export async function detectChanges(container: Container, orgSlug: string, runDa
 
   const changedUrls = [...diff.added, ...diff.changed, ...diff.removed];
   if (changedUrls.length) await container.dailyRuns.addChangedUrls(runDate, orgSlug, changedUrls);
-  const storeRobotsTxt = map.robotsTxt !== null && Buffer.byteLength(map.robotsTxt) <= ROBOTS_TXT_MAX_BYTES ? map.robotsTxt : stored.storeRobotsTxt;
+  const storeRobotsTxt = storeRobotsTxtOf(map) ?? stored.storeRobotsTxt;
   const artifact: ScrapeArtifact = {
     mappedAt: container.clock.now().toISOString(), urls, pages: mergePages(stored.pages, scraped.pages, urls), storeRobotsTxt, agentFiles,
   };
