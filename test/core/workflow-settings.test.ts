@@ -1,0 +1,29 @@
+/**
+ * The settings the daily schedule depends on: each workflow's state machine ARN variable is
+ * a valid Lambda variable name, and the edge-propagation wait defaults to the spec's 10 s.
+ */
+import { loadConfig } from '../../functions/config';
+import { stateMachineArnVariable, WORKFLOWS } from '../../functions/core/workflows';
+
+test('every workflow has a valid, distinct state machine ARN variable', () => {
+  const names = WORKFLOWS.map(stateMachineArnVariable);
+  expect(names).toEqual(['ONBOARDING_STATE_MACHINE_ARN', 'DAILY_SCHEDULE_STATE_MACHINE_ARN', 'DOMAIN_CONNECT_STATE_MACHINE_ARN', 'EDGE_ROLLOUT_STATE_MACHINE_ARN']);
+  expect(names.every((n) => /^[A-Za-z][A-Za-z0-9_]*$/.test(n))).toBe(true);
+});
+
+test('state machine ARNs are read per workflow from those variables', () => {
+  const config = loadConfig({ DAILY_SCHEDULE_STATE_MACHINE_ARN: 'arn:aws:states:eu-west-1:1:stateMachine:ai-visibility-daily-schedule' });
+  expect(config.stateMachines).toEqual({ 'daily-schedule': 'arn:aws:states:eu-west-1:1:stateMachine:ai-visibility-daily-schedule' });
+});
+
+test('the edge propagation wait is 10 s by default, settable, and a bad value is refused naming the variable', () => {
+  expect(loadConfig({}).edgePropagationWaitSeconds).toBe(10);
+  expect(loadConfig({ EDGE_PROPAGATION_WAIT_SECONDS: '0' }).edgePropagationWaitSeconds).toBe(0);
+  expect(() => loadConfig({ EDGE_PROPAGATION_WAIT_SECONDS: '-1' })).toThrow(/EDGE_PROPAGATION_WAIT_SECONDS/);
+  expect(() => loadConfig({ EDGE_PROPAGATION_WAIT_SECONDS: '2.5' })).toThrow(/EDGE_PROPAGATION_WAIT_SECONDS/);
+});
+
+test('the local daily trigger is on unless SCHEDULE_ENABLED=0', () => {
+  expect(loadConfig({}).scheduleEnabled).toBe(true);
+  expect(loadConfig({ SCHEDULE_ENABLED: '0' }).scheduleEnabled).toBe(false);
+});
