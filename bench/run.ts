@@ -14,6 +14,8 @@
  *   daily     one daily-schedule run (ASL + real tasks) over 10 and 100 onboarded businesses, each
  *             with its own small demo store, 20% of them changed; plus the share of unchanged noisy
  *             pages flagged as changed, raw-HTML sha256 vs our fingerprint (~3-4 min, setup included)
+ *   visibility  batch 2b: checks/s per AI platform (8 vendor fakes, real clients) under the fleet
+ *             limits, and the cost units of one business per day (~10 s)
  * e.g. BENCH_SKIP=crawl,http npm run bench. Each section's own knobs (BENCH_DURATION,
  * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, BENCH_ONBOARDING_SIZES, BENCH_DAILY_SIZES, ...) are described at the top of its file.
  */
@@ -26,9 +28,10 @@ import { printLoadReport, runHttpLoad, type LoadFigure, type LoadReport } from '
 import { fidelityLine } from './fidelity';
 import { describeMachine, heading, int, kb, mb, ms, wholeMs } from './lib';
 import { deploysText, measureDaily, noiseLine, printDailyReport, type DailyReport } from './daily';
+import { measureVisibility, printVisibilityReport, visibilityLines, type VisibilityReport } from './visibility';
 import { createSiteWaitMs, measureOnboarding, printOnboardingReport, topFigureText, type OnboardingFigure, type OnboardingReport } from './onboarding';
 
-const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily'] as const;
+const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'visibility'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 const skipped = (name: SectionName): boolean => SKIP.has(name);
@@ -143,9 +146,10 @@ interface Results {
   ai?: AiSiteReport;
   onboarding?: OnboardingReport;
   daily?: DailyReport;
+  visibility?: VisibilityReport;
 }
 
-function summary({ bundles, load, cold, crawl, ai, onboarding, daily }: Results): void {
+function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility }: Results): void {
   heading('figures, side by side');
   const rows: [string, string][] = [['machine', describeMachine()]];
   if (bundles) {
@@ -172,6 +176,13 @@ function summary({ bundles, load, cold, crawl, ai, onboarding, daily }: Results)
   if (ai) rows.push(...aiSiteRows(ai));
   if (onboarding) rows.push(...onboardingRows(onboarding));
   if (daily) rows.push(...dailyRows(daily));
+  if (visibility) {
+    const p = visibility.platforms;
+    const rate = (f: (typeof p)[number]) => `${f.platform.replace('platform_', 'p')} ${f.checksPerSecond.toFixed(1)}/s (${(f.checksPerSecond / f.rateCeilingPerSecond).toFixed(1)}x ceiling)`;
+    rows.push(['visibility (per platform)', p.map(rate).join(', ')]);
+    rows.push(['', `per business/day: ${p.map((f) => `${f.platform.replace('platform_', 'p')} ${(f.costUnitsPerCheck * 10).toFixed(0)} ${f.costUnit}`).join(', ')}`]);
+    for (const line of visibilityLines(visibility)) rows.push(['', line]);
+  }
   const notRun = SECTIONS.filter(skipped);
   if (notRun.length) rows.push(['skipped', `${notRun.join(', ')} (BENCH_SKIP)`]);
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -214,6 +225,10 @@ async function main(): Promise<void> {
     if (!skipped('daily')) {
       results.daily = await section('daily', () => measureDaily());
       if (results.daily) printDailyReport(results.daily);
+    }
+    if (!skipped('visibility')) {
+      results.visibility = await section('visibility', () => measureVisibility());
+      if (results.visibility) printVisibilityReport(results.visibility);
     }
     summary(results);
   } finally {

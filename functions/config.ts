@@ -4,7 +4,7 @@
  */
 import type { QuotaPolicy } from './core/articles/quota';
 import { PLATFORM_NUMBERS, SECRET_GROUPS, SECRET_GROUP_NAMES, SECRET_NAMES, type PlatformNumber, type SecretGroup, type SecretValues } from './core/provider-settings';
-import { EDGE_PROPAGATION_WAIT_SECONDS } from './core/constants';
+import { EDGE_PROPAGATION_WAIT_SECONDS, PLATFORM_LIMIT_DEFAULTS } from './core/constants';
 import { stateMachineArnVariable, WORKFLOWS, type WorkflowName } from './core/workflows';
 
 export interface Config {
@@ -46,6 +46,8 @@ export interface Config {
   judge: { baseUrl?: string; apiKey?: string; model?: string };
   /** AI platforms 1..8 (`PLATFORM_<n>_API_URL`, `_API_KEY`, `_MODEL`), always 8 entries. */
   platforms: Array<{ n: PlatformNumber; apiUrl?: string; apiKey?: string; model?: string }>;
+  /** Fleet-wide limits applied to each AI platform (PLATFORM_CONCURRENCY, PLATFORM_RATE_PER_MINUTE, PLATFORM_DAILY_BUDGET). */
+  platformLimits: { concurrency: number; ratePerMinute: number; dailyBudget: number };
   indexNowKey?: string;
   /** IndexNow submission endpoint; unset: the public IndexNow endpoint. */
   indexNowEndpoint?: string;
@@ -109,6 +111,11 @@ export function loadConfig(env: Env = process.env): Config {
     platforms: PLATFORM_NUMBERS.map((n) => ({
       n, apiUrl: env[`PLATFORM_${n}_API_URL`] || undefined, model: env[`PLATFORM_${n}_MODEL`] || undefined,
     })),
+    platformLimits: {
+      concurrency: positiveInteger(env, 'PLATFORM_CONCURRENCY', PLATFORM_LIMIT_DEFAULTS.concurrency),
+      ratePerMinute: positiveInteger(env, 'PLATFORM_RATE_PER_MINUTE', PLATFORM_LIMIT_DEFAULTS.ratePerMinute),
+      dailyBudget: positiveInteger(env, 'PLATFORM_DAILY_BUDGET', PLATFORM_LIMIT_DEFAULTS.dailyBudget),
+    },
     indexNowEndpoint: env.INDEXNOW_ENDPOINT || undefined,
     webmaster: { apiUrl: env.WEBMASTER_API_URL || undefined },
     acme: { directoryUrl: env.ACME_DIRECTORY_URL || undefined, caBundle: env.ACME_CA_BUNDLE || undefined, accountEmail: env.ACME_ACCOUNT_EMAIL || undefined },
@@ -161,6 +168,14 @@ export function applySecretValues(config: Config, values: SecretValues): void {
 
 function list(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function positiveInteger(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of 1 or more, got ${raw}`);
+  return value;
 }
 
 function nonNegativeInteger(env: Env, name: string, fallback: number): number {

@@ -21,6 +21,8 @@ import { createVisibilityRepository } from './adapters/dynamodb/visibility-repo'
 import { createAiSiteRepository } from './adapters/dynamodb/ai-site-repo';
 import { createArticleStats } from './adapters/dynamodb/article-stats';
 import { createRateLimiter } from './adapters/dynamodb/rate-limiter';
+import { createPlatformLimiter } from './adapters/dynamodb/platform-limiter';
+import { createVisibilityCheckRepository } from './adapters/dynamodb/visibility-check-repo';
 import { createGuardedFetch, createUrlGuard } from './adapters/external/guarded-fetch';
 import { createStorefront } from './adapters/external/storefront';
 import { createFsSiteStore } from './adapters/local/fs-site-store';
@@ -30,7 +32,7 @@ import {
 } from './core/provider-settings';
 import type {
   AiSiteRepository, ArticleStats, BusinessListing, DailyRunRepository, ArtifactStore, CompetitorRepository, DistributionIndex, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
-  PromptRepository, RateLimiter, SiteStore, Storefront, UrlGuard, VisibilityRepository,
+  PlatformLimiter, PromptRepository, RateLimiter, SiteStore, Storefront, UrlGuard, VisibilityCheckRepository, VisibilityRepository,
 } from './ports';
 
 export interface Container {
@@ -44,6 +46,10 @@ export interface Container {
   products: ProductRepository;
   prompts: PromptRepository;
   visibility: VisibilityRepository;
+  /** Batch 2b's sample, per-check records and report of each day. */
+  visibilityChecks: VisibilityCheckRepository;
+  /** Fleet-wide concurrency, rate and daily budget of each AI platform. */
+  platformLimiter: PlatformLimiter;
   aiSites: AiSiteRepository;
   articleStats: ArticleStats;
   rateLimiter: RateLimiter;
@@ -103,6 +109,8 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     products: createProductRepository(db, table),
     prompts: createPromptRepository(db, table),
     visibility: createVisibilityRepository(db, table),
+    visibilityChecks: createVisibilityCheckRepository(db, table, clock),
+    platformLimiter: createPlatformLimiter(db, table, { limits: config.platformLimits, clock }),
     aiSites: createAiSiteRepository(db, table),
     articleStats: createArticleStats(db, table),
     rateLimiter: createRateLimiter(db, table, clock),

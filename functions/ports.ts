@@ -7,6 +7,9 @@ import type { OnboardingRun, RunStatus, StepId, StepState } from './core/onboard
 import type { DistributionRoute } from './core/proxy/types';
 import type { SiteFile } from './core/site/types';
 import type { HistoryEntry } from './core/visibility/score';
+import type { VisibilityCheck, VisibilitySample } from './core/visibility/checks';
+import type { VisibilityReport } from './core/visibility/report';
+import type { PlatformKey } from './core/constants';
 import type { BusinessRun, DailyExecution, DailyStepId, DailyStepState } from './core/daily/run';
 import type { MappedUrl, ScrapedPage } from './core/site/types';
 import type { StorefrontProduct } from './core/products/catalog';
@@ -179,6 +182,8 @@ export interface ProductRepository {
   find(orgSlug: string, productIdOrEntityId: string): Promise<Product | null>;
   /** Inserts products that do not exist yet (by slug); returns how many were new. */
   addMissing(products: Product[]): Promise<number>;
+  /** Sets each product's cited-URL count of the day; `citationCount` becomes the sum over the last 365 days. */
+  recordCitations(orgSlug: string, runDate: string, counts: Record<string, number>): Promise<void>;
 }
 
 export interface PromptResultUpdate extends Omit<PlatformResults, never> {
@@ -208,6 +213,32 @@ export interface VisibilityRepository {
     entityId: string,
     apply: (current: HistoryEntry[] | null) => { history: HistoryEntry[]; recentScore: number; result: T },
   ): Promise<T>;
+}
+
+/** Batch 2b's records of one business and day (adapters/dynamodb/visibility-check-repo.ts). */
+export interface VisibilityCheckRepository {
+  /** Stores the day's sample unless one exists; returns the stored one (a re-run checks the same prompts). */
+  claimSample(sample: VisibilitySample): Promise<VisibilitySample>;
+  getSample(orgSlug: string, runDate: string): Promise<VisibilitySample | null>;
+  /** One item per (day, platform, prompt): a retry replaces its own check. */
+  putCheck(check: VisibilityCheck): Promise<void>;
+  listChecks(orgSlug: string, runDate: string): Promise<VisibilityCheck[]>;
+  putReport(orgSlug: string, runDate: string, report: VisibilityReport): Promise<void>;
+  getReport(orgSlug: string, runDate: string): Promise<VisibilityReport | null>;
+}
+
+/** Per platform, fleet-wide (every Lambda instance together). */
+export interface PlatformLimits {
+  concurrency: number;
+  ratePerMinute: number;
+  /** Checks per platform per UTC day, all businesses together. */
+  dailyBudget: number;
+}
+
+export interface PlatformLimiter {
+  readonly limits: PlatformLimits;
+  /** Waits for a concurrency slot and the rate; refuses when the day's budget is spent or the wait is too long. */
+  acquire(platform: PlatformKey): Promise<{ ok: true; release(): Promise<void> } | { ok: false; reason: string }>;
 }
 
 export interface AiSiteRepository {

@@ -7,6 +7,14 @@ export const PLATFORM_KEYS = [
 ] as const;
 export type PlatformKey = (typeof PLATFORM_KEYS)[number];
 
+/**
+ * Fleet-wide limits per AI platform (all Lambda instances together), unless set by
+ * PLATFORM_CONCURRENCY, PLATFORM_RATE_PER_MINUTE, PLATFORM_DAILY_BUDGET. 4 concurrent calls
+ * finish a business's 10 prompts in 3 rounds; 60/min is below every vendor's entry tier;
+ * 2,000 checks a day is 200 businesses at 10 prompts.
+ */
+export const PLATFORM_LIMIT_DEFAULTS = { concurrency: 4, ratePerMinute: 60, dailyBudget: 2000 } as const;
+
 export const SCORE_MIN = 0;
 export const SCORE_MAX = 100;
 /** First score calculation seeds two days of history (spec rule 5). */

@@ -70,12 +70,31 @@ test('a product is scored separately, by slug', async () => {
   expect(prompts.body.prompts.every((p: { product_id: string }) => p.product_id === 'tall-mug')).toBe(true);
 });
 
-test('concurrent score updates for one entity all land (no lost update)', async () => {
-  const before = (await stack.call('GET', '/api/visibility/mugs', { token })).body.history_scores.length;
-  const calls = await Promise.all(Array.from({ length: 8 }, () => score({ business_id: 'mugs', results: results(1, [1, 1, 1, 1, 1, 1, 1, 1]) })));
+test('concurrent score updates for one entity all land (no lost update): one entry per date', async () => {
+  const before = (await stack.call('GET', '/api/visibility/mugs', { token })).body.history_scores;
+  const dates = Array.from({ length: 8 }, (_, i) => addDays(today, -100 - i));
+  const calls = await Promise.all(dates.map((backdate_to) => score({ business_id: 'mugs', backdate_to, results: results(1, [1, 1, 1, 1, 1, 1, 1, 1]) })));
   expect(calls.map((c) => c.status)).toEqual(Array(8).fill(200));
-  const after = (await stack.call('GET', '/api/visibility/mugs', { token })).body.history_scores.length;
-  expect(after).toBe(before + 8);
+  const after = (await stack.call('GET', '/api/visibility/mugs', { token })).body.history_scores;
+  expect(after.length).toBe(before.length + 8);
+  expect(after.filter((e: { date: string }) => dates.includes(e.date))).toHaveLength(8);
+});
+
+test('a second score the same day replaces that day\'s entry (D31); null cells are left out (D30)', async () => {
+  const first = await score({ business_id: 'mugs', product_id: 'tall-mug', results: results(2, [2, 2, 2, 2, 2, 2, 2, 2], 'tall mug') });
+  expect(first.status).toBe(200);
+  const nullCells = results(2, [2, 0, 0, 0, 0], 'tall mug').map((r) => ({ ...r, platform_6: null, platform_7: null, platform_8: null }));
+  const second = await score({ business_id: 'mugs', product_id: 'tall-mug', results: nullCells });
+  // 2 trues of 10 booleans = 20, floored against the seeds (min non-zero 35) → 36.
+  expect(second.body).toMatchObject({ overall_score: 36, total_true: 2, platform_scores: { platform_1_score: 100, platform_2_score: 0, platform_6_score: null } });
+  const vis = (await stack.call('GET', '/api/visibility/mugs?product_id=tall-mug', { token })).body;
+  expect(vis.history_scores.filter((e: { date: string }) => e.date === today)).toEqual([expect.objectContaining({ score: 36, n: 10, true_count: 2 })]);
+  // The tracker kept the earlier booleans where this call sent null.
+  const prompts = (await stack.call('GET', '/api/prompts/mugs?product_id=tall-mug', { token })).body.prompts;
+  expect(prompts.find((p: { prompt: string }) => p.prompt === 'tall mug 0')).toMatchObject({ platform_1: true, platform_6: true });
+  const none = await score({ business_id: 'mugs', results: [{ prompt: 'x', ...Object.fromEntries(PLATFORM_KEYS.map((k) => [k, null])) }] });
+  expect(none.status).toBe(400);
+  expect(none.body.error).toMatch(/every platform is null/);
 });
 
 test.each([

@@ -15,10 +15,19 @@ import { TASK_SECRET_GROUPS } from '../../lib/stacks/workflow-stack';
 import { CONTEXT_PREFIX, settingsFromContext } from '../../lib/settings';
 import { asArray, buildTestService, type CfnResource, ofType, roleOf, statementsOfRole } from './helpers';
 
+/** Settings whose value is not a URL, with a valid sample. */
+const SAMPLE_VALUES: Record<string, string> = {
+  EDGE_PROPAGATION_WAIT_SECONDS: '12',
+  APEX_GATEWAY_IPS: '192.0.2.1,192.0.2.2',
+  PLATFORM_CONCURRENCY: '3',
+  PLATFORM_RATE_PER_MINUTE: '30',
+  PLATFORM_DAILY_BUDGET: '500',
+};
+
 /** A value for every provider setting, as `-c ai-visibility:<key>=...` would give it. */
 const CONTEXT: Record<string, string> = Object.fromEntries(SETTING_ENTRIES.map((e) => [
   `${CONTEXT_PREFIX}${e.context}`,
-  e.env === 'EDGE_PROPAGATION_WAIT_SECONDS' ? '12' : e.env === 'APEX_GATEWAY_IPS' ? '192.0.2.1,192.0.2.2' : `https://${e.context.toLowerCase()}.example`,
+  SAMPLE_VALUES[e.env] ?? `https://${e.context.toLowerCase()}.example`,
 ]));
 
 interface Lambda { stack: string; id: string; fn: CfnResource; template: Template }

@@ -6,7 +6,7 @@ import { PLATFORM_KEYS } from '../../functions/core/constants';
 import { NotFoundError } from '../../functions/core/errors';
 import type { Product } from '../../functions/core/model';
 import { promptId } from '../../functions/core/prompts/prompt-identity';
-import { containsBusinessName } from '../../functions/core/prompts/strategy';
+import { containsBusinessName } from '../../functions/core/text/name-match';
 import type { SearchPromptSource } from '../../functions/core/prompts/types';
 import { startTestStack, type TestStack } from '../support/stack';
 import { harborStore, NAME, PRODUCTS } from './fixtures';

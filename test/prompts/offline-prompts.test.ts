@@ -1,6 +1,7 @@
 import { normalizePrompt } from '../../functions/core/prompts/prompt-identity';
 import { buildOfflinePrompts, kindFromName, pluralPhrase, priceBand, promptEvidence, useCases, tastingNotes, audiencePhrases } from '../../functions/core/prompts/offline-prompts';
-import { containsBusinessName, onboardingProductPromptCounts } from '../../functions/core/prompts/strategy';
+import { onboardingProductPromptCounts } from '../../functions/core/prompts/strategy';
+import { containsBusinessName } from '../../functions/core/text/name-match';
 import type { StoreSnapshot } from '../../functions/core/site/types';
 import { coffeeStore } from '../generate/fixtures';
 import { harborStore, NAME, PRODUCTS, smallHarborStore } from './fixtures';
@@ -99,7 +100,7 @@ describe('offline product prompts', () => {
     const all = Object.values(set.products).flat().join('\n');
     expect(all).not.toMatch(/House Blend|HarborPine|Logo Mug/);
     expect(set.products['ethiopia-guji'].join('\n')).toMatch(/single origin coffee/);
-    expect(set.products['burr-grinder'].join('\n')).toMatch(/burr grinders/);
+    expect(set.products['burr-grinder'].join('\n')).toMatch(/burr grinders?/);
     expect(set.products['hario-v60'].join('\n')).toMatch(/Hario|pour over/);
   });
 

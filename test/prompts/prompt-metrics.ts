@@ -1,7 +1,7 @@
 /** Measurements over a business's whole prompt set (business + every product), for the quality tests and the report. */
 import { promptIdentity } from '../../functions/core/prompts/prompt-identity';
 import { classifyIntent, figuresOf, validatePrompt, PROMPT_INTENTS, type PromptIntent } from '../../functions/core/prompts/prompt-quality';
-import { containsBusinessName } from '../../functions/core/prompts/strategy';
+import { containsBusinessName } from '../../functions/core/text/name-match';
 
 export interface PromptMetrics {
   total: number;

@@ -1,6 +1,6 @@
 import { createModelPromptGenerator, createPromptGenerator, type ModelPromptGeneratorOptions } from '../../functions/adapters/external/model/prompt-model';
 import { buildOfflinePrompts } from '../../functions/core/prompts/offline-prompts';
-import { containsBusinessName } from '../../functions/core/prompts/strategy';
+import { containsBusinessName } from '../../functions/core/text/name-match';
 import type { Logger } from '../../functions/logger';
 import { harborStore, NAME } from './fixtures';
 import { startFakeChat, type ChatReply, type ChatRequest, type FakeChat } from './fake-chat';

@@ -13,6 +13,12 @@ export const keys = {
   promptPrefix: (entityId?: string) => (entityId ? `PROMPT#${entityId}#` : 'PROMPT#'),
   visibility: (slug: string, entityId: string) => ({ PK: keys.org(slug), SK: `VISIBILITY#${entityId}` }),
   aiSite: (slug: string) => ({ PK: keys.org(slug), SK: 'AISITE' }),
+  /** Batch 2b of one day: the sample, each check (platform, prompt) and the report. */
+  visibilitySample: (slug: string, runDate: string) => ({ PK: keys.org(slug), SK: `VISDAY#${runDate}#SAMPLE` }),
+  visibilityCheck: (slug: string, runDate: string, platform: string, promptId: string) => ({ PK: keys.org(slug), SK: `VISDAY#${runDate}#CHECK#${platform}#${promptId}` }),
+  visibilityCheckPrefix: (runDate: string) => `VISDAY#${runDate}#CHECK#`,
+  visibilityReport: (slug: string, runDate: string) => ({ PK: keys.org(slug), SK: `VISDAY#${runDate}#REPORT` }),
+  visibilityDayPrefix: 'VISDAY#',
   articleWeek: (slug: string, weekStart: string) => ({ PK: keys.org(slug), SK: `ARTICLE_WEEK#${weekStart}` }),
   competitor: (slug: string, competitorId: string) => ({ PK: keys.org(slug), SK: `COMPETITOR#${competitorId}` }),
   competitorPrefix: 'COMPETITOR#',
@@ -41,6 +47,11 @@ export const keys = {
   entityIndex: (entityId: string) => ({ GSI1PK: `ENTITY#${entityId}`, GSI1SK: 'PRODUCT' }),
   /** GSI2: all businesses, for the daily fan-out. */
   businessListing: (slug: string) => ({ GSI2PK: 'BUSINESSES', GSI2SK: slug }),
+
+  /** Fleet-wide limits of one AI platform: concurrency slots and the daily check budget. */
+  platformSlot: (platform: string, slot: number) => ({ PK: `PLATFORM#${platform}`, SK: `SLOT#${slot}` }),
+  platformBudget: (platform: string, date: string) => ({ PK: `PLATFORM#${platform}`, SK: `BUDGET#${date}` }),
+  platformRate: (platform: string, minuteStart: number) => ({ PK: `PLATFORM#${platform}`, SK: `RATE#${minuteStart}` }),
 
   rateWindow: (limiter: string, clientIp: string, windowStart: number) => ({
     PK: `RATE#${limiter}#${clientIp}`,

@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Product } from '../../core/model';
+import { addDays } from '../../core/visibility/score';
 import type { ProductRepository } from '../../ports';
-import { putIfAbsent } from './client';
+import { isConditionFailure, putIfAbsent } from './client';
 import { keys } from './keys';
 import { queryPrefix } from './query-all';
 
@@ -36,8 +37,43 @@ export function createProductRepository(db: DynamoDBDocumentClient, table: strin
       }
       return added;
     },
+
+    async recordCitations(orgSlug, runDate, counts) {
+      // Per product, the day's count sits in a date-keyed map (a re-run sets the same key,
+      // never adds twice); `citationCount` is the sum over the days kept.
+      const cutoff = addDays(runDate, -CITATION_DAYS_KEPT);
+      for (const [productId, count] of Object.entries(counts)) {
+        const Key = keys.product(orgSlug, productId);
+        try {
+          await db.send(new UpdateCommand({
+            TableName: table, Key, ConditionExpression: 'attribute_exists(PK)',
+            UpdateExpression: 'SET citationDays = if_not_exists(citationDays, :empty)', ExpressionAttributeValues: { ':empty': {} },
+          }));
+        } catch (err) {
+          if (isConditionFailure(err)) continue; // not a product entity (removed, or never saved)
+          throw err;
+        }
+        const { Attributes } = await db.send(new UpdateCommand({
+          TableName: table, Key, UpdateExpression: 'SET citationDays.#d = :c', ExpressionAttributeNames: { '#d': runDate },
+          ExpressionAttributeValues: { ':c': count }, ReturnValues: 'ALL_NEW',
+        }));
+        const days = (Attributes?.citationDays ?? {}) as Record<string, number>;
+        const old = Object.keys(days).filter((d) => d <= cutoff);
+        const total = Object.entries(days).filter(([d]) => d > cutoff).reduce((sum, [, n]) => sum + Number(n), 0);
+        await db.send(new UpdateCommand({
+          TableName: table, Key,
+          UpdateExpression: `SET citationCount = :total${old.length ? ` REMOVE ${old.map((_, i) => `citationDays.#o${i}`).join(', ')}` : ''}`,
+          ExpressionAttributeNames: old.length ? Object.fromEntries(old.map((d, i) => [`#o${i}`, d])) : undefined,
+          ExpressionAttributeValues: { ':total': total },
+        }));
+      }
+    },
   };
 }
+
+/** Citations are counted over the same window as the score history. */
+const CITATION_DAYS_KEPT = 365;
+
 
 function toProduct(item: Record<string, any>): Product {
   return {

@@ -49,15 +49,18 @@ export function createPromptRepository(db: DynamoDBDocumentClient, table: string
           ':tested': testedAt, ':id': id, ':prompt': result.prompt, ':entity': target.entityId,
           ':org': target.orgSlug, ':product': target.productId, ':source': 'generated', ':type': 'prompt',
         };
-        const sets = PLATFORM_KEYS.map((k, i) => {
+        // Only booleans are written: a platform that produced none today keeps its earlier
+        // result (D30: a stored boolean is never overwritten by null).
+        const sets = PLATFORM_KEYS.flatMap((k, i) => {
+          if (typeof result[k] !== 'boolean') return [];
           names[`#p${i}`] = k;
           values[`:p${i}`] = result[k];
-          return `#p${i} = :p${i}`;
+          return [`#p${i} = :p${i}`];
         });
         await db.send(new UpdateCommand({
           TableName: table,
           Key: keys.prompt(target.orgSlug, target.entityId, id),
-          UpdateExpression: `SET ${sets.join(', ')}, lastTestedAt = :tested, id = if_not_exists(id, :id), prompt = if_not_exists(prompt, :prompt), entityId = :entity, orgSlug = :org, productId = if_not_exists(productId, :product), #source = if_not_exists(#source, :source), createdAt = if_not_exists(createdAt, :tested), #type = :type`,
+          UpdateExpression: `SET ${[...sets, ''].join(', ')}lastTestedAt = :tested, id = if_not_exists(id, :id), prompt = if_not_exists(prompt, :prompt), entityId = :entity, orgSlug = :org, productId = if_not_exists(productId, :product), #source = if_not_exists(#source, :source), createdAt = if_not_exists(createdAt, :tested), #type = :type`,
           ExpressionAttributeNames: { ...names, '#source': 'source', '#type': 'type' },
           ExpressionAttributeValues: values,
         }));

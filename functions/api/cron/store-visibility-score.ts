@@ -1,15 +1,16 @@
 /** POST /api/cron/store-visibility-score: every score rule lives in core/visibility/score.ts. */
 import * as z from 'zod/mini';
 import { PLATFORM_KEYS } from '../../core/constants';
-import { computeScoreUpdate, type ScoreUpdate } from '../../core/visibility/score';
+import { computeScoreUpdate, type CheckResult, type ScoreUpdate } from '../../core/visibility/score';
 import { endpoint } from '../../http/endpoint';
 import { isoDate, orgSlug, productRef, requiredText } from '../../http/schemas';
 import { resolveEntity, todayUtc } from '../entity';
 
 const result = z.object({
   prompt: requiredText('prompt', 2000),
-  ...Object.fromEntries(PLATFORM_KEYS.map((k) => [k, z.boolean({ error: `${k} must be true or false` })])),
-}) as unknown as z.ZodMiniType<{ prompt: string } & Record<(typeof PLATFORM_KEYS)[number], boolean>>;
+  // null: the platform was not checked (unconfigured or failed); it is left out of the score (D30).
+  ...Object.fromEntries(PLATFORM_KEYS.map((k) => [k, z.nullable(z.boolean({ error: `${k} must be true, false or null` }))])),
+}) as unknown as z.ZodMiniType<CheckResult>;
 
 const body = z.object({
   business_id: orgSlug,

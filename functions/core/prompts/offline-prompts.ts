@@ -17,7 +17,8 @@ import { lowerLabel } from '../generate/offline-engine';
 import { dedupeKey, joinList, normalizeSpace, singularKey, splitSentences, wordText, wordVariants } from '../generate/text';
 import { brandWords, detectProductLines, MATERIALS } from './product-lines';
 import type { PromptIntent } from './prompt-quality';
-import { containsBusinessName, distinctiveTokens, figureCap, PromptGate } from './strategy';
+import { figureCap, PromptGate } from './strategy';
+import { containsBusinessName, distinctiveTokens } from '../text/name-match';
 import type { PromptGenerator, PromptRequest, PromptSet, ProductPromptRequest } from './types';
 
 // ---------------------------------------------------------------------------------------

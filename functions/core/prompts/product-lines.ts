@@ -19,7 +19,7 @@
  * - Vendors that equal, contain or resemble the business name are lines.
  */
 import type { CatalogProduct } from '../site/types';
-import { distinctiveTokens } from './strategy';
+import { distinctiveTokens } from '../text/name-match';
 
 const STOP = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'for', 'with', 'by', 'in', 'on', 'to', 'at', 'from', 'your', 'my', 'our', 'x', 'n', 'amp']);
 const COLOURS = new Set([

@@ -200,7 +200,8 @@ describe('computeScoreUpdate: first calculation seeds two days', () => {
     const entryDate = addDays(TODAY, -364);
     const out = run({ results: resultsWithTotal(10, 16), entryDate });
     expect(out.overallScore).toBe(36);
-    expect(out.history).toEqual([{ date: entryDate, score: 36, platforms: out.platformScores }]);
+    expect(out.history).toEqual([out.entry]);
+    expect(out.entry).toMatchObject({ date: entryDate, score: 36, platforms: out.platformScores });
   });
 
   it('seeds on entryDate-1 survive when entryDate is today-363', () => {
@@ -276,35 +277,35 @@ describe('computeScoreUpdate: insertion order and recent score', () => {
     expect(out.recentScore).toBe(70);
   });
 
-  it('several entries on one date: the new one goes after them (stable)', () => {
-    const sameDay = [entry('2026-03-12', 50), entry('2026-03-12', 55), entry('2026-03-14', 70)];
-    const out = run({ results: resultsWithTotal(10, 64), history: sameDay, entryDate: '2026-03-12' });
+  it('one entry per date (D31): a re-run replaces the entry of its date, wherever it is', () => {
+    const history = [entry('2026-03-12', 50), entry('2026-03-14', 70)];
+    const out = run({ results: resultsWithTotal(10, 64), history, entryDate: '2026-03-12' });
     expect(out.history.map((e) => [e.date, e.score])).toEqual([
-      ['2026-03-12', 50],
-      ['2026-03-12', 55],
       ['2026-03-12', 80],
       ['2026-03-14', 70],
     ]);
+    expect(out.replaced).toBe(true);
     expect(out.recentScore).toBe(70);
   });
 
-  it('several entries on the newest date: recent score is the new (last) one', () => {
+  it('older histories with several entries on one date collapse to the new one', () => {
     const sameDay = [entry(TODAY, 50), entry(TODAY, 55)];
     const out = run({ results: resultsWithTotal(10, 64), history: sameDay });
-    expect(out.history.map((e) => e.score)).toEqual([50, 55, 80]);
+    expect(out.history.map((e) => e.score)).toEqual([80]);
     expect(out.recentScore).toBe(80);
   });
 
-  it('a second call on the same day adds one more entry (one entry per call)', () => {
-    const first = run({ results: resultsWithTotal(10, 40), history: null });
-    const second = run({ results: resultsWithTotal(10, 64), history: first.history });
+  it('a second run on the same day replaces the first, and is not floored against it', () => {
+    const first = run({ results: resultsWithTotal(10, 64), history: null });
+    expect(first.overallScore).toBe(80);
+    // Re-run lower: the floor looks at the seeds (35), not at the replaced 80.
+    const second = run({ results: resultsWithTotal(10, 40), history: first.history });
     expect(second.history.map((e) => [e.date, e.score])).toEqual([
       ['2026-03-13', 0],
       ['2026-03-14', 35],
       [TODAY, 50],
-      [TODAY, 80],
     ]);
-    expect(second.recentScore).toBe(80);
+    expect(second).toMatchObject({ replaced: true, seeded: false, floorApplied: false, recentScore: 50 });
   });
 
   it('tolerates unsorted stored history (stable by date)', () => {
@@ -332,7 +333,7 @@ describe('computeScoreUpdate: 365-day retention', () => {
     [0, true],
   ])('an entry at today offset %i is kept: %p', (offset, kept) => {
     const date = addDays(TODAY, offset);
-    const out = run({ results: resultsWithTotal(10, 64), history: [entry(date, 10)] });
+    const out = run({ results: resultsWithTotal(10, 64), history: [entry(date, 10)], entryDate: offset === 0 ? addDays(TODAY, -1) : TODAY });
     expect(out.history.some((e) => e.date === date && e.score === 10)).toBe(kept);
   });
 
@@ -376,7 +377,7 @@ describe('computeScoreUpdate: validation', () => {
   });
 
   it.each([
-    [{ prompt: 'p', platform_1: null }, /results\[0\]\.platform_1/],
+    [{ prompt: 'p', platform_1: 'yes' }, /results\[0\]\.platform_1/],
     [{ prompt: 'p', platform_1: true, platform_2: true, platform_3: true, platform_4: true, platform_5: true, platform_6: true, platform_7: true }, /results\[0\]\.platform_8/],
     [{ platform_1: true }, /results\[0\]\.prompt/],
     [null, /results\[0\]/],
@@ -387,7 +388,7 @@ describe('computeScoreUpdate: validation', () => {
   it('names the index of a malformed later result', () => {
     const results = resultsWithTotal(3, 5);
     (results[2] as unknown as Record<string, unknown>).platform_4 = 'yes';
-    expectValidation(() => run({ results }), 'results[2].platform_4 must be a boolean');
+    expectValidation(() => run({ results }), 'results[2].platform_4 must be true, false or null');
   });
 
   it.each(['2026-02-30', '2025-02-29', '2026-13-01', '2026-00-01', '2026-03-32', '2026-3-1', '2026/03/01', '15-03-2026', '', 'yesterday', '2026-03-01T00:00:00Z'])(
@@ -423,5 +424,61 @@ describe('computeScoreUpdate: validation', () => {
 
   it('rejects a malformed today as a programming error', () => {
     expect(() => run({ results: resultsWithTotal(1, 1), today: '2026-02-30' })).toThrow(RangeError);
+  });
+});
+
+describe('computeScoreUpdate: unconfigured is not false (D30)', () => {
+  /** 10 prompts; platforms 6-8 null (unconfigured), platforms 1-5 with `trues[k]` trues. */
+  const fivePlatforms = (trues: number[]) => resultsByPlatform(10, trues).map((r) => ({ ...r, platform_6: null, platform_7: null, platform_8: null }));
+
+  it('null cells leave the denominator: 20 trues of 50 checks is 40, not 25', () => {
+    const out = run({ results: fivePlatforms([4, 4, 4, 4, 4]), history: [entry('2026-03-01', 10)] });
+    expect(out).toMatchObject({ checksDone: 50, totalTrue: 20, rawScore: 40, overallScore: 40 });
+    expect(out.platformScores).toEqual({
+      platform_1_score: 40, platform_2_score: 40, platform_3_score: 40, platform_4_score: 40, platform_5_score: 40,
+      platform_6_score: null, platform_7_score: null, platform_8_score: null,
+    });
+  });
+
+  it('a platform that answered some prompts is scored on those only', () => {
+    const results = resultsByPlatform(10, [10]);
+    results.slice(5).forEach((r) => { (r as Record<string, unknown>).platform_1 = null; });
+    const out = run({ results, history: [entry('2026-03-01', 10)] });
+    expect(out.platformScores.platform_1_score).toBe(100); // 5 of 5
+    expect(out.checksDone).toBe(75);
+  });
+
+  it('results without a single boolean are refused: no score is invented', () => {
+    const none = resultsByPlatform(2, []).map((r) => Object.fromEntries(Object.keys(r).map((k) => [k, k === 'prompt' ? r.prompt : null])) as unknown as CheckResult);
+    expectValidation(() => run({ results: none }), /no check: every platform is null/);
+  });
+});
+
+describe('computeScoreUpdate: measurement beside the score (D118)', () => {
+  it('records n, the raw score and its 95% Wilson interval; seeded entries carry none', () => {
+    const out = run({ results: resultsWithTotal(10, 40) });
+    expect(out.entry).toMatchObject({ n: 80, true_count: 40, raw_score: 50, interval: { low: 39.3, high: 60.7 } });
+    expect(out.history[0]).toEqual({ date: '2026-03-13', score: 0, platforms: {} });
+  });
+
+  it('rolling 7- and 28-day values pool the checks of the days that have them', () => {
+    const history: HistoryEntry[] = [
+      { ...entry('2026-02-20', 20), n: 80, true_count: 16 }, // in 28 days, not in 7
+      { ...entry('2026-03-10', 30), n: 80, true_count: 24 },
+      { ...entry('2026-03-14', 35), n: 40, true_count: 12 },
+    ];
+    const out = run({ results: resultsWithTotal(10, 40), history });
+    // 7 days (03-09..03-15): 24 + 12 + 40 = 76 of 200 → 38.0
+    expect(out.entry.rolling_7).toMatchObject({ score: 38, n: 200, days: 7 });
+    // 28 days (02-16..03-15): + 16 of 80 → 92 of 280 → 32.9
+    expect(out.entry.rolling_28).toMatchObject({ score: 32.9, n: 280, days: 28 });
+  });
+
+  it('a change is flagged only beyond noise', () => {
+    const week = Array.from({ length: 7 }, (_, i) => ({ ...entry(addDays(TODAY, -7 + i), 35), n: 80, true_count: 28 }));
+    const small = run({ results: resultsWithTotal(10, 36), history: week }); // 45% vs 35% on 560
+    expect(small.entry.change).toMatchObject({ delta: 10, significant: false, baseline: { score: 35, n: 560 } });
+    const large = run({ results: resultsWithTotal(10, 44), history: week }); // 55% vs 35%
+    expect(large.entry.change).toMatchObject({ delta: 20, significant: true });
   });
 });

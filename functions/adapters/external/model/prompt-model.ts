@@ -25,7 +25,8 @@ import { formatPriceRange, parsePrice, priceRange, productTypeCounts, formatMone
 import { markdownToText, truncateText } from '../../../core/generate/text';
 import { createOfflinePromptGenerator, nameIsNeutral, productExcludedNames, promptEvidence, type PromptEvidence } from '../../../core/prompts/offline-prompts';
 import { classifyIntent, type PromptIntent } from '../../../core/prompts/prompt-quality';
-import { figureCap, PromptGate, replaceBusinessName } from '../../../core/prompts/strategy';
+import { figureCap, PromptGate } from '../../../core/prompts/strategy';
+import { replaceBusinessName } from '../../../core/text/name-match';
 import type { ProductPromptRequest, PromptEngineInfo, PromptGenerator, PromptRequest, PromptSet } from '../../../core/prompts/types';
 import { createChatClient, type ChatClientOptions, type ChatClientStats } from './chat-client';
 import { DEFAULT_MODEL, type FetchLike } from './model-engine';

@@ -1,0 +1,97 @@
+/**
+ * platform_2, "second chat assistant": the vendor's (Anthropic) Messages API with its
+ * server-side web search tool.
+ * Sources checked: https://docs.anthropic.com/en/api/messages and
+ * https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool.
+ *
+ *   PLATFORM_2_API_URL  https://api.anthropic.com      (`/v1/messages` is appended)
+ *   PLATFORM_2_API_KEY  required (x-api-key; anthropic-version: 2023-06-01)
+ *   PLATFORM_2_MODEL    default claude-sonnet-4-5
+ *
+ *   POST {url}/v1/messages
+ *   {"model": "...", "max_tokens": 2048, "messages": [{"role": "user", "content": "<prompt>"}],
+ *    "tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": 5}]}
+ *
+ *   200 {"model": "...", "stop_reason": "end_turn", "content": [
+ *         {"type": "server_tool_use", "name": "web_search", ...},
+ *         {"type": "web_search_tool_result", "content": [{"type": "web_search_result", "url": "...", "title": "..."}]},
+ *         {"type": "text", "text": "...", "citations": [{"type": "web_search_result_location", "url": "...", "cited_text": "..."}]}],
+ *       "usage": {"input_tokens": 9, "output_tokens": 120, "server_tool_use": {"web_search_requests": 1}}}
+ *
+ * Answer: the `text` blocks concatenated (the API splits text at citation boundaries).
+ * Citations: the URLs the text cites (`web_search_result_location`), then the other search
+ * results the model was given. Cost unit `tokens+web_searches`: input + output tokens plus
+ * one per web search request (the vendor bills searches separately, per request).
+ */
+import * as z from 'zod/mini';
+import type { PlatformClient } from '../../../core/visibility/platform-answer';
+import { createPlatformClient, endpointUrl, malformed, sum, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+
+export const PLATFORM_2: PlatformSpec = { n: 2, kind: 'second chat assistant', keyRequired: true, defaultModel: 'claude-sonnet-4-5' };
+export const ANTHROPIC_VERSION = '2023-06-01';
+export const PLATFORM_2_MAX_TOKENS = 2048;
+export const PLATFORM_2_MAX_SEARCHES = 5;
+
+const blockSchema = z.object({
+  type: z.string(),
+  text: z.optional(z.string()),
+  citations: z.optional(z.nullable(z.array(z.object({ type: z.string(), url: z.optional(z.string()) })))),
+  /** web_search_tool_result: the results, or an error object. */
+  content: z.optional(z.unknown()),
+});
+const resultSchema = z.object({ type: z.string(), url: z.optional(z.string()) });
+const messageSchema = z.object({
+  model: z.optional(z.nullable(z.string())),
+  content: z.array(blockSchema),
+  usage: z.optional(z.object({
+    input_tokens: z.optional(z.number()),
+    output_tokens: z.optional(z.number()),
+    server_tool_use: z.optional(z.nullable(z.object({ web_search_requests: z.optional(z.number()) }))),
+  })),
+});
+
+export function createPlatform2Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
+  return createPlatformClient(PLATFORM_2, settings, deps, async (prompt, ctx, s) => {
+    const message = await ctx.request(
+      {
+        url: endpointUrl(s.apiUrl, '/v1/messages'),
+        method: 'POST',
+        headers: { 'x-api-key': s.apiKey!, 'anthropic-version': ANTHROPIC_VERSION },
+        body: {
+          model: s.model,
+          max_tokens: PLATFORM_2_MAX_TOKENS,
+          messages: [{ role: 'user', content: prompt }],
+          tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: PLATFORM_2_MAX_SEARCHES }],
+        },
+      },
+      (json) => {
+        const parsed = messageSchema.safeParse(json);
+        if (!parsed.success) throw malformed('no content[] in the Messages body');
+        return parsed.data;
+      },
+    );
+    let text = '';
+    const cited: string[] = [];
+    const results: string[] = [];
+    for (const block of message.content) {
+      if (block.type === 'text' && block.text) {
+        text += block.text;
+        for (const c of block.citations ?? []) if (c.type === 'web_search_result_location' && c.url) cited.push(c.url);
+      } else if (block.type === 'web_search_tool_result' && Array.isArray(block.content)) {
+        for (const raw of block.content) {
+          const r = resultSchema.safeParse(raw);
+          if (r.success && r.data.type === 'web_search_result' && r.data.url) results.push(r.data.url);
+        }
+      }
+    }
+    const searches = message.usage?.server_tool_use?.web_search_requests ?? 0;
+    return {
+      text,
+      citations: [...cited, ...results],
+      model: message.model ?? null,
+      costUnits: sum(message.usage?.input_tokens, message.usage?.output_tokens, searches),
+      costUnit: 'tokens+web_searches',
+      obtainedVia: `messages API + web_search tool (${searches} search${searches === 1 ? '' : 'es'})`,
+    };
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * platform_3, "assistant of a large search company": the vendor's (Google) Gemini API
+ * `generateContent` with Grounding with Google Search.
+ * Sources checked: https://ai.google.dev/api/generate-content and
+ * https://ai.google.dev/gemini-api/docs/google-search.
+ *
+ *   PLATFORM_3_API_URL  https://generativelanguage.googleapis.com   (`/v1beta/models/{model}:generateContent` is appended)
+ *   PLATFORM_3_API_KEY  required (x-goog-api-key header)
+ *   PLATFORM_3_MODEL    default gemini-2.5-flash
+ *
+ *   POST {url}/v1beta/models/{model}:generateContent
+ *   {"contents": [{"role": "user", "parts": [{"text": "<prompt>"}]}], "tools": [{"google_search": {}}]}
+ *
+ *   200 {"candidates": [{"content": {"parts": [{"text": "..."}]}, "finishReason": "STOP",
+ *         "groundingMetadata": {"webSearchQueries": [...], "groundingChunks": [{"web": {"uri": "...", "title": "example.com"}}]}}],
+ *        "usageMetadata": {"totalTokenCount": 321}, "modelVersion": "gemini-2.5-flash"}
+ *
+ * Answer: candidates[0]'s text parts (thought parts skipped). Citations: the grounding
+ * chunks' `web.uri` in order. Note: the API gives those as redirect links on
+ * vertexaisearch.cloud.google.com (the chunk's `title` is the source domain); they are kept
+ * as the API gave them. Cost: usageMetadata.totalTokenCount (tokens).
+ */
+import * as z from 'zod/mini';
+import type { PlatformClient } from '../../../core/visibility/platform-answer';
+import { createPlatformClient, endpointUrl, malformed, PlatformStop, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+
+export const PLATFORM_3: PlatformSpec = { n: 3, kind: 'assistant of a large search company', keyRequired: true, defaultModel: 'gemini-2.5-flash' };
+
+const generateSchema = z.object({
+  candidates: z.optional(z.array(z.object({
+    content: z.optional(z.object({ parts: z.optional(z.array(z.object({ text: z.optional(z.string()), thought: z.optional(z.boolean()) }))) })),
+    finishReason: z.optional(z.string()),
+    groundingMetadata: z.optional(z.object({
+      groundingChunks: z.optional(z.array(z.object({ web: z.optional(z.object({ uri: z.optional(z.string()) })) }))),
+    })),
+  }))),
+  promptFeedback: z.optional(z.object({ blockReason: z.optional(z.string()) })),
+  usageMetadata: z.optional(z.object({ totalTokenCount: z.optional(z.number()) })),
+  modelVersion: z.optional(z.string()),
+});
+
+export function createPlatform3Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
+  return createPlatformClient(PLATFORM_3, settings, deps, async (prompt, ctx, s) => {
+    const res = await ctx.request(
+      {
+        url: endpointUrl(s.apiUrl, `/v1beta/models/${encodeURIComponent(s.model!)}:generateContent`),
+        method: 'POST',
+        headers: { 'x-goog-api-key': s.apiKey! },
+        body: { contents: [{ role: 'user', parts: [{ text: prompt }] }], tools: [{ google_search: {} }] },
+      },
+      (json) => {
+        const parsed = generateSchema.safeParse(json);
+        if (!parsed.success) throw malformed('not a generateContent body');
+        return parsed.data;
+      },
+    );
+    const candidate = res.candidates?.[0];
+    if (!candidate) {
+      const blocked = res.promptFeedback?.blockReason;
+      throw new PlatformStop('failed', `platform_3: no candidate in the answer${blocked ? ` (prompt blocked: ${blocked})` : ''}`);
+    }
+    const text = (candidate.content?.parts ?? []).filter((p) => !p.thought && p.text).map((p) => p.text).join('');
+    if (!text.trim()) throw new PlatformStop('failed', `platform_3: the answer has no text (finishReason ${candidate.finishReason ?? 'unknown'})`);
+    return {
+      text,
+      citations: (candidate.groundingMetadata?.groundingChunks ?? []).flatMap((c) => (c.web?.uri ? [c.web.uri] : [])),
+      model: res.modelVersion ?? null,
+      costUnits: res.usageMetadata?.totalTokenCount ?? 0,
+      costUnit: 'tokens',
+      obtainedVia: 'generateContent + google_search grounding',
+    };
+  });
+}

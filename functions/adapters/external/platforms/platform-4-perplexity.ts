@@ -1,0 +1,58 @@
+/**
+ * platform_4, "answer engine": the vendor's (Perplexity) search-grounded chat completions.
+ * Sources checked: https://docs.perplexity.ai/api-reference/chat-completions-post and
+ * https://docs.perplexity.ai/docs/sonar/openai-compatibility.
+ *
+ *   PLATFORM_4_API_URL  https://api.perplexity.ai      (`/chat/completions` is appended)
+ *   PLATFORM_4_API_KEY  required (Authorization: Bearer)
+ *   PLATFORM_4_MODEL    default sonar
+ *
+ *   POST {url}/chat/completions  {"model": "sonar", "messages": [{"role": "user", "content": "<prompt>"}]}
+ *
+ *   200 {"model": "sonar", "choices": [{"message": {"role": "assistant", "content": "... [1][2]"}}],
+ *        "citations": ["https://..."], "search_results": [{"title": "...", "url": "https://...", "date": "..."}],
+ *        "usage": {"prompt_tokens": 9, "completion_tokens": 200, "total_tokens": 209}}
+ *
+ * Answer: choices[0].message.content (a reasoning model's `<think>` block removed).
+ * Citations: `citations[]` (numbered as the text's [n]) then `search_results[].url` (the newer
+ * field; either may be absent). Cost: usage.total_tokens.
+ */
+import * as z from 'zod/mini';
+import type { PlatformClient } from '../../../core/visibility/platform-answer';
+import { createPlatformClient, endpointUrl, malformed, stripThinking, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+
+export const PLATFORM_4: PlatformSpec = { n: 4, kind: 'answer engine', keyRequired: true, defaultModel: 'sonar' };
+
+const completionSchema = z.object({
+  model: z.optional(z.nullable(z.string())),
+  choices: z.array(z.object({ message: z.optional(z.object({ content: z.optional(z.nullable(z.string())) })) })),
+  citations: z.optional(z.nullable(z.array(z.unknown()))),
+  search_results: z.optional(z.nullable(z.array(z.object({ url: z.optional(z.string()) })))),
+  usage: z.optional(z.nullable(z.object({ total_tokens: z.optional(z.number()) }))),
+});
+
+export function createPlatform4Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
+  return createPlatformClient(PLATFORM_4, settings, deps, async (prompt, ctx, s) => {
+    const res = await ctx.request(
+      {
+        url: endpointUrl(s.apiUrl, '/chat/completions'),
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.apiKey}` },
+        body: { model: s.model, messages: [{ role: 'user', content: prompt }] },
+      },
+      (json) => {
+        const parsed = completionSchema.safeParse(json);
+        if (!parsed.success) throw malformed('no choices[] in the chat completion');
+        return parsed.data;
+      },
+    );
+    return {
+      text: stripThinking(res.choices[0]?.message?.content ?? ''),
+      citations: [...(res.citations ?? []), ...(res.search_results ?? []).map((r) => r.url)],
+      model: res.model ?? null,
+      costUnits: res.usage?.total_tokens ?? 0,
+      costUnit: 'tokens',
+      obtainedVia: 'chat completions of a search-grounded model',
+    };
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * The OpenAI Responses wire format, spoken by three platforms (1, 5 and 7): one request
+ * builder and one parser, each platform module only says what it sends.
+ *
+ *   POST {url}/responses   Authorization: Bearer <key>
+ *   {"model": "...", "input": "<prompt>", "tools": [{"type": "web_search"}]}
+ *
+ *   200 {"model": "...", "status": "completed",
+ *        "output": [{"type": "web_search_call", ...},
+ *                   {"type": "message", "role": "assistant", "content": [
+ *                     {"type": "output_text", "text": "...", "annotations": [
+ *                       {"type": "url_citation", "url": "https://...", "title": "...", "start_index": 0, "end_index": 10}]}]}],
+ *        "usage": {"input_tokens": 12, "output_tokens": 340, "total_tokens": 352},
+ *        "citations": ["https://..."]}            ← xAI only: every source the search saw
+ *
+ * Answer: every `message` item's `output_text` parts, in order (joined by a blank line when
+ * there are several messages). Citations: the `url_citation` annotations in order, then the
+ * top-level `citations[]` when the vendor sends it (xAI). Cost: input + output tokens.
+ */
+import * as z from 'zod/mini';
+import { endpointUrl, malformed, PlatformStop, sum, type AnswerParts, type PlatformContext } from './shared';
+
+const annotationSchema = z.object({ type: z.string(), url: z.optional(z.string()) });
+const contentSchema = z.object({ type: z.string(), text: z.optional(z.string()), refusal: z.optional(z.string()), annotations: z.optional(z.array(annotationSchema)) });
+const outputItemSchema = z.object({ type: z.string(), content: z.optional(z.array(contentSchema)) });
+
+export const responsesSchema = z.object({
+  model: z.optional(z.nullable(z.string())),
+  status: z.optional(z.nullable(z.string())),
+  output: z.array(outputItemSchema),
+  usage: z.optional(z.nullable(z.object({ input_tokens: z.optional(z.number()), output_tokens: z.optional(z.number()) }))),
+  citations: z.optional(z.nullable(z.array(z.unknown()))),
+  error: z.optional(z.nullable(z.object({ code: z.optional(z.nullable(z.string())), message: z.optional(z.nullable(z.string())) }))),
+});
+
+export type ResponsesBody = z.infer<typeof responsesSchema>;
+
+export interface ResponsesCall {
+  /** Base URL ending before `/responses`, e.g. https://api.openai.com/v1. */
+  endpoint: string;
+  apiKey: string;
+  body: Record<string, unknown>;
+  obtainedVia: string;
+}
+
+export function parseResponsesBody(json: unknown): ResponsesBody {
+  const parsed = responsesSchema.safeParse(json);
+  if (!parsed.success) throw malformed('no output[] in the Responses body');
+  return parsed.data;
+}
+
+/** Answer parts from a Responses body; a failed/refused response is a PlatformStop. */
+export function answerFromResponses(platform: string, body: ResponsesBody, obtainedVia: string): AnswerParts {
+  if (body.status === 'failed') {
+    throw new PlatformStop('failed', `${platform}: the response failed${body.error?.code ? ` (${body.error.code})` : ''}`);
+  }
+  const texts: string[] = [];
+  const citations: unknown[] = [];
+  let refusal: string | undefined;
+  for (const item of body.output) {
+    if (item.type !== 'message') continue;
+    const parts: string[] = [];
+    for (const part of item.content ?? []) {
+      if (part.type === 'refusal') refusal ??= part.refusal;
+      if (part.type !== 'output_text' || !part.text) continue;
+      parts.push(part.text);
+      for (const a of part.annotations ?? []) if (a.type === 'url_citation' && a.url) citations.push(a.url);
+    }
+    if (parts.length) texts.push(parts.join(''));
+  }
+  const text = texts.join('\n\n').trim();
+  if (!text) {
+    throw new PlatformStop('failed', `${platform}: the response has no output_text${refusal !== undefined ? ' (the model refused)' : body.status && body.status !== 'completed' ? ` (status ${body.status})` : ''}`);
+  }
+  citations.push(...(body.citations ?? []));
+  return {
+    text,
+    citations,
+    model: body.model ?? null,
+    costUnits: sum(body.usage?.input_tokens, body.usage?.output_tokens),
+    costUnit: 'tokens',
+    obtainedVia,
+  };
+}
+
+/** The whole exchange for one prompt. */
+export async function askResponses(platform: string, call: ResponsesCall, ctx: PlatformContext): Promise<AnswerParts> {
+  const body = await ctx.request(
+    { url: endpointUrl(call.endpoint, '/responses'), method: 'POST', headers: { authorization: `Bearer ${call.apiKey}` }, body: call.body },
+    parseResponsesBody,
+  );
+  return answerFromResponses(platform, body, call.obtainedVia);
+}

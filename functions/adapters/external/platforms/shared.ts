@@ -1,0 +1,281 @@
+/**
+ * What the eight platform clients share: the dependencies, one retried vendor call
+ * (vendor-request.ts), the `ask` wrapper that measures latency and turns every error into
+ * a PlatformOutcome, citation clean-up and the unconfigured client.
+ *
+ * Failure policy (all platforms): 429 (Retry-After honoured), 408, 5xx, network errors,
+ * timeouts, non-JSON bodies and bodies that fail the vendor schema are retried with
+ * backoff + jitter (default 2 retries); 401/403 and other 4xx are not. After the last
+ * attempt the outcome is `{ok:false, failure:{kind:'failed', reason}}` where the reason
+ * names the platform key and the HTTP status, never the key. A well-formed answer without
+ * text is `failed` at once (not retried: the vendor answered, it just said nothing), or
+ * `no_answer` where the vendor legitimately has none (the SERP without an AI overview).
+ */
+import type { PlatformKey } from '../../../core/constants';
+import type { PlatformAnswer, PlatformClient, PlatformFailure, PlatformOutcome } from '../../../core/visibility/platform-answer';
+import type { Logger } from '../../../logger';
+import type { ProviderFetch } from '../provider-fetch';
+import { AttemptError, createScrubber, requestJson, withRetries, type JsonRequest, type RetryPolicy } from '../vendor-request';
+
+export interface PlatformDeps {
+  fetchImpl?: ProviderFetch;
+  log: Logger;
+  /** Jitter source, [0, 1). Default Math.random. */
+  random?: () => number;
+  /** Default: a real timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Clock for latencyMs. Default Date.now. */
+  now?: () => number;
+  /** Per HTTP attempt. Default 90 000 (search-backed answers take tens of seconds). */
+  timeoutMs?: number;
+  /** Retries after the first attempt, per vendor request. Default 2. */
+  maxRetries?: number;
+  /** First backoff delay. Default 1000. */
+  retryBaseMs?: number;
+  /** Cap of one backoff delay and of a honoured Retry-After. Default 20 000. */
+  retryMaxMs?: number;
+}
+
+export const DEFAULT_PLATFORM_TIMEOUT_MS = 90_000;
+
+/** Ends an `ask` with a failure outcome (thrown inside a platform's `run`). */
+export class PlatformStop extends Error {
+  constructor(readonly kind: PlatformFailure['kind'], readonly reason: string) {
+    super(reason);
+  }
+}
+
+/** A schema mismatch or missing field in a 2xx body: retried like a malformed body. */
+export function malformed(what: string): AttemptError {
+  return new AttemptError({ reason: `unexpected response shape: ${what}`, retryable: true });
+}
+
+/** What a platform's `run` returns; citations are cleaned (cleanCitations) afterwards. */
+export type AnswerParts = Omit<PlatformAnswer, 'platform' | 'latencyMs' | 'citations'> & { citations: unknown[] };
+
+export interface PlatformContext {
+  /** One vendor request with retries; `parse` turns the JSON into a value or throws (malformed → retried). */
+  request<T>(req: Omit<JsonRequest, 'timeoutMs'>, parse: (json: unknown) => T): Promise<T>;
+  /** Retries any operation under the same policy (e.g. the search API of platform_6). */
+  retry<T>(what: string, attempt: () => Promise<T>): Promise<T>;
+  scrub(text: string): string;
+  readonly timeoutMs: number;
+}
+
+export interface PlatformDefinition {
+  platform: PlatformKey;
+  kind: string;
+  model: string | null;
+  /** Every secret this client sends, to scrub from reasons and logs. */
+  secrets: Array<string | undefined>;
+  /** The host asked, for logs. */
+  host: string;
+  deps: PlatformDeps;
+  run(prompt: string, ctx: PlatformContext): Promise<AnswerParts>;
+}
+
+/** Builds a PlatformClient around a `run` that returns the answer parts or throws. */
+export function definePlatformClient(def: PlatformDefinition): PlatformClient {
+  const { platform, deps } = def;
+  const now = deps.now ?? Date.now;
+  const timeoutMs = deps.timeoutMs ?? DEFAULT_PLATFORM_TIMEOUT_MS;
+  const scrub = createScrubber(...def.secrets);
+  const policy: RetryPolicy = { maxRetries: deps.maxRetries ?? 2, retryBaseMs: deps.retryBaseMs, retryMaxMs: deps.retryMaxMs, random: deps.random, sleep: deps.sleep };
+  const log = deps.log;
+
+  async function retry<T>(what: string, attempt: () => Promise<T>): Promise<T> {
+    const outcome = await withRetries(attempt, policy, {
+      onRetry: ({ attempt: n, delayMs, failure }) => log.debug('platform call retrying', { platform, what, attempt: n, delayMs: Math.round(delayMs), reason: scrub(failure.reason), host: def.host }),
+      describe: (err) => `unexpected error: ${(err as Error)?.message ?? String(err)}`,
+    });
+    if (outcome.ok) return outcome.value;
+    throw new PlatformStop('failed', `${platform}: ${outcome.reason}`);
+  }
+
+  const ctx: PlatformContext = {
+    timeoutMs,
+    scrub,
+    retry,
+    request: (req, parse) => retry(`${req.method} ${pathOf(req.url)}`, async () => {
+      const json = await requestJson({ ...req, timeoutMs }, { fetchImpl: deps.fetchImpl, label: 'the platform API', scrub });
+      return parse(json);
+    }),
+  };
+
+  return {
+    platform,
+    kind: def.kind,
+    model: def.model,
+    unconfigured: null,
+    async ask(prompt: string): Promise<PlatformOutcome> {
+      const started = now();
+      let failure: PlatformFailure;
+      try {
+        const parts = await def.run(prompt, ctx);
+        const text = parts.text.trim();
+        if (!text) throw new PlatformStop('failed', `${platform}: the answer has no text`);
+        return {
+          ok: true,
+          answer: { platform, ...parts, text, citations: cleanCitations(parts.citations), latencyMs: Math.max(0, now() - started) },
+        };
+      } catch (err) {
+        failure = err instanceof PlatformStop
+          ? { platform, kind: err.kind, reason: scrub(err.reason) }
+          : { platform, kind: 'failed', reason: scrub(`${platform}: unexpected error: ${(err as Error)?.message ?? String(err)}`) };
+      }
+      const fields = { platform, kind: failure.kind, reason: failure.reason, host: def.host, latencyMs: Math.max(0, now() - started) };
+      if (failure.kind === 'failed') log.warn('platform answer failed', fields);
+      else log.info('platform gave no answer', fields);
+      return { ok: false, failure };
+    },
+  };
+}
+
+/** A client for a platform that is not configured: never calls anything, never makes up an answer. */
+export function unconfiguredClient(platform: PlatformKey, kind: string, model: string | null, reason: string): PlatformClient {
+  return {
+    platform,
+    kind,
+    model,
+    unconfigured: reason,
+    ask: async () => ({ ok: false, failure: { platform, kind: 'unconfigured', reason } }),
+  };
+}
+
+/** `PLATFORM_3_API_URL is not set`, `PLATFORM_3_API_URL and PLATFORM_3_API_KEY are not set`. */
+export function missingReason(names: string[]): string {
+  if (names.length <= 1) return `${names[0]} is not set`;
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} are not set`;
+}
+
+/** Absolute http(s) URLs only, de-duplicated (after URL normalization), first occurrence kept. */
+export function cleanCitations(urls: Iterable<unknown>): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of urls) {
+    if (typeof raw !== 'string') continue;
+    let url: URL;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      continue;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
+    if (seen.has(url.href)) continue;
+    seen.add(url.href);
+    out.push(url.href);
+  }
+  return out;
+}
+
+/**
+ * `{base}{path}`, without doubling a version segment the operator already put in the base
+ * (`https://api.anthropic.com/v1` + `/v1/messages` → `.../v1/messages`).
+ */
+export function endpointUrl(base: string, path: string): string {
+  const trimmed = base.trim().replace(/\/+$/, '');
+  const first = /^\/[^/]+/.exec(path)?.[0];
+  if (first && first !== path && trimmed.endsWith(first)) return trimmed + path.slice(first.length);
+  return trimmed + path;
+}
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** Reasoning models (some answer engines, open models) prefix their answer with `<think>…</think>`. */
+export function stripThinking(text: string): string {
+  return text.replace(/<think>[\s\S]*?<\/think>/gi, '').trim();
+}
+
+export const sum = (...values: Array<number | undefined | null>): number => values.reduce<number>((acc, v) => acc + (typeof v === 'number' && Number.isFinite(v) ? v : 0), 0);
+
+/** One platform's settings (`PLATFORM_<n>_API_URL`, `_API_KEY`, `_MODEL`), as config.platforms holds them. */
+export interface PlatformSettings {
+  apiUrl?: string;
+  apiKey?: string;
+  model?: string;
+}
+
+export type CheckedSettings =
+  | { ok: true; apiUrl: string; apiKey: string | undefined; model: string | null }
+  | { ok: false; reason: string };
+
+/**
+ * The settings a client needs, or the `unconfigured` reason naming what is missing: the API
+ * URL (always), the key (when the vendor requires one), the model (when there is no sensible
+ * default). A URL that is not absolute http(s) counts as not configured.
+ */
+export function checkSettings(
+  n: number,
+  settings: PlatformSettings | undefined,
+  rules: { keyRequired: boolean; defaultModel: string | null; modelRequired?: boolean },
+): CheckedSettings {
+  const apiUrl = settings?.apiUrl?.trim();
+  const apiKey = settings?.apiKey?.trim() || undefined;
+  const model = settings?.model?.trim() || rules.defaultModel;
+  const missing: string[] = [];
+  if (!apiUrl) missing.push(`PLATFORM_${n}_API_URL`);
+  if (rules.keyRequired && !apiKey) missing.push(`PLATFORM_${n}_API_KEY`);
+  if (rules.modelRequired && !model) missing.push(`PLATFORM_${n}_MODEL`);
+  if (missing.length) return { ok: false, reason: missingReason(missing) };
+  if (!/^https?:\/\//i.test(apiUrl!) || hostOf(apiUrl!) === '(invalid URL)') {
+    return { ok: false, reason: `PLATFORM_${n}_API_URL is not an absolute http(s) URL` };
+  }
+  return { ok: true, apiUrl: apiUrl!, apiKey, model };
+}
+
+export interface PlatformSpec {
+  n: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  /** Vendor-neutral label (PlatformClient.kind). */
+  kind: string;
+  keyRequired: boolean;
+  /** Sent when PLATFORM_<n>_MODEL is unset; null: the platform has no model to choose. */
+  defaultModel: string | null;
+  modelRequired?: boolean;
+}
+
+export interface ConfiguredSettings {
+  apiUrl: string;
+  apiKey: string | undefined;
+  model: string | null;
+}
+
+/**
+ * The client of one platform: unconfigured (naming the missing setting) or a client that
+ * runs `run` per prompt with retries, latency, scrubbing and citation clean-up.
+ */
+export function createPlatformClient(
+  spec: PlatformSpec,
+  settings: PlatformSettings | undefined,
+  deps: PlatformDeps,
+  run: (prompt: string, ctx: PlatformContext, settings: ConfiguredSettings) => Promise<AnswerParts>,
+  /** Other secrets the client sends (platform_6: the search API key). */
+  extraSecrets: Array<string | undefined> = [],
+): PlatformClient {
+  const platform = `platform_${spec.n}` as PlatformKey;
+  const s = checkSettings(spec.n, settings, spec);
+  if (!s.ok) return unconfiguredClient(platform, spec.kind, settings?.model?.trim() || spec.defaultModel, s.reason);
+  const configured: ConfiguredSettings = { apiUrl: s.apiUrl, apiKey: s.apiKey, model: s.model };
+  return definePlatformClient({
+    platform,
+    kind: spec.kind,
+    model: s.model,
+    secrets: [s.apiKey, ...extraSecrets],
+    host: hostOf(s.apiUrl),
+    deps,
+    run: (prompt, ctx) => run(prompt, ctx, configured),
+  });
+}

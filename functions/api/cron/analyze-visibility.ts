@@ -1,0 +1,14 @@
+/**
+ * POST /api/cron/analyze-visibility (KEY) `{business_id, run_date?}`: 80 checks (10 prompts
+ * × 8 platforms, each answer judged) take minutes, far past API Gateway's 29 s, and the
+ * vendor clients stay out of route bundles: it starts the visibility-analysis workflow and
+ * answers 202 with the execution id and the URL to read it back (D20).
+ */
+import { checkRunDate, startVisibilityAnalysis } from '../../app/visibility/reads';
+import { endpoint } from '../../http/endpoint';
+import { visibilityDayRequest } from './visibility-schemas';
+
+export const handler = endpoint('POST /api/cron/analyze-visibility', { body: visibilityDayRequest }, async ({ body, container }) => ({
+  statusCode: 202,
+  body: await startVisibilityAnalysis(container, body.business_id, checkRunDate(container, body.run_date)),
+}));

@@ -1,0 +1,171 @@
+/**
+ * Batch 2b for one business and day (spec: 10 prompts × 8 platforms; D30, D31, D117):
+ * 1. the day's sample is drawn once (untested first, then random, seeded by business and
+ *    day) and stored, so a retry or re-run checks the same prompts;
+ * 2. each (platform, prompt) is asked and evaluated, each platform in parallel under its
+ *    fleet-wide limits, and kept as a check record; checks already answered today are not
+ *    asked again, so a timed-out task resumes where it stopped;
+ * 3. the report is built from the day's checks and stored;
+ * 4. the tracker gets every boolean (never a null over a boolean), the business entity's
+ *    score entry of the day is written or replaced, and products' citation counts are set.
+ * No configured platform: skipped with the reason, no check and no score (D30).
+ */
+import pLimit from 'p-limit';
+import { PLATFORM_KEYS, type PlatformKey } from '../../core/constants';
+import type { CheckResult } from '../../core/visibility/score';
+import { computeScoreUpdate, type ScoreUpdate } from '../../core/visibility/score';
+import type { SampledPrompt, VisibilityCheck, VisibilitySample } from '../../core/visibility/checks';
+import { evaluateAnswer } from '../../core/visibility/evaluate';
+import { checkResult, type EntityIdentity, type PlatformClient } from '../../core/visibility/platform-answer';
+import type { VisibilityReport } from '../../core/visibility/report';
+import type { Container } from '../../container';
+import { visibilityEnginesOf, type VisibilityEngines } from '../../engines/visibility';
+import { createLogger } from '../../logger';
+import { requireBusiness } from '../business';
+import type { SkippedDailyStep } from '../daily/business-run';
+import { entityIdentityOf } from './identity';
+import { claimDailySample } from './sample';
+import { storeVisibilityReport } from './store-report';
+
+const log = createLogger({ component: 'visibility' });
+
+/** Statuses that settle a check for the day; the others are asked again on a retry. */
+const SETTLED = new Set<VisibilityCheck['status']>(['checked', 'no_answer']);
+
+export type VisibilitySummary = {
+  run_date: string;
+  prompts_sampled: number;
+  checks_planned: number;
+  checks_done: number;
+  platforms: Record<PlatformKey, { status: string; checks: number; reason: string | null }>;
+  score: { overall_score: number; raw_score: number; n: number; interval: { low: number; high: number }; floor_applied: boolean; replaced: boolean } | null;
+  score_skipped: string | null;
+  judge: VisibilityReport['totals']['judge'];
+};
+
+export async function analyzeVisibility(container: Container, orgSlug: string, runDate: string, engines: VisibilityEngines = visibilityEnginesOf(container)): Promise<VisibilitySummary | SkippedDailyStep> {
+  const business = await requireBusiness(container, orgSlug);
+  const configured = engines.platforms.filter((p) => p.unconfigured === null);
+  if (configured.length === 0) {
+    const reason = `no AI platform is configured (${engines.platforms.map((p) => p.unconfigured).join('; ')}): visibility not checked, no score stored`;
+    log.warn('visibility skipped', { org: orgSlug, reason });
+    return { skipped: reason };
+  }
+  const sample = await claimDailySample(container, orgSlug, runDate);
+  if (sample.prompts.length === 0) return { skipped: 'the business has no tracked prompts to check' };
+
+  const { identity, catalog } = await entityIdentityOf(container, business);
+  await runChecks(container, engines, sample, identity);
+
+  const checks = await container.visibilityChecks.listChecks(orgSlug, runDate);
+  const report = await storeVisibilityReport(container, business, runDate, checks, { identity, catalog });
+
+  const results = resultsOf(sample.prompts, checks);
+  await recordTracker(container, orgSlug, sample.prompts, results);
+  const scored = results.some((r) => PLATFORM_KEYS.some((k) => typeof r[k] === 'boolean'));
+  let score: ScoreUpdate | null = null;
+  if (scored) {
+    const today = container.clock.now().toISOString().slice(0, 10);
+    score = await container.visibility.update<ScoreUpdate>(orgSlug, business.id, (history) => {
+      const next = computeScoreUpdate({ history, results, entryDate: runDate, today });
+      return { history: next.history, recentScore: next.recentScore, result: next };
+    });
+  }
+  return summaryOf(runDate, sample, checks, report, score);
+}
+
+async function runChecks(container: Container, engines: VisibilityEngines, sample: VisibilitySample, identity: EntityIdentity): Promise<void> {
+  const done = new Set((await container.visibilityChecks.listChecks(sample.org_slug, sample.run_date))
+    .filter((c) => SETTLED.has(c.status)).map((c) => `${c.platform}|${c.prompt_id}`));
+  await Promise.all(engines.platforms.map(async (platform) => {
+    // Local concurrency matches the fleet's: more would only wait on the limiter's slots.
+    const gate = pLimit(engines.limiter.limits.concurrency);
+    const todo = sample.prompts.filter((p) => !done.has(`${platform.platform}|${p.prompt_id}`));
+    await Promise.all(todo.map((prompt) => gate(async () => {
+      const check = await checkOne(container, engines, platform, prompt, identity, sample.run_date);
+      await container.visibilityChecks.putCheck({ ...check, org_slug: sample.org_slug });
+    })));
+  }));
+}
+
+async function checkOne(
+  container: Container, engines: VisibilityEngines, platform: PlatformClient, prompt: SampledPrompt, identity: EntityIdentity, runDate: string,
+): Promise<VisibilityCheck> {
+  const base = {
+    org_slug: '', run_date: runDate, prompt_id: prompt.prompt_id, prompt: prompt.prompt, entity_id: prompt.entity_id, product_id: prompt.product_id,
+    platform: platform.platform, answer: null, verdict: null, matcher_agrees: null, judge_error: null,
+  };
+  const at = () => container.clock.now().toISOString();
+  if (platform.unconfigured !== null) return { ...base, result: null, status: 'unconfigured', reason: platform.unconfigured, checked_at: at() };
+  const slot = await engines.limiter.acquire(platform.platform);
+  if (!slot.ok) return { ...base, result: null, status: 'budget', reason: slot.reason, checked_at: at() };
+  let outcome;
+  try {
+    outcome = await platform.ask(prompt.prompt);
+  } finally {
+    await slot.release();
+  }
+  if (!outcome.ok) {
+    log.warn('platform check without answer', { platform: platform.platform, kind: outcome.failure.kind, reason: outcome.failure.reason });
+    return { ...base, result: null, status: outcome.failure.kind, reason: outcome.failure.reason, checked_at: at() };
+  }
+  const { answer } = outcome;
+  const evaluation = await evaluateAnswer(answer, identity, engines.judge);
+  const v = evaluation.verdict;
+  return {
+    ...base,
+    result: checkResult(v),
+    status: 'checked',
+    reason: null,
+    answer: {
+      text: answer.text, citations: answer.citations, model: answer.model, latency_ms: answer.latencyMs,
+      cost_units: answer.costUnits, cost_unit: answer.costUnit, obtained_via: answer.obtainedVia,
+    },
+    verdict: { mentioned: v.mentioned, recommended: v.recommended, competitors_mentioned: v.competitorsMentioned, citations: v.citations, by: v.by },
+    matcher_agrees: engines.judge ? !evaluation.disagreement : null,
+    judge_error: evaluation.judgeError ?? null,
+    checked_at: at(),
+  };
+}
+
+/** One result per sampled prompt: each platform's boolean of the day, or null (D30). */
+export function resultsOf(prompts: readonly SampledPrompt[], checks: readonly VisibilityCheck[]): CheckResult[] {
+  const byKey = new Map(checks.map((c) => [`${c.platform}|${c.prompt_id}`, c]));
+  return prompts.map((p) => ({
+    prompt: p.prompt,
+    ...Object.fromEntries(PLATFORM_KEYS.map((k) => [k, byKey.get(`${k}|${p.prompt_id}`)?.result ?? null])),
+  }) as CheckResult);
+}
+
+/** Each prompt's booleans go to its own entity's tracker row; a prompt with none keeps its `last_tested_at`. */
+async function recordTracker(container: Container, orgSlug: string, prompts: readonly SampledPrompt[], results: readonly CheckResult[]): Promise<void> {
+  const testedAt = container.clock.now().toISOString();
+  for (const [i, p] of prompts.entries()) {
+    const r = results[i]!;
+    if (!PLATFORM_KEYS.some((k) => typeof r[k] === 'boolean')) continue;
+    await container.prompts.recordResults({ orgSlug, entityId: p.entity_id, productId: p.product_id }, [r], testedAt);
+  }
+}
+
+function summaryOf(runDate: string, sample: VisibilitySample, checks: readonly VisibilityCheck[], report: VisibilityReport, score: ScoreUpdate | null): VisibilitySummary {
+  const platforms = Object.fromEntries(PLATFORM_KEYS.map((k) => {
+    const mine = checks.filter((c) => c.platform === k);
+    const booleans = mine.filter((c) => c.result !== null).length;
+    const reasons = [...new Set(mine.map((c) => c.reason).filter((r): r is string => !!r))];
+    const status = booleans === sample.prompts.length ? 'checked' : booleans > 0 ? 'partial' : mine[0]?.status ?? 'not_run';
+    return [k, { status, checks: booleans, reason: reasons.join('; ') || null }];
+  })) as VisibilitySummary['platforms'];
+  return {
+    run_date: runDate,
+    prompts_sampled: sample.prompts.length,
+    checks_planned: sample.prompts.length * PLATFORM_KEYS.length,
+    checks_done: checks.filter((c) => c.result !== null).length,
+    platforms,
+    score: score && {
+      overall_score: score.overallScore, raw_score: score.entry.raw_score!, n: score.checksDone, interval: score.entry.interval!,
+      floor_applied: score.floorApplied, replaced: score.replaced,
+    },
+    score_skipped: score ? null : 'no platform produced a boolean today: no score stored (D30)',
+    judge: report.totals.judge,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Batch 2b on demand and its reads: start the visibility-analysis workflow for a business
+ * (202 + execution id, D20), read that execution with the day's report, rebuild a day's
+ * report from its stored checks, and the checks behind a day's score.
+ */
+import { randomUUID } from 'node:crypto';
+import { NotFoundError, ValidationError } from '../../core/errors';
+import type { Container } from '../../container';
+import { requireBusiness } from '../business';
+import { storeVisibilityReport } from './store-report';
+
+export function analysisStatusUrl(executionId: string, orgSlug: string, runDate: string): string {
+  return `/api/cron/analyze-visibility/${executionId}?business_id=${encodeURIComponent(orgSlug)}&run_date=${runDate}`;
+}
+
+/** Run dates a caller may ask for: today or a past day still within the checks' retention. */
+export function checkRunDate(container: Container, runDate: string | undefined): string {
+  const today = container.clock.now().toISOString().slice(0, 10);
+  const date = runDate ?? today;
+  if (date > today) throw new ValidationError('run_date must not be in the future');
+  return date;
+}
+
+export async function startVisibilityAnalysis(container: Container, orgSlug: string, runDate: string) {
+  await requireBusiness(container, orgSlug);
+  const executionId = randomUUID();
+  await container.workflows.start('visibility-analysis', executionId, { org_slug: orgSlug, run_date: runDate });
+  return { status: 'running' as const, execution_id: executionId, business_id: orgSlug, run_date: runDate, status_url: analysisStatusUrl(executionId, orgSlug, runDate) };
+}
+
+export async function readVisibilityAnalysis(container: Container, executionId: string, orgSlug: string, runDate: string) {
+  await requireBusiness(container, orgSlug);
+  const described = await container.workflows.describe?.('visibility-analysis', executionId) ?? null;
+  if (!described) throw new NotFoundError(`no visibility-analysis execution ${executionId}`);
+  const [sample, report] = await Promise.all([
+    container.visibilityChecks.getSample(orgSlug, runDate),
+    container.visibilityChecks.getReport(orgSlug, runDate),
+  ]);
+  return {
+    execution_id: executionId,
+    status: described.status.toLowerCase(),
+    started_at: described.startedAt,
+    finished_at: described.stoppedAt,
+    business_id: orgSlug,
+    run_date: runDate,
+    prompts_sampled: sample?.prompts.length ?? 0,
+    report,
+  };
+}
+
+/** Rebuilds and stores a day's report from its stored checks (no platform is asked). */
+export async function rebuildVisibilityReport(container: Container, orgSlug: string, runDate: string) {
+  const business = await requireBusiness(container, orgSlug);
+  const checks = await container.visibilityChecks.listChecks(orgSlug, runDate);
+  if (checks.length === 0) throw new NotFoundError(`no visibility checks for ${orgSlug} on ${runDate}: run analyze-visibility first`);
+  return { status: 'success' as const, business_id: orgSlug, run_date: runDate, report: await storeVisibilityReport(container, business, runDate, checks) };
+}

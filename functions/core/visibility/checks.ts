@@ -1,0 +1,70 @@
+/**
+ * One visibility check: one sampled prompt asked on one platform on one day, with the
+ * answer, its citations and labels kept, so every score can be traced to the answers
+ * behind it (issue 11 item 7; retention: CHECK_RETENTION_DAYS).
+ */
+import type { PlatformKey } from '../constants';
+import type { AnswerVerdict, PlatformFailure } from './platform-answer';
+
+/** Per-check records (answers and labels) are kept this long, then expire (D119). */
+export const CHECK_RETENTION_DAYS = 90;
+
+/** The day's sample (D31): 10 prompts of the business, any of its entities. */
+export interface SampledPrompt {
+  prompt_id: string;
+  prompt: string;
+  entity_id: string;
+  /** Product slug; null for the business entity. */
+  product_id: string | null;
+  /** Whether the prompt had never been tested when it was sampled. */
+  was_untested: boolean;
+}
+
+export interface VisibilitySample {
+  org_slug: string;
+  run_date: string;
+  prompts: SampledPrompt[];
+  created_at: string;
+}
+
+export type CheckStatus = 'checked' | PlatformFailure['kind'];
+
+export interface CheckAnswer {
+  text: string;
+  citations: string[];
+  model: string | null;
+  latency_ms: number;
+  cost_units: number;
+  cost_unit: string;
+  obtained_via: string;
+}
+
+export interface CheckVerdict {
+  mentioned: boolean;
+  recommended: boolean;
+  competitors_mentioned: string[];
+  citations: AnswerVerdict['citations'];
+  by: AnswerVerdict['by'];
+}
+
+export interface VisibilityCheck {
+  org_slug: string;
+  run_date: string;
+  prompt_id: string;
+  prompt: string;
+  entity_id: string;
+  product_id: string | null;
+  platform: PlatformKey;
+  /** The spec's cell: mentioned or recommended; null when the platform gave no answer (D30). */
+  result: boolean | null;
+  status: CheckStatus;
+  /** Why there is no result (unconfigured, failed after retries, budget, no answer). */
+  reason: string | null;
+  answer: CheckAnswer | null;
+  verdict: CheckVerdict | null;
+  /** With a judge: whether the deterministic matcher reached the same boolean; null without a judge. */
+  matcher_agrees: boolean | null;
+  /** The judge failed for this answer and the matcher decided. */
+  judge_error: string | null;
+  checked_at: string;
+}

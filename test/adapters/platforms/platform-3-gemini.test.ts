@@ -1,0 +1,73 @@
+/** platform_3 on the wire: Gemini generateContent + google_search against its fake. */
+import { createPlatform3Client } from '../../../functions/adapters/external/platforms';
+import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
+import { cannedFetch, expectFailure, expectOk, testDeps } from './support';
+
+let fake: FakePlatformServer;
+beforeAll(async () => {
+  fake = await startFakePlatform('platform_3', {
+    answerFor: (prompt) => ({ text: `Top picks for ${prompt}: Harbor & Pine Coffee Co. and Rival Roasters.`, citations: ['https://harborpine.example/', 'https://rival.example/shop'] }),
+  });
+});
+afterAll(() => fake.close());
+beforeEach(() => fake.reset());
+
+const settings = () => ({ apiUrl: fake.url, apiKey: fake.key });
+
+test('POST {url}/v1beta/models/{model}:generateContent with x-goog-api-key and the google_search tool', async () => {
+  const t = testDeps();
+  const client = createPlatform3Client(settings(), t.deps);
+  expect(client.kind).toBe('assistant of a large search company');
+  const answer = expectOk(await client.ask('decaf coffee'));
+
+  const req = fake.requests[0];
+  expect(req.method).toBe('POST');
+  expect(req.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+  expect(req.headers['x-goog-api-key']).toBe(fake.key);
+  expect(req.query).toEqual({}); // the key is never in the URL
+  expect(req.body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'decaf coffee' }] }], tools: [{ google_search: {} }] });
+
+  expect(answer.text).toBe('Top picks for decaf coffee: Harbor & Pine Coffee Co. and Rival Roasters.');
+  expect(answer.citations).toEqual(['https://harborpine.example/', 'https://rival.example/shop']);
+  expect(answer.model).toBe('gemini-2.5-flash');
+  expect(answer.costUnits).toBe(Math.ceil('decaf coffee'.length / 4) + Math.ceil(answer.text.length / 4));
+  expect(answer.costUnit).toBe('tokens');
+  expect(answer.obtainedVia).toBe('generateContent + google_search grounding');
+});
+
+test('PLATFORM_3_MODEL goes into the path', async () => {
+  const t = testDeps();
+  const answer = expectOk(await createPlatform3Client({ ...settings(), model: 'gemini-2.5-pro' }, t.deps).ask('x'));
+  expect(fake.requests[0].path).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
+  expect(answer.model).toBe('gemini-2.5-pro');
+});
+
+test('thought parts are skipped, text parts joined, redirect-style grounding URIs kept as given', async () => {
+  const t = testDeps({
+    fetchImpl: cannedFetch(200, {
+      candidates: [{
+        content: { parts: [{ text: 'thinking...', thought: true }, { text: 'Part one, ' }, { text: 'part two.' }] },
+        finishReason: 'STOP',
+        groundingMetadata: { groundingChunks: [{ web: { uri: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC', title: 'harborpine.example' } }, { retrievedContext: {} }] },
+      }],
+      usageMetadata: { totalTokenCount: 42 },
+      modelVersion: 'gemini-2.5-flash-001',
+    }),
+  });
+  const answer = expectOk(await createPlatform3Client(settings(), t.deps).ask('x'));
+  expect(answer).toMatchObject({
+    text: 'Part one, part two.',
+    citations: ['https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC'],
+    model: 'gemini-2.5-flash-001',
+    costUnits: 42,
+  });
+});
+
+test('a blocked prompt (no candidates) and a SAFETY stop without text are failed, not retried', async () => {
+  const calls: string[] = [];
+  let t = testDeps({ fetchImpl: cannedFetch(200, { promptFeedback: { blockReason: 'SAFETY' } }, calls) });
+  expect(expectFailure(await createPlatform3Client(settings(), t.deps).ask('x'), 'failed').reason).toBe('platform_3: no candidate in the answer (prompt blocked: SAFETY)');
+  t = testDeps({ fetchImpl: cannedFetch(200, { candidates: [{ content: { parts: [] }, finishReason: 'SAFETY' }] }, calls) });
+  expect(expectFailure(await createPlatform3Client(settings(), t.deps).ask('x'), 'failed').reason).toBe('platform_3: the answer has no text (finishReason SAFETY)');
+  expect(calls).toHaveLength(2);
+});
