@@ -225,6 +225,8 @@ export interface VisibilityCheckRepository {
   listChecks(orgSlug: string, runDate: string): Promise<VisibilityCheck[]>;
   putReport(orgSlug: string, runDate: string, report: VisibilityReport): Promise<void>;
   getReport(orgSlug: string, runDate: string): Promise<VisibilityReport | null>;
+  /** The stored reports of the given days (missing days are left out), oldest first. */
+  getReports(orgSlug: string, runDates: string[]): Promise<Array<{ runDate: string; report: VisibilityReport }>>;
 }
 
 /** Per platform, fleet-wide (every Lambda instance together). */

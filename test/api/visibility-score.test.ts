@@ -124,5 +124,5 @@ test('an entity with no score yet reads as null with an empty history', async ()
   const t = await stack.token('fresh');
   await stack.call('POST', '/api/business', { token: t, body: { name: 'Fresh', url: 'fresh.example' } });
   const res = await stack.call('GET', '/api/visibility/fresh', { token: t });
-  expect(res.body).toEqual({ business_id: 'fresh', product_id: null, recent_score: null, history_scores: [] });
+  expect(res.body).toEqual({ business_id: 'fresh', product_id: null, recent_score: null, history_scores: [], latest_report: null });
 });

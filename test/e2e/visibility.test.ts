@@ -138,6 +138,19 @@ describe('a daily run with the 8 platforms on local fakes', () => {
     expect((await getContainer().products.find(ORG, PRODUCT))!.citationCount).toBe(10);
   });
 
+  test('GET /api/visibility carries the latest share of voice, and for a product its pooled visibility with n', async () => {
+    const business = (await stack.call('GET', `/api/visibility/${ORG}`, { token })).body;
+    expect(business.latest_report).toMatchObject({ date: today(), share_of_voice: expect.arrayContaining([expect.objectContaining({ name: NAME, share: 50 })]) });
+    const sampled = (await stack.call('GET', `/api/cron/sample-prompts?business_id=${ORG}`, { apiKey: DEV_API_KEY })).body;
+    expect(sampled).toMatchObject({ stored: true, total: 10 });
+    const productId = sampled.prompts.find((p: any) => p.product_id)?.product_id;
+    const product = (await stack.call('GET', `/api/visibility/${ORG}?product_id=${productId}`, { token })).body;
+    const prompts = sampled.prompts.filter((p: any) => p.product_id === productId).length;
+    // Each of its sampled prompts: platforms 1-3 true, 4-8 false.
+    expect(product.product_visibility.rolling_7).toMatchObject({ n: prompts * 8, score: 37.5 });
+    expect(product.recent_score).toBeNull(); // no daily score entry for a product (D117)
+  });
+
   test('the tracker: the sampled prompts hold their booleans and last_tested_at', async () => {
     const prompts = (await stack.call('GET', `/api/prompts/${ORG}`, { token })).body.prompts;
     const tested = prompts.filter((p: any) => p.last_tested_at);
@@ -203,5 +216,34 @@ describe('failures and unconfigured platforms', () => {
     expect(await container.visibilityChecks.listChecks(ORG, day)).toEqual([]);
     const history = (await container.visibility.get(ORG, (await container.businesses.get(ORG))!.id))!.history;
     expect(history.some((e) => e.date === day)).toBe(false);
+  });
+});
+
+describe('the 2b routes validate their input', () => {
+  const key = { apiKey: DEV_API_KEY };
+  test.each([
+    ['POST', '/api/cron/analyze-visibility', { business_id: ORG, run_date: '2999-01-01' }, 400, /run_date must not be in the future/],
+    ['POST', '/api/cron/analyze-visibility', { business_id: ORG, run_date: '2026-02-30x' }, 400, /run_date/],
+    ['POST', '/api/cron/analyze-visibility', { business_id: 'nobody' }, 404, /not found/],
+    ['POST', '/api/cron/analyze-visibility', { business_id: ORG, prompts: ['x'] }, 400, /prompts/],
+    ['POST', '/api/cron/store-visibility-report', { business_id: ORG, run_date: '2020-01-01' }, 404, /no visibility checks/],
+    ['GET', '/api/cron/sample-prompts', undefined, 400, /business_id/],
+  ])('%s %s %j → %i', async (method, path, body, status, message) => {
+    const res = await stack.call(method, path, { ...key, body });
+    expect(res.status).toBe(status);
+    expect(JSON.stringify(res.body)).toMatch(message);
+  });
+
+  test('KEY routes refuse a call without the key; the checks route refuses another organization', async () => {
+    expect((await stack.call('POST', '/api/cron/analyze-visibility', { body: { business_id: ORG } })).status).toBe(401);
+    expect((await stack.call('GET', `/api/visibility/${ORG}/checks?date=2026-13-01`, { token })).status).toBe(400);
+  });
+
+  test('store-visibility-report rebuilds a day from its stored checks without asking any platform', async () => {
+    const before = fakes.requestCount();
+    const res = await stack.call('POST', '/api/cron/store-visibility-report', { ...key, body: { business_id: ORG } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'success', run_date: today(), report: { totals: { checks_done: 80 } } });
+    expect(fakes.requestCount()).toBe(before);
   });
 });

@@ -66,5 +66,11 @@ export function createVisibilityCheckRepository(db: DynamoDBDocumentClient, tabl
       const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.visibilityReport(orgSlug, runDate), ConsistentRead: true }));
       return live(Item)?.report ?? null;
     },
+
+    async getReports(orgSlug, runDates) {
+      // Point reads by key: a day's checks share the reports' key range, so a range query would read them all.
+      const found = await Promise.all([...new Set(runDates)].sort().map(async (runDate) => ({ runDate, report: await this.getReport(orgSlug, runDate) })));
+      return found.filter((f): f is { runDate: string; report: NonNullable<typeof f.report> } => f.report !== null);
+    },
   };
 }

@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../core/errors';
+import { rollingValue } from '../../core/visibility/statistics';
+import { addDays } from '../../core/visibility/score';
 import type { Container } from '../../container';
 import { requireBusiness } from '../business';
 import { storeVisibilityReport } from './store-report';
@@ -54,4 +56,39 @@ export async function rebuildVisibilityReport(container: Container, orgSlug: str
   const checks = await container.visibilityChecks.listChecks(orgSlug, runDate);
   if (checks.length === 0) throw new NotFoundError(`no visibility checks for ${orgSlug} on ${runDate}: run analyze-visibility first`);
   return { status: 'success' as const, business_id: orgSlug, run_date: runDate, report: await storeVisibilityReport(container, business, runDate, checks) };
+}
+
+/** Days a rolling value pools: 28 (D118). */
+const ROLLING_DAYS = 28;
+
+/**
+ * What GET /api/visibility adds to the score history: for a product entity, its visibility
+ * pooled from the daily reports (D117: products get no daily score entry), and for either
+ * entity the latest report's share of voice and fact mismatches.
+ */
+export async function visibilityExtras(container: Container, orgSlug: string, productId: string | null) {
+  const today = container.clock.now().toISOString().slice(0, 10);
+  const days = Array.from({ length: ROLLING_DAYS }, (_, i) => addDays(today, -i));
+  const reports = await container.visibilityChecks.getReports(orgSlug, days);
+  const latest = reports.at(-1) ?? null;
+  const extras: Record<string, unknown> = {
+    latest_report: latest && {
+      date: latest.runDate,
+      share_of_voice: latest.report.share_of_voice,
+      fact_mismatches: latest.report.fact_mismatches,
+      citations: latest.report.citations,
+    },
+  };
+  if (productId) {
+    const counts = reports.map(({ runDate, report }) => {
+      const p = report.products.find((x) => x.product_id === productId);
+      return { date: runDate, n: p?.checks ?? 0, trues: p?.trues ?? 0, citations: p?.citation_count ?? 0 };
+    }).filter((c) => c.n > 0 || c.citations > 0);
+    extras.product_visibility = {
+      rolling_7: rollingValue(counts, addDays(today, -6), today, 7),
+      rolling_28: rollingValue(counts, addDays(today, -27), today, 28),
+      days: counts,
+    };
+  }
+  return extras;
 }
