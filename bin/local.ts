@@ -6,12 +6,16 @@ import { startDemoStore, type DemoStore } from '../functions/local/demo-store';
 import { DEMO_ORG, onboardDemoStore } from '../functions/local/demo-onboarding';
 import { resolveDataDir } from '../functions/local/data-dir';
 import { startLocalStack, DEV_API_KEY } from '../functions/local/runtime';
+import { startDemoPlatforms, type PlatformFakes } from '../functions/local/platform-fakes';
 
 async function main() {
   // One JSON line per request would drown the progress display; LOG_LEVEL=info shows them.
   process.env.LOG_LEVEL ??= 'warn';
   const env = process.env;
   const dataDir = resolveDataDir(env);
+  // Opt-in: the 8 AI platforms as local fakes (real vendor wire formats, made-up answers), so
+  // the visibility checks can be tried without vendor accounts. Set before the stack reads its config.
+  const platforms: PlatformFakes | undefined = env.DEMO_PLATFORMS === '1' ? await startDemoPlatforms(env) : undefined;
   const stack = await startLocalStack({
     dataDir,
     port: Number(env.PORT ?? 8080),
@@ -31,6 +35,7 @@ AI visibility service: local stack is up
   AI-site host   ${sitesUrl('<org-slug>')}
   CDN proxy      ${stack.proxy.url}   (Host: a distribution's domain runs through the edge function)
   data           ${dataDir}
+  AI platforms   ${platforms ? '8 local DEMO FAKES (DEMO_PLATFORMS=1): not real AI platforms, their answers are invented for trying the flow' : 'PLATFORM_<n>_* settings (none set: visibility checks are skipped with the reason; DEMO_PLATFORMS=1 starts local fakes)'}
   daily schedule ${stack.dailyRunAt ? `next run ${stack.dailyRunAt.toISOString()} (14:00 UTC; SCHEDULE_ENABLED=0 turns it off); now: POST ${apiUrl}/api/cron/trigger-all` : 'off (SCHEDULE_ENABLED=0)'}
 
 Dev credentials (never valid on AWS)
@@ -73,6 +78,7 @@ Paste into a shell to try it (README: Trying it):
     console.log('\nstopping...');
     await demo?.close();
     await stack.close();
+    await platforms?.stop();
     process.exit(0);
   };
   process.on('SIGINT', stop);

@@ -15,6 +15,7 @@ import { PLATFORM_KEYS, type PlatformKey } from '../../core/constants';
 import type { CheckResult } from '../../core/visibility/score';
 import { computeScoreUpdate, type ScoreUpdate } from '../../core/visibility/score';
 import type { SampledPrompt, VisibilityCheck, VisibilitySample } from '../../core/visibility/checks';
+import { containsName } from '../../core/text/name-match';
 import { evaluateAnswer } from '../../core/visibility/evaluate';
 import { checkResult, type EntityIdentity, type PlatformClient } from '../../core/visibility/platform-answer';
 import type { VisibilityReport } from '../../core/visibility/report';
@@ -110,7 +111,7 @@ async function checkOne(
     return { ...base, result: null, status: outcome.failure.kind, reason: outcome.failure.reason, checked_at: at() };
   }
   const { answer } = outcome;
-  const evaluation = await evaluateAnswer(answer, identity, engines.judge);
+  const evaluation = await evaluateAnswer(answer, identityForPrompt(identity, prompt.prompt), engines.judge);
   const v = evaluation.verdict;
   return {
     ...base,
@@ -126,6 +127,16 @@ async function checkOne(
     judge_error: evaluation.judgeError ?? null,
     checked_at: at(),
   };
+}
+
+/**
+ * A product name the prompt itself contains proves nothing when the answer repeats it
+ * ("Is the Kyoto Drip Kettle good?" → "The Kyoto Drip Kettle is..."): the question is whether
+ * AI surfaces the store unprompted, so such names do not count for that prompt's answers.
+ */
+export function identityForPrompt(identity: EntityIdentity, prompt: string): EntityIdentity {
+  const named = identity.productNames.filter((name) => containsName(prompt, name));
+  return named.length ? { ...identity, productNames: identity.productNames.filter((name) => !named.includes(name)) } : identity;
 }
 
 /** One result per sampled prompt: each platform's boolean of the day, or null (D30). */
