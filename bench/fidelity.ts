@@ -22,13 +22,21 @@
  *   markup       no `<tag` and no `&amp;`-style entity in llms.txt, the product text files and
  *                the catalogue files
  *   files        a store product without its page or text file
+ *
+ * With the catalogue checks comes the offline onboarding prompt set of the same catalogue
+ * (`offlinePromptFigures`: 50 business prompts + `onboardingProductPromptCounts` per product,
+ * the store's name from the llms.txt H1): prompts requested vs produced, the honest shortfall,
+ * duplicates after normalisation (must be 0), malformed, naming the brand or a line, the intent
+ * spread and the generation time. `fidelityLine` prints them, so `npm run bench` shows them for
+ * the 24- and 5,000-product stores next to the deployed llms.txt size (ai-site section).
+ * `npx tsx bench/fidelity.ts` prints the same figures for both stores built in-process (~15 s).
  */
 import * as cheerio from 'cheerio';
 import { toCatalogProduct, type StorefrontProduct } from '../functions/core/products/catalog';
 import { soldOutLabels } from '../functions/core/products/variants';
 import { MAX_SOLD_OUT_LABELS } from '../functions/core/site/offers';
 import { productSlugs, SITE_PATHS, urlPathOfFile } from '../functions/core/site/paths';
-import type { SiteFile, StoreSnapshot } from '../functions/core/site/types';
+import type { SiteFile, SiteNarrative, StoreSnapshot } from '../functions/core/site/types';
 import { buildSiteFiles, finalizeSite } from '../functions/core/site/build';
 import { buildOfflineNarrative } from '../functions/core/generate';
 import { buildOfflinePrompts } from '../functions/core/prompts/offline-prompts';
@@ -63,6 +71,8 @@ export interface SiteSizes {
 
 export interface FidelityReport {
   products: number;
+  /** The offline onboarding prompts of the same catalogue (absent with `prompts: false`). */
+  prompts?: PromptFigures;
   /** What was checked: offers seen, product pages, Q&A pages, text files scanned for markup... */
   checked: { offers: number; productPages: number; variantLines: number; listedNotes: number; qaPages: number; textFiles: number; ranges: number; partlySoldOut: number; soldOut: number };
   failureCounts: Record<FidelityCheck, number>;
@@ -140,7 +150,7 @@ function productNodeOf($: cheerio.CheerioAPI): Json | null {
 export function checkSiteFidelity(
   files: readonly SiteFile[],
   raw: readonly StorefrontProduct[],
-  options: { currency: string; storeOrigin: string },
+  options: { currency: string; storeOrigin: string; prompts?: boolean },
 ): FidelityReport {
   const { currency, storeOrigin } = options;
   const failures = Object.fromEntries(FIDELITY_CHECKS.map((k) => [k, [] as string[]])) as Record<FidelityCheck, string[]>;
@@ -325,11 +335,36 @@ export function checkSiteFidelity(
     if (leak) fail('markup', `${f.path}: …${leak}…`);
   }
 
-  return { products: raw.length, checked, failureCounts, failures, sizes: siteSizes(files) };
+  const report: FidelityReport = { products: raw.length, checked, failureCounts, failures, sizes: siteSizes(files) };
+  if (options.prompts !== false && products.length) {
+    const name = /^# (.+)$/m.exec(byPath.get(SITE_PATHS.llmsTxt) ?? '')?.[1]?.trim() || new URL(storeOrigin).host;
+    const snapshot: StoreSnapshot = { business: { name, orgSlug: 'fidelity', url: storeOrigin, domain: new URL(storeOrigin).host }, pages: [], products, collections: [], storeSitemapUrls: [] };
+    report.prompts = offlinePromptFigures(snapshot, buildOfflineNarrative(snapshot));
+  }
+  return report;
+}
+
+/**
+ * The offline onboarding prompt set of a store (50 business prompts + the onboarding count per
+ * product), generated and measured: requested vs produced, shortfall, quality and time.
+ */
+export function offlinePromptFigures(snapshot: StoreSnapshot, narrative?: SiteNarrative | null): PromptFigures {
+  const each = onboardingProductPromptCounts(snapshot.products.length);
+  const t0 = performance.now();
+  const set = buildOfflinePrompts({ snapshot, narrative, business: { count: 50 }, products: snapshot.products.map((product) => ({ product, count: each })) });
+  const ms = performance.now() - t0;
+  const lines = detectProductLines(snapshot.products, snapshot.business.name);
+  return { ...promptFiguresOfSet(set, snapshot.business.name, lines, 50 + each * snapshot.products.length), ms };
 }
 
 export interface PromptFigures {
   total: number;
+  /** Prompts asked for (50 business + the onboarding count per product), when known. */
+  requested?: number;
+  /** requested - total: reported by the engine as too little evidence for more, never padded. */
+  shortfall?: number;
+  /** Generation time (offline engine, in-process), when measured here. */
+  ms?: number;
   business: number;
   product: number;
   /** Prompts whose identity (promptIdentity, D33) an earlier prompt already had. */
@@ -368,15 +403,28 @@ export function promptFigures(business: string[], product: string[], businessNam
 
 export function fidelityLine(r: FidelityReport): string {
   const bad = FIDELITY_CHECKS.filter((k) => r.failureCounts[k] > 0);
-  return bad.length ? `FAIL ${bad.map((k) => `${k} ${r.failureCounts[k]}`).join(', ')}` : `all ${FIDELITY_CHECKS.length} checks pass`;
+  const checks = bad.length ? `FAIL ${bad.map((k) => `${k} ${r.failureCounts[k]}`).join(', ')}` : `all ${FIDELITY_CHECKS.length} checks pass`;
+  return r.prompts ? `${checks}; ${promptLine(r.prompts)}` : checks;
+}
+
+const pct = (n: number, of: number) => `${((n / Math.max(1, of)) * 100).toFixed(1)}%`;
+
+/** "offline prompts 170 of 170 requested (0 short) in 0.2 s, 0 duplicates, 0 malformed, 0 naming the brand/a line; intents discovery 26% ..." */
+export function promptLine(q: PromptFigures): string {
+  const requested = q.requested !== undefined ? ` of ${q.requested.toLocaleString('en-US')} requested (${(q.shortfall ?? 0).toLocaleString('en-US')} short)` : '';
+  const time = q.ms !== undefined ? ` in ${(q.ms / 1000).toFixed(1)} s` : '';
+  return `offline prompts ${q.total.toLocaleString('en-US')}${requested}${time}, ${q.duplicates} duplicates, ${q.malformed} malformed, ${q.brandOrLine} naming the brand/a line; ` +
+    `intents ${PROMPT_INTENTS.map((i) => `${i} ${pct(q.intents[i], q.total)}`).join(', ')}`;
 }
 
 export interface InProcessDemoSite {
   raw: StorefrontProduct[];
   files: SiteFile[];
   snapshot: StoreSnapshot;
-  /** Absent with `prompts: false` (the offline engine takes ~2 min over 5,000 products). */
+  /** Absent with `prompts: false` (the offline engine takes ~5 s over 5,000 products). */
   prompts?: PromptSet;
+  /** `prompts` measured (`offlinePromptFigures`'s figures), with the counts requested. */
+  promptFigures?: PromptFigures;
   productLines: string[];
   ms: { catalogue: number; narrative: number; build: number; prompts: number };
 }
@@ -409,12 +457,38 @@ export function buildDemoSiteInProcess(size: number, options: { prompts?: boolea
   const t3 = performance.now();
   const each = onboardingProductPromptCounts(products.length);
   const prompts = options.prompts === false ? undefined : buildOfflinePrompts({ snapshot, narrative, business: { count: 50 }, products: products.map((product) => ({ product, count: each })) });
-  const productLines = detectProductLines(products, catalogue.storeName);
   const t4 = performance.now();
-  return { raw, files, snapshot, prompts, productLines, ms: { catalogue: t1 - t0, narrative: t2 - t1, build: t3 - t2, prompts: t4 - t3 } };
+  const productLines = detectProductLines(products, catalogue.storeName);
+  const promptFigures = prompts ? { ...promptFiguresOfSet(prompts, catalogue.storeName, productLines, 50 + each * products.length), ms: t4 - t3 } : undefined;
+  return { raw, files, snapshot, prompts, promptFigures, productLines, ms: { catalogue: t1 - t0, narrative: t2 - t1, build: t3 - t2, prompts: t4 - t3 } };
 }
 
-/** Every prompt of a set: business first, then products. */
-export function promptFiguresOfSet(set: PromptSet, businessName: string, lines: string[]): PromptFigures {
-  return promptFigures(set.business, Object.values(set.products).flat(), businessName, lines, set.intents ?? {});
+/** Every prompt of a set: business first, then products; with `requested`, the shortfall too. */
+export function promptFiguresOfSet(set: PromptSet, businessName: string, lines: string[], requested?: number): PromptFigures {
+  const figures = promptFigures(set.business, Object.values(set.products).flat(), businessName, lines, set.intents ?? {});
+  return requested === undefined ? figures : { ...figures, requested, shortfall: Math.max(0, requested - figures.total) };
+}
+
+/** `npx tsx bench/fidelity.ts [sizes]`: the figures above for the demo stores built in-process (default 0 = 24 products, and 5000). */
+async function main(): Promise<void> {
+  const sizes = (process.argv[2] ?? '0,5000').split(',').map((x) => Number(x.trim()));
+  for (const size of sizes) {
+    const site = buildDemoSiteInProcess(size);
+    const report = checkSiteFidelity(site.files, site.raw, { currency: 'USD', storeOrigin: site.snapshot.business.url, prompts: false });
+    report.prompts = site.promptFigures;
+    const z = report.sizes;
+    console.log(`${size > 0 ? `${size.toLocaleString('en-US')}-page` : 'default'} demo store (${site.raw.length.toLocaleString('en-US')} products): llms.txt ${(z.llmsTxtBytes / 1024).toFixed(1)} KB ` +
+      `(${z.llmsTxtProducts} products listed), data.json ${(z.dataJsonBytes / 1024).toFixed(1)} KB, paged catalogue ${z.catalogPages} files; ${fidelityLine(report)}`);
+    const q = site.promptFigures;
+    if (q?.topFigure) console.log(`  most repeated figure: ${q.topFigure.figure} in ${pct(q.topFigure.count, q.total)} of the prompts; product lines: ${q.productLines.join(', ') || 'none'}`);
+    for (const m of q?.malformedExamples ?? []) console.log(`  malformed (${m.issue}): ${m.prompt}`);
+    for (const p of q?.brandOrLineExamples ?? []) console.log(`  names the brand or a line: ${p}`);
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
 }

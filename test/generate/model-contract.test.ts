@@ -1,5 +1,6 @@
 import { fitToBudget, hideName, restoreName, overviewMessages, productChunks } from '../../functions/core/generate/model-prompts';
-import { extractJson, parseOverview, parseProductSummaries } from '../../functions/core/generate/model-output';
+import { extractJson, parseFaqs, parseOverview, parseProductSummaries } from '../../functions/core/generate/model-output';
+import { statesPrice, withoutPrices } from '../../functions/core/generate/text';
 import { coffeeStore, PRODUCTS } from './fixtures';
 
 describe('model prompts and output parsing (pure)', () => {
@@ -41,5 +42,26 @@ describe('model prompts and output parsing (pure)', () => {
     const r = parseProductSummaries(JSON.stringify({ productSummaries: { a: 'Summary of product a.', zzz: 'Unknown product summary.' } }), 'X', new Set(['a', 'b']));
     expect(r).toEqual({ ok: true, value: { a: 'Summary of product a.' }, notes: ['dropped 1 unknown product id(s): zzz'] });
     expect(parseProductSummaries('{"productSummaries":{"zzz":"Unknown product."}}', 'X', new Set(['a']))).toMatchObject({ ok: false });
+  });
+
+  it('drops sentences stating prices from what the model wrote, whatever it was told; policy amounts stay', () => {
+    expect(statesPrice('The mug costs $18.')).toBe(true);
+    expect(statesPrice('Prices range from USD 7.00 to USD 89.00.')).toBe(true);
+    expect(statesPrice('Free shipping on US orders over $45.')).toBe(false);
+    expect(withoutPrices('A stoneware mug. Only $18 this week. Dishwasher safe.')).toBe('A stoneware mug. Dishwasher safe.');
+    const faqs = parseFaqs(JSON.stringify({ faqs: [
+      { question: 'What does {{STORE}} sell?', answer: 'Coffee and tea. Bags start at $12.50.' },
+      { question: 'How much is the mug?', answer: 'It costs $18.' },
+      { question: 'Is shipping free?', answer: 'Yes, on US orders over $45.' },
+    ] }), 'Ember & Leaf');
+    expect(faqs).toEqual({ ok: true, value: [
+      { question: 'What does Ember & Leaf sell?', answer: 'Coffee and tea.' },
+      { question: 'Is shipping free?', answer: 'Yes, on US orders over $45.' },
+    ] });
+    const products = parseProductSummaries(JSON.stringify({ productSummaries: { a: 'A washed coffee from Huila. Priced at $19.', b: 'USD 19.00.' } }), 'X', new Set(['a', 'b']));
+    // b said nothing but its price: omitted, so the engine writes it offline.
+    expect(products).toEqual({ ok: true, value: { a: 'A washed coffee from Huila.' } });
+    const overview = parseOverview(JSON.stringify({ summary: 'A roastery in Portland. Coffee from $12.', description: 'Small-batch coffee and tea, roasted weekly.', industry: 'coffee', audience: 'home brewers', categories: ['Coffee'], keyFacts: ['Bags cost $12 to $34.', 'Roasted in Portland.'] }), 'X');
+    expect(overview).toMatchObject({ ok: true, value: { summary: 'A roastery in Portland.', keyFacts: ['Roasted in Portland.'] } });
   });
 });

@@ -114,18 +114,31 @@ describe('offline generator', () => {
     const questions = n.faqs.map((f) => f.question);
     expect(questions).toEqual(expect.arrayContaining([
       'What does Ember & Leaf sell?',
-      "What is the price range of Ember & Leaf's products?",
+      "Where can I find current prices for Ember & Leaf's products?",
       'Which collections does Ember & Leaf offer?',
       "What are Ember & Leaf's shipping options?",
     ]));
   });
 
-  it('computes the price range from the products', () => {
+  it('never quotes a price or a stock level in generated prose: it says where current prices are (issue 10, item 6)', () => {
     const n = buildOfflineNarrative(coffeeStore());
-    const faq = n.faqs.find((f) => f.question.includes('price range'));
-    expect(faq?.answer).toBe('Prices at Ember & Leaf range from USD 12.50 to USD 34.00, across 8 priced products.');
-    const cheapest = n.faqs.find((f) => f.question.includes('least and most expensive'));
-    expect(cheapest?.answer).toBe('The lowest-priced product is Earl Grey Cream at USD 12.50; the highest-priced is Ceramic Pour-Over Dripper at USD 34.00.');
+    const faq = n.faqs.find((f) => f.question.includes('current prices'));
+    expect(faq?.answer).toBe("Each product's current price (in USD) and availability are listed on its page and in its product file here, as Ember & Leaf states them on its own store at https://emberandleaf.example.");
+    expect(n.faqs.some((f) => /least and most expensive|price range/i.test(f.question))).toBe(false);
+    expect(n.faqs.find((f) => f.question === 'How many products does Ember & Leaf offer?')?.answer).toBe("Ember & Leaf's catalogue lists 8 products.");
+    // No generated answer, summary or description states a money amount except a store policy's.
+    const money = /(?:USD|EUR|GBP)\s?\d|[$€£]\s?\d/;
+    const policy = /shipping|orders?|returns?/i;
+    for (const text of [n.summary, n.description, ...n.faqs.map((f) => f.answer), ...Object.values(n.productSummaries)]) {
+      for (const sentence of splitSentences(text)) if (money.test(sentence)) expect(sentence).toMatch(policy);
+    }
+  });
+
+  it('drops price sentences the store wrote in a product description from the product summary', () => {
+    const snapshot = coffeeStore();
+    const p = { ...snapshot.products[0]!, description: 'A bright washed coffee. Now only $12.50 a bag. Notes of jasmine and lime.' };
+    expect(productSummary(p)).not.toMatch(/\$12\.50/);
+    expect(productSummary(p)).toContain('A bright washed coffee.');
   });
 
   it('price range: most common currency, unparsable and missing prices ignored', () => {

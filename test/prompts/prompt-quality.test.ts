@@ -207,6 +207,15 @@ describe('the shared Shopify fixture (test/fixtures/yoga-store-products.json, ne
     const set = buildOfflinePrompts(request);
     expectClean(set, snapshot, lines);
     for (const r of request.products) expect(set.products[r.product.productId].length + (set.shortfall.products[r.product.productId] ?? 0)).toBe(r.count);
+    const all = allPrompts(set);
+    expect(all.length).toBeGreaterThanOrEqual(0.97 * (50 + 5 * products.length));
+    // Spread: comparison and gift hold a real share; use-case is as large as the descriptions'
+    // stated uses allow (these near-identical mats state few), and nothing dominates.
+    const m = measurePrompts(all, 'Lotus & Stone', lines, set.intents);
+    expect(m.intents.comparison / all.length).toBeGreaterThanOrEqual(0.1);
+    expect(m.intents.gift / all.length).toBeGreaterThanOrEqual(0.1);
+    expect(m.intents['use-case'] / all.length).toBeGreaterThanOrEqual(0.05);
+    for (const intent of PROMPT_INTENTS) expect(m.intents[intent] / all.length).toBeLessThanOrEqual(0.4);
   });
 });
 
@@ -226,7 +235,14 @@ describe('the bundled demo store (24 products) stays green', () => {
       expectClean(set, snapshot, lines);
       expect(set.business.length).toBeGreaterThanOrEqual(40);
       const short = Object.values(set.shortfall.products).reduce((a, b) => a + b, 0);
-      expect(short).toBeLessThanOrEqual(6);
+      expect(short).toBeLessThanOrEqual(2);
+      // Spread over the intents: comparison, use-case and gift each hold a real share, none dominates.
+      const all = allPrompts(set);
+      const m = measurePrompts(all, snapshot.business.name, lines, set.intents);
+      for (const intent of PROMPT_INTENTS) {
+        expect(m.intents[intent] / all.length).toBeGreaterThanOrEqual(0.1);
+        expect(m.intents[intent] / all.length).toBeLessThanOrEqual(0.4);
+      }
     } finally {
       await store.close();
     }

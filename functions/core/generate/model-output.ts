@@ -2,13 +2,15 @@
  * Reading what the model answered: the JSON object inside the message content (```json
  * fences tolerated), validated with bounded schemas. Model output is untrusted: lengths
  * and counts are capped, product summaries are kept only for product ids that were asked
- * for, and the store-name placeholder is replaced by the name.
+ * for, and the store-name placeholder is replaced by the name. Sentences that state a price
+ * are dropped whatever the model was told (`withoutPrices`): prices go stale in prose, and
+ * the structured offers carry them.
  */
 import * as z from 'zod/mini';
 import type { FaqEntry } from '../site/types';
 import { restoreName } from './model-prompts';
 import type { NarrativeOverview } from './types';
-import { dedupeKey } from './text';
+import { dedupeKey, statesPrice, withoutPrices } from './text';
 
 export type Parsed<T> = { ok: true; value: T; notes?: string[] } | { ok: false; error: string };
 
@@ -98,15 +100,18 @@ export function parseOverview(content: string, storeName: string): Parsed<Narrat
   const r = overviewSchema.safeParse(json.value);
   if (!r.success) return { ok: false, error: `model output failed validation: ${describeIssues(r.error.issues)}` };
   const fix = (s: string) => restoreName(s, storeName);
+  const summary = withoutPrices(fix(r.data.summary));
+  const description = withoutPrices(fix(r.data.description));
+  if (summary.length < 10 || description.length < 20) return { ok: false, error: 'model output failed validation: summary or description states little but prices' };
   return {
     ok: true,
     value: {
-      summary: fix(r.data.summary),
-      description: fix(r.data.description),
+      summary,
+      description,
       industry: fix(r.data.industry),
       audience: fix(r.data.audience),
       categories: uniqueStrings(r.data.categories.map(fix)).slice(0, 20),
-      keyFacts: uniqueStrings(r.data.keyFacts.map(fix)).slice(0, 12),
+      keyFacts: uniqueStrings(r.data.keyFacts.map(fix).filter((f) => !statesPrice(f))).slice(0, 12),
     },
   };
 }
@@ -121,10 +126,13 @@ export function parseFaqs(content: string, storeName: string, max = 20): Parsed<
   for (const f of r.data.faqs) {
     const question = restoreName(f.question, storeName);
     const key = dedupeKey(question);
-    if (!key || seen.has(key)) continue;
+    const answer = withoutPrices(restoreName(f.answer, storeName));
+    // An answer that was only a price ("It costs $18.") is no answer once the price is gone.
+    if (!key || seen.has(key) || answer.split(/\s+/).filter(Boolean).length < 2) continue;
     seen.add(key);
-    faqs.push({ question, answer: restoreName(f.answer, storeName) });
+    faqs.push({ question, answer });
   }
+  if (!faqs.length) return { ok: false, error: 'model output failed validation: every answer stated only prices' };
   return { ok: true, value: faqs.slice(0, max) };
 }
 
@@ -148,7 +156,11 @@ export function parseProductSummaries(content: string, storeName: string, knownI
   const r = productValues.safeParse(known);
   if (!r.success) return { ok: false, error: `model output failed validation: ${describeIssues(r.error.issues, 'productSummaries')}` };
   const value: Record<string, string> = {};
-  for (const [id, summary] of Object.entries(r.data)) value[id] = restoreName(summary, storeName);
+  for (const [id, summary] of Object.entries(r.data)) {
+    // A summary left with nothing but its price is omitted: the engine writes that product's offline.
+    const clean = withoutPrices(restoreName(summary, storeName));
+    if (clean.length >= 10) value[id] = clean;
+  }
   const notes = dropped.length ? [`dropped ${dropped.length} unknown product id(s): ${dropped.slice(0, 5).join(', ')}`] : undefined;
   return { ok: true, value, notes };
 }

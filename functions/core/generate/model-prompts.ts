@@ -5,9 +5,9 @@
  * is told to use and which is put back when its output is read.
  */
 import type { CatalogProduct, StoreSnapshot } from '../site/types';
-import { formatMoney, formatPriceRange, parsePrice, priceRange, productTypeCounts, realCollections, vendorCounts } from './catalog';
+import { productTypeCounts, realCollections, vendorCounts } from './catalog';
 import { orderedPages, pageRole, storeName, type PageRole } from './evidence';
-import { markdownToText, truncateText } from './text';
+import { markdownToText, truncateText, withoutPrices } from './text';
 import { chunkByBudget } from '../util/collections';
 
 export const STORE_PLACEHOLDER = '{{STORE}}';
@@ -47,6 +47,7 @@ export function restoreName(text: string, name: string): string {
 const SYSTEM_PROMPT = [
   'You write the text of an AI-readable mirror of an online store.',
   'Use ONLY facts stated in the STORE CONTENT of the user message. Never invent or assume prices, policies, shipping or return terms, origins, certifications, awards, dates, people or claims: if the content does not say it, leave it out.',
+  'Never state a price, a price range, a discount or a stock level in any text: they change without the text being rewritten, and the structured offers already carry them. Shipping and return terms the content states may keep their amounts.',
   `The store is called ${STORE_PLACEHOLDER}: write ${STORE_PLACEHOLDER} wherever its name belongs.`,
   'Write plain text: no markdown, no HTML, no emoji.',
   'Answer with exactly one JSON object in the requested shape and nothing else.',
@@ -81,11 +82,13 @@ export function fitToBudget(texts: string[], budget: number): string[] {
   return out;
 }
 
+/**
+ * The catalogue in figures. No prices and no stock: what the model is not shown it cannot
+ * put in prose, where they would go stale (the offers carry them).
+ */
 function catalogueFacts(snapshot: StoreSnapshot): string {
   const products = snapshot.products;
-  const lines = [`Products listed: ${products.length} (${products.filter((p) => p.available).length} available)`];
-  const range = priceRange(products);
-  if (range) lines.push(`Price range: ${formatPriceRange(range)} (over ${range.count} priced products)`);
+  const lines = [`Products listed: ${products.length}`];
   const types = productTypeCounts(products);
   if (types.length) lines.push(`Product types: ${types.slice(0, 30).map((t) => `${t.type} (${t.count})`).join(', ')}`);
   const collections = realCollections(snapshot);
@@ -96,16 +99,13 @@ function catalogueFacts(snapshot: StoreSnapshot): string {
 }
 
 function compactProductLine(p: CatalogProduct, descriptionChars: number): string {
-  const price = parsePrice(p.price);
   const parts = [
     `id: ${p.productId}`,
     `name: ${p.name}`,
     p.productType ? `type: ${p.productType}` : '',
     p.vendor ? `vendor: ${p.vendor}` : '',
-    price !== null ? `price: ${formatMoney(price, p.currency)}` : '',
-    p.available ? '' : 'currently unavailable',
     p.tags.length ? `tags: ${p.tags.slice(0, 8).join(', ')}` : '',
-    descriptionChars > 0 && p.description.trim() ? `description: ${truncateText(p.description, descriptionChars)}` : '',
+    descriptionChars > 0 && p.description.trim() ? `description: ${truncateText(withoutPrices(markdownToText(p.description)), descriptionChars)}` : '',
   ];
   return `- ${parts.filter(Boolean).join(' | ')}`;
 }
@@ -144,12 +144,13 @@ const FAQ_TASK = `Task: write the store's questions and answers.
 Return JSON: {"faqs": [{"question": string, "answer": string}]}
 - 8 to 20 entries with unique questions; fewer when the content cannot answer more.
 - First the store's own questions and answers when the content has them (keep their meaning).
-- Then questions a shopper would ask an AI assistant about ${STORE_PLACEHOLDER} (what it sells, price range, collections, shipping, returns, ...), each answered strictly from the content. Skip a question the content cannot answer: never guess a policy.
+- Then questions a shopper would ask an AI assistant about ${STORE_PLACEHOLDER} (what it sells, collections, materials, shipping, returns, ...), each answered strictly from the content. Skip a question the content cannot answer: never guess a policy.
+- No answer states a price, a price range, a discount or a stock level.
 - question: max 200 characters, ending with "?"; answer: max 900 characters.`;
 
 const PRODUCTS_TASK = `Task: write one short summary per product below.
 Return JSON: {"productSummaries": {"<id>": "<summary>"}} with exactly the ids listed.
-- Each summary: one to three factual sentences (max 480 characters) using only that product's listed data: what it is, its type, vendor and price.`;
+- Each summary: one to three factual sentences (max 480 characters) using only that product's listed data: what it is, its type and vendor, what it is made of or for. No price, discount or stock level.`;
 
 /** Call (a): overview. Pages get ~75% of the budget, the catalogue the rest. */
 export function overviewMessages(snapshot: StoreSnapshot, budget = DEFAULT_PROMPT_BUDGET): ChatMessage[] {

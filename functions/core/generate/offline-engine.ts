@@ -1,17 +1,19 @@
 /**
  * The offline generator: deterministic, extractive, no network. Everything it writes is
  * either a sentence taken from the store's own pages and product texts, or a figure
- * computed from the catalogue (counts, price range, types, collections, vendors). It
- * never states a policy, origin or claim the store did not write itself.
+ * computed from the catalogue (counts, types, collections, vendors). It never states a
+ * policy, origin or claim the store did not write itself, and never a price or a stock
+ * level: those change without the prose being rewritten, so they live in the structured
+ * offers (Offer JSON-LD, the Price / Availability lines of the product files).
  */
 import type { CatalogProduct, FaqEntry, SiteNarrative, StoreSnapshot } from '../site/types';
-import { categoriesOf, formatMoney, formatPriceRange, priceRange, productTypeCounts, realCollections, vendorCounts } from './catalog';
+import { categoriesOf, priceRange, productTypeCounts, realCollections, vendorCounts } from './catalog';
 import { describingSentences, extractAudience, extractEmails, extractKeyFacts, sortedProducts, storeName, type KeyFact } from './evidence';
 import { extractStoreFaqs } from './faq-extract';
 import { inferIndustry, type IndustryInference } from './industry';
 import { materialsQuestion } from './templates';
 import type { NarrativeOverview, SiteGenerator } from './types';
-import { dedupeKey, indefiniteArticle, isStatement, joinList, leadSentences, markdownToText, normalizeSpace, truncateText } from './text';
+import { dedupeKey, indefiniteArticle, isStatement, joinList, leadSentences, markdownToText, normalizeSpace, statesPrice, truncateText, withoutPrices } from './text';
 
 export const MIN_FAQS = 8;
 export const MAX_FAQS = 20;
@@ -25,7 +27,6 @@ interface Analysis {
   name: string;
   url: string;
   products: CatalogProduct[];
-  available: number;
   range: ReturnType<typeof priceRange>;
   types: Array<{ type: string; count: number }>;
   vendors: Array<{ vendor: string; count: number }>;
@@ -50,28 +51,31 @@ function analyse(snapshot: StoreSnapshot): Analysis {
     name,
     url: snapshot.business.url,
     products: snapshot.products,
-    available: snapshot.products.filter((p) => p.available).length,
     range: priceRange(snapshot.products),
     types: productTypeCounts(snapshot.products),
     vendors: vendorCounts(snapshot.products),
     collections: realCollections(snapshot).map((c) => c.title.trim()),
     categories: categoriesOf(snapshot),
     industry: inferIndustry(snapshot),
-    facts: extractKeyFacts(snapshot),
+    // A sentence stating a price is a volatile fact, not a key fact (the offers carry prices).
+    facts: extractKeyFacts(snapshot).filter((f) => !statesPrice(f.text)),
     audience: extractAudience(snapshot),
-    aboutSentences: describingSentences(snapshot, ['about']).map((s) => s.text),
-    homeSentences: describingSentences(snapshot, ['home']).map((s) => s.text),
-    metaDescription: meta.length >= 40 && meta.length <= 300 && isStatement(meta) && !/cookie|subscribe|sign up/i.test(meta) ? meta : null,
+    aboutSentences: describingSentences(snapshot, ['about']).map((s) => s.text).filter((t) => !statesPrice(t)),
+    homeSentences: describingSentences(snapshot, ['home']).map((s) => s.text).filter((t) => !statesPrice(t)),
+    metaDescription: meta.length >= 40 && meta.length <= 300 && isStatement(meta) && !/cookie|subscribe|sign up/i.test(meta) && !statesPrice(meta) ? meta : null,
     emails: extractEmails(snapshot),
   };
 }
 
-/** "Brewing Gear" → "brewing gear"; acronyms ("CBD Oil" → "CBD oil") keep their case. */
+/**
+ * "Brewing Gear" → "brewing gear", "Single-Origin Coffee" → "single-origin coffee"; acronyms
+ * and brand casing ("CBD Oil" → "CBD oil", "USB-C", "eKO") keep their case.
+ */
 export function lowerLabel(label: string): string {
   return label
     .trim()
     .split(/\s+/)
-    .map((w) => (/[A-Z].*[A-Z]/.test(w) ? w : w.toLowerCase()))
+    .map((w) => (w.split('-').some((part) => /[A-Z].*[A-Z]/.test(part) || /^\p{Ll}+\p{Lu}/u.test(part)) ? w : w.toLowerCase()))
     .join(' ');
 }
 
@@ -158,7 +162,8 @@ function generatedFaqs(a: Analysis): FaqEntry[] {
   const n = a.name;
   const out: FaqEntry[] = [];
   const add = (question: string, answer: string | null) => {
-    if (answer) out.push({ question, answer: truncateText(answer, 900) });
+    const clean = answer ? withoutPrices(answer) : '';
+    if (clean) out.push({ question, answer: truncateText(clean, 900) });
   };
   const types = a.types.map((t) => lowerLabel(t.type));
 
@@ -173,12 +178,13 @@ function generatedFaqs(a: Analysis): FaqEntry[] {
   if (a.industry.basis !== 'default') {
     add(`What kind of store is ${n}?`, `Based on its catalogue and pages, ${n} is ${indefiniteArticle(a.industry.industry)} ${a.industry.industry} store.`);
   }
+  // Where prices are, never what they are: a figure in prose goes stale when the store
+  // reprices (issue 10, item 6); the current price and stock of every product are in its
+  // structured offer (Offer JSON-LD) and the Price / Availability lines of its files.
   if (a.range) {
     add(
-      `What is the price range of ${possessive(n)} products?`,
-      a.range.min === a.range.max
-        ? `${a.range.count === 1 ? 'The priced product' : `All ${a.range.count} priced products`} at ${n} cost ${formatPriceRange(a.range)}.`
-        : `Prices at ${n} range from ${formatPriceRange(a.range)}, across ${plural(a.range.count, 'priced product')}.`,
+      `Where can I find current prices for ${possessive(n)} products?`,
+      `Each product's current price${a.range.currency ? ` (in ${a.range.currency})` : ''} and availability are listed on its page and in its product file here, as ${n} states them on its own store at ${a.url}.`,
     );
   }
   if (a.collections.length) add(`Which collections does ${n} offer?`, `${n} groups its products into these collections: ${joinList(a.collections.slice(0, 12))}.`);
@@ -187,21 +193,13 @@ function generatedFaqs(a: Analysis): FaqEntry[] {
   const returns = factsOf(a, 'returns', 3);
   if (returns.length) add(`What is ${possessive(n)} return policy?`, returns.join(' '));
   if (a.products.length) {
-    add(
-      `How many products does ${n} offer?`,
-      `${possessive(n)} catalogue lists ${plural(a.products.length, 'product')}, ${a.available} of which ${a.available === 1 ? 'was' : 'were'} available when this information was compiled.`,
-    );
+    // The count of the catalogue, not of what is in stock today (stock is volatile: it lives in the offers).
+    add(`How many products does ${n} offer?`, `${possessive(n)} catalogue lists ${plural(a.products.length, 'product')}.`);
   }
   for (const t of a.types.slice(0, 3)) {
     const names = sortedProducts(a.products.filter((p) => p.productType.trim().toLowerCase() === t.type.toLowerCase())).map((p) => p.name);
     const label = lowerLabel(t.type);
     add(`Which ${label} products does ${n} sell?`, `${possessive(n)} ${label} range includes ${joinList(names.slice(0, 6))}${names.length > 6 ? `, among ${names.length} products` : ''}.`);
-  }
-  if (a.range && a.range.count >= 2 && a.range.min !== a.range.max) {
-    add(
-      `What are the least and most expensive products at ${n}?`,
-      `The lowest-priced product is ${a.range.cheapest.name} at ${formatMoney(a.range.min, a.range.currency)}; the highest-priced is ${a.range.priciest.name} at ${formatMoney(a.range.max, a.range.currency)}.`,
-    );
   }
   const vendors = a.vendors.map((v) => v.vendor);
   if (vendors.length && !(vendors.length === 1 && dedupeKey(vendors[0]) === dedupeKey(n))) {
@@ -255,7 +253,7 @@ export function productSummary(product: CatalogProduct): string {
   // No price or stock in prose: they change without the text being rewritten (offers live in
   // the structured fields: Offer JSON-LD, the Price/Availability facts).
   head += '.';
-  const lead = leadSentences(markdownToText(product.description), 2, 320);
+  const lead = leadSentences(withoutPrices(markdownToText(product.description)), 2, 320);
   return truncateText(lead ? `${head} ${lead}` : head, PRODUCT_SUMMARY_MAX);
 }
 

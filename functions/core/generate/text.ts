@@ -239,3 +239,28 @@ export function singularKey(text: string): string {
     .map((w) => (w.length > 3 && /ies$/.test(w) ? `${w.slice(0, -3)}y` : w.length > 3 && /(ss|us)$/.test(w) ? w : w.length > 3 && /s$/.test(w) ? w.slice(0, -1) : w))
     .join(' ');
 }
+
+/** A money amount: "$18", "18.00 USD", "USD 18", "€12,50", "£7". */
+const MONEY = /(?:[$€£¥₹]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:[$€£¥₹]|(?:USD|EUR|GBP|CAD|AUD|NZD|JPY|CHF|SEK|NOK|DKK|INR)\b)|\b(?:USD|EUR|GBP|CAD|AUD|NZD|JPY|CHF|SEK|NOK|DKK|INR)\s?\d)/;
+/** Words of a store policy that states an amount (a free-shipping threshold, a return fee): not a product's price. */
+const POLICY = /\b(shipping|ships|delivery|deliver|orders?|returns?|refunds?|exchanges?|checkout|minimum|threshold|gift cards?|vouchers?|membership)\b/i;
+
+/** Whether a sentence states a price (a money amount that is not a shipping or order policy). */
+export function statesPrice(sentence: string): boolean {
+  return MONEY.test(sentence) && !POLICY.test(sentence);
+}
+
+/**
+ * The text without its sentences that state prices: prices change without the prose being
+ * rewritten, so they live in the structured offers (Offer JSON-LD, the Price lines of the
+ * product files), never in generated prose. Policy amounts ("free shipping on orders over
+ * $45") stay.
+ */
+export function withoutPrices(text: string): string {
+  if (!MONEY.test(text)) return text;
+  return text
+    .split(/\n{2,}/)
+    .map((paragraph) => splitSentences(paragraph).filter((s) => !statesPrice(s)).join(' '))
+    .filter((p) => p.trim())
+    .join('\n\n');
+}

@@ -6,8 +6,18 @@
  * runs out, fewer prompts come back and the shortfall is reported (never filler).
  *
  * Candidates are drawn round-robin from template families (one of each family in turn),
- * so the first N of a list are varied, and all go through `filterPrompts` (no business
- * name, unique, length-bounded queries).
+ * so the first N of a list are varied, and all go through one run-wide `PromptGate` (no
+ * business name or product line, unique by identity within the business, well-formed,
+ * figure cap) and a per-template cap (`TEMPLATE_SHARE`).
+ *
+ * Product prompts are product-specific first: the product's kind (its name's ordinary
+ * words after its last proper name), selling points, materials, stated uses, origin,
+ * tasting notes and size options, and its own name where `nameIsNeutral` allows (asked in
+ * every intent, and compared by name with a product of the same kind). A product takes its
+ * prompts spread over the five intents (`OfflineRun.takeSpread`): the run's rarest intent
+ * first, so a catalogue whose evidence allows it gets comparison, use-case and gift prompts
+ * in real shares. Catalogue-wide figures (ordinary words, peers, peer materials) are computed
+ * once per snapshot (`CatalogueIndex`): linear in the catalogue, ~5 s for 5,000 products.
  */
 import type { CatalogProduct, SiteNarrative, StoreSnapshot } from '../site/types';
 import { categoriesOf, parsePrice, productTypeCounts, vendorCounts } from '../generate/catalog';
@@ -16,7 +26,7 @@ import { INDUSTRY_RULES, inferIndustry } from '../generate/industry';
 import { lowerLabel } from '../generate/offline-engine';
 import { dedupeKey, joinList, normalizeSpace, singularKey, splitSentences, wordText, wordVariants } from '../generate/text';
 import { brandWords, detectProductLines, MATERIALS } from './product-lines';
-import type { PromptIntent } from './prompt-quality';
+import { PROMPT_INTENTS, type PromptIntent } from './prompt-quality';
 import { figureCap, PromptGate } from './strategy';
 import { containsBusinessName, distinctiveTokens } from '../text/name-match';
 import type { PromptGenerator, PromptRequest, PromptSet, ProductPromptRequest } from './types';
@@ -47,6 +57,8 @@ export function isMass(phrase: string): boolean {
 }
 
 export function isPlural(phrase: string): boolean {
+  // "blends & espresso", "mugs and tumblers": two things.
+  if (/\s(&|and)\s/i.test(phrase)) return true;
   const head = headWord(phrase).toLowerCase();
   if (isMass(phrase)) return false;
   return /[^s]s$/.test(head) && !/(us|is|ss)$/.test(head) || /^(people|children|men|women|kids|feet|teeth|mice|geese)$/.test(head);
@@ -412,15 +424,72 @@ function productsOf(snapshot: StoreSnapshot, category: Category): CatalogProduct
   return snapshot.products.filter((p) => mentions(`${p.productType} | ${p.tags.join(' | ')} | ${p.name}`, category));
 }
 
-function tagPhrase(tag: string, typePhrase: string): string | null {
+/** Country names (lower case): places a catalogue's tags often name ("colombia", "costa-rica"). */
+const COUNTRIES = new Set((
+  'afghanistan albania algeria andorra angola argentina armenia australia austria azerbaijan bahamas bahrain bangladesh barbados belarus belgium belize ' +
+  'benin bhutan bolivia bosnia botswana brazil brunei bulgaria burundi cambodia cameroon canada chad chile china colombia comoros congo croatia cuba ' +
+  'cyprus czechia denmark djibouti dominica ecuador egypt eritrea estonia eswatini ethiopia fiji finland france gabon gambia georgia germany ghana ' +
+  'greece grenada guatemala guinea guyana haiti honduras hungary iceland india indonesia iran iraq ireland israel italy jamaica japan jordan ' +
+  'kazakhstan kenya kiribati kosovo kuwait kyrgyzstan laos latvia lebanon lesotho liberia libya liechtenstein lithuania luxembourg madagascar malawi ' +
+  'malaysia maldives mali malta mauritania mauritius mexico micronesia moldova monaco mongolia montenegro morocco mozambique myanmar namibia nauru nepal ' +
+  'netherlands nicaragua niger nigeria norway oman pakistan palau panama paraguay peru philippines poland portugal qatar romania russia rwanda samoa ' +
+  'senegal serbia seychelles singapore slovakia slovenia somalia spain sudan suriname sweden switzerland syria taiwan tajikistan tanzania thailand ' +
+  'togo tonga tunisia turkey turkmenistan tuvalu uganda ukraine uruguay uzbekistan vanuatu venezuela vietnam yemen zambia zimbabwe scotland wales england ' +
+  'costa rica el salvador sri lanka south africa new zealand papua new guinea puerto rico hawaii sumatra java sulawesi timor'
+).split(' '));
+
+/**
+ * How the store writes its words: the ones its descriptions only ever capitalise are names
+ * ("Colombia", "Huila"), and the handles of its collections are merchandising labels.
+ */
+interface TagContext {
+  handles: Set<string>;
+  proper: (word: string) => boolean;
+}
+
+const tagContextCache = new WeakMap<StoreSnapshot, TagContext>();
+function tagContext(snapshot: StoreSnapshot): TagContext {
+  let ctx = tagContextCache.get(snapshot);
+  if (!ctx) {
+    const upper = new Set<string>();
+    const lower = new Set<string>();
+    for (const p of snapshot.products) {
+      for (const sentence of p.description.split(/[.!?:;\n•]+/)) {
+        sentence.split(/[^\p{L}]+/u).filter(Boolean).forEach((w, i) => {
+          if (/^\p{Ll}+$/u.test(w)) lower.add(w);
+          else if (i > 0 && /^\p{Lu}\p{Ll}+$/u.test(w)) upper.add(w.toLowerCase()); // a sentence's first word says nothing
+        });
+      }
+    }
+    ctx = {
+      handles: new Set(snapshot.collections.flatMap((c) => [dedupeKey(c.handle), dedupeKey(c.title)])),
+      proper: (word) => COUNTRIES.has(word.toLowerCase()) || (upper.has(word.toLowerCase()) && !lower.has(word.toLowerCase())),
+    };
+    tagContextCache.set(snapshot, ctx);
+  }
+  return ctx;
+}
+
+function tagPhrase(tag: string, typePhrase: string, ctx?: TagContext, nameHead?: string): string | null {
   const t = label(tag);
   if (!typePhrase) return null;
+  // The noun the product's own name ends on ("kettle" of "... Gooseneck Kettle"): the kind itself, "kettles".
+  if (nameHead && singularKey(t) === nameHead && !ADJECTIVE_END.test(t)) return pluralPhrase(t.replace(/-/g, ' '));
+  // "made-in-maine": where a product is made is its origin, not a kind of product.
+  if (/\b(made|sewn|grown|roasted|printed)[- ]in\b/i.test(t)) return null;
+  const words = t.split(/[\s-]+/).filter(Boolean);
+  // A place or a name the store always capitalises ("colombia", "costa-rica"): "coffee from Colombia".
+  if (ctx && words.length <= 3 && words.every((w) => ctx.proper(w))) {
+    return `${typePhrase} from ${words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join(' ')}`;
+  }
   const typeWords = new Set(singularKey(typePhrase).split(' '));
   const tagWords = singularKey(t).split(' ');
   if (tagWords.every((w) => typeWords.has(w))) return null; // "brewing" of "brewing gear"
   const head = singularKey(headWord(typePhrase));
   if (tagWords.includes(head)) return pluralPhrase(t); // "green tea" of "tea", "burr grinders" of "grinders"
   if (NOUN_TAGS.test(t)) return pluralPhrase(`${singularPhrase(typePhrase)} ${t}`); // "coffee blends"
+  // "filters", "drip-bags", "milk-drinks": a plural noun of its own (another kind, or a use), never a qualifier.
+  if (isPlural(t.replace(/-/g, ' ')) && !/ing$/.test(headWord(t))) return null;
   return joinOverlap(t, typePhrase); // "single origin coffee", "hot yoga" + "yoga mats" → "hot yoga mats"
 }
 
@@ -433,12 +502,16 @@ function singularPhrase(phrase: string): string {
   return [...words, single].join(' ');
 }
 
-function cleanTags(product: CatalogProduct, businessName: string): string[] {
+function cleanTags(product: CatalogProduct, businessName: string, ctx?: TagContext): string[] {
   const out: string[] = [];
   for (const raw of product.tags) {
     const t = normalizeSpace(raw);
     if (!usableLabel(t, businessName, 3)) continue;
     if (dedupeKey(t) === dedupeKey(product.vendor)) continue;
+    // A tag naming a collection ("roasters-archive") files the product; it says nothing about it.
+    if (ctx?.handles.has(dedupeKey(t))) continue;
+    // "gift" says who might buy it, not what it is ("gift merchandise").
+    if (/^gifts?$/i.test(t)) continue;
     if (!out.some((x) => dedupeKey(x) === dedupeKey(t))) out.push(t);
   }
   return out;
@@ -447,10 +520,11 @@ function cleanTags(product: CatalogProduct, businessName: string): string[] {
 /** Tag-qualified phrases of the whole store ("single origin coffee"), most used first. */
 function storeTagPhrases(snapshot: StoreSnapshot, businessName: string): string[] {
   const counts = new Map<string, { phrase: string; count: number; first: number }>();
+  const ctx = tagContext(snapshot);
   snapshot.products.forEach((p, i) => {
     const type = p.productType.trim() ? pluralPhrase(label(p.productType)) : '';
-    for (const tag of cleanTags(p, businessName)) {
-      const phrase = tagPhrase(tag, type);
+    for (const tag of cleanTags(p, businessName, ctx)) {
+      const phrase = tagPhrase(tag, type, ctx);
       if (!phrase || phrase.split(' ').length > 5) continue;
       const key = singularKey(phrase);
       const e = counts.get(key) ?? { phrase, count: 0, first: i };
@@ -565,20 +639,27 @@ export function businessCandidateList(snapshot: StoreSnapshot, ev: PromptEvidenc
 // ---------------------------------------------------------------------------------------
 
 /** Words a use cannot start with: pronouns, articles, prepositions (a "for for" typo), verbs of the sentence. */
-const NOT_A_USE_START = /^(you|your|yours|those|anyone|everyone|us|our|a|an|the|it|its|this|that|all|any|every|up|over|under|for|to|of|with|by|in|on|at|from|and|or|added|providing|when|while|where|which|who|\d)$/;
+const NOT_A_USE_START = /^(you|your|yours|those|anyone|everyone|us|our|a|an|the|it|its|this|that|all|any|every|up|over|under|for|to|of|with|by|in|on|at|from|and|or|as|added|providing|when|while|where|which|who|one|two|three|four|about|around|\d)$/;
+
+/** "made for", "ideal for", "roasted light for": the words that introduce what a product is for. */
+const USE_INTRO = /\b(?:(?:perfect|ideal|great|built|made|designed|suited|best|good|brewed|roasted|crafted|meant|blended|ground)(?:\s+(?:light|medium|dark|medium-dark|medium-light))?\s+for|(?:works|good|great|best) as)\s+([^.;:!?()]{3,})/gi;
 
 /**
  * "Built for milk drinks and straight shots alike." → ["milk drinks", "straight shots"].
  * A use is a whole clause of the description (never cut mid-phrase to fit): the words
- * after "ideal/perfect/made/... for" up to the end of their clause, split on and/or,
- * kept only when 1-4 words.
+ * after "ideal/perfect/made/roasted light/... for" up to the end of their clause, split on
+ * and/or, kept only when 1-4 words.
  */
-export function useCases(description: string): string[] {
+export function useCases(description: string, heads: readonly string[] = []): string[] {
   const out: string[] = [];
+  // "... green coffee for home roasters", "a valve bag for cafés": the product's own noun + "for".
+  const headRe = heads.length
+    ? new RegExp(`\\b(?:${heads.map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?:e?s)?\\s+for\\s+([^.;:!?()]{3,})`, 'gi')
+    : null;
   for (const s of splitSentences(description)) {
-    for (const m of s.matchAll(/\b(?:perfect|ideal|great|built|made|designed|suited|best|good|brewed|roasted|crafted|meant)\s+for\s+([^.;:!?()]{3,})/gi)) {
+    for (const m of [...s.matchAll(USE_INTRO), ...(headRe ? s.matchAll(headRe) : [])]) {
       // The clause ends at a comma followed by a new clause, or a linking word: never a cut.
-      const parts = m[1].split(/\s+(?:providing|giving|helping|so|because|while|when|where|which|who|that|with|without|to help|and beyond)\b|,\s+(?=\w+ing\b|and\b|but\b|so\b|which\b)/i);
+      const parts = m[1].split(/\s+(?:providing|giving|helping|so|because|while|when|where|which|who|that|with|without|to help|and beyond)\b|,\s+(?=\w+ing\b|\w+ed\b|and\b|but\b|so\b|which\b)|\s+(?:at|in|on|per|after|before|from)\s+(?=\d)/i);
       // "people who cannot sit cross-legged": the use needs its relative clause, so there is none.
       if (parts.length > 1 && /^\s+(which|who|that|where|when)\b/i.test(m[1].slice(parts[0].length))) continue;
       const clause = parts[0];
@@ -591,6 +672,8 @@ export function useCases(description: string): string[] {
         if (!p || p.split(' ').length > 4 || p.length < 3) continue;
         if (NOT_A_USE_START.test(first)) continue;
         if (/\b(for|of|the|a|an|to|with|and|or)$/.test(p)) continue; // ends mid-phrase
+        // "14 to 18 hours", "1 to 4 cups": quantities, not uses ("v60 brewing" is one).
+        if (/\d+\s*(?:to|-|–)\s*\d|\b\d+(?:[.,]\d+)?\s?(?:hours?|mins?|minutes?|seconds?|days?|weeks?|cups?|people|persons?|g|kg|ml|l|oz|lb|lbs|cm|mm|in)\b/.test(p)) continue;
         if (!out.includes(p)) out.push(p);
       }
     }
@@ -599,14 +682,14 @@ export function useCases(description: string): string[] {
 }
 
 const UPPER_MATERIALS = new Set(['tpe', 'pvc', 'eva foam', 'nbr foam']);
+/** One compiled matcher per material ("PVC-free" and "latex-free" say what a product is NOT made of). */
+const MATERIAL_RES = MATERIALS.map((m) => ({ m, re: new RegExp(`(?<![\\p{L}-])${m}(?![\\p{L}]|-free)`, 'u') }));
 
 /** Materials a text says a product is made of, in the order it says them ("natural rubber" before "rubber"). */
 export function materialsOf(text: string): string[] {
   const hay = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}-]+/gu, ' ')} `;
   const found: Array<{ m: string; at: number }> = [];
-  for (const m of MATERIALS) {
-    // "PVC-free" and "latex-free" say what it is NOT made of.
-    const re = new RegExp(`(?<![\\p{L}-])${m.replace(/ /g, ' ')}(?![\\p{L}]|-free)`, 'u');
+  for (const { m, re } of MATERIAL_RES) {
     const hit = re.exec(hay);
     if (!hit) continue;
     if (found.some((f) => f.m.includes(m) || (hit.index >= f.at && hit.index < f.at + f.m.length))) continue;
@@ -621,29 +704,50 @@ const FEATURE_WORDS = [
   'hypoallergenic', 'compact', 'insulated', 'ergonomic', 'adjustable', 'handmade', 'hand-woven', 'hand-hammered', 'vegan', 'organic',
   'sustainable', 'eco-friendly', 'plastic-free', 'latex-free', 'pvc-free', 'toxin-free', 'closed-cell', 'extra thick', 'extra long', 'extra wide',
   'dense', 'textured', 'absorbent', 'plant-based', 'leak-proof', 'dishwasher safe', 'unbreakable', 'rechargeable', 'wireless', 'cordless',
+  'compostable', 'heat-resistant', 'wheel-thrown', 'hand-sorted', 'vacuum-packed', 'hand-thrown',
 ];
+const FEATURE_RES = FEATURE_WORDS.map((f) => ({ f, re: new RegExp(`(?<![\\p{L}-])${f.replace(/-/g, '[- ]?')}(?![\\p{L}-])`, 'u') }));
 
 /** Selling points a description states, in its order ("non-slip", "sweat-wicking", "latex-free"). */
 export function featuresOf(text: string): string[] {
   const hay = text.toLowerCase();
   const found: Array<{ f: string; at: number }> = [];
-  for (const f of FEATURE_WORDS) {
-    const re = new RegExp(`(?<![\\p{L}-])${f.replace(/-/g, '[- ]?')}(?![\\p{L}-])`, 'u');
+  for (const { f, re } of FEATURE_RES) {
     const hit = re.exec(hay);
     if (hit) found.push({ f: f === 'pvc-free' ? 'PVC-free' : f, at: hit.index });
   }
   return found.sort((x, y) => x.at - y.at).map((x) => x.f).filter((f, i, all) => !(f === 'washable' && all.includes('machine washable'))).slice(0, 5);
 }
 
-/** "notes of jasmine, bergamot and lemon" → ["jasmine", "bergamot"]. */
+/** "notes of jasmine, bergamot and lemon" or "Tasting notes: jasmine, bergamot and lemon" → ["jasmine", "bergamot"]. */
 export function tastingNotes(description: string): string[] {
-  const m = /\bnotes? of ([^.;:!?()]{3,120})/i.exec(description);
+  const m = /\b(?:notes? of|tasting notes?:|flavou?r notes?:)\s*([^.;:!?()]{3,120})/i.exec(description);
   if (!m) return [];
   return m[1]
     .split(/,|\band\b|&/i)
     .map((x) => normalizeSpace(x).toLowerCase().replace(/[^\p{L} -]/gu, '').trim())
     .filter((x) => x && x.split(' ').length <= 3)
     .slice(0, 2);
+}
+
+const PLACE_WORD = "\\p{Lu}\\p{Ll}[\\p{L}'’-]*";
+const ORIGIN_RE = new RegExp(
+  `\\b(?:${['from', 'grown in', 'made in', 'sewn in', 'woven in', 'crafted in', 'produced in', 'wheel-thrown in', 'thrown in', 'distilled in', 'harvested in'].map((w) => `[${w[0]}${w[0].toUpperCase()}]${w.slice(1)}`).join('|')})\\s+(${PLACE_WORD}(?:\\s(?:${PLACE_WORD}|de|del|la|el|do|da))*(?:,\\s${PLACE_WORD}(?:\\s${PLACE_WORD})*)?)`,
+  'u',
+);
+const NOT_ORIGIN = /^(the|our|my|your|a|an|this|that|these|those|every|each|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/i;
+
+/**
+ * Where a product comes from, as its description says it: "from Huila, Colombia",
+ * "Sewn in Lewiston, Maine" → "Huila, Colombia", "Lewiston, Maine". Place names only
+ * (capitalised words); null when the description names none.
+ */
+export function originOf(description: string): string | null {
+  const m = ORIGIN_RE.exec(description);
+  if (!m) return null;
+  const place = normalizeSpace(m[1]).replace(/[’']s$/, '');
+  if (NOT_ORIGIN.test(place.split(' ')[0]) || place.split(/\s+/).length > 5) return null;
+  return place;
 }
 
 /**
@@ -727,18 +831,129 @@ export interface ProductProfile {
   /** A size figure from the name, only when it distinguishes the product (few products of its type share it). */
   figure: string | null;
   colours: string[];
+  /** Where the description says the product comes from ("Huila, Colombia"), null when it says nowhere. */
+  origin: string | null;
+  /** Tasting notes the description states (at most two). */
+  notes: string[];
+  /** Size options of the variants, smallest first ("12 oz", "2 lb"), when there are at least two. */
+  sizes: string[];
 }
+
+/** Endings of adjectives ("Natural", "Classic", "Washed"): a name ending on one does not say a kind. */
+const ADJECTIVE_END = /(al|ic|ed|ous|ful|ive|less|able|ible)$/i;
 
 function stripNames(name: string, names: readonly string[]): string {
   let out = ` ${name} `;
   for (const n of [...names].sort((x, y) => y.length - x.length)) {
+    if (!out.toLowerCase().includes(n.toLowerCase().split(/\s+/)[0] ?? '')) continue;
     const re = new RegExp(`(?<![\\p{L}\\p{N}])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'giu');
     out = out.replace(re, ' ');
   }
   return normalizeSpace(out);
 }
 
+/**
+ * What the product generator reads over the whole catalogue, computed once per snapshot
+ * (the per-product work used to rescan every product: quadratic at 5,000 products).
+ */
+class CatalogueIndex {
+  /** Lower-case words the descriptions write (what counts as an ordinary word, not a name). */
+  readonly words = new Set<string>();
+  readonly knownKinds: Set<string>;
+  /** Uses more than half the descriptions state: boilerplate, not a product's own use. */
+  readonly boilerplateUses: Set<string>;
+  private readonly nameKeys: string[];
+  private readonly byKind = new Map<string, CatalogProduct[]>();
+  private readonly byType = new Map<string, CatalogProduct[]>();
+  private readonly materialCache = new Map<CatalogProduct, string[]>();
+  private readonly peerCache = new Map<readonly CatalogProduct[], { materials: Map<string, number>; figures: Map<string, number> }>();
+
+  constructor(readonly snapshot: StoreSnapshot, categories: Category[]) {
+    const products = snapshot.products;
+    const tags = tagContext(snapshot);
+    for (const p of products) {
+      for (const w of p.description.split(/[^\p{L}]+/u)) if (w && /^\p{Ll}+$/u.test(w)) this.words.add(w);
+      // Tags and types are the store's own vocabulary ("tote", "kettle"), lower case or not.
+      for (const w of `${p.tags.join(' ')} ${p.productType}`.toLowerCase().split(/[^\p{L}]+/u)) if (w.length >= 3 && !tags.proper(w)) this.words.add(w);
+    }
+    this.knownKinds = new Set([
+      ...productTypeCounts(products).map((t) => singularKey(t.type)),
+      ...categories.map((c) => singularKey(headWord(c.phrase))),
+    ].filter(Boolean));
+    const counts = new Map<string, number>();
+    for (const p of products) for (const u of useCases(p.description)) counts.set(u, (counts.get(u) ?? 0) + 1);
+    this.boilerplateUses = new Set(products.length >= 4 ? [...counts].filter(([, c]) => c / products.length >= 0.5).map(([u]) => u) : []);
+    this.nameKeys = products.map((p) => ` ${singularKey(p.name)} `);
+    for (const p of products) {
+      const key = p.productType.trim().toLowerCase();
+      const list = this.byType.get(key) ?? [];
+      list.push(p);
+      this.byType.set(key, list);
+    }
+  }
+
+  /** A word the store's descriptions write in lower case ("cork", "travel"): not a name. */
+  ordinary(word: string): boolean {
+    const w = word.toLowerCase();
+    return this.words.has(w) || this.words.has(`${w}s`) || this.words.has(`${w}es`);
+  }
+
+  materials(p: CatalogProduct): string[] {
+    let m = this.materialCache.get(p);
+    if (!m) {
+      m = materialsOf(`${p.name}. ${p.description}`);
+      this.materialCache.set(p, m);
+    }
+    return m;
+  }
+
+  /** Products whose names say this kind ("yoga mat"). */
+  ofKind(kindTail: string): CatalogProduct[] {
+    let list = this.byKind.get(kindTail);
+    if (!list) {
+      const needle = ` ${kindTail} `;
+      list = this.snapshot.products.filter((_, i) => this.nameKeys[i].includes(needle));
+      this.byKind.set(kindTail, list);
+    }
+    return list;
+  }
+
+  ofType(productType: string): CatalogProduct[] {
+    return this.byType.get(productType.trim().toLowerCase()) ?? [];
+  }
+
+  /** Materials and name figures over a peer group, with how many products state each. */
+  peerStats(peers: readonly CatalogProduct[]): { materials: Map<string, number>; figures: Map<string, number> } {
+    let s = this.peerCache.get(peers);
+    if (!s) {
+      s = { materials: new Map(), figures: new Map() };
+      for (const p of peers) {
+        for (const m of this.materials(p)) s.materials.set(m, (s.materials.get(m) ?? 0) + 1);
+        for (const f of new Set([...p.name.matchAll(FIGURE_IN_NAME)].map((x) => x[0].replace(/\s+/g, '').toLowerCase()))) s.figures.set(f, (s.figures.get(f) ?? 0) + 1);
+      }
+      this.peerCache.set(peers, s);
+    }
+    return s;
+  }
+}
+
+const indexCache = new WeakMap<StoreSnapshot, WeakMap<PromptEvidence, CatalogueIndex>>();
+function catalogueIndex(snapshot: StoreSnapshot, ev: PromptEvidence): CatalogueIndex {
+  let byEv = indexCache.get(snapshot);
+  if (!byEv) {
+    byEv = new WeakMap();
+    indexCache.set(snapshot, byEv);
+  }
+  let index = byEv.get(ev);
+  if (!index) {
+    index = new CatalogueIndex(snapshot, ev.categories);
+    byEv.set(ev, index);
+  }
+  return index;
+}
+
 export function productProfile(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, typePlural: string): ProductProfile {
+  const index = catalogueIndex(snapshot, ev);
   const type = typePlural ? singularPhrase(typePlural) : '';
   const lines = [...ev.productLines, ...(product.vendor.trim() && !nameIsNeutral(product.vendor, ev.businessName, ev.brandWords) ? [product.vendor] : [])];
   const [main, ...suffix] = product.name.split(/\s[-–—|]\s/);
@@ -749,69 +964,153 @@ export function productProfile(snapshot: StoreSnapshot, ev: PromptEvidence, prod
   core = core.replace(/\s+(with|for|in|by)\s.*$/i, '').replace(/\b(limited edition|bundle|set of \d+)\b/gi, ' ').replace(/^(and|the)\s+|\s+(and|the)$/gi, '');
   core = normalizeSpace(core);
   // The kind is the name's ordinary words (type words, or words the store's descriptions
-  // write in lower case): "Terra Cork Yoga Mat" → "cork yoga mat", "Meditation Bench" →
-  // "meditation bench"; proper names drop out ("Ethiopia Guji", "Hario V60 Dripper").
-  const text0 = storeText(snapshot);
+  // write in lower case) after its last proper name: "Terra Cork Yoga Mat" → "cork yoga
+  // mat", "Bright Huila Filter Roast" → "filter roast" (not "bright filter roast": a word
+  // before a place or a name belongs to the name), "Meditation Bench" → "meditation bench";
+  // proper names drop out ("Ethiopia Guji", "Hario V60 Dripper").
   const typeWords = new Set(singularKey(type).split(' ').filter(Boolean));
-  const ordinary = (w: string) => typeWords.has(singularKey(w)) || (w.length >= 3 && /^\p{L}+$/u.test(w) && new RegExp(`(?<![\\p{L}])${w.toLowerCase()}(e?s)?(?![\\p{L}])`, 'u').test(text0));
-  const kindWords = label(core).split(' ').filter((w) => w && ordinary(w));
+  const ordinary = (w: string): boolean => typeWords.has(singularKey(w)) ||
+    (w.length >= 3 && /^\p{L}+$/u.test(w) && index.ordinary(w)) ||
+    (/^\p{L}+(-\p{L}+)+$/u.test(w) && w.split('-').every((part) => part.length < 3 || index.ordinary(part))); // "pour-over"
+  const proper = (w: string) => /^\p{Lu}\p{Ll}{2,}$/u.test(w) && !ordinary(w);
+  const coreWords = core.split(' ').filter(Boolean);
+  let lastProper = -1;
+  coreWords.forEach((w, i) => { if (proper(w)) lastProper = i; });
+  const kindWords = coreWords.slice(lastProper + 1).map((w) => label(w)).filter((w) => w && ordinary(w));
   const typeHead = type ? singularKey(headWord(type)) : '';
+  // One word is a kind of its own only when it is the name's noun and the store tags products with it ("Market Tote" → "tote").
+  const taggedNoun = kindWords.length === 1 && kindWords[0] === label(coreWords[coreWords.length - 1] ?? '') && !ADJECTIVE_END.test(kindWords[0]) &&
+    (index.knownKinds.has(singularKey(kindWords[0])) || product.tags.some((t) => singularKey(t) === singularKey(kindWords[0])));
   let kind = type;
   if (kindWords.length && kindWords.length <= 5) {
     const k = kindWords.join(' ');
-    if ((typeHead && singularKey(k).split(' ').includes(typeHead)) || kindWords.length >= 2) kind = singularPhrase(k);
+    if ((typeHead && singularKey(k).split(' ').includes(typeHead)) || kindWords.length >= 2 || taggedNoun) kind = singularPhrase(k);
   }
-  if (kind && type && !singularKey(kind).includes(singularKey(type)) && singularKey(kind).split(' ').length < 2) kind = type;
+  if (kind && type && !singularKey(kind).includes(singularKey(type)) && singularKey(kind).split(' ').length < 2 && !taggedNoun) kind = type;
   // Peers: products of the same kind (their names say its last two words, "yoga mat"), else of the same type.
   const kindTail = singularKey(kind).split(' ').slice(-2).join(' ');
-  const byKind = kindTail ? snapshot.products.filter((p) => ` ${singularKey(p.name)} `.includes(` ${kindTail} `)) : [];
-  const sameType = byKind.length > 1 ? byKind : snapshot.products.filter((p) => p.productType.trim().toLowerCase() === product.productType.trim().toLowerCase());
+  const byKind = kindTail ? index.ofKind(kindTail) : [];
+  const sameType = byKind.length > 1 ? byKind : index.ofType(product.productType);
+  const stats = index.peerStats(sameType);
   // A figure distinguishes the product when at most a fifth of its peers state it.
-  const figure = figures.find((f) => {
-    const share = sameType.filter((p) => [...p.name.matchAll(FIGURE_IN_NAME)].some((m) => m[0].replace(/\s+/g, '').toLowerCase() === f)).length;
-    return share <= Math.max(1, Math.floor(sameType.length * 0.2));
-  }) ?? null;
+  const figure = figures.find((f) => (stats.figures.get(f) ?? 0) <= Math.max(1, Math.floor(sameType.length * 0.2))) ?? null;
   const text = stripNames(`${product.description}`, lines);
   const kindKey = ` ${singularKey(kind)} `;
   const features = featuresOf(text).filter((f) => !kindKey.includes(` ${singularKey(f)} `));
-  const materials = materialsOf(`${core}. ${text}`).filter((m) => !kindKey.includes(` ${singularKey(m)} `));
+  // A material in the name counts only as part of its kind ("Cork Yoga Block"), never in a
+  // proper name ("Copper Huila Filter Roast" is not made of copper).
+  const materials = materialsOf(`${kindWords.join(' ')}. ${text}`).filter((m) => !kindKey.includes(` ${singularKey(m)} `));
+  // What the description says the product (its own noun) is for: "green coffee for home roasters".
+  const nameHead = singularKey(headWord(core));
+  const heads = [...new Set([nameHead, singularKey(headWord(kind)), singularKey(headWord(type))].filter((h) => h.length >= 3))];
   // Boilerplate every description repeats ("designed for yogis of every level") is not this product's use.
-  const boilerplate = new Set(storeAttributeShares(snapshot).filter((x) => x.share >= 0.5).map((x) => x.use));
-  const uses = useCases(text).filter((u) => !boilerplate.has(u) && !kindKey.includes(` ${singularKey(u)} `) && !containsBusinessName(u, ev.businessName));
-  const peerMaterials = [...new Set(sameType.filter((p) => p.productId !== product.productId).flatMap((p) => materialsOf(`${p.name}. ${p.description}`)))]
-    .filter((m) => !materials.includes(m) && !kindKey.includes(` ${singularKey(m)} `) && !materials.some((own) => own.includes(m) || m.includes(own)));
+  const uses = useCases(text, heads).filter((u) => !index.boilerplateUses.has(u) && !kindKey.includes(` ${singularKey(u)} `) && !containsBusinessName(u, ev.businessName));
+  const own = new Set(sameType.includes(product) ? index.materials(product) : []);
+  // Compared only with products of the same kind: a steel mug is not compared with a canvas tote.
+  const comparable = byKind.length > 1 || kind === type;
+  const peerMaterials = [...(comparable ? stats.materials : [])]
+    .filter(([m, c]) => c - (own.has(m) ? 1 : 0) > 0)
+    .map(([m]) => m)
+    .filter((m) => !materials.includes(m) && !kindKey.includes(` ${singularKey(m)} `) && !materials.some((o) => o.includes(m) || m.includes(o)));
   const variantColours = (product.variants ?? []).map((v) => v.title ?? '').concat(suffix).filter((c) => BASIC_COLOURS.test(c.trim()));
-  return { type, kind, features, materials, peerMaterials, uses, figure, colours: [...new Set(variantColours.map((c) => c.trim().toLowerCase()))].slice(0, 2) };
+  let origin = originOf(text);
+  if (origin && (containsBusinessName(origin, ev.businessName) || lines.some((l) => containsBusinessName(origin!, l)))) origin = null;
+  const sizes = [...new Set((product.variants ?? []).map((v) => normalizeSpace(v.title ?? '')).filter((t) => /^\d+(?:[.,]\d+)?\s?(?:oz|lb|lbs|g|kg|ml|l|cl)$/i.test(t)))];
+  return {
+    type, kind, features, materials, peerMaterials, uses, figure,
+    colours: [...new Set(variantColours.map((c) => c.trim().toLowerCase()))].slice(0, 2),
+    origin,
+    notes: tastingNotes(text),
+    sizes: sizes.length >= 2 ? sizes : [],
+  };
 }
 
-const storeTextCache = new WeakMap<StoreSnapshot, string>();
-/** The store's product descriptions, as one text (for "is this an ordinary word" checks). */
-function storeText(snapshot: StoreSnapshot): string {
-  let t = storeTextCache.get(snapshot);
-  if (t === undefined) {
-    t = snapshot.products.map((p) => p.description).join('\n');
-    storeTextCache.set(snapshot, t);
-  }
-  return t;
+/** The names two products may be compared by: the product's own neutral name and its kind. */
+interface Named {
+  product: CatalogProduct;
+  name: string;
+  kind: string;
+  origin: string | null;
+  uses: string[];
 }
 
-const useShareCache = new WeakMap<StoreSnapshot, Array<{ use: string; share: number }>>();
-/** The share of products whose description states each use. */
-function storeAttributeShares(snapshot: StoreSnapshot): Array<{ use: string; share: number }> {
-  let out = useShareCache.get(snapshot);
-  if (!out) {
-    const counts = new Map<string, number>();
-    for (const p of snapshot.products) for (const u of useCases(p.description)) counts.set(u, (counts.get(u) ?? 0) + 1);
-    const n = Math.max(1, snapshot.products.length);
-    out = [...counts].map(([use, c]) => ({ use, share: snapshot.products.length >= 4 ? c / n : 0 }));
-    useShareCache.set(snapshot, out);
+/**
+ * Products of one kind with names that may be said (see `nameIsNeutral`), per run: what a
+ * product can be compared with by name. Built once per evidence (all profiles at once).
+ */
+const namedCache = new WeakMap<PromptEvidence, Map<string, Named[]>>();
+function namedByKind(snapshot: StoreSnapshot, ev: PromptEvidence): Map<string, Named[]> {
+  let groups = namedCache.get(ev);
+  if (groups) return groups;
+  groups = new Map();
+  for (const p of snapshot.products) {
+    const d = describe(snapshot, ev, p);
+    if (!d.name || !d.profile.kind) continue;
+    const key = peerKey(p, d.profile.kind);
+    const list = groups.get(key) ?? [];
+    list.push({ product: p, name: d.name, kind: d.profile.kind, origin: d.profile.origin, uses: d.profile.uses });
+    groups.set(key, list);
   }
-  return out;
+  namedCache.set(ev, groups);
+  return groups;
+}
+
+/** Products compare by name when they are of one kind and their names end on the same noun ("... Decaf", "... Filter Roast"). */
+function peerKey(product: CatalogProduct, kind: string): string {
+  const main = normalizeSpace(product.name.split(/\s[-–—|]\s/)[0].replace(FIGURE_IN_NAME, ' '));
+  return `${singularKey(kind)}|${singularKey(headWord(main))}`;
+}
+
+/** Up to `max` products of the same kind to compare with: others from a different origin first, then any other. */
+function comparablePeers(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, kind: string, origin: string | null, max: number): Named[] {
+  const group = namedByKind(snapshot, ev).get(peerKey(product, kind)) ?? [];
+  const at = group.findIndex((n) => n.product === product);
+  if (group.length < 2) return [];
+  const out: Named[] = [];
+  const fallback: Named[] = [];
+  const scan = Math.min(group.length - 1, 96);
+  // Start half a group away: neighbours in a catalogue are often near-identical siblings.
+  const start = Math.max(1, Math.floor(group.length / 2));
+  for (let k = 0; k < scan && out.length < max; k++) {
+    const other = group[((at < 0 ? 0 : at) + start + k) % group.length];
+    if (other.product === product || dedupeKey(other.name) === dedupeKey(product.name)) continue;
+    if (origin && other.origin && dedupeKey(other.origin) !== dedupeKey(origin)) out.push(other);
+    else if (fallback.length < max) fallback.push(other);
+  }
+  return [...out, ...fallback].slice(0, max);
+}
+
+interface Described {
+  type: string;
+  profile: ProductProfile;
+  /** The product's name when it may appear in a prompt (neutral, no product line, not too long). */
+  name: string | null;
+}
+
+const describedCache = new WeakMap<PromptEvidence, Map<CatalogProduct, Described>>();
+function describe(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct): Described {
+  let cache = describedCache.get(ev);
+  if (!cache) {
+    cache = new Map();
+    describedCache.set(ev, cache);
+  }
+  let d = cache.get(product);
+  if (!d) {
+    const index = catalogueIndex(snapshot, ev);
+    const type = productTypePhrase(product, index.knownKinds, ev.categories);
+    // The name as a shopper would say it: no pack count in brackets, no catalogue symbols ("#2").
+    const name = normalizeSpace(product.name.replace(/\s*\([^)]*\)\s*/g, ' '));
+    const sayable = name && !/[#@*|/\\[\]{}<>]/.test(name);
+    const neutral = sayable && nameIsNeutral(name, ev.businessName, ev.brandWords) && !ev.productLines.some((l) => containsBusinessName(name, l)) && name.length <= 60 ? name : null;
+    d = { type, profile: productProfile(snapshot, ev, product, type), name: neutral };
+    cache.set(product, d);
+  }
+  return d;
 }
 
 /** Product-specific candidates by intent, most specific first, from the product's profile. */
-function profileFamilies(ev: PromptEvidence, profile: ProductProfile, budget: string | null): Family[] {
-  const { kind: K, type: T, features: F, materials: M, peerMaterials: P, uses: U, figure: S, colours: C } = profile;
+function profileFamilies(ev: PromptEvidence, profile: ProductProfile, budget: string | null, giftable: boolean): Family[] {
+  const { kind: K, type: T, features: F, materials: M, peerMaterials: P, uses: U, figure: S, colours: C, origin: O } = profile;
   if (!K) return [];
   const t = T || K;
   const is = isPlural(K) ? 'are' : 'is';
@@ -819,29 +1118,68 @@ function profileFamilies(ev: PromptEvidence, profile: ProductProfile, budget: st
   const f: Family[] = [];
   const push = (intent: PromptIntent, template: string, texts: string[]) => f.push({ intent, template, texts });
   const ofF = (fn: (x: string, i: number) => string | null) => F.map(fn).filter((x): x is string => Boolean(x));
+  const countable = !isMass(K) && !isPlural(K);
+  const gift = giftable && !/gift/i.test(K);
+  // Each intent leads with a different selling point, so a product's prompts cover several.
+  const Fr = (k: number) => (F.length ? [...F.slice(k % F.length), ...F.slice(0, k % F.length)] : []);
 
   push('discovery', 'p-buy-feature', ofF((x) => `Where can I buy ${withArticle(`${x} ${K}`)} online?`));
   push('use-case', 'p-best-for-use', U.map((u) => `What ${is} the best ${K} for ${u}?`));
-  push('price', 'p-under-budget', budget ? [...F.slice(0, 2).map((x) => `What ${is} the best ${x} ${K} under ${budget}?`), `What ${is} the best ${K} under ${budget}?`] : []);
-  const countable = !isMass(K) && !isPlural(K);
+  push('price', 'p-under-budget', budget ? [...Fr(2).slice(0, 2).map((x) => `What ${is} the best ${x} ${K} under ${budget}?`), `What ${is} the best ${K} under ${budget}?`] : []);
   push('comparison', 'p-material-vs', countable ? M.slice(0, 2).flatMap((m) => P.slice(0, 2).map((o) => `Is ${withArticle(`${m} ${t}`)} better than ${withArticle(`${o} one`)}?`)) : []);
-  push('gift', 'p-gift', /gift/i.test(K) ? [] : [
-    ...F.slice(0, 2).map((x) => `Is ${withArticle(`${x} ${K}`)} a good gift${aud ? ` for ${aud}` : ''}?`),
+  push('gift', 'p-gift', !gift ? [] : [
+    ...Fr(1).slice(0, 2).map((x) => `Is ${withArticle(`${x} ${K}`)} a good gift${aud ? ` for ${aud}` : ''}?`),
     `Is ${withArticle(K)} a good gift${aud ? ` for ${aud}` : ''}?`,
   ]);
+  push('discovery', 'p-origin', O ? [`Where can I buy ${withArticle(K)} from ${O}?`] : []);
   push('discovery', 'p-two-features', F.length >= 2 ? [`Which ${K} ${is} ${F[0]} and ${F[1]}?`, ...(F.length >= 3 ? [`Which ${K} ${is} ${F[1]} and ${F[2]}?`] : [])] : []);
-  push('use-case', 'p-feature-for-use', U.flatMap((u) => F.slice(0, 2).map((x) => `Which ${x} ${K} works well for ${u}?`)));
-  push('price', 'p-worth', [...F.slice(0, 2).map((x) => `Is ${withArticle(`${x} ${K}`)} worth the money?`), ...M.slice(0, 1).map((m) => `Is ${withArticle(`${m} ${K}`)} worth the price?`)]);
+  push('use-case', 'p-feature-for-use', U.flatMap((u) => Fr(3).slice(0, 2).map((x) => `Which ${x} ${K} works well for ${u}?`)));
+  push('price', 'p-worth', [...Fr(4).slice(0, 2).map((x) => `Is ${withArticle(`${x} ${K}`)} worth the money?`), ...M.slice(0, 1).map((m) => `Is ${withArticle(`${m} ${K}`)} worth the price?`)]);
+  push('price', 'p-origin-budget', O && budget ? [`What ${is} the best ${K} from ${O} under ${budget}?`] : []);
   const sameHead = singularKey(headWord(K)) === singularKey(headWord(t));
-  push('comparison', 'p-vs-regular', K !== t && sameHead ? [`What is the difference between ${withArticle(K)} and ${withArticle(`regular ${t}`)}?`] : F.slice(0, 1).map((x) => `How does ${withArticle(`${x} ${t}`)} compare with ${withArticle(`standard ${t}`)}?`));
+  push('comparison', 'p-vs-regular', K !== t && sameHead ? [`What is the difference between ${withArticle(K)} and ${withArticle(`regular ${t}`)}?`] : Fr(5).slice(0, 1).map((x) => `How does ${withArticle(`${x} ${t}`)} compare with ${withArticle(`standard ${t}`)}?`));
+  push('use-case', 'p-origin-use', O ? U.slice(0, 1).map((u) => `Is ${withArticle(K)} from ${O} good for ${u}?`) : []);
   push('discovery', 'p-material', M.map((m) => `Who makes ${countable ? 'a good' : 'good'} ${m} ${K}?`));
+  push('gift', 'p-gift-origin', gift && O ? [`Is ${withArticle(K)} from ${O} a good gift?`] : []);
   push('discovery', 'p-figure', S ? [`Where can I find ${withArticle(`${S} ${K}`)}?`] : []);
   push('use-case', 'p-good-for', U.map((u) => `Is ${withArticle(K)} good for ${u}?`));
   push('comparison', 'p-feature-vs', F.length >= 2 ? [`Which matters more in ${withArticle(K)}, being ${F[0]} or ${F[1]}?`] : []);
-  push('gift', 'p-gift-material', M.slice(0, 1).map((m) => `Would ${withArticle(`${m} ${K}`)} make a nice gift?`));
+  push('gift', 'p-gift-material', gift ? M.slice(0, 1).map((m) => `Would ${withArticle(`${m} ${K}`)} make a nice gift?`) : []);
+  push('gift', 'p-gift-budget', gift && budget && countable ? [`What is a good ${K} gift under ${budget}?`] : []);
   push('discovery', 'p-colour', C.map((c) => `Where can I buy ${withArticle(`${c} ${K}`)} online?`));
-  // A specific kind ("waterproof yoga backpack") is a prompt of its own, features or not.
-  push('discovery', 'p-kind', K !== t ? [`Where can I buy ${withArticle(K)} online?`, `What ${is} the best ${K}?`] : []);
+  return f;
+}
+
+/** A specific kind ("waterproof yoga backpack") is a prompt of its own, features or not: after everything more specific. */
+function kindFamily(profile: ProductProfile): Family[] {
+  const { kind: K, type: T } = profile;
+  if (!K || K === (T || K)) return [];
+  return [{ intent: 'discovery', template: 'p-kind', texts: [`Where can I buy ${withArticle(K)} online?`, `What ${isPlural(K) ? 'are' : 'is'} the best ${K}?`] }];
+}
+
+/**
+ * Candidates that name the product itself (its neutral name): the product-specific
+ * question a shopper asks once they have heard of it, in every intent. Each states the
+ * product's own evidence where it has some (its use, its peer of the same kind).
+ */
+function nameFamilies(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, name: string, profile: ProductProfile, giftable: boolean): Family[] {
+  const f: Family[] = [];
+  const push = (intent: PromptIntent, template: string, texts: string[]) => f.push({ intent, template, texts });
+  const U = profile.uses;
+  const aud = ev.audiences[0] ?? null;
+  const is = isPlural(name) ? 'Are' : 'Is';
+  const peers = profile.kind ? comparablePeers(snapshot, ev, product, profile.kind, profile.origin, 2) : [];
+  push('comparison', 'n-vs-peer', peers.map((p) => {
+    const shared = U.find((u) => p.uses.includes(u));
+    return shared ? `Which is better for ${shared}, ${name} or ${p.name}?` : `Should I buy ${name} or ${p.name}?`;
+  }));
+  push('use-case', 'n-good-for', U.slice(0, 2).map((u) => `${is} ${name} good for ${u}?`));
+  push('price', 'n-worth', [`${is} ${name} worth the price?`]);
+  push('gift', 'n-gift', giftable ? [`Would ${name} make a good gift${aud ? ` for ${aud}` : ''}?`] : []);
+  const [small, big] = [profile.sizes[0], profile.sizes[profile.sizes.length - 1]];
+  push('price', 'n-size-value', small && big && small !== big ? [`Is the ${big} size of ${name} better value than the ${small}?`] : []);
+  push('comparison', 'n-alternatives', [`What are good alternatives to ${name}?`]);
+  push('use-case', 'n-who-for', profile.kind && aud && !isPlural(name) ? [`Is ${name} a good ${singularPhrase(profile.kind)} for ${aud}?`] : []);
   return f;
 }
 
@@ -849,20 +1187,35 @@ export function productCandidates(snapshot: StoreSnapshot, ev: PromptEvidence, p
   return productCandidateList(snapshot, ev, product, 0).map((c) => c.text);
 }
 
+/** Gift prompts only for products someone could give: priced above a token amount, and not a gift card. */
+const GIFT_FLOOR = 10;
+
+/** The candidates in the order a product takes them when nothing is rejected: one of each intent in turn (see `productCandidateGroups`). */
 export function productCandidateList(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, rotate: number): Candidate[] {
-  const knownKinds = new Set([
-    ...productTypeCounts(snapshot.products).map((t) => singularKey(t.type)),
-    ...ev.categories.map((c) => singularKey(headWord(c.phrase))),
-  ].filter(Boolean));
-  const type = productTypePhrase(product, knownKinds, ev.categories);
-  const tags = cleanTags(product, ev.businessName).filter((t) => !ev.productLines.some((l) => containsBusinessName(t, l)));
-  const tagPhrases = type ? tags.map((t) => tagPhrase(t, type)).filter((t): t is string => Boolean(t) && t!.split(' ').length <= 5) : [];
+  const rotated = productCandidateGroups(snapshot, ev, product, rotate);
+  const out: Candidate[] = [];
+  const max = Math.max(0, ...rotated.map((l) => l.length));
+  for (let i = 0; i < max; i++) for (const l of rotated) if (i < l.length) out.push(l[i]);
+  return out;
+}
+
+/**
+ * A product's candidates by intent, each list most specific first, the intents in a
+ * rotating order (`rotate`, the product's position) so a store's products start on
+ * different intents.
+ */
+export function productCandidateGroups(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, rotate: number): Candidate[][] {
+  const { type, profile, name: neutralName } = describe(snapshot, ev, product);
+  const ctx = tagContext(snapshot);
+  const tags = cleanTags(product, ev.businessName, ctx).filter((t) => !ev.productLines.some((l) => containsBusinessName(t, l)));
+  const nameHead = singularKey(headWord(normalizeSpace(product.name.split(/\s[-–—|]\s/)[0].replace(FIGURE_IN_NAME, ' ').replace(/\([^)]*\)/g, ' '))));
+  const tagPhrases = type ? tags.map((t) => tagPhrase(t, type, ctx, nameHead)).filter((t): t is string => Boolean(t) && t!.split(' ').length <= 5) : [];
   const phrases = [...new Set([...tagPhrases, ...(type ? [type] : [])])];
   const name = normalizeSpace(product.name);
-  const neutralName = name && nameIsNeutral(name, ev.businessName, ev.brandWords) && !ev.productLines.some((l) => containsBusinessName(name, l)) && name.length <= 60 ? name : null;
   // "Ethiopia Yirgacheffe coffee": the name with its one-word type, unless the name already says it.
   let namePhrase = neutralName;
-  if (neutralName && type && !type.includes(' ') && isMass(type) && !NON_VARIETY_MASS.test(type)) {
+  // Not after a name that already ends on its own noun ("... Drip Bags", "... Filter Roast").
+  if (neutralName && type && !type.includes(' ') && isMass(type) && !NON_VARIETY_MASS.test(type) && !isPlural(neutralName) && singularKey(profile.kind) === singularKey(singularPhrase(type))) {
     const nameWords = new Set(singularKey(neutralName).split(' '));
     if (!nameWords.has(singularKey(type))) namePhrase = `${neutralName} ${singularPhrase(type)}`;
   }
@@ -871,9 +1224,11 @@ export function productCandidateList(snapshot: StoreSnapshot, ev: PromptEvidence
   const vendor = ev.vendors.find((v) => dedupeKey(v) === dedupeKey(product.vendor)) ?? null;
   const price = parsePrice(product.price);
   const budget = price !== null && price > 0 && ev.currency ? formatBudget(priceBand(price), ev.currency) : null;
-  const profile = productProfile(snapshot, ev, product, type);
+  // Not a gift box or card (already a gift), nor a token-priced refill.
+  const giftable = (price === null || price >= GIFT_FLOOR) && !/\bgifts?\b/i.test(`${product.productType} ${name} ${profile.kind}`);
+  const giftCard = /gift ?cards?|gift ?certificates?|e-?gift/i.test(`${product.productType} ${name}`);
   const uses = profile.uses;
-  const notes = tastingNotes(product.description);
+  const notes = profile.notes;
   const description = product.description;
   const qualities = ev.qualities.map((q) => q.quality).filter((q) => new RegExp(`\\b${q.replace(/[-\s]/g, '[-\\s]?')}\\b`, 'i').test(`${description} ${tags.join(' ')} ${name}`));
   const main = phrases[0] ?? null;
@@ -893,16 +1248,37 @@ export function productCandidateList(snapshot: StoreSnapshot, ev: PromptEvidence
   push('discovery', 'g-high-quality', phrases.map((p) => `Where can I find high-quality ${p}?`));
   push('discovery', 'g-top-rated', phrases.map((p) => `What ${be(p)} the top-rated ${p} right now?`));
   push('comparison', 'g-like-name', budget && distinctName && main ? [`${isPlural(main) ? 'Are there good' : 'Is there good'} ${main} like ${distinctName} under ${budget}?`] : []);
-  push('gift', 'g-gift', main && !/gift/i.test(main) ? [isPlural(main) ? `Are ${main} good gifts?` : `Is ${main} a good gift?`] : []);
+  push('gift', 'g-gift', giftable && main && !/gift/i.test(main) ? [isPlural(main) ? `Are ${main} good gifts?` : `Is ${main} a good gift?`] : []);
+  push('gift', 'g-gift-audience', giftable && main && !/gift/i.test(main) ? ev.audiences.slice(0, 2).map((a) => `What ${be(main)} the best ${main} to give ${a}?`) : []);
   push('discovery', 'g-ships', phrases.flatMap((p) => ev.shipsTo.slice(0, 2).map((r) => `Which online stores ship ${p} to ${r}?`)));
   push('use-case', 'g-choose', phrases.map((p) => `How do I choose good ${p}?`));
 
-  // Product-specific candidates (its own kind, features, materials, uses) before the
-  // store-wide ones, intents taken in turn from a rotating start so a store's products
-  // spread over all five.
+  // Product-specific candidates (its own kind, features, materials, uses, origin, and its
+  // neutral name) before the store-wide ones, intents taken in turn from a rotating start
+  // so a store's products spread over all five.
   // The product's own name, notes and third-party brand are product-specific too.
   const own = new Set(['g-buy-name', 'g-notes', 'g-vendor', 'g-who-sells']);
-  const specific = [...profileFamilies(ev, profile, budget), ...f.filter((x) => own.has(x.template))];
+  // A gift card's name is the store's voucher, not a product a shopper looks for by name; what
+  // a shopper asks is which store's card to give, in the store's industry.
+  if (giftCard) {
+    for (let i = f.length - 1; i >= 0; i--) if (f[i].template === 'g-buy-name' || f[i].template === 'g-who-sells' || f[i].template === 'g-like-name') f.splice(i, 1);
+    if (ev.industry) {
+      push('gift', 'g-gift-card', [`What is the best ${ev.industry} gift card?`, ...ev.audiences.slice(0, 1).map((a) => `What is a good gift card for ${a}?`)]);
+      push('discovery', 'g-gift-card-shops', [`Which ${ev.industry} shops sell gift cards?`]);
+    }
+  }
+  // A product whose name says no more than its type ("Ethiopia Guji", a coffee) is the kind its tags say ("single origin coffee").
+  const qualifier = tagPhrases.find((p) => !/\sfrom\s/.test(p) && singularKey(p) !== singularKey(type));
+  let own_ = profile;
+  if (qualifier && (!profile.kind || singularKey(profile.kind) === singularKey(profile.type))) own_ = { ...profile, kind: singularPhrase(qualifier) };
+  // Its origin, unless its name already says it ("Ethiopia Guji" from Guji).
+  if (own_.origin && neutralName && dedupeKey(own_.origin).split(' ').every((w) => dedupeKey(neutralName).split(' ').includes(w))) own_ = { ...own_, origin: null };
+  const specific = [
+    ...profileFamilies(ev, own_, budget, giftable),
+    ...(distinctName && !giftCard ? nameFamilies(snapshot, ev, product, distinctName, own_, giftable) : []),
+    ...f.filter((x) => own.has(x.template)),
+    ...kindFamily(own_),
+  ];
   const byIntent = new Map<PromptIntent, Candidate[]>();
   for (const c of [...roundRobinFamilies(specific), ...roundRobinFamilies(f.filter((x) => !own.has(x.template)))]) {
     const list = byIntent.get(c.intent) ?? [];
@@ -911,11 +1287,7 @@ export function productCandidateList(snapshot: StoreSnapshot, ev: PromptEvidence
   }
   const order: PromptIntent[] = ['discovery', 'use-case', 'price', 'comparison', 'gift'];
   const start = ((rotate % order.length) + order.length) % order.length;
-  const rotated = [...order.slice(start), ...order.slice(0, start)].map((i) => byIntent.get(i) ?? []);
-  const out: Candidate[] = [];
-  const max = Math.max(0, ...rotated.map((l) => l.length));
-  for (let i = 0; i < max; i++) for (const l of rotated) if (i < l.length) out.push(l[i]);
-  return out;
+  return [...order.slice(start), ...order.slice(0, start)].map((i) => byIntent.get(i) ?? []);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -947,21 +1319,83 @@ export class OfflineRun {
     this.templateCap = Math.max(3, Math.ceil(total * TEMPLATE_SHARE));
   }
 
+  /** How many prompts of each intent the run accepted so far. */
+  private readonly intentCounts = new Map<PromptIntent, number>();
+
+  /** Accepts one candidate when the gate and the template cap let it through. */
+  private tryAccept(c: Candidate, excludeNames: readonly string[]): string | null {
+    if ((this.templates.get(c.template) ?? 0) >= this.templateCap) return null;
+    const r = this.gate.check(c.text, excludeNames);
+    if ('reason' in r) return null;
+    this.gate.accept(r.prompt);
+    this.templates.set(c.template, (this.templates.get(c.template) ?? 0) + 1);
+    this.intents[r.prompt] = c.intent;
+    this.intentCounts.set(c.intent, (this.intentCounts.get(c.intent) ?? 0) + 1);
+    return r.prompt;
+  }
+
+  /** Up to `limit` of the candidates, in order. */
   take(candidates: Candidate[], limit: number, excludeNames: readonly string[] = []): string[] {
     const out: string[] = [];
     for (const c of candidates) {
       if (out.length >= limit) break;
-      if ((this.templates.get(c.template) ?? 0) >= this.templateCap) continue;
-      const r = this.gate.check(c.text, excludeNames);
-      if ('reason' in r) continue;
-      this.gate.accept(r.prompt);
-      this.templates.set(c.template, (this.templates.get(c.template) ?? 0) + 1);
-      this.intents[r.prompt] = c.intent;
-      out.push(r.prompt);
+      const p = this.tryAccept(c, excludeNames);
+      if (p) out.push(p);
+    }
+    return out;
+  }
+
+  /**
+   * Up to `limit` from candidates grouped by intent (`groups` in the product's rotated
+   * order), spreading the run over the five intents without giving up a product's variety:
+   * - first one of each intent, the run's rarest intent first; an intent holding more than
+   *   `SPREAD_HIGH` of the run waits, and one under `SPREAD_LOW` may take two (a rare intent
+   *   the product has evidence for is not crowded out by the common ones);
+   * - then, while the product is short, one at a time from the run's rarest intent, at most
+   *   `ceil(limit / 5) + 1` per intent for the product, and past that cap only when no other
+   *   intent has a candidate left.
+   */
+  takeSpread(groups: Candidate[][], limit: number, excludeNames: readonly string[] = []): string[] {
+    const out: string[] = [];
+    const next = groups.map(() => 0);
+    const taken = groups.map(() => 0);
+    const perIntent = Math.ceil(limit / PROMPT_INTENTS.length) + 1;
+    const count = (i: number) => this.intentCounts.get(groups[i][0]?.intent as PromptIntent) ?? 0;
+    const total = () => [...this.intentCounts.values()].reduce((a, b) => a + b, 0);
+    const takeFrom = (i: number): boolean => {
+      const list = groups[i];
+      while (next[i] < list.length) {
+        const p = this.tryAccept(list[next[i]++], excludeNames);
+        if (p) { out.push(p); taken[i]++; return true; }
+      }
+      return false;
+    };
+    const byRarity = () => groups.map((_, i) => i).filter((i) => next[i] < groups[i].length).sort((a, b) => count(a) - count(b) || a - b);
+    const known = total() >= SPREAD_MIN_RUN;
+    for (const i of byRarity()) {
+      if (out.length >= limit) break;
+      const share = count(i) / Math.max(1, total());
+      if (known && share > SPREAD_HIGH) continue;
+      if (takeFrom(i) && known && share < SPREAD_LOW && out.length < limit) takeFrom(i);
+    }
+    // Then the run's rarest intent, at most `perIntent` of one for the product; when only one
+    // intent has candidates left, it may take more (a shortfall is for missing evidence only).
+    for (const capped of [true, false]) {
+      while (out.length < limit) {
+        let took = false;
+        for (const i of byRarity()) if ((!capped || taken[i] < perIntent) && takeFrom(i)) { took = true; break; }
+        if (!took) break;
+      }
     }
     return out;
   }
 }
+
+/** See `OfflineRun.takeSpread`: shares of the run above which an intent waits, under which it may take two. */
+const SPREAD_HIGH = 0.3;
+const SPREAD_LOW = 0.1;
+/** Shares mean something once the run holds this many prompts. */
+const SPREAD_MIN_RUN = 20;
 
 function requestTotal(request: PromptRequest): number {
   return Math.max(0, request.business?.count ?? 0) + (request.products ?? []).reduce((sum, r) => sum + Math.max(0, r.count), 0);
@@ -975,7 +1409,7 @@ export function offlineBusinessPrompts(snapshot: StoreSnapshot, narrative: SiteN
 export function offlineProductPrompts(snapshot: StoreSnapshot, narrative: SiteNarrative | null | undefined, request: ProductPromptRequest, evidence?: PromptEvidence): string[] {
   const ev = evidence ?? promptEvidence(snapshot, narrative);
   return new OfflineRun(ev, request.existing ?? [], request.count)
-    .take(productCandidateList(snapshot, ev, request.product, 0), request.count, productExcludedNames(request.product, ev.businessName, ev.brandWords));
+    .takeSpread(productCandidateGroups(snapshot, ev, request.product, 0), request.count, productExcludedNames(request.product, ev.businessName, ev.brandWords));
 }
 
 /**
@@ -991,7 +1425,7 @@ export function buildOfflinePrompts(request: PromptRequest): PromptSet {
   const products: Record<string, string[]> = {};
   const shortfallProducts: Record<string, number> = {};
   (request.products ?? []).forEach((r, i) => {
-    const list = r.count > 0 ? run.take(productCandidateList(request.snapshot, ev, r.product, i), r.count, productExcludedNames(r.product, ev.businessName, ev.brandWords)) : [];
+    const list = r.count > 0 ? run.takeSpread(productCandidateGroups(request.snapshot, ev, r.product, i), r.count, productExcludedNames(r.product, ev.businessName, ev.brandWords)) : [];
     products[r.product.productId] = list;
     if (list.length < r.count) shortfallProducts[r.product.productId] = r.count - list.length;
   });

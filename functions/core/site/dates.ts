@@ -40,15 +40,36 @@ function validInstant(value: string | null | undefined): number | null {
   return Number.isNaN(time) ? null : time;
 }
 
+/**
+ * The date a source gives for its content (a product's `updated_at`), as an ISO timestamp in
+ * whole seconds; null when it gives none, an unreadable one, or one after `now` (not believed).
+ * Where there is none, a node says nothing rather than claim a change (D112): the JSON-LD
+ * `dateModified` of a data.json node is omitted, never set to the build time.
+ */
+export function sourceDate(value: string | null | undefined, now: string): string | null {
+  const source = validInstant(value);
+  const nowTime = validInstant(now);
+  if (source === null || (nowTime !== null && source > nowTime)) return null;
+  return isoSeconds(new Date(source).toISOString());
+}
+
+/** The latest of some ISO dates (null among them ignored), or null when there is none. */
+export function latestDate(dates: ReadonlyArray<string | null | undefined>): string | null {
+  let best: { time: number; iso: string } | null = null;
+  for (const d of dates) {
+    const time = validInstant(d);
+    if (time !== null && (!best || time > best.time)) best = { time, iso: d as string };
+  }
+  return best ? best.iso : null;
+}
+
 /** The modified date of a page (see the rules above). */
-export function decideModified(hash: string, previous: PageDate | undefined, sourceDate: string | null | undefined, now: string): string {
-  const nowTime = validInstant(now) as number;
-  const source = validInstant(sourceDate);
-  const sourceIso = source !== null && source <= nowTime ? isoSeconds(new Date(source).toISOString()) : null;
+export function decideModified(hash: string, previous: PageDate | undefined, source: string | null | undefined, now: string): string {
+  const sourceIso = sourceDate(source, now);
   if (previous && previous.hash === hash && validInstant(previous.modified) !== null) return isoSeconds(previous.modified);
   if (!previous) return sourceIso ?? isoSeconds(now);
   const prevTime = validInstant(previous.modified);
-  if (sourceIso && prevTime !== null && (source as number) > prevTime) return sourceIso;
+  if (sourceIso && prevTime !== null && (validInstant(sourceIso) as number) > prevTime) return sourceIso;
   return isoSeconds(now);
 }
 

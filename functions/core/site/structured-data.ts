@@ -2,6 +2,7 @@
  * schema.org structured data (reference/web-protocols.md §7): the `/data.json` graph and the
  * JSON-LD objects embedded in pages. Every URL here is an absolute store URL.
  */
+import { sourceDate, latestDate } from './dates';
 import { isoSeconds, oneLine } from './html';
 import { currencyOf } from './offers';
 import type { OrganizationProfile } from './organization';
@@ -96,7 +97,10 @@ function optionProperty(name: string): string | null {
 }
 
 /**
- * A schema.org Product node. `dateModified` is the store's update time, else `now`.
+ * A schema.org Product node. `dateModified` is the store's own update time (`updated_at`),
+ * and absent when the store gives none (or one after `now`): a node never claims a change
+ * that did not happen (D112). A page that embeds the node sets it to the page's modified
+ * date, which its sitemap `<lastmod>` carries too.
  *
  * A product with options is a `ProductGroup` (a schema.org Product subtype, Google's
  * variant markup): `productGroupID`, `variesBy` (the options schema.org names), one
@@ -120,7 +124,8 @@ export function productNode(
     ...(product.productType ? { category: oneLine(product.productType) } : {}),
     ...(product.tags.length ? { keywords: product.tags.map(oneLine).join(', ') } : {}),
   };
-  const dateModified = isoSeconds(validIso(product.updatedAt) ?? now);
+  const modified = sourceDate(product.updatedAt, now);
+  const dateModified = modified ? { dateModified: modified } : {};
   if (!hasOptions(product)) {
     const only = variantsOf(product)[0] as CatalogVariant;
     const offer = productOffer(product, sellerId);
@@ -131,7 +136,7 @@ export function productNode(
       ...(only.sku ? { sku: oneLine(only.sku) } : {}),
       ...(only.gtin ? { gtin: only.gtin } : {}),
       ...(offer ? { offers: offer } : {}),
-      dateModified,
+      ...dateModified,
     };
   }
   const names = product.optionNames ?? [];
@@ -168,7 +173,7 @@ export function productNode(
     ...(variesBy.length ? { variesBy } : {}),
     hasVariant: variants,
     ...(offer ? { offers: offer } : {}),
-    dateModified,
+    ...dateModified,
   };
 }
 
@@ -203,7 +208,11 @@ export function organizationNode(business: StoreIdentity, narrative: SiteNarrati
   };
 }
 
-/** The `/data.json` document: one graph with the store and every product. */
+/**
+ * The `/data.json` document: one graph with the store and every product. Its top-level
+ * `dateModified` is the latest of its nodes' (D112), absent when none has one: the build
+ * time would claim a change on every build.
+ */
 export function buildDataJson(
   business: StoreIdentity,
   products: readonly CatalogProduct[],
@@ -212,19 +221,21 @@ export function buildDataJson(
   profile?: OrganizationProfile,
 ): Record<string, unknown> {
   const orgId = organizationId(business);
+  const nodes = products.map((product) => productNode(product, narrative, now, orgId));
+  const latest = latestDate(nodes.map((n) => n.dateModified as string | undefined));
   return {
     '@context': SCHEMA_CONTEXT,
-    dateModified: isoSeconds(now),
-    '@graph': [organizationNode(business, narrative, profile), ...products.map((product) => productNode(product, narrative, now, orgId))],
+    ...(latest ? { dateModified: latest } : {}),
+    '@graph': [organizationNode(business, narrative, profile), ...nodes],
   };
 }
 
-/** FAQPage JSON-LD for one or more Q&A entries. */
-export function faqPageNode(entries: readonly FaqEntry[], now: string): Record<string, unknown> {
+/** FAQPage JSON-LD for one or more Q&A entries; `modified` is the page's modified date (D112). */
+export function faqPageNode(entries: readonly FaqEntry[], modified: string): Record<string, unknown> {
   return {
     '@context': SCHEMA_CONTEXT,
     '@type': 'FAQPage',
-    dateModified: isoSeconds(now),
+    dateModified: isoSeconds(modified),
     mainEntity: entries.map((entry) => ({
       '@type': 'Question',
       name: oneLine(entry.question),
@@ -233,7 +244,3 @@ export function faqPageNode(entries: readonly FaqEntry[], now: string): Record<s
   };
 }
 
-function validIso(value: string | null): string | null {
-  if (!value) return null;
-  return Number.isNaN(new Date(value).getTime()) ? null : value;
-}
