@@ -20,6 +20,7 @@ import { createPromptRepository } from './adapters/dynamodb/prompt-repo';
 import { createVisibilityRepository } from './adapters/dynamodb/visibility-repo';
 import { createAiSiteRepository } from './adapters/dynamodb/ai-site-repo';
 import { createArticleStats } from './adapters/dynamodb/article-stats';
+import { createArticleRepository } from './adapters/dynamodb/article-repo';
 import { createRateLimiter } from './adapters/dynamodb/rate-limiter';
 import { createPlatformLimiter } from './adapters/dynamodb/platform-limiter';
 import { createVisibilityCheckRepository } from './adapters/dynamodb/visibility-check-repo';
@@ -31,7 +32,7 @@ import {
   SECRET_GROUPS, SECRET_NAMES, secretGroupOf, secretsInGroup, type SecretGroup, type SecretName, type SecretValues,
 } from './core/provider-settings';
 import type {
-  AiSiteRepository, ArticleStats, BusinessListing, DailyRunRepository, ArtifactStore, CompetitorRepository, DistributionIndex, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
+  AiSiteRepository, ArticleRepository, ArticleStats, BusinessListing, DailyRunRepository, ArtifactStore, CompetitorRepository, DistributionIndex, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
   PlatformLimiter, PromptRepository, RateLimiter, SiteStore, Storefront, UrlGuard, VisibilityCheckRepository, VisibilityRepository,
 } from './ports';
 
@@ -52,6 +53,8 @@ export interface Container {
   platformLimiter: PlatformLimiter;
   aiSites: AiSiteRepository;
   articleStats: ArticleStats;
+  /** AI articles (create-ai-article, GET /api/articles). */
+  articles: ArticleRepository;
   rateLimiter: RateLimiter;
   /** The only way to fetch a user-supplied URL (D24). */
   fetchUrl: HttpFetcher;
@@ -113,6 +116,7 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     platformLimiter: createPlatformLimiter(db, table, { limits: config.platformLimits, clock }),
     aiSites: createAiSiteRepository(db, table),
     articleStats: createArticleStats(db, table),
+    articles: createArticleRepository(db, table, createArticleStats(db, table)),
     rateLimiter: createRateLimiter(db, table, clock),
     fetchUrl,
     checkUrl: overrides.checkUrl ?? createUrlGuard({ allowPrivateNetwork: config.allowPrivateNetwork }),

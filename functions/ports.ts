@@ -10,6 +10,7 @@ import type { HistoryEntry } from './core/visibility/score';
 import type { VisibilityCheck, VisibilitySample } from './core/visibility/checks';
 import type { VisibilityReport } from './core/visibility/report';
 import type { PlatformKey } from './core/constants';
+import type { ArticleRecord } from './core/articles/record';
 import type { BusinessRun, DailyExecution, DailyStepId, DailyStepState } from './core/daily/run';
 import type { MappedUrl, ScrapedPage } from './core/site/types';
 import type { StorefrontProduct } from './core/products/catalog';
@@ -167,6 +168,8 @@ export interface BusinessRepository {
   /** Creates the business; ConflictError when the organization already has one. */
   create(business: Business): Promise<void>;
   get(orgSlug: string): Promise<Business | null>;
+  /** The business whose store is on this normalized domain (lowercase, no `www.`). */
+  findByDomain(domain: string): Promise<Business | null>;
   setFavicon(orgSlug: string, faviconUrl: string): Promise<void>;
 }
 
@@ -267,10 +270,17 @@ export interface SiteStore {
   rollback(orgSlug: string, releaseId: string): Promise<void>;
 }
 
+export interface ArticleRepository {
+  /** Saves the article unless its slug is taken, then counts it; false when the slug was taken (nothing written). */
+  add(orgSlug: string, article: ArticleRecord): Promise<boolean>;
+  /** Every article of the organization, oldest first. */
+  list(orgSlug: string): Promise<ArticleRecord[]>;
+}
+
 export interface ArticleStats {
   /** Articles created for the organization in the week starting `weekStart`. */
   countInWeek(orgSlug: string, weekStart: string): Promise<number>;
-  /** Counts one created article in its week and, for a product article, on the product. */
+  /** Counts one created article in its week and on its entity (the product, or the business). */
   recordArticle(orgSlug: string, weekStart: string, productId: string | null): Promise<void>;
 }
 

@@ -53,7 +53,7 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/visibility/{business_id}', auth: 'JWT', handler: 'api/visibility/get', summary: 'visibility score history' },
   { method: 'GET', path: '/api/visibility/{business_id}/checks', auth: 'JWT', handler: 'api/visibility/checks', summary: 'the checks (answers, citations, labels) behind a day\'s score' },
   { method: 'GET', path: '/api/ai-recommendations/{business_id}', auth: 'JWT', handler: todo, summary: 'recorded AI-bot visits' },
-  { method: 'GET', path: '/api/articles/{business_id}', auth: 'JWT', handler: todo, summary: 'AI articles of a business' },
+  { method: 'GET', path: '/api/articles/{business_id}', auth: 'JWT', handler: 'api/articles/list', summary: 'AI articles of a business' },
 
   // Competitors
   { method: 'POST', path: '/api/competitor-research', auth: 'PUBLIC', handler: 'api/competitor-research/research', summary: 'public competitor research', rateLimit: 'competitorResearch' },
@@ -92,20 +92,22 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/api/cron/discover-products-from-changes', auth: 'KEY', handler: 'api/cron/run-for-business', summary: 'deprecated alias of discover-products', startsWorkflow: 'daily-schedule' },
   { method: 'POST', path: '/api/cron/generate-product-prompts', auth: 'KEY', handler: 'api/cron/run-for-business', summary: 'prompts for products', startsWorkflow: 'daily-schedule' },
   { method: 'POST', path: '/api/cron/generate-product-llms-txt', auth: 'KEY', handler: 'api/cron/run-for-business', summary: 'product llms files', startsWorkflow: 'daily-schedule' },
-  { method: 'POST', path: '/api/cron/update-all-timestamps', auth: 'KEY', handler: todo, summary: 'refresh AI-site timestamps', writesSiteFiles: true },
+  { method: 'POST', path: '/api/cron/update-all-timestamps', auth: 'KEY', handler: 'api/cron/update-all-timestamps', summary: 'refresh AI-site timestamps', writesSiteFiles: true },
   { method: 'GET', path: '/api/cron/ai-articles-quota', auth: 'KEY', handler: 'api/cron/ai-articles-quota', summary: 'article quota' },
-  { method: 'POST', path: '/api/cron/create-ai-article', auth: 'KEY', handler: todo, summary: 'generate an AI article', writesSiteFiles: true },
+  { method: 'POST', path: '/api/cron/create-ai-article', auth: 'KEY', handler: 'api/cron/create-ai-article', summary: 'generate an AI article', writesSiteFiles: true },
   { method: 'POST', path: '/api/cron/deploy-site', auth: 'KEY', handler: 'api/cron/deploy-site', summary: 'deploy AI-site files', writesSiteFiles: true },
-  { method: 'POST', path: '/api/cron/submit-indexnow', auth: 'KEY', handler: todo, summary: 'IndexNow submission' },
+  { method: 'POST', path: '/api/cron/submit-indexnow', auth: 'KEY', handler: 'api/cron/submit-indexnow', summary: 'IndexNow submission' },
   { method: 'GET', path: '/api/cron/sample-prompts', auth: 'KEY', handler: 'api/cron/sample-prompts', summary: 'prompt sample for the visibility check' },
   { method: 'POST', path: '/api/cron/analyze-visibility', auth: 'KEY', handler: 'api/cron/analyze-visibility', summary: 'visibility checks on the 8 platforms', startsWorkflow: 'visibility-analysis' },
   { method: 'GET', path: '/api/cron/analyze-visibility/{execution_id}', auth: 'KEY', handler: 'api/cron/analyze-visibility-status', summary: 'result of an analyze-visibility run', readsWorkflow: 'visibility-analysis' },
   { method: 'POST', path: '/api/cron/store-visibility-report', auth: 'KEY', handler: 'api/cron/store-visibility-report', summary: 'store the daily visibility report' },
   { method: 'POST', path: '/api/cron/store-visibility-score', auth: 'KEY', handler: 'api/cron/store-visibility-score', summary: 'store a visibility score' },
-  { method: 'POST', path: '/api/cron/generate-prompts', auth: 'KEY', handler: todo, summary: 'regenerate prompts of a product' },
+  { method: 'POST', path: '/api/cron/generate-prompts', auth: 'KEY', handler: 'api/cron/generate-prompts', summary: 'regenerate prompts of a product', startsWorkflow: 'regenerate-prompts', readsWorkflow: 'regenerate-prompts', writesSiteFiles: true },
+  { method: 'GET', path: '/api/cron/generate-prompts/{execution_id}', auth: 'KEY', handler: 'api/manual-trigger/regenerate-prompts-status', summary: 'result of a generate-prompts run', readsWorkflow: 'regenerate-prompts', writesSiteFiles: true },
   { method: 'POST', path: '/api/cron/trigger-all', auth: 'KEY', handler: 'api/cron/trigger-all', summary: 'run the daily schedule now', startsWorkflow: 'daily-schedule' },
   { method: 'GET', path: '/api/cron/trigger-all/{execution_id}', auth: 'KEY', handler: 'api/cron/trigger-all-status', summary: 'result of a trigger-all run', readsWorkflow: 'daily-schedule' },
-  { method: 'POST', path: '/api/manual-trigger/regenerate-prompts', auth: 'KEY', handler: todo, summary: 'regenerate prompts' },
+  { method: 'POST', path: '/api/manual-trigger/regenerate-prompts', auth: 'KEY', handler: 'api/manual-trigger/regenerate-prompts', summary: 'regenerate prompts', startsWorkflow: 'regenerate-prompts', readsWorkflow: 'regenerate-prompts', writesSiteFiles: true },
+  { method: 'GET', path: '/api/manual-trigger/regenerate-prompts/{execution_id}', auth: 'KEY', handler: 'api/manual-trigger/regenerate-prompts-status', summary: 'result of a regenerate-prompts run', readsWorkflow: 'regenerate-prompts', writesSiteFiles: true },
 ];
 
 export const routeKey = (r: Pick<RouteDef, 'method' | 'path'>): string => `${r.method} ${r.path}`;

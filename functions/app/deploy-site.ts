@@ -3,7 +3,7 @@
  * one atomic release, recorded on the `ai_sites` record. Used by the deploy-site route,
  * by onboarding and by the daily schedule.
  */
-import { finalizeSite } from '../core/site/build';
+import { finalizeSite, refreshTimestamps } from '../core/site/build';
 import type { DeployMetadata, SiteFile } from '../core/site/types';
 import { aiSiteOrigin, type Container } from '../container';
 import type { PublishedRelease } from '../ports';
@@ -46,7 +46,9 @@ export async function deploySite(container: Container, request: DeployRequest): 
     deployedAt,
   };
   const current = request.mode === 'replace' ? null : await container.siteStore.readCurrent(orgSlug);
-  const files = finalizeSite([...(current?.files ?? []), ...request.files], metadata, {
+  // Every publish is a check of the whole site: the `Last checked` line and the title year
+  // move to the publish date (2a's timestamp refresh, D112); modified dates do not.
+  const files = finalizeSite(refreshTimestamps([...(current?.files ?? []), ...request.files], deployedAt), metadata, {
     storeRobotsTxt: request.storeRobotsTxt ?? site?.storeRobotsTxt,
   });
   const release = await container.siteStore.publish(orgSlug, files);

@@ -112,14 +112,17 @@ function entityProduct(p: Product): CatalogProduct {
   };
 }
 
-async function loadEvidence(container: Container, business: Business, products: Product[]): Promise<Evidence> {
+/** `snapshot`: evidence the caller built (regenerate from a URL: that site's pages), used instead of the stored scrape. */
+async function loadEvidence(container: Container, business: Business, products: Product[], override?: StoreSnapshot): Promise<Evidence> {
   const { orgSlug } = business;
-  let snapshot: StoreSnapshot | null = null;
+  let snapshot: StoreSnapshot | null = override ?? null;
   let source: EvidenceSource = 'scrape';
-  try {
-    snapshot = await loadSnapshot(container, orgSlug);
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err; // no scrape artifact: build from what exists
+  if (!snapshot) {
+    try {
+      snapshot = await loadSnapshot(container, orgSlug);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err; // no scrape artifact: build from what exists
+    }
   }
   if (!snapshot) {
     const catalog = await container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug));
@@ -292,9 +295,11 @@ export async function generateProductPrompts(container: Container, orgSlug: stri
 /**
  * Manual regenerate: `count` NEW prompts (default 50 for the business, 10 for a product)
  * that differ from the entity's existing ones; nothing is deleted. `skipped` when the
- * evidence yields no new prompt.
+ * evidence yields no new prompt. `snapshot`: evidence built by the caller (the pages of a
+ * URL it scraped, app/regenerate-prompts.ts) instead of the stored scrape; `productName`
+ * names the product when neither its catalogue entry nor its entity has a name.
  */
-export async function regeneratePrompts(container: Container, options: { orgSlug: string; productId?: string | null; count?: number }, deps: PromptDeps = {}): Promise<RegenerateResult> {
+export async function regeneratePrompts(container: Container, options: { orgSlug: string; productId?: string | null; count?: number; snapshot?: StoreSnapshot; productName?: string | null }, deps: PromptDeps = {}): Promise<RegenerateResult> {
   const { orgSlug } = options;
   const business = await requireBusiness(container, orgSlug);
   let product: Product | null = null;
@@ -304,7 +309,7 @@ export async function regeneratePrompts(container: Container, options: { orgSlug
   }
   const count = options.count ?? (product ? PRODUCT_PROMPTS_REGENERATE : BUSINESS_PROMPTS);
   if (!Number.isInteger(count) || count < 1 || count > 500) throw new ValidationError('prompt_count must be an integer from 1 to 500');
-  const evidence = await loadEvidence(container, business, product ? [product] : []);
+  const evidence = await loadEvidence(container, business, product ? [product] : [], options.snapshot);
   const entityId = product?.id ?? business.id;
   const trackedRows = await container.prompts.list(orgSlug);
   const existing = trackedRows.filter((p) => p.entityId === entityId).map((p) => p.prompt);
@@ -314,7 +319,9 @@ export async function regeneratePrompts(container: Container, options: { orgSlug
   let prompts: string[];
   let set: PromptSet;
   if (product) {
-    const catalogProduct = evidence.snapshot.products.find((p) => p.productId === product!.productId) ?? entityProduct(product);
+    let catalogProduct = evidence.snapshot.products.find((p) => p.productId === product!.productId) ?? entityProduct(product);
+    const label = options.productName?.trim();
+    if (!catalogProduct.name.trim() && label) catalogProduct = { ...catalogProduct, name: label };
     set = await generator.generate({ snapshot: evidence.snapshot, narrative: evidence.narrative, products: [{ product: catalogProduct, count, existing }], tracked });
     prompts = set.products[product.productId] ?? [];
   } else {

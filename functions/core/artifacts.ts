@@ -13,7 +13,12 @@ export const artifactKeys = {
   /** Generated site files, one artifact per producing step (2a main, 3b product llms, ...). */
   siteParts: (slug: string) => `site-parts/${slug}`,
   sitePart: (slug: string, part: string) => `site-parts/${slug}/${part}`,
+  /** 2a: the day's article plan (entities and counts), written once per business and day. */
+  articlePlan: (slug: string, runDate: string) => `article-plans/${slug}/${runDate}`,
 };
+
+/** The site part holding one AI article's files (one part per article: parallel creates never overwrite each other). */
+export const articlePart = (articleSlug: string): string => `article-${articleSlug}`;
 
 /** Keys are slash-separated slugs: nothing that could leave the artifact root. */
 export function artifactPath(key: string): string {

@@ -13,6 +13,8 @@ export interface Business {
   /** Normalized store domain (lowercase host without `www.`). */
   domain: string;
   faviconUrl: string | null;
+  /** AI articles created for the business entity itself (weekly-100 policy); absent until the first. */
+  articleCount?: number;
   createdAt: string;
   updatedAt: string;
 }

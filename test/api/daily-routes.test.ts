@@ -11,7 +11,7 @@ let store: DemoStore;
 const key = { apiKey: DEV_API_KEY };
 
 beforeAll(async () => {
-  stack = await startTestStack({ LOG_LEVEL: 'error', EDGE_PROPAGATION_WAIT_SECONDS: '0' }, { workflows: { retryWithoutDelay: true } });
+  stack = await startTestStack({ LOG_LEVEL: 'error', EDGE_PROPAGATION_WAIT_SECONDS: '0', ARTICLE_QUOTA_POLICY: 'weekly-100' }, { workflows: { retryWithoutDelay: true } });
   store = await startDemoStore({ port: 0 });
   for (const org of ['alpha', 'bravo', 'charlie']) {
     expect((await stack.call('POST', '/api/business', { token: await stack.token(org), body: { name: `${org} shop`, url: store.origin } })).status).toBe(201);

@@ -7,7 +7,7 @@ import { stateMachineArnVariable, WORKFLOWS } from '../../functions/core/workflo
 
 test('every workflow has a valid, distinct state machine ARN variable', () => {
   const names = WORKFLOWS.map(stateMachineArnVariable);
-  expect(names).toEqual(['ONBOARDING_STATE_MACHINE_ARN', 'DAILY_SCHEDULE_STATE_MACHINE_ARN', 'VISIBILITY_ANALYSIS_STATE_MACHINE_ARN', 'DOMAIN_CONNECT_STATE_MACHINE_ARN', 'EDGE_ROLLOUT_STATE_MACHINE_ARN']);
+  expect(names).toEqual(['ONBOARDING_STATE_MACHINE_ARN', 'DAILY_SCHEDULE_STATE_MACHINE_ARN', 'VISIBILITY_ANALYSIS_STATE_MACHINE_ARN', 'DOMAIN_CONNECT_STATE_MACHINE_ARN', 'EDGE_ROLLOUT_STATE_MACHINE_ARN', 'REGENERATE_PROMPTS_STATE_MACHINE_ARN']);
   expect(names.every((n) => /^[A-Za-z][A-Za-z0-9_]*$/.test(n))).toBe(true);
 });
 

@@ -47,7 +47,7 @@ beforeAll(async () => {
   store = await startDemoStore({ port: 0 });
   fakes = await startPlatformFakes({ answerFor });
   stack = await startTestStack(
-    { LOG_LEVEL: 'error', EDGE_PROPAGATION_WAIT_SECONDS: '0', ...fakes.env, ...fakes.searchEnv, LLM_BASE_URL: '', JUDGE_BASE_URL: '' },
+    { LOG_LEVEL: 'error', EDGE_PROPAGATION_WAIT_SECONDS: '0', ARTICLE_QUOTA_POLICY: 'weekly-100', ...fakes.env, ...fakes.searchEnv, LLM_BASE_URL: '', JUDGE_BASE_URL: '' },
     { workflows: { retryWithoutDelay: true } },
   );
   token = await stack.token(ORG);

@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import type { ArticleStats } from '../../ports';
 import { keys } from './keys';
 
-/** Article counters: one per organization and week, one per product (atomic ADDs). */
+/** Article counters: one per organization and week, one per entity (atomic ADDs). */
 export function createArticleStats(db: DynamoDBDocumentClient, table: string): ArticleStats {
   return {
     async countInWeek(orgSlug, weekStart) {
@@ -18,10 +18,10 @@ export function createArticleStats(db: DynamoDBDocumentClient, table: string): A
         ExpressionAttributeNames: { '#count': 'count', '#type': 'type' },
         ExpressionAttributeValues: { ':one': 1, ':type': 'article_week' },
       }));
-      if (!productId) return;
       await db.send(new UpdateCommand({
         TableName: table,
-        Key: keys.product(orgSlug, productId),
+        // A business article counts on the business entity (the weekly-100 policy's 50 for the business).
+        Key: productId ? keys.product(orgSlug, productId) : keys.business(orgSlug),
         UpdateExpression: 'ADD articleCount :one',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':one': 1 },

@@ -33,6 +33,18 @@ export function createBusinessRepository(db: DynamoDBDocumentClient, table: stri
       const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.business(orgSlug) }));
       return Item ? toBusiness(Item) : null;
     },
+
+    async findByDomain(domain) {
+      const index = keys.domainIndex(domain.toLowerCase());
+      const { Items } = await db.send(new QueryCommand({
+        TableName: table,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
+        ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK },
+        Limit: 1,
+      }));
+      return Items?.[0] ? toBusiness(Items[0]) : null;
+    },
   };
 }
 
@@ -61,6 +73,7 @@ function toBusiness(item: Record<string, any>): Business {
     url: item.url,
     domain: item.domain,
     faviconUrl: item.faviconUrl ?? null,
+    ...(typeof item.articleCount === 'number' ? { articleCount: item.articleCount } : {}),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };

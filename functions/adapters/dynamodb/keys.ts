@@ -20,6 +20,9 @@ export const keys = {
   visibilityReport: (slug: string, runDate: string) => ({ PK: keys.org(slug), SK: `VISDAY#${runDate}#REPORT` }),
   visibilityDayPrefix: 'VISDAY#',
   articleWeek: (slug: string, weekStart: string) => ({ PK: keys.org(slug), SK: `ARTICLE_WEEK#${weekStart}` }),
+  /** One AI article, by its slug (the slug is claimed once: a retried create adds nothing twice). */
+  article: (slug: string, articleSlug: string) => ({ PK: keys.org(slug), SK: `ARTICLE#${articleSlug}` }),
+  articlePrefix: 'ARTICLE#',
   competitor: (slug: string, competitorId: string) => ({ PK: keys.org(slug), SK: `COMPETITOR#${competitorId}` }),
   competitorPrefix: 'COMPETITOR#',
   /**

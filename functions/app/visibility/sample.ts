@@ -1,5 +1,6 @@
 import type { VisibilitySample } from '../../core/visibility/checks';
-import { PROMPTS_PER_DAY, samplePrompts, seededRandom } from '../../core/visibility/sample';
+import { PROMPTS_PER_DAY, samplePrompts } from '../../core/visibility/sample';
+import { seededRandom } from '../../core/util/random';
 import type { Container } from '../../container';
 
 /** The stored sample of the day, or a new one drawn from every tracked prompt of the business. */

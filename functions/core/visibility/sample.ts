@@ -3,22 +3,10 @@
  * its entities, untested first, then random. PURE: the randomness is seeded by the caller
  * (business and run date), so a retried or re-run day draws the same sample.
  */
-import { createHash } from 'node:crypto';
 import type { TrackedPrompt } from '../model';
 import type { SampledPrompt } from './checks';
 
 export const PROMPTS_PER_DAY = 10;
-
-/** A small deterministic PRNG (mulberry32), seeded from a string. */
-export function seededRandom(seed: string): () => number {
-  let a = createHash('sha256').update(seed).digest().readUInt32LE(0);
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];

@@ -1,5 +1,6 @@
 import type { TrackedPrompt } from '../../../functions/core/model';
-import { PROMPTS_PER_DAY, samplePrompts, seededRandom } from '../../../functions/core/visibility/sample';
+import { PROMPTS_PER_DAY, samplePrompts } from '../../../functions/core/visibility/sample';
+import { seededRandom } from '../../../functions/core/util/random';
 
 const prompt = (id: string, tested: boolean, productId: string | null = null): TrackedPrompt => ({
   id, orgSlug: 'o', prompt: `prompt ${id}`, entityId: productId ? `e-${productId}` : 'e-biz', productId, source: 'generated',

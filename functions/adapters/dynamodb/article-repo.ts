@@ -1,0 +1,38 @@
+/**
+ * AI articles: one item per article under `ARTICLE#<slug>` in the organization's partition.
+ * The slug is claimed with a conditional put, so two creates racing for one title keep one
+ * article; the week's and the entity's counters (article-stats.ts) are counted only for the
+ * article that was saved.
+ */
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ArticleRecord } from '../../core/articles/record';
+import type { ArticleRepository, ArticleStats } from '../../ports';
+import { isConditionFailure } from './client';
+import { keys } from './keys';
+import { queryPrefix } from './query-all';
+
+export function createArticleRepository(db: DynamoDBDocumentClient, table: string, stats: ArticleStats): ArticleRepository {
+  return {
+    async add(orgSlug, article) {
+      try {
+        await db.send(new PutCommand({
+          TableName: table,
+          Item: { ...keys.article(orgSlug, article.slug), type: 'article', org_slug: orgSlug, ...article },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }));
+      } catch (err) {
+        if (isConditionFailure(err)) return false;
+        throw err;
+      }
+      await stats.recordArticle(orgSlug, article.week_start, article.product_id);
+      return true;
+    },
+
+    async list(orgSlug) {
+      const items = await queryPrefix(db, table, keys.org(orgSlug), keys.articlePrefix);
+      return items
+        .map(({ PK: _pk, SK: _sk, type: _type, org_slug: _org, ...article }) => article as ArticleRecord)
+        .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.slug.localeCompare(b.slug));
+    },
+  };
+}

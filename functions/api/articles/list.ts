@@ -1,0 +1,16 @@
+/** GET /api/articles/{business_id}?product_id= (JWT, same org; D25): the business's AI articles, oldest first. */
+import * as z from 'zod/mini';
+import { endpoint } from '../../http/endpoint';
+import { orgSlug, productRef } from '../../http/schemas';
+import { resolveEntity } from '../entity';
+
+export const handler = endpoint('GET /api/articles/{business_id}', {
+  path: z.object({ business_id: orgSlug }),
+  query: z.object({ product_id: productRef }),
+}, async ({ path, query, container }) => {
+  const entity = await resolveEntity(container, path.business_id, query.product_id);
+  const articles = (await container.articles.list(path.business_id))
+    .filter((a) => !entity.productId || a.product_id === entity.productId)
+    .map((a) => ({ title: a.title, article_path: a.article_path, published_date: a.published_date, faq_category: a.faq_category, product_id: a.product_id }));
+  return { body: { business_id: path.business_id, articles, total: articles.length } };
+});

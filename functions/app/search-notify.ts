@@ -1,0 +1,79 @@
+/**
+ * Batch 3 (spec: after all content is deployed, one IndexNow submission per business and one
+ * sitemap resubmission to the webmaster console): the day's changed URLs (1a) and new article
+ * paths (2a) in the URL form that resolves on the host submitted (D28; rules in
+ * core/indexnow/submission.ts), and the sitemap only once the site is verified.
+ */
+import { UpstreamError } from '../core/errors';
+import { isPubliclyReachableHost, planIndexNowSubmissions } from '../core/indexnow/submission';
+import { aiSiteOrigin, type Container } from '../container';
+import { searchNotifyEnginesOf, type SearchNotifyEngines } from '../engines/search-notify';
+import { createLogger } from '../logger';
+import type { SkippedDailyStep } from './daily/business-run';
+import { siteIdentity } from './site-identity';
+
+const log = createLogger({ component: 'search-notify' });
+
+export interface NotifyInput {
+  orgSlug: string;
+  changedUrls?: readonly string[];
+  articlePaths?: readonly string[];
+  /** Other changed AI-site paths (as on the AI-site host). */
+  aiPaths?: readonly string[];
+}
+
+/** One IndexNow notification of a business's URLs (submit-indexnow, batch 3). */
+export async function submitIndexNow(container: Container, input: NotifyInput, engines: SearchNotifyEngines = searchNotifyEnginesOf(container)) {
+  const [site, { indexNowKey }] = await Promise.all([container.aiSites.get(input.orgSlug), siteIdentity(container, input.orgSlug)]);
+  const plan = planIndexNowSubmissions({
+    changedUrls: input.changedUrls, articlePaths: input.articlePaths, aiPaths: input.aiPaths,
+    publicOrigin: site?.publicOrigin ?? null, aiSiteOrigin: aiSiteOrigin(container.config, input.orgSlug), key: indexNowKey,
+  });
+  // The public endpoint (no INDEXNOW_ENDPOINT set) is never sent a local site's URLs.
+  const skipped = !container.config.indexNowEndpoint && !isPubliclyReachableHost(plan.host)
+    ? `${plan.host} is not a public host: search engines could not fetch it, so nothing was sent (INDEXNOW_ENDPOINT sends anyway)`
+    : null;
+  const results = [];
+  if (!skipped) for (const submission of plan.submissions) results.push(await engines.indexNow.submit(submission));
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length) log.warn('IndexNow submission failed', { org: input.orgSlug, reasons: failed.map((r) => (r.ok ? '' : r.reason)) });
+  return {
+    host: plan.host,
+    key_location: plan.keyLocation,
+    urls_submitted: results.filter((r) => r.ok).reduce((n, r) => n + r.urlCount, 0),
+    submissions: results.map((r) => (r.ok ? { status: r.status, urls: r.urlCount } : { status: r.status ?? null, urls: r.urlCount, error: r.reason })),
+    excluded: [...plan.excluded, ...plan.refused],
+    ok: failed.length === 0,
+    skipped,
+  };
+}
+
+/** Batch 3 of the daily run: after the day's deploys, notify once, and resubmit the sitemap when verified. */
+export async function notifySearchEngines(container: Container, orgSlug: string, runDate: string, engines: SearchNotifyEngines = searchNotifyEnginesOf(container)): Promise<Record<string, unknown> | SkippedDailyStep> {
+  const [run, articles, site] = await Promise.all([
+    container.dailyRuns.getBusinessRun(runDate, orgSlug),
+    container.articles.list(orgSlug),
+    container.aiSites.get(orgSlug),
+  ]);
+  const changedUrls = run?.changed_urls ?? [];
+  const articlePaths = articles.filter((a) => a.run_date === runDate).map((a) => a.article_path);
+  const sitemap = await engines.webmaster.resubmitSitemap({
+    siteUrl: site?.publicOrigin ?? aiSiteOrigin(container.config, orgSlug),
+    sitemapUrl: `${site?.publicOrigin ?? aiSiteOrigin(container.config, orgSlug)}/sitemap.xml`,
+    // Set by domain connection once the console verified the customer domain.
+    verified: site?.webmasterVerified === true,
+  });
+  if (changedUrls.length === 0 && articlePaths.length === 0) {
+    return { skipped: 'nothing changed or was published today: no IndexNow submission', result: { sitemap } };
+  }
+  const indexNow = await submitIndexNow(container, { orgSlug, changedUrls, articlePaths }, engines);
+  if (indexNow.skipped) return { skipped: indexNow.skipped, result: { index_now: indexNow, sitemap } };
+  if (!indexNow.ok) {
+    const errors = indexNow.submissions.filter((s) => 'error' in s);
+    const message = `IndexNow: ${errors.map((s) => ('error' in s ? s.error : '')).join('; ')}`;
+    // Worth another attempt only when the engine was busy or unreachable; a refusal (400/403/422) is not.
+    const transient = errors.some((s) => s.status === null || s.status === 429 || s.status >= 500);
+    throw transient ? new UpstreamError(message) : Object.assign(new Error(message), { name: 'IndexNowRejected' });
+  }
+  return { index_now: indexNow, sitemap };
+}

@@ -1,0 +1,5 @@
+import { createArticleBatch, type ArticleBatch } from '../app/articles/daily';
+import { readyContainer } from '../container';
+
+/** Daily 2a, one Map item: the articles one entity still lacks today (saved, not deployed). */
+export const handler = async (event: ArticleBatch) => createArticleBatch(await readyContainer(), event);

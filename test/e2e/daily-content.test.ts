@@ -1,0 +1,143 @@
+/**
+ * Batches 2a and 3 end to end on the local runtime: the daily schedule plans the day's
+ * articles from the quota policy (weekly-100 here: 100 articles is enough to see the
+ * plan at work without a 1,000-article burst), creates them from the AI site's own content,
+ * publishes them in one deploy that refreshes every page's check date, and then notifies a
+ * local IndexNow endpoint exactly once, which fetches the key file from where the
+ * submission's keyLocation says, as a real engine does.
+ */
+import { getContainer } from '../../functions/container';
+import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
+import { startIndexNowFake, type IndexNowFake } from '../../functions/local/indexnow-fake';
+import { getWithHost } from '../support/http';
+import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
+
+const ORG = 'roastery';
+let stack: TestStack;
+let store: DemoStore;
+let indexNow: IndexNowFake;
+let token: string;
+const key = { apiKey: DEV_API_KEY };
+/** The service's clock; the daily run below happens a day later, so the check dates visibly move. */
+let offsetMs = 0;
+const clock = { now: () => new Date(Date.now() + offsetMs) };
+
+const aiHost = () => `${ORG}.localhost:${stack.sites.port}`;
+const aiPage = (path: string) => getWithHost(stack.sites.port, path, aiHost());
+const lastChecked = (html: string) => /Last checked: ([^<]+)/.exec(html)?.[1] ?? null;
+
+beforeAll(async () => {
+  indexNow = await startIndexNowFake();
+  store = await startDemoStore({ port: 0 });
+  stack = await startTestStack(
+    { LOG_LEVEL: 'error', EDGE_PROPAGATION_WAIT_SECONDS: '0', ARTICLE_QUOTA_POLICY: 'weekly-100', INDEXNOW_ENDPOINT: indexNow.url },
+    { workflows: { retryWithoutDelay: true }, clock },
+  );
+  token = await stack.token(ORG);
+  await stack.call('POST', '/api/business', { token, body: { name: 'Quill Roasting Co.', url: store.origin } });
+  const started = await stack.call('POST', '/api/onboarding/generate-all', { token, body: {} });
+  await stack.workflows.finished(started.body.execution_id);
+}, 240_000);
+
+afterAll(async () => {
+  await stack?.close();
+  await store?.close();
+  await indexNow?.close();
+});
+
+describe('create-ai-article, articles and timestamps through the routes', () => {
+  let created: any;
+
+  test('create-ai-article answers every spec field, saves the article and does not deploy it', async () => {
+    const res = await stack.call('POST', '/api/cron/create-ai-article', { ...key, body: { business_id: ORG } });
+    expect(res.status).toBe(201);
+    created = res.body;
+    expect(created).toMatchObject({
+      status: 'success', article_path: expect.stringMatching(/^\/[a-z0-9-]+\/$/), title: expect.stringMatching(/\?$/),
+      published_date: new Date().toISOString().slice(0, 10), project_name: ORG, ai_site_url: expect.stringContaining(`${ORG}.localhost`),
+      existing_posts: [], faq_category: 'business_article',
+    });
+    expect(created.files.map((f: any) => f.path)).toContain(`${created.article_path}index.html`);
+    expect(created.title).not.toMatch(/Quill/i);
+    expect((await aiPage(created.article_path)).status).toBe(404);
+    const list = await stack.call('GET', `/api/articles/${ORG}`, { token });
+    expect(list.body).toEqual({ business_id: ORG, total: 1, articles: [{ title: created.title, article_path: created.article_path, published_date: created.published_date, faq_category: 'business_article', product_id: null }] });
+  });
+
+  test('update-all-timestamps publishes it: reachable at /{slug}/ on the AI host and /ai/{slug}/ through the CDN proxy', async () => {
+    const res = await stack.call('POST', '/api/cron/update-all-timestamps', { ...key, body: { business_id: ORG } });
+    expect(res.status).toBe(200);
+    const page = await aiPage(created.article_path);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(created.title.replace(/'/g, '&#39;').replace(/&(?!#)/g, '&amp;'));
+    const proxy = await stack.call('GET', `/api/domain/get-proxy/${ORG}`, { token });
+    const cdnHost = new URL(proxy.body.cdn_url ?? `http://${proxy.body.cdn_domain}`).host;
+    const viaCdn = await getWithHost(stack.proxy.port, `/ai${created.article_path}`, cdnHost.split(':')[0]!);
+    expect(viaCdn.status).toBe(200);
+    expect(viaCdn.text).toContain(`${created.article_path}`);
+  });
+
+  test('a product article, a backdated one, and bad requests', async () => {
+    const product = (await getContainer().products.list(ORG))[0]!;
+    const res = await stack.call('POST', '/api/cron/create-ai-article', { ...key, body: { business_id: ORG, product_id: product.productId, backdate_to: '2026-01-15' } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ faq_category: 'product_article', published_date: '2026-01-15', existing_posts: [{ title: created.title, article_path: created.article_path }] });
+    expect((await getContainer().products.find(ORG, product.productId))!.articleCount).toBe(1);
+    for (const [body, status] of [
+      [{ business_id: ORG, product_id: 'no-such-product' }, 404],
+      [{ business_id: 'nobody' }, 404],
+      [{ business_id: ORG, backdate_to: '2999-01-01' }, 400],
+      [{ business_id: ORG, extra: 1 }, 400],
+    ] as const) {
+      expect([body, (await stack.call('POST', '/api/cron/create-ai-article', { ...key, body })).status]).toEqual([body, status]);
+    }
+    expect((await stack.call('POST', '/api/cron/create-ai-article', { body: { business_id: ORG } })).status).toBe(401);
+  });
+});
+
+describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', () => {
+  let run: any;
+  let checkedBefore: string | null;
+  let quotaBefore: any;
+
+  beforeAll(async () => {
+    checkedBefore = lastChecked((await aiPage('/ai/')).text);
+    quotaBefore = (await stack.call('GET', `/api/cron/ai-articles-quota?org_slug=${ORG}`, key)).body;
+    indexNow.reset();
+    offsetMs = 86_400_000;
+    const started = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
+    await stack.workflows.finished(started.body.execution_id);
+    run = (await stack.call('GET', started.body.status_url, key)).body.businesses.runs[0];
+  }, 240_000);
+
+  test('2a creates the day\'s quota of articles and publishes them with refreshed check dates', async () => {
+    expect(run.steps['2a']).toMatchObject({ status: 'succeeded' });
+    // weekly-100: 100 a week, 2 already created by the routes this week → 98 today.
+    expect(quotaBefore.total_daily_quota).toBe(98);
+    const result = run.steps['2a'].result;
+    expect(result.articles_created).toBe(98);
+    const articles = (await stack.call('GET', `/api/articles/${ORG}`, { token })).body;
+    expect(articles.total).toBe(100);
+    expect(new Set(articles.articles.map((a: any) => a.title)).size).toBe(100);
+    for (const a of articles.articles.slice(-5)) expect((await aiPage(a.article_path)).status).toBe(200);
+    const checkedAfter = lastChecked((await aiPage('/ai/')).text);
+    expect(checkedAfter).not.toBeNull();
+    expect(checkedAfter).not.toBe(checkedBefore);
+    expect(new Date(`${checkedAfter} UTC`).getTime() - new Date(`${checkedBefore} UTC`).getTime()).toBe(86_400_000);
+    const quotaAfter = (await stack.call('GET', `/api/cron/ai-articles-quota?org_slug=${ORG}`, key)).body;
+    expect(quotaAfter).toMatchObject({ articles_this_week: 100, total_daily_quota: 0 });
+  });
+
+  test('batch 3: exactly one IndexNow request, on the AI host, with its key location and the new article URLs', async () => {
+    expect(run.steps['3']).toMatchObject({ status: 'succeeded' });
+    const site = await getContainer().aiSites.get(ORG);
+    expect(indexNow.submissions).toHaveLength(1);
+    const [submission] = indexNow.submissions;
+    expect(submission).toMatchObject({
+      status: 200, host: aiHost(), key: site!.indexNowKey,
+      keyLocation: `http://${aiHost()}/${site!.indexNowKey}.txt`, keyCheck: { matched: true },
+    });
+    const paths = run.steps['2a'].result.article_paths as string[];
+    expect(submission!.urlList!.sort()).toEqual(paths.map((p) => `http://${aiHost()}${p}`).sort());
+  });
+});
