@@ -59,7 +59,9 @@ export async function renderMainPart(container: Container, orgSlug: string): Pro
   const identity = await siteIdentity(container, orgSlug);
   // The last built main part: its pages keep their modified dates unless their content changed (D112).
   const previousMain = await container.artifacts.get<SiteFile[]>(artifactKeys.sitePart(orgSlug, 'main'));
+  const articles = await container.articles.list(orgSlug);
   const files = buildSiteFiles(snapshot, narrative, {
+    articleSlugs: articles.map((a) => a.slug),
     previousPages: pageDatesOf(previousMain ?? []),
     now: container.clock.now().toISOString(),
     indexNowKey: identity.indexNowKey,

@@ -81,6 +81,11 @@ export interface BuildSiteOptions {
   previousPages?: PageDates;
   /** Tests and benches: other llms.txt limits. */
   llmsLimits?: LlmsLimits;
+  /**
+   * Slugs of the AI articles (root `/<slug>/`, served at `/ai/<slug>/` on a customer domain):
+   * a Q&A page never takes one, or it would hide the article's `/ai/` form (D28, D124).
+   */
+  articleSlugs?: readonly string[];
 }
 
 /** The products data.json describes: the ones llms.txt lists (D113). */
@@ -184,7 +189,7 @@ export function buildSiteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative
     ),
   }));
 
-  const faqAllocator = new SlugAllocator(RESERVED_AI_NAMES);
+  const faqAllocator = new SlugAllocator([...RESERVED_AI_NAMES, ...(options.articleSlugs ?? [])]);
   const faqRefs: FaqRef[] = narrative.faqs
     .filter((entry) => oneLine(entry.question) && entry.answer.trim())
     .map((entry) => ({ entry, slug: faqAllocator.take(slugify(entry.question, 'question')) }));

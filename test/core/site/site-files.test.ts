@@ -398,3 +398,14 @@ describe('every link inside every AI file resolves on both hosts', () => {
     expect(checkLink(`${STORE}/cart`, paths, STORE)).toBeNull();
   });
 });
+
+describe('Q&A slugs and AI articles (D28, D124)', () => {
+  test('a Q&A page never takes an article\'s slug: the article keeps its /ai/<slug>/ form', () => {
+    const question = narrative().faqs[0]!.question;
+    const taken = buildSiteFiles(snapshot(), narrative(), OPTIONS).find((f) => f.path.startsWith('/ai/') && f.content.includes(question.slice(0, 20)) && /^\/ai\/[^/]+\/index\.html$/.test(f.path))!;
+    const slug = taken.path.split('/')[2]!;
+    const rebuilt = buildSiteFiles(snapshot(), narrative(), { ...OPTIONS, articleSlugs: [slug] });
+    expect(rebuilt.some((f) => f.path === `/ai/${slug}/index.html`)).toBe(false);
+    expect(rebuilt.some((f) => f.path === `/ai/${slug}-2/index.html`)).toBe(true);
+  });
+});
