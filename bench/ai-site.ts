@@ -97,7 +97,8 @@ async function measureChild(size: number, givenOrigin?: string): Promise<AiSiteF
   const { scrapeWebsite } = await import('../functions/app/scrape-website');
   const { discoverProducts } = await import('../functions/app/discover-products');
   const { generateProductLlmsFiles } = await import('../functions/app/product-llms-files');
-  const { createAiWebsite, loadSnapshot } = await import('../functions/app/create-ai-website');
+  const { createAiWebsite } = await import('../functions/app/create-ai-website');
+  const { loadSnapshot } = await import('../functions/app/snapshot');
   const { deploySite } = await import('../functions/app/deploy-site');
   const { siteIdentity } = await import('../functions/app/site-identity');
   const { generatorOf } = await import('../functions/engines/generator');

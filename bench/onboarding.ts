@@ -368,7 +368,7 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string):
     // Prompt quality of what was stored, after everything measured.
     const { promptFigures } = await import('./fidelity');
     const { detectProductLines } = await import('../functions/core/prompts/product-lines');
-    const { loadSnapshot } = await import('../functions/app/create-ai-website');
+    const { loadSnapshot } = await import('../functions/app/snapshot');
     const snapshot = await loadSnapshot(getContainer(), ORG);
     const texts = prompts.body.prompts as Array<{ prompt: string; product_id: string | null }>;
     const promptQuality = promptFigures(

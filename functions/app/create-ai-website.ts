@@ -3,42 +3,22 @@
  * store it as the `main` part and publish it with any other parts (3b's product files).
  */
 import { artifactKeys } from '../core/artifacts';
-import { ValidationError } from '../core/errors';
 import { buildSiteFiles } from '../core/site/build';
 import { pageDatesOf } from '../core/site/dates';
-import type { SiteFile, SiteNarrative, StoreSnapshot } from '../core/site/types';
-import { storeDomain } from '../core/store/store-url';
+import type { SiteFile, SiteNarrative } from '../core/site/types';
 import type { Container } from '../container';
 import { generatorOf } from '../engines/generator';
-import type { CatalogArtifact } from './discover-products';
-import type { ScrapeArtifact } from './scrape-website';
 import { publishSiteParts, saveSitePart } from './site-parts';
 import { siteIdentity } from './site-identity';
 import { requireBusiness } from './business';
 import { mainPartInputs } from './site-inputs';
+import { loadSnapshot } from './snapshot';
 
 export interface CreateSiteSummary {
   files: number;
   releaseId: string;
   deploymentUrl: string;
   engine: SiteNarrative['engine'];
-}
-
-export async function loadSnapshot(container: Container, orgSlug: string): Promise<StoreSnapshot> {
-  const business = await requireBusiness(container, orgSlug);
-  const [scrape, catalog] = await Promise.all([
-    container.artifacts.get<ScrapeArtifact>(artifactKeys.scrape(orgSlug)),
-    container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug)),
-  ]);
-  if (!scrape) throw new ValidationError(`no scraped pages for ${orgSlug}: the website scrape (1a) has not run`);
-  return {
-    business: { name: business.name, orgSlug, url: business.url, domain: storeDomain(new URL(business.url)), logoUrl: business.faviconUrl },
-    pages: scrape.pages,
-    products: catalog?.products ?? [],
-    collections: catalog?.collections ?? [],
-    storeSitemapUrls: scrape.urls.map((u) => ({ loc: u.url, ...(u.lastmod ? { lastmod: u.lastmod } : {}), ...(u.images?.length ? { images: u.images } : {}) })),
-    ...(scrape.agentFiles?.length ? { storeAgentFiles: scrape.agentFiles } : {}),
-  };
 }
 
 export async function createAiWebsite(container: Container, orgSlug: string): Promise<CreateSiteSummary> {

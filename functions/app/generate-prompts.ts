@@ -38,7 +38,7 @@ import { storeDomain } from '../core/store/store-url';
 import type { Container } from '../container';
 import { promptGeneratorOf } from '../engines/prompt-generator';
 import { createLogger } from '../logger';
-import { loadSnapshot } from './create-ai-website';
+import { loadSnapshot } from './snapshot';
 import type { CatalogArtifact } from './discover-products';
 import { requireBusiness } from './business';
 

@@ -17,7 +17,7 @@ import type { Business } from '../../core/model';
 import type { CatalogProduct, SiteFile, SiteNarrative } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
 import { requireBusiness } from '../business';
-import { loadSnapshot } from '../create-ai-website';
+import { loadSnapshot } from '../snapshot';
 import type { CatalogArtifact } from '../discover-products';
 import { saveSitePart } from '../site-parts';
 

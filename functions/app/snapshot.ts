@@ -1,0 +1,26 @@
+/** The store as the AI site is built from it: the scraped pages (1a) and the catalogue (1c). */
+import { artifactKeys } from '../core/artifacts';
+import { ValidationError } from '../core/errors';
+import type { StoreSnapshot } from '../core/site/types';
+import { storeDomain } from '../core/store/store-url';
+import type { Container } from '../container';
+import { requireBusiness } from './business';
+import type { CatalogArtifact } from './discover-products';
+import type { ScrapeArtifact } from './scrape-website';
+
+export async function loadSnapshot(container: Container, orgSlug: string): Promise<StoreSnapshot> {
+  const business = await requireBusiness(container, orgSlug);
+  const [scrape, catalog] = await Promise.all([
+    container.artifacts.get<ScrapeArtifact>(artifactKeys.scrape(orgSlug)),
+    container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug)),
+  ]);
+  if (!scrape) throw new ValidationError(`no scraped pages for ${orgSlug}: the website scrape (1a) has not run`);
+  return {
+    business: { name: business.name, orgSlug, url: business.url, domain: storeDomain(new URL(business.url)), logoUrl: business.faviconUrl },
+    pages: scrape.pages,
+    products: catalog?.products ?? [],
+    collections: catalog?.collections ?? [],
+    storeSitemapUrls: scrape.urls.map((u) => ({ loc: u.url, ...(u.lastmod ? { lastmod: u.lastmod } : {}), ...(u.images?.length ? { images: u.images } : {}) })),
+    ...(scrape.agentFiles?.length ? { storeAgentFiles: scrape.agentFiles } : {}),
+  };
+}
