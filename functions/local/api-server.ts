@@ -11,6 +11,7 @@ import { toApiGatewayEvent } from './apigw-event';
 import { createRouteMatcher } from './route-matcher';
 import { closeServer } from './close-server';
 import { listen } from './listen';
+import { readBody } from './read-body';
 
 /** API Gateway's and Lambda's synchronous payload limit. */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;
@@ -65,7 +66,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
         if (allowed.length) return send(res, 405, { status: 'error', error: `method ${req.method} not allowed on ${path}` }, { Allow: allowed.join(', ') });
         return send(res, 404, { status: 'error', error: `no route for ${req.method} ${path}` });
       }
-      const body = await readBody(req);
+      const body = await readBody(req, MAX_BODY_BYTES);
       if (body === null) return send(res, 413, { status: 'error', error: `request body larger than ${MAX_BODY_BYTES} bytes` });
       const event = toApiGatewayEvent({ req, body, resource: found.route.path, pathParameters: found.pathParameters });
       const result = await load(found.route.handler)(event, lambdaContext(found.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS, event.requestContext.requestId));
@@ -84,21 +85,6 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     url: `http://localhost:${port}`,
     close: () => closeServer(server),
   };
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function lambdaContext(timeoutSeconds: number, requestId: string): Context {

@@ -23,6 +23,7 @@ import { isIP } from 'node:net';
 import { INDEXNOW_MAX_URLS_PER_SUBMISSION, isValidIndexNowKey, normalizeIndexNowHost, urlBelongsToHost } from '../core/indexnow/submission';
 import { closeServer } from './close-server';
 import { listen } from './listen';
+import { readBody } from './read-body';
 
 export interface IndexNowFakeSubmission {
   method: string;
@@ -171,17 +172,7 @@ export async function startIndexNowFake(options: IndexNowFakeOptions = {}): Prom
   };
 
   const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => {
-      void handle(req, res, Buffer.concat(chunks).toString('utf8'), tooLarge);
-    });
+    void readBody(req, MAX_BODY_BYTES).then((body) => handle(req, res, body?.toString('utf8') ?? '', body === null));
   });
   const port = await listen(server, options.port, options.host);
   const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;

@@ -5,6 +5,7 @@ import type { BusinessListing, BusinessRepository } from '../../ports';
 import { putIfAbsent } from './client';
 import { keys } from './keys';
 import { decodeCursor, encodeCursor } from './page-cursor';
+import { queryGsi1First } from './query-all';
 
 export function createBusinessRepository(db: DynamoDBDocumentClient, table: string): BusinessRepository {
   return {
@@ -35,15 +36,8 @@ export function createBusinessRepository(db: DynamoDBDocumentClient, table: stri
     },
 
     async findByDomain(domain) {
-      const index = keys.domainIndex(domain.toLowerCase());
-      const { Items } = await db.send(new QueryCommand({
-        TableName: table,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-        ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK },
-        Limit: 1,
-      }));
-      return Items?.[0] ? toBusiness(Items[0]) : null;
+      const item = await queryGsi1First(db, table, keys.domainIndex(domain.toLowerCase()));
+      return item ? toBusiness(item) : null;
     },
   };
 }

@@ -4,10 +4,11 @@
  * domain) finds its organization and the distribution's origins in one index query.
  * Used by the local CDN proxy, the stand-in for CloudFront's own host → distribution map.
  */
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DistributionRoute } from '../../core/proxy/types';
 import type { DistributionIndex } from '../../ports';
 import { keys } from './keys';
+import { queryGsi1First } from './query-all';
 
 /** Marks the AI-site item of `orgSlug` as the owner of `domain` (idempotent; the item must exist). */
 export async function indexDistributionDomain(db: DynamoDBDocumentClient, table: string, orgSlug: string, domain: string): Promise<void> {
@@ -25,15 +26,7 @@ export async function indexDistributionDomain(db: DynamoDBDocumentClient, table:
 export async function findOrgByDistributionDomain(db: DynamoDBDocumentClient, table: string, domain: string): Promise<DistributionRoute | null> {
   const name = domain.trim().replace(/:\d+$/, '').replace(/\.$/, '');
   if (!name) return null;
-  const index = keys.distributionIndex(name);
-  const { Items } = await db.send(new QueryCommand({
-    TableName: table,
-    IndexName: 'GSI1',
-    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
-    ExpressionAttributeValues: { ':pk': index.GSI1PK, ':sk': index.GSI1SK },
-    Limit: 1,
-  }));
-  const item = Items?.[0];
+  const item = await queryGsi1First(db, table, keys.distributionIndex(name));
   if (!item || typeof item.orgSlug !== 'string') return null;
   return {
     orgSlug: item.orgSlug,

@@ -20,3 +20,15 @@ export function queryPrefix(db: DynamoDBDocumentClient, table: string, pk: strin
     ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
   });
 }
+
+/** The first item under one GSI1 key (the index's lookups: a domain, a distribution, an entity id). */
+export async function queryGsi1First(db: DynamoDBDocumentClient, table: string, key: { GSI1PK: string; GSI1SK: string }): Promise<Record<string, any> | null> {
+  const { Items } = await db.send(new QueryCommand({
+    TableName: table,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :sk',
+    ExpressionAttributeValues: { ':pk': key.GSI1PK, ':sk': key.GSI1SK },
+    Limit: 1,
+  }));
+  return Items?.[0] ?? null;
+}
