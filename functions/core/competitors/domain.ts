@@ -7,48 +7,16 @@
  * A non-default port is kept, because another port is another server (the crawler's
  * `sameSite` rule; it is also what lets tests run several sites on loopback).
  *
- * The registrable domain comes from a compact rule set instead of the full Public Suffix
- * List (whose data would not fit the 250 KB Lambda bundle budget): two-level country
- * suffixes (`co.uk`, `com.au`, ...) and the multi-tenant hosting platforms where every
- * subdomain is a different site (`*.myshopify.com`, `*.github.io`, ...).
+ * The registrable domain comes from the shared domain-name module (core/domain/names.ts),
+ * the same rules the domain connection uses: the multi-tenant hosting platforms where every
+ * subdomain is a different site (`*.myshopify.com`, `*.github.io`, ...) and two-level country
+ * suffixes (`co.uk`, `com.au`, ...); its comment says why it is not the full Public Suffix List.
  */
 import { isIP } from 'node:net';
+import { normalizeHost, registrableDomain } from '../domain/names';
 import { parseStoreUrl } from '../store/store-url';
 
-/** Hosting platforms whose subdomains belong to different owners (PSL private section). */
-const PLATFORM_SUFFIXES = [
-  'myshopify.com', 'shopifypreview.com', 'wixsite.com', 'squarespace.com', 'square.site', 'bigcartel.com',
-  'ecwid.com', 'company.site', 'webflow.io', 'carrd.co', 'weebly.com', 'wordpress.com', 'blogspot.com',
-  'tumblr.com', 'substack.com', 'github.io', 'gitlab.io', 'netlify.app', 'vercel.app', 'pages.dev',
-  'web.app', 'firebaseapp.com', 'herokuapp.com', 'azurewebsites.net', 'cloudfront.net', 'appspot.com',
-  'godaddysites.com', 'mystrikingly.com', 'jimdosite.com', 'framer.website', 'myportfolio.com',
-];
-
-/** Second-level labels that, under a two-letter country TLD, are public suffixes (`co.uk`). */
-const COUNTRY_SECOND_LEVELS = new Set([
-  'co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'ltd', 'plc', 'me', 'ne', 'or', 'go', 'gob', 'nic', 'sch',
-  'asn', 'id', 'firm', 'gen', 'ind', 'biz', 'info', 'mil', 'nom', 'int', 'govt',
-]);
-
-/** Host of a URL or host string: lower-case, no trailing dot, no IPv6 brackets. */
-export function normalizeHost(host: string): string {
-  return host.trim().toLowerCase().replace(/\.+$/, '').replace(/^\[|\]$/g, '');
-}
-
-/** `shop.rival.co.uk` → `rival.co.uk`; IP literals and single-label hosts are returned as they are. */
-export function registrableDomain(hostname: string): string {
-  const host = normalizeHost(hostname);
-  if (isIP(host) || !host.includes('.')) return host;
-  const labels = host.split('.');
-  for (const suffix of PLATFORM_SUFFIXES) {
-    if (host === suffix) return host;
-    if (host.endsWith(`.${suffix}`)) return labels.slice(-(suffix.split('.').length + 1)).join('.');
-  }
-  const tld = labels[labels.length - 1];
-  const second = labels[labels.length - 2];
-  if (labels.length >= 3 && tld.length === 2 && COUNTRY_SECOND_LEVELS.has(second)) return labels.slice(-3).join('.');
-  return labels.slice(-2).join('.');
-}
+export { normalizeHost, registrableDomain };
 
 /** The duplicate key of a website: registrable domain plus a non-default port. */
 export function competitorDomain(url: string | URL): string {
