@@ -275,6 +275,8 @@ export interface ArticleRepository {
   add(orgSlug: string, article: ArticleRecord): Promise<boolean>;
   /** Every article of the organization, oldest first. */
   list(orgSlug: string): Promise<ArticleRecord[]>;
+  /** Takes back an article whose files could not be saved (its record and its counts). */
+  remove(orgSlug: string, article: ArticleRecord): Promise<void>;
 }
 
 export interface ArticleStats {
@@ -282,6 +284,8 @@ export interface ArticleStats {
   countInWeek(orgSlug: string, weekStart: string): Promise<number>;
   /** Counts one created article in its week and on its entity (the product, or the business). */
   recordArticle(orgSlug: string, weekStart: string, productId: string | null): Promise<void>;
+  /** Takes one article back out of those counts. */
+  unrecordArticle(orgSlug: string, weekStart: string, productId: string | null): Promise<void>;
 }
 
 export interface RateLimitDecision {

@@ -2,9 +2,9 @@
  * AI articles: one item per article under `ARTICLE#<slug>` in the organization's partition.
  * The slug is claimed with a conditional put, so two creates racing for one title keep one
  * article; the week's and the entity's counters (article-stats.ts) are counted only for the
- * article that was saved.
+ * article that was saved, and given back when its files could not be stored.
  */
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ArticleRecord } from '../../core/articles/record';
 import type { ArticleRepository, ArticleStats } from '../../ports';
 import { isConditionFailure } from './client';
@@ -26,6 +26,16 @@ export function createArticleRepository(db: DynamoDBDocumentClient, table: strin
       }
       await stats.recordArticle(orgSlug, article.week_start, article.product_id);
       return true;
+    },
+
+    async remove(orgSlug, article) {
+      try {
+        await db.send(new DeleteCommand({ TableName: table, Key: keys.article(orgSlug, article.slug), ConditionExpression: 'attribute_exists(PK)' }));
+      } catch (err) {
+        if (isConditionFailure(err)) return;
+        throw err;
+      }
+      await stats.unrecordArticle(orgSlug, article.week_start, article.product_id);
     },
 
     async list(orgSlug) {

@@ -1,4 +1,5 @@
 /** Workflow artifacts as gzip JSON files under a directory (the local stand-in for S3). */
+import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -24,7 +25,8 @@ export function createFsArtifactStore(root: string): ArtifactStore {
     async put(key, value) {
       const target = file(key);
       await mkdir(dirname(target), { recursive: true });
-      const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
+      // Unique per write: two writers of one key in the same millisecond must not share a temp file.
+      const tmp = `${target}.${process.pid}.${randomUUID()}.tmp`;
       await writeFile(tmp, gzipSync(JSON.stringify(value)));
       await rename(tmp, target); // readers never see a half-written artifact
     },

@@ -119,9 +119,16 @@ export async function createArticles(container: Container, orgSlug: string, opti
       product_id: target?.product.productId ?? null, entity_id: target?.entityId ?? business.id,
       week_start: weekBounds(today).weekStart, run_date: options.runDate ?? null, created_at: now,
     };
-    // Files first: a record is only claimed for an article whose files are stored.
-    await saveSitePart(container, orgSlug, articlePart(slug), build.files);
+    // The slug is claimed first: a create that lost the race for it (two entities picked the
+    // same title) must not overwrite the winner's files. Should the files fail to save, the
+    // claim is given back so the slug and its count do not point at nothing.
     if (!(await container.articles.add(orgSlug, record))) continue;
+    try {
+      await saveSitePart(container, orgSlug, articlePart(slug), build.files);
+    } catch (err) {
+      await container.articles.remove(orgSlug, record).catch(() => undefined);
+      throw err;
+    }
     posts.push({ title: record.title, article_path: record.article_path });
     created.push({ record, build });
   }
