@@ -371,6 +371,11 @@ export interface DistributionIndex {
   /** Marks `domain` as served by the distribution of `orgSlug` (its AI-site record must exist). */
   index(orgSlug: string, domain: string): Promise<void>;
   findOrg(domain: string): Promise<DistributionRoute | null>;
+  /**
+   * Marks a further host (a connected custom domain) as served by the same distribution:
+   * an item of its own (the AI-site item holds the distribution domain's entry).
+   */
+  indexAlias(route: DistributionRoute, domain: string): Promise<void>;
 }
 
 export type { CompetitorRepository } from './core/competitors/types';

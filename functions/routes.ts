@@ -63,8 +63,10 @@ export const ROUTES: readonly RouteDef[] = [
 
   // Domain proxy
   { method: 'GET', path: '/api/domain/get-proxy/{org_id}', auth: 'JWT', handler: 'api/domain/get-proxy', summary: 'proxy information' },
-  { method: 'POST', path: '/api/domain/start-certificate/{org_id}', auth: 'JWT', handler: todo, summary: 'start the free certificate (DNS-01)' },
-  { method: 'POST', path: '/api/domain/complete-certificate/{org_id}', auth: 'JWT', handler: todo, summary: 'issue and attach the certificate' },
+  { method: 'POST', path: '/api/domain/start-certificate/{org_id}', auth: 'JWT', handler: 'api/domain/start-certificate', summary: 'start the free certificate (DNS-01)', startsWorkflow: 'start-certificate', readsWorkflow: 'start-certificate' },
+  { method: 'GET', path: '/api/domain/start-certificate/{org_id}/{execution_id}', auth: 'JWT', handler: 'api/domain/start-certificate-status', summary: 'result of a start-certificate run', readsWorkflow: 'start-certificate' },
+  { method: 'POST', path: '/api/domain/complete-certificate/{org_id}', auth: 'JWT', handler: 'api/domain/complete-certificate', summary: 'issue and attach the certificate', startsWorkflow: 'complete-certificate', readsWorkflow: 'complete-certificate' },
+  { method: 'GET', path: '/api/domain/complete-certificate/{org_id}/{execution_id}', auth: 'JWT', handler: 'api/domain/complete-certificate-status', summary: 'result of a complete-certificate run', readsWorkflow: 'complete-certificate' },
   { method: 'POST', path: '/api/domain/mark-step-complete/{org_id}', auth: 'JWT', handler: todo, summary: 'mark a domain-connection step complete' },
   { method: 'POST', path: '/api/domain/disconnect-proxy/{org_id}', auth: 'JWT', handler: todo, summary: 'DNS records that restore the original configuration' },
   { method: 'POST', path: '/api/domain/mark-disconnect-complete/{org_id}', auth: 'JWT', handler: todo, summary: 'mark the proxy disconnected' },

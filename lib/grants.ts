@@ -75,6 +75,31 @@ export function grantCdnManagement(fn: ApiFunction, edgeFunctionVersionArn: stri
     'CloudFront CreateDistribution/ListDistributions support no resource-level permissions, and the replicator role is the one Lambda@Edge needs; the task creates one distribution per customer.');
 }
 
+/**
+ * The free-certificate tasks (issue 13 Part 1): the ACME account key's own secret, the
+ * certificate manager import (us-east-1, for CloudFront) and the distribution update
+ * (aliases, certificate, TLS policy). ACME_* / DNS_RESOLVERS settings are not passed by the
+ * stack yet (the defaults apply: Let's Encrypt production, public resolvers).
+ */
+export function grantCertificateManagement(fn: ApiFunction, edgeFunctionVersionArn: string | undefined): void {
+  const stack = Stack.of(fn);
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'secretsmanager:CreateSecret'],
+    resources: [stack.formatArn({ service: 'secretsmanager', resource: 'secret', resourceName: 'ai-visibility/acme-account-key-*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+  }));
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['acm:ImportCertificate', 'acm:AddTagsToCertificate'],
+    resources: [stack.formatArn({ service: 'acm', region: 'us-east-1', resource: 'certificate', resourceName: '*' })],
+  }));
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['cloudfront:GetDistribution', 'cloudfront:GetDistributionConfig', 'cloudfront:UpdateDistribution'],
+    resources: [stack.formatArn({ service: 'cloudfront', region: '', resource: 'distribution', resourceName: '*' })],
+  }));
+  if (edgeFunctionVersionArn) fn.addEnvironment('EDGE_FUNCTION_VERSION_ARN', edgeFunctionVersionArn);
+  acknowledgeWildcardResources(fn.serviceRole, (r) => /acme-account-key-\*|certificate\/\*|distribution\/\*/.test(r),
+    'The account-key secret name carries the random suffix Secrets Manager adds; imported certificates and per-customer distributions are created at run time, so their ids are not known to the stack.');
+}
+
 function stateMachineArn(fn: ApiFunction, workflow: WorkflowName): string {
   return Stack.of(fn).formatArn({
     service: 'states', resource: 'stateMachine', resourceName: deployedStateMachineName(workflow), arnFormat: ArnFormat.COLON_RESOURCE_NAME,

@@ -15,7 +15,7 @@ import { BlockedUrlError, NotFoundError, ValidationError } from '../core/errors'
 import { parseStoreUrl } from '../core/store/store-url';
 import type { Container } from '../container';
 import { requireBusiness } from './business';
-import { awaitWorkflowOutcome, workflowOutcome, type WorkflowOutcome } from './workflow-results';
+import { awaitWorkflowOutcome, workflowAnswer, workflowOutcome, type WorkflowOutcome } from './workflow-results';
 
 export const REGENERATE_WORKFLOW = 'regenerate-prompts' as const;
 /** Largest `prompt_count` one request may ask for. */
@@ -111,19 +111,7 @@ export interface RegenerateAnswer {
 
 /** The HTTP answer for an execution's outcome; `statusUrl` is where it is read back. */
 function answerOf(outcome: WorkflowOutcome<RegenerateResponse>, executionId: string, statusUrl: string): RegenerateAnswer {
-  switch (outcome.state) {
-    case 'finished':
-      return { statusCode: outcome.result.http_status, body: { ...outcome.result.body, execution_id: executionId } };
-    case 'running':
-      return { statusCode: 202, body: { status: 'running', execution_id: executionId, status_url: statusUrl } };
-    case 'ended':
-      return {
-        statusCode: 500,
-        body: { ...regenerateError(`the regeneration ended without a result: the workflow engine reports ${outcome.engineStatus}`), execution_id: executionId },
-      };
-    case 'unknown':
-      throw new NotFoundError(`no regenerate-prompts execution ${executionId}`);
-  }
+  return workflowAnswer(outcome, { workflow: REGENERATE_WORKFLOW, executionId, statusUrl }, regenerateError) as RegenerateAnswer;
 }
 
 /** POST: waits up to `budgetMs` for the execution just started. */

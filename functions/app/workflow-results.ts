@@ -6,6 +6,7 @@
  * as an artifact per execution, because the engine's own record (DescribeExecution) is
  * only a status: this module is the one place that key and the wait live.
  */
+import { NotFoundError } from '../core/errors';
 import { artifactPath } from '../core/artifacts';
 import type { Container } from '../container';
 import type { ExecutionDescription, WorkflowName } from '../ports';
@@ -100,3 +101,44 @@ export async function awaitWorkflowOutcome<T>(container: Container, workflow: Wo
     interval = Math.min(interval * 2, maxInterval);
   }
 }
+
+/** What a task's Catch received, as text: Lambda puts the thrown error as JSON into Cause; locally it is plain text. */
+export function workflowErrorText(error?: { Error?: string; Cause?: string }): string {
+  if (!error) return 'failed';
+  try {
+    const parsed = JSON.parse(error.Cause ?? '');
+    if (parsed?.errorMessage) return `${parsed.errorType ?? error.Error}: ${parsed.errorMessage}`;
+  } catch {
+    // plain text cause
+  }
+  return [error.Error, error.Cause].filter(Boolean).join(': ') || 'failed';
+}
+
+/** The HTTP status a task's Catch stores: 504 for a timeout, else 500. */
+export const caughtStatus = (error?: { Error?: string }): 504 | 500 => (/Timeout|Timedout/i.test(error?.Error ?? '') ? 504 : 500);
+
+/**
+ * The HTTP answer of a D20 route for an execution's outcome: the stored response once it
+ * finished, 202 while it runs, 500 with `errorBody` when the engine ended it without one,
+ * 404 when there is no such execution. `belongs` hides another organization's result.
+ */
+export function workflowAnswer<B extends object>(
+  outcome: WorkflowOutcome<B>,
+  ids: { workflow: string; executionId: string; statusUrl: string },
+  errorBody: (message: string) => object,
+  belongs: (body: B) => boolean = () => true,
+): { statusCode: number; body: Record<string, unknown> } {
+  const { workflow, executionId, statusUrl } = ids;
+  switch (outcome.state) {
+    case 'finished':
+      if (!belongs(outcome.result.body)) throw new NotFoundError(`no ${workflow} execution ${executionId}`);
+      return { statusCode: outcome.result.http_status, body: { ...outcome.result.body, execution_id: executionId } };
+    case 'running':
+      return { statusCode: 202, body: { status: 'running', execution_id: executionId, status_url: statusUrl } };
+    case 'ended':
+      return { statusCode: 500, body: { ...errorBody(`the ${workflow} operation ended without a result: the workflow engine reports ${outcome.engineStatus}`), execution_id: executionId } };
+    case 'unknown':
+      throw new NotFoundError(`no ${workflow} execution ${executionId}`);
+  }
+}
+

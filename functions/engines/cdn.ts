@@ -29,7 +29,7 @@ export const CDN_NOT_CONFIGURED = 'the CDN proxy is not configured: EDGE_FUNCTIO
 export const cdnOf = perContainer((container) => createCdnEngine(container.config, container.distributions));
 
 export function createCdnEngine(config: Config, distributions: DistributionIndex): CdnEngine {
-  const local = createLocalCdn({ findByDomain: distributions.findOrg });
+  const local = createLocalCdn({ findByDomain: distributions.findOrg, indexAlias: distributions.indexAlias });
   const indexDomain = distributions.index;
   const arn = edgeFunctionVersionArnOf(config);
   // The local CDN stands in only where everything is local (the embedded database);
@@ -37,7 +37,7 @@ export function createCdnEngine(config: Config, distributions: DistributionIndex
   if (!arn && config.dynamodbEndpoint) return { kind: 'local', gateway: local, indexDomain, resolveHost: local.resolveHost };
   if (!arn) {
     const refuse = async (): Promise<never> => { throw new ProviderNotConfiguredError(CDN_NOT_CONFIGURED); };
-    return { kind: 'unconfigured', gateway: { createDistribution: refuse, getDistribution: refuse }, indexDomain, resolveHost: local.resolveHost };
+    return { kind: 'unconfigured', gateway: { createDistribution: refuse, getDistribution: refuse, attachCertificate: refuse }, indexDomain, resolveHost: local.resolveHost };
   }
 
   // Loaded only when CloudFront is configured, so other bundles never pull the client in.
@@ -49,6 +49,11 @@ export function createCdnEngine(config: Config, distributions: DistributionIndex
     // CloudFront is global; its API lives in us-east-1.
     client: new CloudFrontClient({ region: 'us-east-1' }),
     edgeFunctionVersionArn: arn,
+    importCertificate: async (certificate) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { importCertificate } = require('../adapters/aws/acm-import') as typeof import('../adapters/aws/acm-import');
+      return importCertificate(certificate);
+    },
   });
   return { kind: 'cloudfront', gateway, indexDomain, resolveHost: local.resolveHost };
 }

@@ -17,7 +17,7 @@ import type { Construct } from 'constructs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
-import { grantCdnManagement, grantSiteFiles, type SiteFiles } from '../grants';
+import { grantCdnManagement, grantCertificateManagement, grantSiteFiles, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess, acknowledgeWildcardResources, acknowledgeWildcardUnder } from '../nag';
 import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
 import { grantSecretGroups, type SecretsByGroup } from '../secrets';
@@ -37,6 +37,8 @@ export const TASK_TIMEOUT_SECONDS = 300;
 export const TASK_MEMORY_MB = 2048;
 /** The task that creates customer CloudFront distributions with the edge router attached. */
 export const CDN_TASK = 'CreateCdnDistribution';
+/** The free-certificate tasks (ACME account key, certificate manager import, distribution update). */
+export const CERTIFICATE_TASKS: readonly string[] = ['StartCertificate', 'CompleteCertificate'];
 /**
  * Secret groups every task may read: the content and AI providers (scrape, search, model,
  * platforms, judge, IndexNow, webmaster). Not the accounts group (identity and payment
@@ -87,6 +89,7 @@ export class WorkflowStack extends Stack {
       // Tasks pass their large outputs to each other as artifacts in the sites bucket.
       grantSiteFiles(fn, props.siteFiles);
       if (name === CDN_TASK) grantCdnManagement(fn, props.settings.edgeFunctionVersionArn);
+      if (CERTIFICATE_TASKS.includes(name)) grantCertificateManagement(fn, props.settings.edgeFunctionVersionArn);
       grantSecretGroups(fn, props.secrets, TASK_SECRET_GROUPS);
       this.taskFunctions.set(name, fn);
       return fn;

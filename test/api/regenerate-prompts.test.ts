@@ -394,7 +394,7 @@ describe('the wait and the read-back, on a scripted engine', () => {
     const died = scripted(['TIMED_OUT']);
     expect(await readPromptRegeneration(died.container, 'exec-1', 'x')).toEqual({
       statusCode: 500,
-      body: { status: 'error', prompts_generated: 0, prompts_saved: 0, pages_scraped: 0, execution_id: 'exec-1', error: 'the regeneration ended without a result: the workflow engine reports TIMED_OUT' },
+      body: { status: 'error', prompts_generated: 0, prompts_saved: 0, pages_scraped: 0, execution_id: 'exec-1', error: 'the regenerate-prompts operation ended without a result: the workflow engine reports TIMED_OUT' },
     });
   });
 

@@ -7,6 +7,7 @@ import {
   GetDistributionConfigCommand,
   ListDistributionsCommand,
   NoSuchDistribution,
+  UpdateDistributionCommand,
 } from '@aws-sdk/client-cloudfront';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
@@ -190,5 +191,34 @@ describe('getDistribution', () => {
     cf.on(GetDistributionCommand).rejects(new NoSuchDistribution({ message: 'The specified distribution does not exist.', $metadata: {} }));
     const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
     await expect(gateway.getDistribution('ENOPE')).resolves.toBeNull();
+  });
+});
+
+describe('attachCertificate (issue 13 Part 1)', () => {
+  const CERT = { certificatePem: 'leaf', chainPem: 'chain', privateKeyPem: 'key', notAfter: '2027-01-01T00:00:00.000Z', tags: { org: 'demo-store' } };
+  const ACM_ARN = 'arn:aws:acm:us-east-1:123456789012:certificate/abc-123';
+
+  test('imports the certificate, then updates the distribution with the aliases, the certificate (SNI) and TLSv1.2_2021, under the ETag', async () => {
+    const imported: unknown[] = [];
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN, importCertificate: async (c) => (imported.push(c), ACM_ARN) });
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'E1', DistributionConfig: { CallerReference: 'ref', Comment: 'c', Enabled: true, Origins: { Quantity: 0, Items: [] }, DefaultCacheBehavior: { TargetOriginId: 'store', ViewerProtocolPolicy: 'redirect-to-https' }, ViewerCertificate: { CloudFrontDefaultCertificate: true } } as never });
+    cf.on(UpdateDistributionCommand).resolves({});
+    const attached = await gateway.attachCertificate('E2ABCDEFGHIJKL', { aliases: ['WWW.Shop.example.', 'shop.example'], certificate: CERT });
+    expect(imported).toEqual([CERT]);
+    expect(attached).toEqual({ certificateArn: ACM_ARN, aliases: ['www.shop.example', 'shop.example'], notAfter: CERT.notAfter });
+    const update = cf.commandCalls(UpdateDistributionCommand)[0].args[0].input;
+    expect(update.Id).toBe('E2ABCDEFGHIJKL');
+    expect(update.IfMatch).toBe('E1');
+    expect(update.DistributionConfig).toMatchObject({
+      CallerReference: 'ref',
+      Aliases: { Quantity: 2, Items: ['www.shop.example', 'shop.example'] },
+      ViewerCertificate: { ACMCertificateArn: ACM_ARN, SSLSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2021', CloudFrontDefaultCertificate: false },
+    });
+  });
+
+  test('nothing is updated when the import fails', async () => {
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN, importCertificate: async () => { throw new Error('acm down'); } });
+    await expect(gateway.attachCertificate('E2ABCDEFGHIJKL', { aliases: ['shop.example'], certificate: CERT })).rejects.toThrow('acm down');
+    expect(cf.commandCalls(UpdateDistributionCommand)).toHaveLength(0);
   });
 });

@@ -57,7 +57,7 @@ test('resolveHost ignores case and port and answers null for unknown or incomple
 describe('engine selection', () => {
   const base = loadConfig({});
   // Engine selection never touches the index; these tests need none.
-  const noDistributions = { index: async () => undefined, findOrg: async () => null };
+  const noDistributions = { index: async () => undefined, findOrg: async () => null, indexAlias: async () => undefined };
   test('no edge function version, everything local: the local CDN', () => {
     const local = loadConfig({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' });
     expect(edgeFunctionVersionArnOf(local)).toBeUndefined();
@@ -79,4 +79,22 @@ describe('engine selection', () => {
     expect(base.cdn.apexGatewayIps).toEqual([]);
     expect(loadConfig({ APEX_GATEWAY_IPS: ' 75.2.60.5, 99.83.190.102 ' }).cdn.apexGatewayIps).toEqual(['75.2.60.5', '99.83.190.102']);
   });
+});
+
+test('attachCertificate: indexes each alias with the distribution\'s route, remembers aliases; an unknown distribution is refused', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const acme = require('acme-client') as typeof import('acme-client');
+  const key = await acme.crypto.createPrivateEcdsaKey();
+  const [, cert] = await acme.crypto.createAlpnCertificate({ identifier: { type: 'dns', value: 'www.shop.example' } } as never, 'x', key);
+  const id = localDistributionId(INPUT.callerReference);
+  const route: DistributionRoute = { orgSlug: 'demo-store', distributionId: id, storeOrigin: INPUT.storeOrigin, aiSiteHost: INPUT.aiSiteHost };
+  const indexed: [DistributionRoute, string][] = [];
+  const reg = { ...registry({ [localDistributionDomain(id)]: route }), indexAlias: async (r: DistributionRoute, d: string) => { indexed.push([r, d]); } };
+  const cdn = createLocalCdn(reg);
+  const certificate = { certificatePem: cert.toString(), chainPem: '', privateKeyPem: key.toString(), notAfter: '2027-01-01T00:00:00.000Z' };
+  const attached = await cdn.attachCertificate(id, { aliases: ['WWW.shop.example', 'shop.example.'], certificate });
+  expect(attached).toEqual({ certificateArn: expect.stringMatching(new RegExp(`^local:${id}:[0-9a-f]+$`)), aliases: ['www.shop.example', 'shop.example'], notAfter: certificate.notAfter });
+  expect(indexed).toEqual([[route, 'www.shop.example'], [route, 'shop.example']]);
+  expect((await cdn.getDistribution(id))?.aliases).toEqual(['www.shop.example', 'shop.example']);
+  await expect(cdn.attachCertificate('EAAAAAAAAAAAAA', { aliases: ['x.example'], certificate })).rejects.toThrow(/no local distribution/);
 });

@@ -132,3 +132,18 @@ describe('workflow stack edge cases', () => {
     template.resourceCountIs('AWS::StepFunctions::StateMachine', loadAslFiles(STATE_MACHINES_DIR).length);
   });
 });
+
+describe('the free-certificate tasks (issue 13 Part 1)', () => {
+  test('StartCertificate / CompleteCertificate may use the ACME account-key secret, import into ACM and update distributions; other tasks may not', () => {
+    const template = Template.fromStack(buildTestService({ realWorkflows: true }).stacks.workflow);
+    const functions = ofType(template, 'AWS::Lambda::Function');
+    const actionsOf = (match: RegExp) => Object.entries(functions).filter(([id]) => match.test(id))
+      .map(([, fn]) => statementsOfRole(template, roleOf(fn)).flatMap((st) => asArray(st.Action)));
+    const certificate = actionsOf(/^(Start|Complete)Certificate/);
+    expect(certificate).toHaveLength(2);
+    for (const actions of certificate) {
+      expect(actions).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'acm:ImportCertificate', 'cloudfront:UpdateDistribution', 'cloudfront:GetDistributionConfig']));
+    }
+    for (const actions of actionsOf(/^(?!(Start|Complete)Certificate)/)) expect(actions).not.toContain('acm:ImportCertificate');
+  });
+});

@@ -22,11 +22,12 @@ import {
   GetDistributionCommand,
   GetDistributionConfigCommand,
   ListDistributionsCommand,
+  UpdateDistributionCommand,
   type DistributionConfig,
   type Origin,
   type PriceClass,
 } from '@aws-sdk/client-cloudfront';
-import { AI_SITE_HOST_HEADER, type CdnGateway, type CreateDistributionInput, type CreatedDistribution } from '../../core/proxy/types';
+import { AI_SITE_HOST_HEADER, type CertificateToAttach, type CdnGateway, type CreateDistributionInput, type CreatedDistribution } from '../../core/proxy/types';
 
 /** AWS managed policies (same ids in every account). */
 export const MANAGED_ALL_VIEWER_ORIGIN_REQUEST_POLICY = '216adef6-5c7f-47e4-b989-5492eafa07d3';
@@ -41,7 +42,15 @@ export interface CloudFrontCdnOptions {
   edgeFunctionVersionArn: string;
   /** Default `PriceClass_100` (North America and Europe). */
   priceClass?: PriceClass;
+  /**
+   * Imports a certificate into the certificate manager in us-east-1 and returns its ARN
+   * (adapters/aws/acm-import.ts; injected so bundles that never attach do not carry the ACM client).
+   */
+  importCertificate?: (certificate: CertificateToAttach) => Promise<string>;
 }
+
+/** The viewer TLS policy of a distribution serving a custom domain. */
+export const VIEWER_TLS_POLICY = 'TLSv1.2_2021';
 
 const VERSIONED_LAMBDA_ARN = /^arn:aws[a-z-]*:lambda:us-east-1:\d{12}:function:[A-Za-z0-9_-]+:\d+$/;
 
@@ -81,6 +90,26 @@ export function createCloudFrontCdn(options: CloudFrontCdnOptions): CdnGateway {
         if ((err as { name?: string }).name === 'NoSuchDistribution') return null;
         throw err;
       }
+    },
+
+    async attachCertificate(distributionId, input) {
+      if (!options.importCertificate) throw new Error('attachCertificate needs the certificate manager import (importCertificate option)');
+      const certificateArn = await options.importCertificate(input.certificate);
+      const aliases = [...new Set(input.aliases.map((a) => a.trim().toLowerCase().replace(/\.$/, '')))];
+      const { DistributionConfig: current, ETag } = await client.send(new GetDistributionConfigCommand({ Id: distributionId }));
+      if (!current) throw new Error(`CloudFront GetDistributionConfig returned no configuration for ${distributionId}`);
+      const updated: DistributionConfig = {
+        ...current,
+        Aliases: { Quantity: aliases.length, Items: aliases },
+        ViewerCertificate: {
+          ACMCertificateArn: certificateArn,
+          SSLSupportMethod: 'sni-only',
+          MinimumProtocolVersion: VIEWER_TLS_POLICY,
+          CloudFrontDefaultCertificate: false,
+        },
+      };
+      await client.send(new UpdateDistributionCommand({ Id: distributionId, IfMatch: ETag, DistributionConfig: updated }));
+      return { certificateArn, aliases, notAfter: input.certificate.notAfter };
     },
   };
 }

@@ -4,7 +4,7 @@
  * domain) finds its organization and the distribution's origins in one index query.
  * Used by the local CDN proxy, the stand-in for CloudFront's own host → distribution map.
  */
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DistributionRoute } from '../../core/proxy/types';
 import type { DistributionIndex } from '../../ports';
 import { keys } from './keys';
@@ -36,9 +36,31 @@ export async function findOrgByDistributionDomain(db: DynamoDBDocumentClient, ta
   };
 }
 
+/**
+ * A further host of a distribution (a connected custom domain): its own item
+ * (`CDNALIAS#<domain>`), carrying the same GSI1 key shape and route fields as the AI-site
+ * item, so `findOrgByDistributionDomain` finds it the same way. Idempotent (a put).
+ */
+export async function indexDistributionAlias(db: DynamoDBDocumentClient, table: string, route: DistributionRoute, domain: string): Promise<void> {
+  const name = domain.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+  await db.send(new PutCommand({
+    TableName: table,
+    Item: {
+      PK: `CDNALIAS#${name}`,
+      SK: 'CDNALIAS',
+      ...keys.distributionIndex(name),
+      orgSlug: route.orgSlug,
+      cdnDistributionId: route.distributionId,
+      cdnStoreOrigin: route.storeOrigin,
+      cdnAiSiteHost: route.aiSiteHost,
+    },
+  }));
+}
+
 export function createDistributionIndex(db: DynamoDBDocumentClient, table: string): DistributionIndex {
   return {
     index: (orgSlug, domain) => indexDistributionDomain(db, table, orgSlug, domain),
     findOrg: (domain) => findOrgByDistributionDomain(db, table, domain),
+    indexAlias: (route, domain) => indexDistributionAlias(db, table, route, domain),
   };
 }

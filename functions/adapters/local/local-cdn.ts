@@ -9,7 +9,7 @@
  * Like CloudFront, a create with a caller reference already used returns the same
  * distribution: the id is derived from the caller reference.
  */
-import { createHash } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import type { CdnGateway, DistributionInfo, DistributionRoute, HostResolver } from '../../core/proxy/types';
 
 export const LOCAL_CDN_DOMAIN = 'cdn.localhost';
@@ -17,6 +17,8 @@ export const LOCAL_CDN_DOMAIN = 'cdn.localhost';
 /** Where the local CDN finds the distributions the app recorded (GSI1 of the table). */
 export interface LocalCdnRegistry {
   findByDomain(domain: string): Promise<DistributionRoute | null>;
+  /** Records a custom domain (alias) as served by a distribution; needed by attachCertificate. */
+  indexAlias?(route: DistributionRoute, domain: string): Promise<void>;
 }
 
 export interface LocalCdn extends CdnGateway {
@@ -42,6 +44,8 @@ export const hostName = (host: string): string => host.trim().toLowerCase().repl
 export function createLocalCdn(registry: LocalCdnRegistry): LocalCdn {
   /** Distributions created by this process, until the app has indexed them. */
   const created = new Map<string, DistributionInfo>();
+  /** Aliases and certificate end of validity attached in this process (the AI-site record keeps them too). */
+  const attached = new Map<string, { aliases: string[]; notAfter: string }>();
 
   return {
     async createDistribution(input) {
@@ -54,10 +58,24 @@ export function createLocalCdn(registry: LocalCdnRegistry): LocalCdn {
     async getDistribution(id) {
       if (!/^E[A-Z0-9]{13}$/.test(id)) return null;
       const known = created.get(id);
-      if (known) return { ...known, aliases: [...known.aliases] };
+      const aliases = [...(attached.get(id)?.aliases ?? [])];
+      if (known) return { ...known, aliases };
       const domainName = localDistributionDomain(id);
       const route = await registry.findByDomain(domainName);
-      return route ? { id, domainName, status: 'Deployed', aliases: [] } : null;
+      return route ? { id, domainName, status: 'Deployed', aliases } : null;
+    },
+
+    async attachCertificate(distributionId, input) {
+      const domainName = localDistributionDomain(distributionId);
+      const route = await registry.findByDomain(domainName);
+      if (!route) throw new Error(`no local distribution ${distributionId} (its domain ${domainName} is not indexed)`);
+      if (!registry.indexAlias) throw new Error('the local CDN registry cannot index aliases');
+      // Parses like the certificate manager would; the key is not kept anywhere.
+      const x509 = new X509Certificate(input.certificate.certificatePem);
+      const aliases = [...new Set(input.aliases.map(hostName))];
+      for (const alias of aliases) await registry.indexAlias({ ...route, distributionId }, alias);
+      attached.set(distributionId, { aliases, notAfter: input.certificate.notAfter });
+      return { certificateArn: `local:${distributionId}:${x509.serialNumber.toLowerCase()}`, aliases, notAfter: input.certificate.notAfter };
     },
 
     async resolveHost(host) {

@@ -36,10 +36,36 @@ export interface DistributionInfo {
   aliases: string[];
 }
 
+/** An issued certificate to put on a distribution (issue 13 Part 1). The key never leaves the task that got it. */
+export interface CertificateToAttach {
+  certificatePem: string;
+  /** Intermediates (PEM), leaf excluded. */
+  chainPem: string;
+  privateKeyPem: string;
+  notAfter: string;
+  /** The certificate this one replaces (re-imported onto the same ARN on AWS). */
+  existingArn?: string | null;
+  /** Tags of a first import. */
+  tags?: Record<string, string>;
+}
+
+export interface AttachedCertificate {
+  /** The certificate manager's ARN on AWS; `local:<distribution id>:<serial>` locally. */
+  certificateArn: string;
+  aliases: string[];
+  notAfter: string;
+}
+
 export interface CdnGateway {
   createDistribution(input: CreateDistributionInput): Promise<CreatedDistribution>;
   /** Null when no such distribution exists. */
   getDistribution(id: string): Promise<DistributionInfo | null>;
+  /**
+   * Serves `aliases` (the custom domains) on the distribution with this certificate: on AWS
+   * the certificate is imported into the certificate manager (us-east-1) and the
+   * distribution gets the aliases, the certificate (SNI) and the TLS policy.
+   */
+  attachCertificate(distributionId: string, input: { aliases: string[]; certificate: CertificateToAttach }): Promise<AttachedCertificate>;
 }
 
 /** What the edge function of one distribution needs: where its store and AI site are. */
@@ -89,6 +115,8 @@ export interface AiSiteProxyFields {
   originalApexARecords?: string[] | null;
   certificateArn?: string | null;
   certificateType?: 'FREE_CA' | 'NATIVE' | null;
+  /** ISO 8601 end of validity of the attached certificate. */
+  certificateNotAfter?: string | null;
 }
 
 /** The spec's "Proxy information" (response of get-proxy). */

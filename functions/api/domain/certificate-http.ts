@@ -1,0 +1,44 @@
+/**
+ * What the certificate routes share (issue 13 Part 1, D20): the POST starts the operation's
+ * workflow and waits up to 20 s (less with `Prefer: respond-async` / `Prefer: wait=<s>`, as
+ * the regenerate routes), the GET `<same path>/{execution_id}` reads it back.
+ */
+import * as z from 'zod/mini';
+import {
+  awaitCertificateOperation, CERTIFICATE_WAIT_MS, readCertificateOperation, startCertificateOperation,
+  type CertificateAnswer, type CertificateWorkflow,
+} from '../../app/domain-certificate-run';
+import { endpoint, routeOfEvent, type ApiResult } from '../../http/endpoint';
+import { orgSlug } from '../../http/schemas';
+import { executionIdPath, waitBudget } from '../manual-trigger/regenerate-http';
+
+function toApiResult(answer: CertificateAnswer, applied: string | null = null): ApiResult {
+  return {
+    statusCode: answer.statusCode,
+    body: answer.body,
+    headers: {
+      ...(applied ? { 'Preference-Applied': applied } : {}),
+      ...(answer.statusCode === 202 && typeof answer.body.status_url === 'string' ? { Location: answer.body.status_url } : {}),
+    },
+  };
+}
+
+/** POST /api/domain/<operation>/{org_id} (JWT, same organization). */
+export function certificatePostHandler(route: string, workflow: CertificateWorkflow) {
+  return endpoint(route, { path: z.object({ org_id: orgSlug }) }, async ({ path, headers, container }) => {
+    const started = await startCertificateOperation(container, workflow, path.org_id);
+    if ('refused' in started) return toApiResult(started.refused);
+    const { budgetMs, applied } = waitBudget(headers);
+    const budget = Math.min(budgetMs, CERTIFICATE_WAIT_MS);
+    const statusUrl = `${route.replace(/^POST /, '').replace('{org_id}', path.org_id)}/${started.executionId}`;
+    return toApiResult(await awaitCertificateOperation(container, workflow, started.executionId, statusUrl, budget), applied);
+  });
+}
+
+/** GET /api/domain/<operation>/{org_id}/{execution_id} (JWT, same organization). */
+export function certificateStatusHandler(workflow: CertificateWorkflow) {
+  return endpoint(routeOfEvent, { path: z.object({ org_id: orgSlug, execution_id: executionIdPath.shape.execution_id }) }, async ({ path, container, route }) => {
+    const statusUrl = route.path.replace('{org_id}', path.org_id).replace('{execution_id}', path.execution_id);
+    return toApiResult(await readCertificateOperation(container, workflow, path.org_id, path.execution_id, statusUrl));
+  });
+}
