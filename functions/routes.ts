@@ -72,7 +72,7 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/api/domain/mark-disconnect-complete/{org_id}', auth: 'JWT', handler: todo, summary: 'mark the proxy disconnected' },
   { method: 'POST', path: '/api/domain/start-google-verification/{org_id}', auth: 'JWT', handler: todo, summary: 'webmaster verification token' },
   { method: 'POST', path: '/api/domain/complete-google-verification/{org_id}', auth: 'JWT', handler: todo, summary: 'verify with the webmaster console' },
-  { method: 'POST', path: '/api/domain/verify-dns/{org_id}', auth: 'JWT', handler: todo, summary: 'live DNS record check' },
+  { method: 'POST', path: '/api/domain/verify-dns/{org_id}', auth: 'JWT', handler: 'api/domain/verify-dns', summary: 'live DNS record check' },
   { method: 'POST', path: '/api/domain/resubmit-sitemap/{org_id}', auth: 'KEY', handler: todo, summary: 'resubmit the sitemap to the webmaster console' },
   { method: 'POST', path: '/api/domain/update-edge-function', auth: 'KEY', handler: todo, summary: 'publish and roll out the edge function' },
   { method: 'GET', path: '/api/domain/update-edge-function/{execution_id}', auth: 'KEY', handler: todo, summary: 'edge-function rollout result' },

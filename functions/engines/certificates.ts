@@ -8,11 +8,11 @@
  */
 import { dirname, join } from 'node:path';
 import { createAcmeEngine, type AcmeEngine } from '../adapters/external/acme';
-import { createDnsChecker } from '../adapters/external/dns';
 import type { Config } from '../config';
 import type { AccountKeyStore } from '../core/domain/certificate';
 import type { DnsChecker } from '../core/domain/records';
 import { createLogger } from '../logger';
+import { dnsCheckerOf } from './dns';
 import { perContainer } from './per-container';
 
 export interface CertificateEngines {
@@ -41,6 +41,6 @@ export const certificatesOf = perContainer((container): CertificateEngines => {
       accountKeyStore: accountKeyStoreOf(config),
       log: createLogger({ component: 'acme' }),
     }),
-    dns: createDnsChecker({ resolvers: config.dnsResolvers }),
+    dns: dnsCheckerOf(container),
   };
 });

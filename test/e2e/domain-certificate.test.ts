@@ -194,6 +194,20 @@ describeWithPebble('free certificate (Part 1) against Pebble, end to end', () =>
     expect(res.body.missing.map((m: { host: string }) => m.host)).toEqual(['_acme-challenge']);
   }, 60_000);
 
+  test('verify-dns (D21): each TXT record of the order with expected, actual and found', async () => {
+    const res = await post('verify-dns');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'success', proxy_status: 'SSL_VALIDATING', step: 'certificate', all_found: false });
+    const byName = Object.fromEntries(res.body.records.map((r: { name: string }) => [r.name, r]));
+    const www = records.find((r) => r.host === '_acme-challenge.www')!;
+    const naked = records.find((r) => r.host === '_acme-challenge')!;
+    expect(byName[`_acme-challenge.${WWW}`]).toMatchObject({ type: 'TXT', expected: www.value, actual: [www.value], found: true });
+    expect(byName[`_acme-challenge.${ZONE}`]).toMatchObject({ type: 'TXT', expected: naked.value, actual: [], found: false });
+    expect((await post('verify-dns', ORG, 'other')).status).toBe(403);
+    expect((await post('verify-dns', 'caashop')).status).toBe(409); // nothing ordered yet
+    expect((await post('verify-dns', 'apexshop')).status).toBe(400); // an apex without gateway addresses cannot be connected
+  }, 60_000);
+
   test('complete-certificate: validated by Pebble, issued, attached (FREE_CA), SSL_VALIDATED; the local CDN proxy serves the custom domain', async () => {
     for (const r of records) {
       const name = r.host === '@' ? ZONE : `${r.host}.${ZONE}`;
