@@ -89,6 +89,14 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const short = (v: unknown) => { const s = typeof v === 'string' ? v : JSON.stringify(v); return s === undefined ? 'undefined' : s.length > 160 ? `${s.slice(0, 157)}...` : s; };
 
 /** `- [name](url): notes` lines of an llms.txt-layout document (labels unescaped). */
+/** A store product's price range from its raw variants: numbers, and the prices as the store writes them. */
+export function variantPriceRange(variants: ReadonlyArray<{ price?: string | number | null }>): { low: number; high: number; lowRaw: string; highRaw: string } {
+  const prices = variants.map((v) => num(v.price));
+  const low = Math.min(...prices);
+  const high = Math.max(...prices);
+  return { low, high, lowRaw: String(variants[prices.indexOf(low)]?.price ?? ''), highRaw: String(variants[prices.indexOf(high)]?.price ?? '') };
+}
+
 export function llmsLinks(text: string): Array<{ name: string; url: string; notes: string }> {
   const out: Array<{ name: string; url: string; notes: string }> = [];
   for (const m of text.matchAll(/^- \[((?:\\.|[^\]\\])*)\]\(([^)\s]+)\)(?:: (.*))?$/gm)) {
@@ -200,11 +208,7 @@ export function checkSiteFidelity(
   raw.forEach((item, i) => {
     const product = products[i]!;
     const variants = item.variants ?? [];
-    const prices = variants.map((v) => num(v.price));
-    const low = Math.min(...prices);
-    const high = Math.max(...prices);
-    const lowRaw = variants[prices.indexOf(low)]?.price ?? '';
-    const highRaw = variants[prices.indexOf(high)]?.price ?? '';
+    const { low, high, lowRaw, highRaw } = variantPriceRange(variants);
     const slug = slugs.get(product.productId)!;
     const pagePath = SITE_PATHS.productPage(slug);
     const textPath = SITE_PATHS.productLlms(slug);

@@ -7,35 +7,27 @@
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ArticleRecord } from '../../core/articles/record';
 import type { ArticleRepository, ArticleStats } from '../../ports';
-import { isConditionFailure } from './client';
+import { conditionalWrite } from './client';
 import { keys } from './keys';
 import { queryPrefix } from './query-all';
 
 export function createArticleRepository(db: DynamoDBDocumentClient, table: string, stats: ArticleStats): ArticleRepository {
   return {
     async add(orgSlug, article) {
-      try {
-        await db.send(new PutCommand({
-          TableName: table,
-          Item: { ...keys.article(orgSlug, article.slug), type: 'article', org_slug: orgSlug, ...article },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }));
-      } catch (err) {
-        if (isConditionFailure(err)) return false;
-        throw err;
-      }
-      await stats.recordArticle(orgSlug, article.week_start, article.product_id);
-      return true;
+      const claimed = await conditionalWrite(() => db.send(new PutCommand({
+        TableName: table,
+        Item: { ...keys.article(orgSlug, article.slug), type: 'article', org_slug: orgSlug, ...article },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      })));
+      if (claimed) await stats.recordArticle(orgSlug, article.week_start, article.product_id);
+      return claimed;
     },
 
     async remove(orgSlug, article) {
-      try {
-        await db.send(new DeleteCommand({ TableName: table, Key: keys.article(orgSlug, article.slug), ConditionExpression: 'attribute_exists(PK)' }));
-      } catch (err) {
-        if (isConditionFailure(err)) return;
-        throw err;
-      }
-      await stats.unrecordArticle(orgSlug, article.week_start, article.product_id);
+      const removed = await conditionalWrite(() => db.send(new DeleteCommand({
+        TableName: table, Key: keys.article(orgSlug, article.slug), ConditionExpression: 'attribute_exists(PK)',
+      })));
+      if (removed) await stats.unrecordArticle(orgSlug, article.week_start, article.product_id);
     },
 
     async list(orgSlug) {

@@ -22,13 +22,22 @@ export function createDocumentClient(settings: DocumentClientSettings): DynamoDB
 export const isConditionFailure = (err: unknown): boolean =>
   (err as { name?: string })?.name === 'ConditionalCheckFailedException';
 
-/** Writes the item unless one with its key exists; true when it was written (retry-safe inserts). */
-export async function putIfAbsent(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>): Promise<boolean> {
+/**
+ * Runs a write that carries a ConditionExpression: true when it was applied, false when its
+ * condition refused it (the expected outcome of a claim, slot or counter that is taken);
+ * any other error is thrown.
+ */
+export async function conditionalWrite(write: () => Promise<unknown>): Promise<boolean> {
   try {
-    await db.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+    await write();
     return true;
   } catch (err) {
     if (isConditionFailure(err)) return false;
     throw err;
   }
+}
+
+/** Writes the item unless one with its key exists; true when it was written (retry-safe inserts). */
+export function putIfAbsent(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>): Promise<boolean> {
+  return conditionalWrite(() => db.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' })));
 }

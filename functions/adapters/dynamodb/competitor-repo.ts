@@ -21,7 +21,7 @@
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { COMPETITOR_LIMITS, countBySource } from '../../core/competitors/rules';
 import type { AddCompetitorOutcome, Competitor, CompetitorRepository, CompetitorSource } from '../../core/competitors/types';
-import { isConditionFailure, putIfAbsent } from './client';
+import { conditionalWrite, putIfAbsent } from './client';
 import { keys } from './keys';
 import { queryAll } from './query-all';
 
@@ -82,38 +82,27 @@ export function createCompetitorRepository(db: DynamoDBDocumentClient, table: st
   /** Claims a slot for `id` in one conditional update; its claim time, or null when refused. */
   const claim = async (orgSlug: string, source: CompetitorSource, id: string): Promise<number | null> => {
     const claimedAt = now();
-    try {
-      await db.send(new UpdateCommand({
-        TableName: table,
-        Key: keys.competitorSlots(orgSlug, source),
-        UpdateExpression: 'SET holders.#id = :at',
-        ConditionExpression: 'attribute_exists(holders) AND size(holders) < :limit AND attribute_not_exists(holders.#id)',
-        ExpressionAttributeNames: { '#id': id },
-        ExpressionAttributeValues: { ':at': claimedAt, ':limit': COMPETITOR_LIMITS[source] },
-      }));
-      return claimedAt;
-    } catch (err) {
-      if (isConditionFailure(err)) return null;
-      throw err;
-    }
+    const claimed = await conditionalWrite(() => db.send(new UpdateCommand({
+      TableName: table,
+      Key: keys.competitorSlots(orgSlug, source),
+      UpdateExpression: 'SET holders.#id = :at',
+      ConditionExpression: 'attribute_exists(holders) AND size(holders) < :limit AND attribute_not_exists(holders.#id)',
+      ExpressionAttributeNames: { '#id': id },
+      ExpressionAttributeValues: { ':at': claimedAt, ':limit': COMPETITOR_LIMITS[source] },
+    })));
+    return claimed ? claimedAt : null;
   };
 
   /** Gives back the slot `id` holds, only if it still holds the claim made at `claimedAt`. */
   const release = async (orgSlug: string, source: CompetitorSource, id: string, claimedAt: number): Promise<boolean> => {
-    try {
-      await db.send(new UpdateCommand({
-        TableName: table,
-        Key: keys.competitorSlots(orgSlug, source),
-        UpdateExpression: 'REMOVE holders.#id',
-        ConditionExpression: 'holders.#id = :at',
-        ExpressionAttributeNames: { '#id': id },
-        ExpressionAttributeValues: { ':at': claimedAt },
-      }));
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+    return conditionalWrite(() => db.send(new UpdateCommand({
+      TableName: table,
+      Key: keys.competitorSlots(orgSlug, source),
+      UpdateExpression: 'REMOVE holders.#id',
+      ConditionExpression: 'holders.#id = :at',
+      ExpressionAttributeNames: { '#id': id },
+      ExpressionAttributeValues: { ':at': claimedAt },
+    })));
   };
 
   const isAbandoned = (claimedAt: number) => now() - claimedAt >= abandonedClaimMs;

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import type { Product } from '../../core/model';
 import { addDays } from '../../core/visibility/score';
 import type { ProductRepository } from '../../ports';
-import { isConditionFailure, putIfAbsent } from './client';
+import { conditionalWrite, putIfAbsent } from './client';
 import { keys } from './keys';
 import { queryPrefix } from './query-all';
 
@@ -44,15 +44,11 @@ export function createProductRepository(db: DynamoDBDocumentClient, table: strin
       const cutoff = addDays(runDate, -CITATION_DAYS_KEPT);
       for (const [productId, count] of Object.entries(counts)) {
         const Key = keys.product(orgSlug, productId);
-        try {
-          await db.send(new UpdateCommand({
-            TableName: table, Key, ConditionExpression: 'attribute_exists(PK)',
-            UpdateExpression: 'SET citationDays = if_not_exists(citationDays, :empty)', ExpressionAttributeValues: { ':empty': {} },
-          }));
-        } catch (err) {
-          if (isConditionFailure(err)) continue; // not a product entity (removed, or never saved)
-          throw err;
-        }
+        const exists = await conditionalWrite(() => db.send(new UpdateCommand({
+          TableName: table, Key, ConditionExpression: 'attribute_exists(PK)',
+          UpdateExpression: 'SET citationDays = if_not_exists(citationDays, :empty)', ExpressionAttributeValues: { ':empty': {} },
+        })));
+        if (!exists) continue; // not a product entity (removed, or never saved)
         const { Attributes } = await db.send(new UpdateCommand({
           TableName: table, Key, UpdateExpression: 'SET citationDays.#d = :c', ExpressionAttributeNames: { '#d': runDate },
           ExpressionAttributeValues: { ':c': count }, ReturnValues: 'ALL_NEW',

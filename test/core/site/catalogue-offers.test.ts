@@ -22,6 +22,7 @@ import type { CatalogProduct, ScrapedPage, SiteFile, StoreSnapshot } from '../..
 import { startDemoStore } from '../../../functions/local/demo-store';
 import type { FetchResponse, HttpFetcher } from '../../../functions/ports';
 import { parseLlmsTxt } from './helpers';
+import { variantPriceRange } from '../../../bench/fidelity';
 
 const NOW = '2026-03-14T09:12:00.000Z';
 const YOGA = 'https://lotus-stone.example';
@@ -58,9 +59,7 @@ function checkCatalogue(raw: StorefrontProduct[], products: CatalogProduct[], cu
   raw.forEach((item, i) => {
     const product = products[i]!;
     const variants = item.variants ?? [];
-    const prices = variants.map((v) => num(v.price));
-    const low = Math.min(...prices);
-    const high = Math.max(...prices);
+    const { low, high, lowRaw, highRaw } = variantPriceRange(variants);
     const slug = slugs.get(product.productId)!;
     const $ = cheerio.load(files.get(`/ai/products/${slug}/index.html`)!.content);
     const { '@context': context, dateModified: _pageDate, ...node } = JSON.parse($('script[type="application/ld+json"]').first().text()) as Json;
@@ -116,7 +115,7 @@ function checkCatalogue(raw: StorefrontProduct[], products: CatalogProduct[], cu
     const internal = (Array.isArray(item.tags) ? item.tags : []).filter(isInternalTag);
 
     // The text: one price statement and one stock statement, the same everywhere.
-    const price = low === high ? `${currency} ${variants.find((v) => num(v.price) === low)!.price}` : `${currency} ${variants[prices.indexOf(low)]!.price}–${variants[prices.indexOf(high)]!.price}`;
+    const price = low === high ? `${currency} ${lowRaw}` : `${currency} ${lowRaw}–${highRaw}`;
     if (low !== high) counts.ranges++;
     const sold = variants.filter((v) => !v.available);
     const labels = soldOutLabels(product);
@@ -150,7 +149,7 @@ function checkCatalogue(raw: StorefrontProduct[], products: CatalogProduct[], cu
 
     // The product page: og:type product with price meta, the same statements, the same JSON-LD.
     expect($('meta[property="og:type"]').attr('content')).toBe('product');
-    expect($('meta[property="product:price:amount"]').attr('content')).toBe(variants[prices.indexOf(low)]!.price);
+    expect($('meta[property="product:price:amount"]').attr('content')).toBe(lowRaw);
     expect($('meta[property="product:price:currency"]').attr('content')).toBe(currency);
     expect($('dt:contains("Price") + dd').text().startsWith(price)).toBe(true);
     expect($('dt:contains("Availability") + dd').text()).toBe(stock);
