@@ -52,48 +52,49 @@ export interface SecretEntry<E extends string = string> {
 
 export type ProviderEntry = SettingEntry | SecretEntry;
 
-const setting = <E extends string>(provider: string, env: E, context: string): SettingEntry<E> => ({ env, kind: 'setting', context, provider });
+/** The context key is the variable's camelCase form (`LLM_BASE_URL` → `llmBaseUrl`) unless given. */
+const setting = <E extends string>(provider: string, env: E, context: string = contextKeyOf(env)): SettingEntry<E> => ({ env, kind: 'setting', context, provider });
 const secret = <E extends string>(provider: string, env: E, group: SecretGroup = 'providers'): SecretEntry<E> => ({ env, kind: 'secret', group, provider });
 
 export const PLATFORM_NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 export type PlatformNumber = (typeof PLATFORM_NUMBERS)[number];
 
 const platform = <N extends PlatformNumber>(n: N) => [
-  setting(`AI platform ${n}`, `PLATFORM_${n}_API_URL`, `platform${n}ApiUrl`),
+  setting(`AI platform ${n}`, `PLATFORM_${n}_API_URL`),
   secret(`AI platform ${n}`, `PLATFORM_${n}_API_KEY`),
-  setting(`AI platform ${n}`, `PLATFORM_${n}_MODEL`, `platform${n}Model`),
+  setting(`AI platform ${n}`, `PLATFORM_${n}_MODEL`),
 ] as const;
 
 /** Every provider setting and secret (LOCAL_RUNTIME.md "Outside providers", plus the service's own secrets). */
 export const PROVIDER_SETTINGS = [
-  setting('batch scrape', 'SCRAPE_API_URL', 'scrapeApiUrl'),
+  setting('batch scrape', 'SCRAPE_API_URL'),
   secret('batch scrape', 'SCRAPE_API_KEY'),
-  setting('search', 'SEARCH_API_URL', 'searchApiUrl'),
+  setting('search', 'SEARCH_API_URL'),
   secret('search', 'SEARCH_API_KEY'),
-  setting('model', 'LLM_BASE_URL', 'llmBaseUrl'),
+  setting('model', 'LLM_BASE_URL'),
   secret('model', 'LLM_API_KEY'),
-  setting('model', 'LLM_MODEL', 'llmModel'),
+  setting('model', 'LLM_MODEL'),
   ...PLATFORM_NUMBERS.flatMap((n) => platform(n)),
-  setting('AI platform limits', 'PLATFORM_CONCURRENCY', 'platformConcurrency'),
-  setting('AI platform limits', 'PLATFORM_RATE_PER_MINUTE', 'platformRatePerMinute'),
-  setting('AI platform limits', 'PLATFORM_DAILY_BUDGET', 'platformDailyBudget'),
-  setting('judge', 'JUDGE_BASE_URL', 'judgeBaseUrl'),
+  setting('AI platform limits', 'PLATFORM_CONCURRENCY'),
+  setting('AI platform limits', 'PLATFORM_RATE_PER_MINUTE'),
+  setting('AI platform limits', 'PLATFORM_DAILY_BUDGET'),
+  setting('judge', 'JUDGE_BASE_URL'),
   secret('judge', 'JUDGE_API_KEY'),
-  setting('judge', 'JUDGE_MODEL', 'judgeModel'),
+  setting('judge', 'JUDGE_MODEL'),
   setting('IndexNow', 'INDEXNOW_ENDPOINT', 'indexNowEndpoint'),
   secret('IndexNow', 'INDEXNOW_KEY'),
-  setting('webmaster console', 'WEBMASTER_API_URL', 'webmasterApiUrl'),
+  setting('webmaster console', 'WEBMASTER_API_URL'),
   secret('webmaster console', 'WEBMASTER_CREDENTIALS'),
-  setting('ACME', 'ACME_DIRECTORY_URL', 'acmeDirectoryUrl'),
-  setting('ACME', 'ACME_CA_BUNDLE', 'acmeCaBundle'),
-  setting('ACME', 'ACME_ACCOUNT_EMAIL', 'acmeAccountEmail'),
-  setting('DNS checks', 'DNS_RESOLVERS', 'dnsResolvers'),
-  setting('apex gateway', 'APEX_GATEWAY_IPS', 'apexGatewayIps'),
-  setting('favicon service', 'FAVICON_SERVICE_URL', 'faviconServiceUrl'),
-  setting('daily schedule', 'EDGE_PROPAGATION_WAIT_SECONDS', 'edgePropagationWaitSeconds'),
-  setting('identity provider', 'IDP_API_URL', 'idpApiUrl'),
+  setting('ACME', 'ACME_DIRECTORY_URL'),
+  setting('ACME', 'ACME_CA_BUNDLE'),
+  setting('ACME', 'ACME_ACCOUNT_EMAIL'),
+  setting('DNS checks', 'DNS_RESOLVERS'),
+  setting('apex gateway', 'APEX_GATEWAY_IPS'),
+  setting('favicon service', 'FAVICON_SERVICE_URL'),
+  setting('daily schedule', 'EDGE_PROPAGATION_WAIT_SECONDS'),
+  setting('identity provider', 'IDP_API_URL'),
   secret('identity provider', 'IDP_SECRET_KEY', 'accounts'),
-  setting('payments', 'STRIPE_API_URL', 'stripeApiUrl'),
+  setting('payments', 'STRIPE_API_URL'),
   secret('payments', 'STRIPE_SECRET_KEY', 'accounts'),
   secret('internal API key', 'API_KEY', 'apiKey'),
   secret('identity provider webhooks', 'IDP_WEBHOOK_SECRET', 'idpWebhook'),
