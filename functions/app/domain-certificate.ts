@@ -24,7 +24,7 @@
 import { acmeChallengeRecord, analysisFields, analyzeDomain, namesToCapture, originalFields } from '../core/domain/analysis';
 import { AMAZON, LETS_ENCRYPT } from '../core/domain/caa';
 import { CertificateOrderInvalidError, certTmpOf, txtRecordsOf, type CertificateTmp } from '../core/domain/certificate';
-import type { CapturedByName, DnsRecord } from '../core/domain/records';
+import { relativeHost, type CapturedByName, type DnsRecord } from '../core/domain/records';
 import { AppError } from '../core/errors';
 import type { CdnGateway } from '../core/proxy/types';
 import type { Container } from '../container';
@@ -118,7 +118,7 @@ export async function runCompleteCertificate(container: Container, deps: Certifi
         + 'add it (or wait for DNS to update) and complete again', {
         code: 'txt_not_found', proxy_status: status,
         missing: missing.map(({ record, check }) => ({
-          type: 'TXT', host: zone ? relative(record.host, zone) : record.host, name: record.host, value: record.value, ttl: record.ttl,
+          type: 'TXT', host: zone ? relativeHost(record.host, zone) : record.host, name: record.host, value: record.value, ttl: record.ttl,
           source: check.source, ...(check.source === 'resolver' ? { actual: check.resolverValues ?? [] } : {}),
         })),
       });
@@ -171,8 +171,4 @@ async function guarded(orgSlug: string, operation: string, work: () => Promise<C
 
 function error(orgSlug: string, httpStatus: number, message: string, extra: Record<string, unknown> = {}): CertificateOperationResult {
   return { httpStatus, body: { status: 'error', error: message, org_slug: orgSlug, ...extra } };
-}
-
-function relative(name: string, zone: string): string {
-  return name === zone ? '@' : name.endsWith(`.${zone}`) ? name.slice(0, -(zone.length + 1)) : name;
 }

@@ -57,9 +57,10 @@ export async function notifySearchEngines(container: Container, orgSlug: string,
   ]);
   const changedUrls = run?.changed_urls ?? [];
   const articlePaths = articles.filter((a) => a.run_date === runDate).map((a) => a.article_path);
+  const siteUrl = site?.publicOrigin ?? aiSiteOrigin(container.config, orgSlug);
   const sitemap = await engines.webmaster.resubmitSitemap({
-    siteUrl: site?.publicOrigin ?? aiSiteOrigin(container.config, orgSlug),
-    sitemapUrl: `${site?.publicOrigin ?? aiSiteOrigin(container.config, orgSlug)}/sitemap.xml`,
+    siteUrl,
+    sitemapUrl: `${siteUrl}/sitemap.xml`,
     // Set by domain connection once the console verified the customer domain.
     verified: site?.webmasterVerified === true,
   });

@@ -12,8 +12,7 @@ import { isoDate, orgSlug, productRef } from '../../http/schemas';
 const body = z.strictObject({ business_id: orgSlug, product_id: productRef, backdate_to: z.optional(z.nullable(isoDate)) });
 
 export const handler = endpoint('POST /api/cron/create-ai-article', { body }, async ({ body, container }) => {
-  const { articles, exhausted } = await createArticles(container, body.business_id, { productId: body.product_id ?? null, count: 1, backdateTo: body.backdate_to ?? null });
+  const { articles, exhausted, existing } = await createArticles(container, body.business_id, { productId: body.product_id ?? null, count: 1, backdateTo: body.backdate_to ?? null });
   if (!articles[0]) throw new ConflictError(exhausted ?? 'no article could be created');
-  const existing = await container.articles.list(body.business_id);
   return { statusCode: 201, body: createArticleResponse(container, body.business_id, articles[0], existing) };
 });

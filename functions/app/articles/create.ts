@@ -30,6 +30,8 @@ export interface CreateArticlesOptions {
   /** YYYY-MM-DD: the publication date instead of today. */
   backdateTo?: string | null;
   random?: () => number;
+  /** The organization's articles when the caller has just listed them (saves listing them again). */
+  existing?: ArticleRecord[];
 }
 
 export interface CreatedArticle {
@@ -82,8 +84,11 @@ async function contextOf(container: Container, business: Business, product: Cata
   return titleContext(snapshot, narrative, { now, product });
 }
 
-/** Creates up to `count` articles for one entity; `exhausted` says why fewer were made. */
-export async function createArticles(container: Container, orgSlug: string, options: CreateArticlesOptions): Promise<{ articles: CreatedArticle[]; exhausted: string | null }> {
+/**
+ * Creates up to `count` articles for one entity; `exhausted` says why fewer were made, and
+ * `existing` holds the organization's articles as they were before (the pages' existing posts).
+ */
+export async function createArticles(container: Container, orgSlug: string, options: CreateArticlesOptions): Promise<{ articles: CreatedArticle[]; exhausted: string | null; existing: ArticleRecord[] }> {
   const business = await requireBusiness(container, orgSlug);
   const now = container.clock.now().toISOString();
   const today = now.slice(0, 10);
@@ -92,7 +97,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
   const [context, content, existing] = await Promise.all([
     contextOf(container, business, target?.product ?? null, now),
     siteContent(container, orgSlug),
-    container.articles.list(orgSlug),
+    options.existing ?? container.articles.list(orgSlug),
   ]);
   const titles = existing.map((a) => a.title);
   const taken = takenSlugs([...content.paths, ...existing.map((a) => a.article_path)]);
@@ -106,7 +111,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
   // A lost race for a slug (another create picked the same title) costs one more pick.
   for (let attempts = 0; created.length < options.count && attempts < options.count * 3; attempts++) {
     const picked = pickTitle(context, titles, random);
-    if (!picked) return { articles: created, exhausted: `every article title of this ${target ? 'product' : 'business'} is used (the year's variations open again on ${context.year + 1}-01-01)` };
+    if (!picked) return { articles: created, existing, exhausted: `every article title of this ${target ? 'product' : 'business'} is used (the year's variations open again on ${context.year + 1}-01-01)` };
     titles.push(picked.title);
     const slug = articleSlug(picked.title, taken);
     taken.add(slug);
@@ -132,7 +137,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
     posts.push({ title: record.title, article_path: record.article_path });
     created.push({ record, build });
   }
-  return { articles: created, exhausted: null };
+  return { articles: created, exhausted: null, existing };
 }
 
 /** The response of POST /api/cron/create-ai-article (spec table). */

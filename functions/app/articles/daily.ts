@@ -44,10 +44,12 @@ export async function planDailyArticles(container: Container, input: BusinessTas
 
 /** Creates the batch's articles that the day's run has not created yet. */
 export async function createArticleBatch(container: Container, batch: ArticleBatch) {
-  const existing = (await container.articles.list(batch.org_slug))
-    .filter((a) => a.run_date === batch.run_date && a.product_id === batch.product_id).length;
+  const articles = await container.articles.list(batch.org_slug);
+  const existing = articles.filter((a) => a.run_date === batch.run_date && a.product_id === batch.product_id).length;
   const missing = Math.max(0, batch.count - existing);
-  const created = missing ? await createArticles(container, batch.org_slug, { productId: batch.product_id, count: missing, runDate: batch.run_date }) : { articles: [], exhausted: null };
+  const created = missing
+    ? await createArticles(container, batch.org_slug, { productId: batch.product_id, count: missing, runDate: batch.run_date, existing: articles })
+    : { articles: [], exhausted: null };
   return { product_id: batch.product_id, planned: batch.count, already: existing, created: created.articles.length, exhausted: created.exhausted };
 }
 

@@ -75,7 +75,7 @@ export function analyzeDomain(businessUrl: string | URL, options: AnalyzeOptions
   const suffix = publicSuffix(host)!;
   if (suffix === host) return refuse('public_suffix', `${host} is a public suffix, not a registrable domain`);
   const naked = registrableDomain(host);
-  const label = host === naked ? '@' : host.slice(0, -(naked.length + 1));
+  const label = relativeHost(host, naked);
   const type: DomainType = label === '@' ? 'apex' : label === 'www' ? 'www' : label.includes('.') ? 'multi_level' : 'custom_subdomain';
   if (type === 'apex' && gatewayAddresses(options.apexGatewayIps).length === 0) {
     return refuse('apex_without_gateway', `${host} is an apex domain, which cannot hold a CNAME: it needs A records to the proxy's `

@@ -76,14 +76,7 @@ export function transition(current: string | null | undefined, event: ProxyEvent
   const from = proxyStatusOf(current);
   const row = proxyRows(from, context).find((r) => r.event === event.type);
   if (row && from !== undefined) return { ok: true, from, to: row.to, row };
-  const allowed = allowedProxyEvents(current, context);
-  return {
-    ok: false,
-    status: 409,
-    allowed,
-    message: `${event.type} is not allowed while proxy_status is ${current ?? 'not set'}; `
-      + (allowed.length ? `allowed next: ${allowed.join(', ')}` : 'no operation is allowed in this state'),
-  };
+  return notAllowed(event.type, 'proxy_status', current, allowedProxyEvents(current, context));
 }
 
 /** The events the table accepts in a state (in table order). */
@@ -161,14 +154,7 @@ export function verificationTransition(current: string | null | undefined, event
   const from = verificationStatusOf(current);
   const row = verificationRows(from).find((r) => r.event === event.type && r.outcome === outcome);
   if (row && from !== undefined) return { ok: true, from, to: row.to, row };
-  const allowed = allowedVerificationEvents(current);
-  return {
-    ok: false,
-    status: 409,
-    allowed,
-    message: `verification ${event.type} is not allowed while google_verification_status is ${current ?? 'not set'}; `
-      + (allowed.length ? `allowed next: ${allowed.join(', ')}` : 'no operation is allowed in this state'),
-  };
+  return notAllowed(`verification ${event.type}`, 'google_verification_status', current, allowedVerificationEvents(current));
 }
 
 export function allowedVerificationEvents(current: string | null | undefined): VerificationEventName[] {
@@ -188,15 +174,24 @@ export function refusalError(refusal: { ok: false; status: 409 | 400; message: s
 
 const PROXY_EVENT_NAMES: readonly string[] = ['create-distribution', 'start-certificate', 'complete-certificate', 'mark-step-complete', 'disconnect-proxy', 'mark-disconnect-complete'];
 
-/** The status as stored: a known value, null (no proxy), or undefined for an unknown string. */
-function proxyStatusOf(current: string | null | undefined): ProxyStatus | null | undefined {
+/** The status as stored: a known value, null (not set), or undefined for an unknown string. */
+function statusOf<S extends string>(statuses: readonly S[], current: string | null | undefined): S | null | undefined {
   if (current === null || current === undefined || current === '') return null;
-  return (PROXY_STATUSES as readonly string[]).includes(current) ? current as ProxyStatus : undefined;
+  return (statuses as readonly string[]).includes(current) ? current as S : undefined;
 }
 
-function verificationStatusOf(current: string | null | undefined): GoogleVerificationStatus | null | undefined {
-  if (current === null || current === undefined || current === '') return null;
-  return (GOOGLE_VERIFICATION_STATUSES as readonly string[]).includes(current) ? current as GoogleVerificationStatus : undefined;
+const proxyStatusOf = (current: string | null | undefined) => statusOf(PROXY_STATUSES, current);
+const verificationStatusOf = (current: string | null | undefined) => statusOf(GOOGLE_VERIFICATION_STATUSES, current);
+
+/** The 409 of an event outside a table, naming the events allowed instead. */
+function notAllowed<E extends string>(what: string, field: string, current: string | null | undefined, allowed: E[]): { ok: false; status: 409; allowed: E[]; message: string } {
+  return {
+    ok: false,
+    status: 409,
+    allowed,
+    message: `${what} is not allowed while ${field} is ${current ?? 'not set'}; `
+      + (allowed.length ? `allowed next: ${allowed.join(', ')}` : 'no operation is allowed in this state'),
+  };
 }
 
 function proxyRows(from: ProxyStatus | null | undefined, context: TransitionContext): ProxyTransitionRow[] {
