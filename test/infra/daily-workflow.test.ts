@@ -41,6 +41,16 @@ describe('daily-schedule.asl.json', () => {
     expect(states.WaitForEdgePropagation).toMatchObject({ Type: 'Wait', SecondsPath: '$.edge_wait_seconds' });
   });
 
+  test('after the merged deploy and the edge wait: 2a (plan, articles, one publish), 2b, and batch 3 last, after every deploy', () => {
+    const states = definition.States.ProcessBusinesses.ItemProcessor.States;
+    expect(states.DeployedToday.Default).toBe('PlanArticles');
+    expect(states.WaitForEdgePropagation.Next).toBe('PlanArticles');
+    const chain: string[] = [];
+    for (let name: string | undefined = 'PlanArticles'; name; name = states[name].Next) chain.push(name);
+    expect(chain).toEqual(['PlanArticles', 'CreateArticles', 'PublishArticlesAndTimestamps', 'AnalyzeVisibility', 'NotifySearchEngines', 'FinishBusinessRun']);
+    expect(states.CreateArticles).toMatchObject({ Type: 'Map', ItemsPath: '$.articles.items', ItemProcessor: { StartAt: 'CreateArticleBatch' } });
+  });
+
   test('no state of a business can fail the fan-out: every task catches, retries with jitter and times out', () => {
     const states = definition.States.ProcessBusinesses.ItemProcessor.States;
     const walk = (all: Record<string, any>): void => {

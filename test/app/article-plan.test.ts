@@ -1,0 +1,41 @@
+/**
+ * The day's article plan (2a) under the default policy (spec ai-articles-quota rules 1, 3, 5;
+ * D10, D125): products only, 1,000 spread round-robin, and stored once so a retry of the day
+ * follows the same plan although the quota reads 0 once articles exist.
+ */
+import { planDailyArticles } from '../../functions/app/articles/daily';
+import type { Container } from '../../functions/container';
+
+function fakeContainer(products: number, articlesThisWeek: () => number) {
+  const artifacts = new Map<string, unknown>();
+  const list = Array.from({ length: products }, (_, i) => ({
+    id: `entity-${i}`, orgSlug: 'o', productId: `p-${i}`, name: `Product ${i}`, url: null, citationCount: 0, articleCount: i % 3, createdAt: '', updatedAt: '',
+  }));
+  return {
+    config: { articleQuotaPolicy: 'one-time-burst' },
+    businesses: { get: async () => ({ id: 'biz', orgSlug: 'o', name: 'Shop', url: 'https://shop.example', domain: 'shop.example', faviconUrl: null, createdAt: '', updatedAt: '' }) },
+    products: { list: async () => list },
+    articleStats: { countInWeek: async () => articlesThisWeek() },
+    artifacts: { get: async (k: string) => artifacts.get(k) ?? null, put: async (k: string, v: unknown) => { artifacts.set(k, v); } },
+  } as unknown as Container;
+}
+
+const input = { org_slug: 'o', run_date: '2026-11-23', execution_id: 'e1' };
+
+test('one-time burst: 1,000 articles across the products only, never the business', async () => {
+  const { items } = await planDailyArticles(fakeContainer(51, () => 0), input);
+  expect(items.every((i) => i.product_id !== null)).toBe(true);
+  expect(items).toHaveLength(51);
+  expect(items.reduce((n, i) => n + i.count, 0)).toBe(1000);
+  expect(items[0]).toMatchObject({ ...input, product_id: expect.stringMatching(/^p-/) });
+});
+
+test('the plan is stored once: a retry after the first articles exist follows it, not the quota (which now reads 0)', async () => {
+  let created = 0;
+  const container = fakeContainer(4, () => created);
+  const first = await planDailyArticles(container, input);
+  created = 120;
+  expect(await planDailyArticles(container, input)).toEqual(first);
+  // Another day (the next week's burst) gets its own plan: here the quota reads 0.
+  expect((await planDailyArticles(container, { ...input, run_date: '2026-11-24' })).items).toEqual([]);
+});
