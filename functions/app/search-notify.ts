@@ -50,13 +50,15 @@ export async function submitIndexNow(container: Container, input: NotifyInput, e
 
 /** Batch 3 of the daily run: after the day's deploys, notify once, and resubmit the sitemap when verified. */
 export async function notifySearchEngines(container: Container, orgSlug: string, runDate: string, engines: SearchNotifyEngines = searchNotifyEnginesOf(container)): Promise<Record<string, unknown> | SkippedDailyStep> {
-  const [run, articles, site] = await Promise.all([
+  const [run, site] = await Promise.all([
     container.dailyRuns.getBusinessRun(runDate, orgSlug),
-    container.articles.list(orgSlug),
     container.aiSites.get(orgSlug),
   ]);
   const changedUrls = run?.changed_urls ?? [];
-  const articlePaths = articles.filter((a) => a.run_date === runDate).map((a) => a.article_path);
+  // The articles 2a published today, as its step recorded them (no listing of every article
+  // the business ever had; and an article created but not published is not submitted).
+  const published = run?.steps['2a']?.result?.article_paths;
+  const articlePaths = Array.isArray(published) ? published.filter((p): p is string => typeof p === 'string') : [];
   const siteUrl = site?.publicOrigin ?? aiSiteOrigin(container.config, orgSlug);
   const sitemap = await engines.webmaster.resubmitSitemap({
     siteUrl,
