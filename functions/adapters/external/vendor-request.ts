@@ -57,7 +57,7 @@ export function parseRetryAfter(value: string | null): number | undefined {
 }
 
 /** Delay before retry number `retry` (1-based): equal jitter over an exponential step, at least Retry-After, capped. */
-export function backoffDelay(retry: number, retryAfterMs: number | undefined, policy: RetryPolicy = {}): number {
+function backoffDelay(retry: number, retryAfterMs: number | undefined, policy: RetryPolicy = {}): number {
   const base = policy.retryBaseMs ?? 1000;
   const max = policy.retryMaxMs ?? 20_000;
   const random = policy.random ?? Math.random;

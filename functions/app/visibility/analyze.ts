@@ -19,7 +19,7 @@ import { containsName } from '../../core/text/name-match';
 import { evaluateAnswer } from '../../core/visibility/evaluate';
 import { checkResult, type EntityIdentity, type PlatformClient } from '../../core/visibility/platform-answer';
 import type { VisibilityReport } from '../../core/visibility/report';
-import type { Container } from '../../container';
+import { todayUtc, type Container } from '../../container';
 import { visibilityEnginesOf, type VisibilityEngines } from '../../engines/visibility';
 import { createLogger } from '../../logger';
 import { requireBusiness } from '../business';
@@ -55,18 +55,16 @@ export async function analyzeVisibility(container: Container, orgSlug: string, r
   const sample = await claimDailySample(container, orgSlug, runDate);
   if (sample.prompts.length === 0) return { skipped: 'the business has no tracked prompts to check' };
 
-  const { identity, catalog } = await entityIdentityOf(container, business);
-  await runChecks(container, engines, sample, identity);
-
-  const checks = await container.visibilityChecks.listChecks(orgSlug, runDate);
-  const report = await storeVisibilityReport(container, business, runDate, checks, { identity, catalog });
+  const known = await entityIdentityOf(container, business);
+  const checks = await runChecks(container, engines, sample, known.identity);
+  const report = await storeVisibilityReport(container, business, runDate, checks, known);
 
   const results = resultsOf(sample.prompts, checks);
   await recordTracker(container, orgSlug, sample.prompts, results);
   const scored = results.some((r) => PLATFORM_KEYS.some((k) => typeof r[k] === 'boolean'));
   let score: ScoreUpdate | null = null;
   if (scored) {
-    const today = container.clock.now().toISOString().slice(0, 10);
+    const today = todayUtc(container);
     score = await container.visibility.update<ScoreUpdate>(orgSlug, business.id, (history) => {
       const next = computeScoreUpdate({ history, results, entryDate: runDate, today });
       return { history: next.history, recentScore: next.recentScore, result: next };
@@ -75,18 +73,27 @@ export async function analyzeVisibility(container: Container, orgSlug: string, r
   return summaryOf(runDate, sample, checks, report, score);
 }
 
-async function runChecks(container: Container, engines: VisibilityEngines, sample: VisibilitySample, identity: EntityIdentity): Promise<void> {
-  const done = new Set((await container.visibilityChecks.listChecks(sample.org_slug, sample.run_date))
-    .filter((c) => SETTLED.has(c.status)).map((c) => `${c.platform}|${c.prompt_id}`));
+/**
+ * Asks what is not settled yet and returns the day's checks: the stored ones with today's
+ * answers over them, in the store's key order (platform, prompt), so nothing is listed twice.
+ */
+async function runChecks(container: Container, engines: VisibilityEngines, sample: VisibilitySample, identity: EntityIdentity): Promise<VisibilityCheck[]> {
+  const keyOf = (platform: string, promptId: string) => `${platform}#${promptId}`;
+  const byKey = new Map((await container.visibilityChecks.listChecks(sample.org_slug, sample.run_date)).map((c) => [keyOf(c.platform, c.prompt_id), c]));
   await Promise.all(engines.platforms.map(async (platform) => {
     // Local concurrency matches the fleet's: more would only wait on the limiter's slots.
     const gate = pLimit(engines.limiter.limits.concurrency);
-    const todo = sample.prompts.filter((p) => !done.has(`${platform.platform}|${p.prompt_id}`));
+    const todo = sample.prompts.filter((p) => {
+      const stored = byKey.get(keyOf(platform.platform, p.prompt_id));
+      return !(stored && SETTLED.has(stored.status));
+    });
     await Promise.all(todo.map((prompt) => gate(async () => {
-      const check = await checkOne(container, engines, platform, prompt, identity, sample.run_date);
-      await container.visibilityChecks.putCheck({ ...check, org_slug: sample.org_slug });
+      const check = { ...await checkOne(container, engines, platform, prompt, identity, sample.run_date), org_slug: sample.org_slug };
+      await container.visibilityChecks.putCheck(check);
+      byKey.set(keyOf(check.platform, check.prompt_id), check);
     })));
   }));
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
 }
 
 async function checkOne(
@@ -140,7 +147,7 @@ export function identityForPrompt(identity: EntityIdentity, prompt: string): Ent
 }
 
 /** One result per sampled prompt: each platform's boolean of the day, or null (D30). */
-export function resultsOf(prompts: readonly SampledPrompt[], checks: readonly VisibilityCheck[]): CheckResult[] {
+function resultsOf(prompts: readonly SampledPrompt[], checks: readonly VisibilityCheck[]): CheckResult[] {
   const byKey = new Map(checks.map((c) => [`${c.platform}|${c.prompt_id}`, c]));
   return prompts.map((p) => ({
     prompt: p.prompt,

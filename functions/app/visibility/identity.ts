@@ -4,6 +4,7 @@
  * site, CDN) and product names, plus the competitors to label. Read once per analysis.
  */
 import { artifactKeys } from '../../core/artifacts';
+import { siteHost } from '../../core/crawl/url';
 import type { Business } from '../../core/model';
 import { brandWords, detectProductLines } from '../../core/prompts/product-lines';
 import type { EntityIdentity } from '../../core/visibility/platform-answer';
@@ -14,22 +15,25 @@ import type { CatalogArtifact } from '../discover-products';
 /** Product names handed to the judge and matcher: enough to recognise, bounded for the prompt. */
 const MAX_PRODUCT_NAMES = 200;
 
-const hostOf = (value: unknown): string | null => {
-  if (typeof value !== 'string' || !value.trim()) return null;
-  try {
-    return new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`).hostname.toLowerCase().replace(/^www\./, '');
-  } catch {
-    return null;
-  }
-};
+/** A stored URL or bare domain → its host for matching (siteHost: lower-case, no `www.`). */
+const hostOf = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() ? siteHost(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`) : null;
 
 const unique = (values: Array<string | null | undefined>): string[] => [...new Set(values.filter((v): v is string => !!v))];
 
-export async function entityIdentityOf(container: Container, business: Business): Promise<{ identity: EntityIdentity; catalog: CatalogArtifact | null }> {
-  const [site, catalog, competitors] = await Promise.all([
+export interface EntityIdentityRead {
+  identity: EntityIdentity;
+  catalog: CatalogArtifact | null;
+  /** The product entities, for the report's per-product rows. */
+  productEntities: Array<{ productId: string; entityId: string }>;
+}
+
+export async function entityIdentityOf(container: Container, business: Business): Promise<EntityIdentityRead> {
+  const [site, catalog, competitors, productRecords] = await Promise.all([
     container.aiSites.get(business.orgSlug),
     container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(business.orgSlug)),
     container.competitors.list(business.orgSlug),
+    container.products.list(business.orgSlug),
   ]);
   const products = catalog?.products ?? [];
   const identity: EntityIdentity = {
@@ -40,5 +44,5 @@ export async function entityIdentityOf(container: Container, business: Business)
     productNames: unique(products.map((p) => p.name)).slice(0, MAX_PRODUCT_NAMES),
     competitors: competitors.map((c) => ({ name: c.name, domain: c.domain || null })),
   };
-  return { identity, catalog };
+  return { identity, catalog, productEntities: productRecords.map((p) => ({ productId: p.productId, entityId: p.id })) };
 }

@@ -7,17 +7,17 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { rollingValue } from '../../core/visibility/statistics';
 import { addDays } from '../../core/visibility/score';
-import type { Container } from '../../container';
+import { todayUtc, type Container } from '../../container';
 import { requireBusiness } from '../business';
 import { storeVisibilityReport } from './store-report';
 
-export function analysisStatusUrl(executionId: string, orgSlug: string, runDate: string): string {
+function analysisStatusUrl(executionId: string, orgSlug: string, runDate: string): string {
   return `/api/cron/analyze-visibility/${executionId}?business_id=${encodeURIComponent(orgSlug)}&run_date=${runDate}`;
 }
 
 /** Run dates a caller may ask for: today or a past day still within the checks' retention. */
 export function checkRunDate(container: Container, runDate: string | undefined): string {
-  const today = container.clock.now().toISOString().slice(0, 10);
+  const today = todayUtc(container);
   const date = runDate ?? today;
   if (date > today) throw new ValidationError('run_date must not be in the future');
   return date;
@@ -67,7 +67,7 @@ const ROLLING_DAYS = 28;
  * entity the latest report's share of voice and fact mismatches.
  */
 export async function visibilityExtras(container: Container, orgSlug: string, productId: string | null) {
-  const today = container.clock.now().toISOString().slice(0, 10);
+  const today = todayUtc(container);
   const days = Array.from({ length: ROLLING_DAYS }, (_, i) => addDays(today, -i));
   const reports = await container.visibilityChecks.getReports(orgSlug, days);
   const latest = reports.at(-1) ?? null;

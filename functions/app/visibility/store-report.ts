@@ -2,8 +2,7 @@ import type { Business } from '../../core/model';
 import type { VisibilityCheck } from '../../core/visibility/checks';
 import { buildVisibilityReport, type VisibilityReport } from '../../core/visibility/report';
 import type { Container } from '../../container';
-import type { CatalogArtifact } from '../discover-products';
-import { entityIdentityOf } from './identity';
+import { entityIdentityOf, type EntityIdentityRead } from './identity';
 
 /**
  * Builds a day's report from its checks, stores it and sets the products' citation counts
@@ -11,12 +10,11 @@ import { entityIdentityOf } from './identity';
  */
 export async function storeVisibilityReport(
   container: Container, business: Business, runDate: string, checks: VisibilityCheck[],
-  known?: Awaited<ReturnType<typeof entityIdentityOf>>,
+  known?: EntityIdentityRead,
 ): Promise<VisibilityReport> {
-  const { identity, catalog } = known ?? await entityIdentityOf(container, business);
-  const productEntities = (await container.products.list(business.orgSlug)).map((p) => ({ productId: p.productId, entityId: p.id }));
+  const { identity, catalog, productEntities } = known ?? await entityIdentityOf(container, business);
   const report = buildVisibilityReport({
-    orgSlug: business.orgSlug, businessName: business.name, aliases: identity.aliases, runDate, checks, competitors: identity.competitors, products: (catalog as CatalogArtifact | null)?.products ?? [],
+    orgSlug: business.orgSlug, businessName: business.name, aliases: identity.aliases, runDate, checks, competitors: identity.competitors, products: catalog?.products ?? [],
     storeHosts: identity.domains, aiSiteHosts: identity.aiSiteDomains, productEntities,
   });
   await container.visibilityChecks.putReport(business.orgSlug, runDate, report);

@@ -188,8 +188,8 @@ export interface VisibilityReport {
   mentioned_prompts: number;
 }
 
-export const TOP_CITED_HOSTS = 20;
-export const TOP_OTHER_BRANDS = 10;
+const TOP_CITED_HOSTS = 20;
+const TOP_OTHER_BRANDS = 10;
 const EXCERPT_MAX = 240;
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -211,7 +211,7 @@ interface TextToken {
 const WORD = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*|[&+]/gu;
 
 /** The text as `nameTokens` tokens with offsets ("&" and "+" read as "and", CamelCase split). */
-export function tokenize(text: string): TextToken[] {
+function tokenize(text: string): TextToken[] {
   const out: TextToken[] = [];
   for (const m of text.matchAll(WORD)) {
     const raw = m[0];

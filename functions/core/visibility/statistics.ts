@@ -8,7 +8,7 @@
  */
 
 /** z for a two-sided 95% interval. */
-export const Z_95 = 1.959964;
+const Z_95 = 1.959964;
 
 export interface Interval {
   /** Percent, 0-100, one decimal. */

@@ -25,7 +25,7 @@
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { createPlatformClient, endpointUrl, malformed, sum, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { createPlatformClient, parseBody, endpointUrl, sum, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_2: PlatformSpec = { n: 2, kind: 'second chat assistant', keyRequired: true, defaultModel: 'claude-sonnet-4-5' };
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -64,11 +64,7 @@ export function createPlatform2Client(settings: PlatformSettings | undefined, de
           tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: PLATFORM_2_MAX_SEARCHES }],
         },
       },
-      (json) => {
-        const parsed = messageSchema.safeParse(json);
-        if (!parsed.success) throw malformed('no content[] in the Messages body');
-        return parsed.data;
-      },
+      parseBody(messageSchema, 'no content[] in the Messages body'),
     );
     let text = '';
     const cited: string[] = [];

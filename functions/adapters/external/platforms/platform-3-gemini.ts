@@ -22,7 +22,7 @@
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { createPlatformClient, endpointUrl, malformed, PlatformStop, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { createPlatformClient, parseBody, endpointUrl, PlatformStop, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_3: PlatformSpec = { n: 3, kind: 'assistant of a large search company', keyRequired: true, defaultModel: 'gemini-2.5-flash' };
 
@@ -48,11 +48,7 @@ export function createPlatform3Client(settings: PlatformSettings | undefined, de
         headers: { 'x-goog-api-key': s.apiKey! },
         body: { contents: [{ role: 'user', parts: [{ text: prompt }] }], tools: [{ google_search: {} }] },
       },
-      (json) => {
-        const parsed = generateSchema.safeParse(json);
-        if (!parsed.success) throw malformed('not a generateContent body');
-        return parsed.data;
-      },
+      parseBody(generateSchema, 'not a generateContent body'),
     );
     const candidate = res.candidates?.[0];
     if (!candidate) {

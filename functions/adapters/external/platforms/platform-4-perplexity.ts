@@ -19,7 +19,7 @@
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { createPlatformClient, endpointUrl, malformed, stripThinking, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { createPlatformClient, parseBody, endpointUrl, stripThinking, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_4: PlatformSpec = { n: 4, kind: 'answer engine', keyRequired: true, defaultModel: 'sonar' };
 
@@ -40,11 +40,7 @@ export function createPlatform4Client(settings: PlatformSettings | undefined, de
         headers: { authorization: `Bearer ${s.apiKey}` },
         body: { model: s.model, messages: [{ role: 'user', content: prompt }] },
       },
-      (json) => {
-        const parsed = completionSchema.safeParse(json);
-        if (!parsed.success) throw malformed('no choices[] in the chat completion');
-        return parsed.data;
-      },
+      parseBody(completionSchema, 'no choices[] in the chat completion'),
     );
     return {
       text: stripThinking(res.choices[0]?.message?.content ?? ''),

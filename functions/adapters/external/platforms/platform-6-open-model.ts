@@ -24,7 +24,7 @@ import type { PlatformClient } from '../../../core/visibility/platform-answer';
 import type { SearchResult } from '../search/types';
 import { createBraveSearchApi } from '../search/brave';
 import { AttemptError } from '../vendor-request';
-import { createPlatformClient, endpointUrl, malformed, missingReason, stripThinking, unconfiguredClient, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { createPlatformClient, parseBody, endpointUrl, missingReason, stripThinking, unconfiguredClient, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_6: PlatformSpec = { n: 6, kind: 'open-model assistant', keyRequired: false, defaultModel: null, modelRequired: true };
 /** Results given to the model. */
@@ -73,11 +73,7 @@ export function createPlatform6Client(settings: PlatformSettings | undefined, se
           messages: [{ role: 'system', content: systemMessage(results) }, { role: 'user', content: prompt }],
         },
       },
-      (json) => {
-        const parsed = completionSchema.safeParse(json);
-        if (!parsed.success) throw malformed('no choices[] in the chat completion');
-        return parsed.data;
-      },
+      parseBody(completionSchema, 'no choices[] in the chat completion'),
     );
     const text = stripThinking(res.choices[0]?.message?.content ?? '');
     return {

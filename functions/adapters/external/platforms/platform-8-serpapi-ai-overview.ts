@@ -27,7 +27,7 @@
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { createPlatformClient, endpointUrl, malformed, PlatformStop, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { createPlatformClient, parseBody, endpointUrl, PlatformStop, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_8: PlatformSpec = { n: 8, kind: 'AI overview of a web search engine', keyRequired: true, defaultModel: null };
 
@@ -48,11 +48,7 @@ export function createPlatform8Client(settings: PlatformSettings | undefined, de
     const endpoint = endpointUrl(s.apiUrl, '/search.json');
     const get = (params: Record<string, string>) => ctx.request(
       { url: `${endpoint}?${new URLSearchParams({ ...params, api_key: s.apiKey! })}`, method: 'GET' },
-      (json) => {
-        const parsed = serpSchema.safeParse(json);
-        if (!parsed.success) throw malformed('not a SERP API body');
-        return parsed.data;
-      },
+      parseBody(serpSchema, 'not a SERP API body'),
     );
 
     const first = await get({ engine: 'google', q: prompt });

@@ -18,7 +18,7 @@
  * top-level `citations[]` when the vendor sends it (xAI). Cost: input + output tokens.
  */
 import * as z from 'zod/mini';
-import { endpointUrl, malformed, PlatformStop, sum, type AnswerParts, type PlatformContext } from './shared';
+import { endpointUrl, parseBody, PlatformStop, sum, type AnswerParts, type PlatformContext } from './shared';
 
 const annotationSchema = z.object({ type: z.string(), url: z.optional(z.string()) });
 const contentSchema = z.object({ type: z.string(), text: z.optional(z.string()), refusal: z.optional(z.string()), annotations: z.optional(z.array(annotationSchema)) });
@@ -43,11 +43,7 @@ export interface ResponsesCall {
   obtainedVia: string;
 }
 
-export function parseResponsesBody(json: unknown): ResponsesBody {
-  const parsed = responsesSchema.safeParse(json);
-  if (!parsed.success) throw malformed('no output[] in the Responses body');
-  return parsed.data;
-}
+export const parseResponsesBody: (json: unknown) => ResponsesBody = parseBody(responsesSchema, 'no output[] in the Responses body');
 
 /** Answer parts from a Responses body; a failed/refused response is a PlatformStop. */
 export function answerFromResponses(platform: string, body: ResponsesBody, obtainedVia: string): AnswerParts {

@@ -11,6 +11,7 @@
  * text is `failed` at once (not retried: the vendor answered, it just said nothing), or
  * `no_answer` where the vendor legitimately has none (the SERP without an AI overview).
  */
+import type * as z from 'zod/mini';
 import type { PlatformKey } from '../../../core/constants';
 import type { PlatformAnswer, PlatformClient, PlatformFailure, PlatformOutcome } from '../../../core/visibility/platform-answer';
 import type { Logger } from '../../../logger';
@@ -36,7 +37,7 @@ export interface PlatformDeps {
   retryMaxMs?: number;
 }
 
-export const DEFAULT_PLATFORM_TIMEOUT_MS = 90_000;
+const DEFAULT_PLATFORM_TIMEOUT_MS = 90_000;
 
 /** Ends an `ask` with a failure outcome (thrown inside a platform's `run`). */
 export class PlatformStop extends Error {
@@ -48,6 +49,15 @@ export class PlatformStop extends Error {
 /** A schema mismatch or missing field in a 2xx body: retried like a malformed body. */
 export function malformed(what: string): AttemptError {
   return new AttemptError({ reason: `unexpected response shape: ${what}`, retryable: true });
+}
+
+/** A 2xx body → the vendor schema's data, or `malformed(what)`: each platform's `ctx.request` parser. */
+export function parseBody<S extends z.ZodMiniType>(schema: S, what: string): (json: unknown) => z.output<S> {
+  return (json) => {
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw malformed(what);
+    return parsed.data;
+  };
 }
 
 /** What a platform's `run` returns; citations are cleaned (cleanCitations) afterwards. */
@@ -75,7 +85,7 @@ export interface PlatformDefinition {
 }
 
 /** Builds a PlatformClient around a `run` that returns the answer parts or throws. */
-export function definePlatformClient(def: PlatformDefinition): PlatformClient {
+function definePlatformClient(def: PlatformDefinition): PlatformClient {
   const { platform, deps } = def;
   const now = deps.now ?? Date.now;
   const timeoutMs = deps.timeoutMs ?? DEFAULT_PLATFORM_TIMEOUT_MS;
@@ -149,7 +159,7 @@ export function missingReason(names: string[]): string {
 }
 
 /** Absolute http(s) URLs only, de-duplicated (after URL normalization), first occurrence kept. */
-export function cleanCitations(urls: Iterable<unknown>): string[] {
+function cleanCitations(urls: Iterable<unknown>): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of urls) {
@@ -218,7 +228,7 @@ export type CheckedSettings =
  * URL (always), the key (when the vendor requires one), the model (when there is no sensible
  * default). A URL that is not absolute http(s) counts as not configured.
  */
-export function checkSettings(
+function checkSettings(
   n: number,
   settings: PlatformSettings | undefined,
   rules: { keyRequired: boolean; defaultModel: string | null; modelRequired?: boolean },
