@@ -97,6 +97,9 @@ export interface Secrets {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** The container clock's current UTC date, YYYY-MM-DD. */
+export const todayUtc = (container: Pick<Container, 'clock'>): string => container.clock.now().toISOString().slice(0, 10);
+
 export function buildContainer(config: Config = loadConfig(), overrides: Partial<Container> = {}): Container {
   setLogLevel(config.logLevel);
   const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });

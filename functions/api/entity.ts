@@ -19,4 +19,3 @@ export async function resolveEntity(container: Container, orgSlug: string, produ
   return { orgSlug, entityId: product.id, productId: product.productId, name: product.name };
 }
 
-export const todayUtc = (container: Container): string => container.clock.now().toISOString().slice(0, 10);

@@ -4,7 +4,8 @@ import { PLATFORM_KEYS } from '../../core/constants';
 import { computeScoreUpdate, type CheckResult, type ScoreUpdate } from '../../core/visibility/score';
 import { endpoint } from '../../http/endpoint';
 import { isoDate, orgSlug, productRef, requiredText } from '../../http/schemas';
-import { resolveEntity, todayUtc } from '../entity';
+import { todayUtc } from '../../container';
+import { resolveEntity } from '../entity';
 
 const result = z.object({
   prompt: requiredText('prompt', 2000),

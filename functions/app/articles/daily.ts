@@ -9,7 +9,7 @@
  *    new articles live.
  */
 import { artifactKeys } from '../../core/artifacts';
-import type { Container } from '../../container';
+import { todayUtc, type Container } from '../../container';
 import type { BusinessTaskInput } from '../daily/business-run';
 import { publishChangedSiteParts, publishSiteParts } from '../site-parts';
 import { createArticles } from './create';
@@ -61,7 +61,7 @@ export async function createArticleBatch(container: Container, batch: ArticleBat
 export async function publishArticlesAndTimestamps(container: Container, input: BusinessTaskInput) {
   const [articles, site] = await Promise.all([container.articles.list(input.org_slug), container.aiSites.get(input.org_slug)]);
   const today = articles.filter((a) => a.run_date === input.run_date);
-  const checkedToday = site?.deployedAt?.slice(0, 10) === container.clock.now().toISOString().slice(0, 10);
+  const checkedToday = site?.deployedAt?.slice(0, 10) === todayUtc(container);
   const release = checkedToday ? await publishChangedSiteParts(container, input.org_slug) : await publishSiteParts(container, input.org_slug);
   return {
     articles_created: today.length,
