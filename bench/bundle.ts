@@ -1,16 +1,20 @@
 /**
  * Bundle size of every Lambda the CDK app builds: each distinct handler module of the route
  * manifest (plus the edge function, if present), bundled with the same esbuild settings.
+ * Packages a route loads from a Lambda layer (routes.ts `usesStripe`, lib/layers.ts) are
+ * external there and here: the route's figure is its bundle without them, and each layer's
+ * size is printed separately, from the very directory the CDK app deploys.
  *
  *   npx tsx bench/bundle.ts           print the table
  *   npx tsx bench/bundle.ts --check   also exit 1 if an API bundle exceeds the size limit
  */
 import { build, type Metafile } from 'esbuild';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { ROUTES } from '../functions/routes';
+import { buildPackageLayer, layerPackagesOf, type LayerPackage } from '../lib/layers';
 import { heading, isMain, kb, printTable, ROOT } from './lib';
 
 /** The issue's aim for one API Lambda bundle (minified). */
@@ -30,28 +34,49 @@ export interface BundleFigure {
   inputs: { path: string; bytes: number }[];
   /** The same inputs summed per npm package (or per top-level source folder), largest first. */
   packages: { name: string; bytes: number }[];
+  /** Packages left out of this bundle because a Lambda layer provides them. */
+  fromLayers: LayerPackage[];
+}
+
+/** A Lambda layer of the route functions (outside the per-route budget). */
+export interface LayerFigure {
+  package: LayerPackage;
+  version: string;
+  files: number;
+  /** Unzipped bytes (Lambda: 250 MB for a function and its layers together). */
+  bytes: number;
+  /** Each file deflated, summed: about the layer zip's size. */
+  deflatedBytes: number;
+  /** Route modules that attach it. */
+  usedBy: string[];
 }
 
 export interface BundleReport {
   outDir: string;
   bundles: BundleFigure[];
+  layers: LayerFigure[];
   failures: { module: string; error: string }[];
 }
 
-/** Distinct handler modules of the manifest, in manifest order, plus the edge function if it exists. */
-export function lambdaModules(): { module: string; kind: 'api' | 'edge'; entry: string }[] {
+/**
+ * Distinct handler modules of the manifest, in manifest order, plus the edge function if it
+ * exists; `fromLayers`: the packages the module's routes load from layers.
+ */
+export function lambdaModules(): { module: string; kind: 'api' | 'edge'; entry: string; fromLayers: LayerPackage[] }[] {
   const api = [...new Set(ROUTES.map((r) => r.handler))].map((module) => ({
     module, kind: 'api' as const, entry: join(ROOT, 'functions', `${module}.ts`),
+    fromLayers: [...new Set(ROUTES.filter((r) => r.handler === module).flatMap(layerPackagesOf))],
   }));
   const edgeEntry = join(ROOT, `${EDGE_MODULE}.ts`);
-  return existsSync(edgeEntry) ? [...api, { module: EDGE_MODULE, kind: 'edge' as const, entry: edgeEntry }] : api;
+  return existsSync(edgeEntry) ? [...api, { module: EDGE_MODULE, kind: 'edge' as const, entry: edgeEntry, fromLayers: [] }] : api;
 }
 
 /**
  * Bundles one entry exactly as the CDK app does: lib/constructs/api-function.ts gives
- * NodejsFunction minify, sourceMap, target node22 and @aws-sdk/* external (cjs, node: its defaults).
+ * NodejsFunction minify, sourceMap, target node22 and @aws-sdk/* external (cjs, node: its
+ * defaults), plus the route's layer packages external.
  */
-export async function bundleModule(module: string, entry: string, outDir: string, kind: 'api' | 'edge' = 'api'): Promise<BundleFigure> {
+export async function bundleModule(module: string, entry: string, outDir: string, kind: 'api' | 'edge' = 'api', fromLayers: LayerPackage[] = []): Promise<BundleFigure> {
   const outfile = join(outDir, `${module}.js`);
   const result = await build({
     entryPoints: [entry],
@@ -61,7 +86,7 @@ export async function bundleModule(module: string, entry: string, outDir: string
     format: 'cjs',
     bundle: true,
     minify: true,
-    external: ['@aws-sdk/*'],
+    external: ['@aws-sdk/*', ...fromLayers],
     sourcemap: true,
     metafile: true,
     logLevel: 'silent',
@@ -75,7 +100,35 @@ export async function bundleModule(module: string, entry: string, outDir: string
     gzipBytes: gzipSync(code).length,
     inputs,
     packages: byPackage(inputs),
+    fromLayers,
   };
+}
+
+/** Each layer package the manifest's routes use, measured from the directory the CDK app deploys. */
+export function measureLayers(): LayerFigure[] {
+  const users = new Map<LayerPackage, Set<string>>();
+  for (const route of ROUTES) {
+    for (const pkg of layerPackagesOf(route)) users.set(pkg, (users.get(pkg) ?? new Set()).add(route.handler));
+  }
+  return [...users].map(([pkg, modules]) => {
+    const layer = buildPackageLayer(pkg);
+    const files = listFiles(layer.dir);
+    return {
+      package: pkg,
+      version: layer.version,
+      files: files.length,
+      bytes: layer.bytes,
+      deflatedBytes: files.reduce((sum, f) => sum + deflateRawSync(readFileSync(f)).length, 0),
+      usedBy: [...modules],
+    };
+  });
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? listFiles(path) : [path];
+  });
 }
 
 function largestInputs(metafile: Metafile, outfile: string): { path: string; bytes: number }[] {
@@ -96,13 +149,18 @@ function byPackage(inputs: { path: string; bytes: number }[]): { name: string; b
 }
 
 export async function bundleAll(outDir = mkdtempSync(join(tmpdir(), 'aivis-bundles-'))): Promise<BundleReport> {
-  const report: BundleReport = { outDir, bundles: [], failures: [] };
-  for (const { module, kind, entry } of lambdaModules()) {
+  const report: BundleReport = { outDir, bundles: [], layers: [], failures: [] };
+  for (const { module, kind, entry, fromLayers } of lambdaModules()) {
     try {
-      report.bundles.push(await bundleModule(module, entry, outDir, kind));
+      report.bundles.push(await bundleModule(module, entry, outDir, kind, fromLayers));
     } catch (err) {
       report.failures.push({ module, error: (err as Error).message.split('\n').slice(0, 6).join('\n') });
     }
+  }
+  try {
+    report.layers = measureLayers();
+  } catch (err) {
+    report.failures.push({ module: 'layers', error: (err as Error).message });
   }
   return report;
 }
@@ -116,8 +174,17 @@ export function printBundleReport(report: BundleReport): void {
   const byMin = [...report.bundles].sort((a, b) => b.minBytes - a.minBytes);
   printTable(
     ['route module', 'minified', 'gzip', 'source map', 'vs limit'],
-    byMin.map((b) => [b.module, kb(b.minBytes), kb(b.gzipBytes), kb(b.mapBytes), b.kind === 'api' ? `${((b.minBytes / API_BUNDLE_LIMIT_BYTES) * 100).toFixed(0)}%` : 'n/a']),
+    byMin.map((b) => [
+      b.fromLayers.length ? `${b.module} (+ layer: ${b.fromLayers.join(', ')})` : b.module,
+      kb(b.minBytes), kb(b.gzipBytes), kb(b.mapBytes), b.kind === 'api' ? `${((b.minBytes / API_BUNDLE_LIMIT_BYTES) * 100).toFixed(0)}%` : 'n/a',
+    ]),
   );
+  if (report.layers.length) {
+    console.log('\nLambda layers (outside the per-route limit; lib/layers.ts):');
+    printTable(['layer', 'files', 'unzipped', 'deflated', 'used by'], report.layers.map((l) => [
+      `${l.package}@${l.version}`, String(l.files), kb(l.bytes), kb(l.deflatedBytes), l.usedBy.join(', '),
+    ]));
+  }
   const biggest = byMin[0];
   if (biggest) {
     console.log(`\nlargest inputs of the biggest bundle (${biggest.module}):`);

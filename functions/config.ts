@@ -4,7 +4,7 @@
  */
 import type { QuotaPolicy } from './core/articles/quota';
 import { PLATFORM_NUMBERS, SECRET_GROUPS, SECRET_GROUP_NAMES, SECRET_NAMES, type PlatformNumber, type SecretGroup, type SecretValues } from './core/provider-settings';
-import { EDGE_PROPAGATION_WAIT_SECONDS, PLATFORM_LIMIT_DEFAULTS } from './core/constants';
+import { EDGE_PROPAGATION_WAIT_SECONDS, NATIVE_CERTIFICATE_WAIT_SECONDS, PLATFORM_LIMIT_DEFAULTS, VERIFICATION_POLL_INTERVAL_SECONDS } from './core/constants';
 import { stateMachineArnVariable, WORKFLOWS, type WorkflowName } from './core/workflows';
 
 export interface Config {
@@ -69,6 +69,8 @@ export interface Config {
   stateMachines: Partial<Record<WorkflowName, string>>;
   /** Daily schedule: seconds to wait after the merged deploy for edge propagation (spec: 10). */
   edgePropagationWaitSeconds: number;
+  /** Domain connection, Part 2: seconds between webmaster verification polls (D18: 10) and between looks at the native certificate. */
+  domain: { verificationPollSeconds: number; nativeCertificateWaitSeconds: number };
   /** Local runtime: run the daily schedule at 14:00 UTC (SCHEDULE_ENABLED, default on). */
   scheduleEnabled: boolean;
 }
@@ -133,6 +135,10 @@ export function loadConfig(env: Env = process.env): Config {
       return arn ? [[w, arn]] : [];
     })),
     edgePropagationWaitSeconds: nonNegativeInteger(env, 'EDGE_PROPAGATION_WAIT_SECONDS', EDGE_PROPAGATION_WAIT_SECONDS),
+    domain: {
+      verificationPollSeconds: nonNegativeInteger(env, 'VERIFICATION_POLL_SECONDS', VERIFICATION_POLL_INTERVAL_SECONDS),
+      nativeCertificateWaitSeconds: nonNegativeInteger(env, 'NATIVE_CERTIFICATE_WAIT_SECONDS', NATIVE_CERTIFICATE_WAIT_SECONDS),
+    },
     scheduleEnabled: env.SCHEDULE_ENABLED !== '0',
   };
   // Locally every secret is a plain variable; on AWS none is (they arrive through container.ready()).

@@ -10,9 +10,9 @@ import { createLogger, setLogLevel } from './logger';
 import { createFsArtifactStore } from './adapters/local/fs-artifact-store';
 import { createOnboardingRepository } from './adapters/dynamodb/onboarding-repo';
 import { createPrepaymentScanRepository } from './adapters/dynamodb/prepayment-scan-repo';
-import { createCompetitorRepository } from './adapters/dynamodb/competitor-repo';
 import { createDistributionIndex } from './adapters/dynamodb/distribution-index';
 import { createDocumentClient } from './adapters/dynamodb/client';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createBusinessListing, createBusinessRepository } from './adapters/dynamodb/business-repo';
 import { createDailyRunRepository } from './adapters/dynamodb/daily-run-repo';
 import { createProductRepository } from './adapters/dynamodb/product-repo';
@@ -32,7 +32,7 @@ import {
   SECRET_GROUPS, SECRET_NAMES, secretGroupOf, secretsInGroup, type SecretGroup, type SecretName, type SecretValues,
 } from './core/provider-settings';
 import type {
-  AiSiteRepository, ArticleRepository, ArticleStats, BusinessListing, DailyRunRepository, ArtifactStore, CompetitorRepository, DistributionIndex, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
+  AiSiteRepository, ArticleRepository, ArticleStats, BusinessListing, DailyRunRepository, ArtifactStore, DistributionIndex, OnboardingRepository, PrepaymentScanRepository, WorkflowStarter, BusinessRepository, Clock, HttpFetcher, ProductRepository,
   PlatformLimiter, PromptRepository, RateLimiter, SiteStore, Storefront, UrlGuard, VisibilityCheckRepository, VisibilityRepository,
 } from './ports';
 
@@ -68,10 +68,14 @@ export interface Container {
   artifacts: ArtifactStore;
   onboarding: OnboardingRepository;
   prepaymentScans: PrepaymentScanRepository;
-  competitors: CompetitorRepository;
   distributions: DistributionIndex;
   /** Starts workflows: Step Functions on AWS; locally the runtime installs the in-process runner. */
   workflows: WorkflowStarter;
+  /**
+   * The table, for repositories only some entry points use (engines/repositories.ts): built on
+   * first use there, so route bundles that never use them do not carry them (250 KB budget).
+   */
+  dynamo: { db: DynamoDBDocumentClient; table: string };
   /** Secret values: from the environment locally, from Secrets Manager on AWS (D104). */
   secrets: Secrets;
   /**
@@ -129,9 +133,9 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     artifacts: createArtifactStore(config),
     onboarding: createOnboardingRepository(db, table),
     prepaymentScans: createPrepaymentScanRepository(db, table),
-    competitors: createCompetitorRepository(db, table),
     distributions: createDistributionIndex(db, table),
     workflows: createWorkflowStarter(config),
+    dynamo: { db, table },
     ...secretsOf(config),
     ...overrides,
   };

@@ -376,6 +376,11 @@ export interface DistributionIndex {
    * an item of its own (the AI-site item holds the distribution domain's entry).
    */
   indexAlias(route: DistributionRoute, domain: string): Promise<void>;
+  /**
+   * Re-points the store origin recorded for the distribution of `orgSlug` (its AI-site item)
+   * and for each of its aliases; `changed` when any of them held another value. Idempotent.
+   */
+  setStoreOrigin(orgSlug: string, storeOrigin: string): Promise<{ changed: boolean }>;
 }
 
 export type { CompetitorRepository } from './core/competitors/types';
@@ -401,4 +406,75 @@ export interface DailyRunRepository {
 /** One page of businesses, by organization slug (the daily fan-out and GET /api/cron/entities). */
 export interface BusinessListing {
   list(options: { cursor?: string | null; limit: number }): Promise<{ businesses: Business[]; nextCursor: string | null }>;
+}
+
+// ---------------------------------------------------------------------------------------
+// Organizations, their member cache and the identity provider (D8, D11, D29)
+import type { MemberList, OrganizationRecord } from './core/organizations/members';
+
+/** The organization record (adapters/dynamodb/organization-repo.ts); every write creates the record when missing. */
+export interface OrganizationRepository {
+  get(orgSlug: string): Promise<OrganizationRecord | null>;
+  /** The record linked to the identity provider's organization id (GSI1; eventually consistent on AWS). */
+  findByProviderId(providerOrgId: string): Promise<OrganizationRecord | null>;
+  /**
+   * Links the record to the provider's organization id (the latest event wins) and sets the
+   * name. With `nameUpdatedAt` (the provider's ms timestamp) a name older than the stored one
+   * is not applied. `revive` clears a deletion (organization.created). Returns the record.
+   */
+  linkProvider(orgSlug: string, link: { providerOrgId: string; name?: string; nameUpdatedAt?: number; revive?: boolean; at: string }): Promise<OrganizationRecord>;
+  /** D11: business creation merges in the business id, and the name when none is known yet. */
+  mergeBusiness(orgSlug: string, business: { businessId: string; name: string; at: string }): Promise<void>;
+  /**
+   * Stores a fetched member list unless the record is deleted or holds a list fetched later
+   * than `syncedAt`; false when refused (the stored list is kept).
+   */
+  saveMembers(orgSlug: string, list: MemberList, syncedAt: string): Promise<boolean>;
+  /** organization.deleted: members become empty, the record is kept. */
+  markDeleted(orgSlug: string, at: string): Promise<void>;
+  /** The payment provider's customer id of the organization. */
+  setStripeCustomerId(orgSlug: string, stripeCustomerId: string, at: string): Promise<void>;
+}
+
+/** The identity provider's membership API (adapters/external/idp/memberships.ts). */
+export interface IdentityProviderDirectory {
+  /**
+   * Every member of the provider's organization, all pages. Null when the provider says the
+   * organization does not exist (404). ProviderNotConfiguredError when IDP_API_URL or
+   * IDP_SECRET_KEY is missing; UpstreamError when the provider fails after retries.
+   */
+  listMembers(providerOrgId: string): Promise<MemberList | null>;
+}
+
+/** Inbound webhook messages already processed (Standard Webhooks ids; D27: duplicates are no-ops). */
+export interface WebhookReceipts {
+  /** True when `messageId` of `source` was processed (and its receipt has not expired). */
+  seen(source: string, messageId: string): Promise<boolean>;
+  /** Records a processed message with a conditional put; false when another delivery recorded it first. */
+  record(source: string, messageId: string, details: { eventType: string; processedAt: string }): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------
+// AI-bot visits (AI recommendations; adapters/dynamodb/visit-repo.ts)
+import type { VisitCounts, VisitRecord, VisitSource } from './core/visits/visit';
+
+export interface VisitDedupe {
+  /** The visit's dedupe key (core/visits/dedupe.ts). */
+  key: string;
+  /** Its 5-minute bucket and the neighbouring bucket on the nearer side. */
+  bucket: string;
+  neighbour: string;
+}
+
+export interface VisitRepository {
+  /**
+   * Stores the visit unless the same visit is stored already (its key in its bucket or in the
+   * neighbouring one): a conditional put, so concurrent paths converge on one item. A
+   * duplicate adds its `source` to the stored visit's `sources`. Day counters count `recorded` only.
+   */
+  record(orgSlug: string, visit: VisitRecord, dedupe: VisitDedupe): Promise<{ outcome: 'recorded' | 'duplicate'; source: VisitSource }>;
+  /** One page of the visits of UTC days `from`..`to` (inclusive), newest first (by 5-minute bucket). */
+  list(orgSlug: string, range: { from: string; to: string }, page: { limit: number; cursor?: string | null }): Promise<{ visits: VisitRecord[]; nextCursor: string | null }>;
+  /** Visits of UTC days `from`..`to` per platform (all 8 and `unknown`). */
+  counts(orgSlug: string, range: { from: string; to: string }): Promise<VisitCounts>;
 }

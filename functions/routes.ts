@@ -30,6 +30,11 @@ export interface RouteDef {
   startsWorkflow?: WorkflowName;
   /** The state machine whose executions this route reads (DescribeExecution). */
   readsWorkflow?: WorkflowName;
+  /**
+   * Uses the payment provider's SDK (`stripe`): the CDK app leaves it out of the bundle and
+   * attaches the Lambda layer that holds it (lib/layers.ts); bench/bundle.ts measures alike.
+   */
+  usesStripe?: true;
 }
 
 /** Routes whose behaviour belongs to later work share this module: auth, then 501. */
@@ -52,7 +57,7 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/prompts/{business_id}', auth: 'JWT', handler: 'api/prompts/list', summary: 'prompt tracker of a business' },
   { method: 'GET', path: '/api/visibility/{business_id}', auth: 'JWT', handler: 'api/visibility/get', summary: 'visibility score history' },
   { method: 'GET', path: '/api/visibility/{business_id}/checks', auth: 'JWT', handler: 'api/visibility/checks', summary: 'the checks (answers, citations, labels) behind a day\'s score' },
-  { method: 'GET', path: '/api/ai-recommendations/{business_id}', auth: 'JWT', handler: todo, summary: 'recorded AI-bot visits' },
+  { method: 'GET', path: '/api/ai-recommendations/{business_id}', auth: 'JWT', handler: 'api/ai-recommendations/list', summary: 'recorded AI-bot visits' },
   { method: 'GET', path: '/api/articles/{business_id}', auth: 'JWT', handler: 'api/articles/list', summary: 'AI articles of a business' },
 
   // Competitors
@@ -67,24 +72,26 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/domain/start-certificate/{org_id}/{execution_id}', auth: 'JWT', handler: 'api/domain/start-certificate-status', summary: 'result of a start-certificate run', readsWorkflow: 'start-certificate' },
   { method: 'POST', path: '/api/domain/complete-certificate/{org_id}', auth: 'JWT', handler: 'api/domain/complete-certificate', summary: 'issue and attach the certificate', startsWorkflow: 'complete-certificate', readsWorkflow: 'complete-certificate' },
   { method: 'GET', path: '/api/domain/complete-certificate/{org_id}/{execution_id}', auth: 'JWT', handler: 'api/domain/complete-certificate-status', summary: 'result of a complete-certificate run', readsWorkflow: 'complete-certificate' },
-  { method: 'POST', path: '/api/domain/mark-step-complete/{org_id}', auth: 'JWT', handler: todo, summary: 'mark a domain-connection step complete' },
-  { method: 'POST', path: '/api/domain/disconnect-proxy/{org_id}', auth: 'JWT', handler: todo, summary: 'DNS records that restore the original configuration' },
-  { method: 'POST', path: '/api/domain/mark-disconnect-complete/{org_id}', auth: 'JWT', handler: todo, summary: 'mark the proxy disconnected' },
-  { method: 'POST', path: '/api/domain/start-google-verification/{org_id}', auth: 'JWT', handler: todo, summary: 'webmaster verification token' },
-  { method: 'POST', path: '/api/domain/complete-google-verification/{org_id}', auth: 'JWT', handler: todo, summary: 'verify with the webmaster console' },
+  { method: 'POST', path: '/api/domain/mark-step-complete/{org_id}', auth: 'JWT', handler: 'api/domain/mark-step-complete', summary: 'DNS switched: connect the domain (Part 2)', startsWorkflow: 'domain-connect', readsWorkflow: 'domain-connect' },
+  { method: 'GET', path: '/api/domain/mark-step-complete/{org_id}/{execution_id}', auth: 'JWT', handler: 'api/domain/mark-step-complete-status', summary: 'result of a mark-step-complete run', readsWorkflow: 'domain-connect' },
+  { method: 'POST', path: '/api/domain/disconnect-proxy/{org_id}', auth: 'JWT', handler: 'api/domain/disconnect-proxy', summary: 'DNS records that restore the original configuration' },
+  { method: 'POST', path: '/api/domain/mark-disconnect-complete/{org_id}', auth: 'JWT', handler: 'api/domain/mark-disconnect-complete', summary: 'mark the proxy disconnected', startsWorkflow: 'domain-disconnect', readsWorkflow: 'domain-disconnect' },
+  { method: 'GET', path: '/api/domain/mark-disconnect-complete/{org_id}/{execution_id}', auth: 'JWT', handler: 'api/domain/mark-disconnect-complete-status', summary: 'result of a mark-disconnect-complete run', readsWorkflow: 'domain-disconnect' },
+  { method: 'POST', path: '/api/domain/start-google-verification/{org_id}', auth: 'JWT', handler: 'api/domain/start-google-verification', summary: 'webmaster verification token' },
+  { method: 'POST', path: '/api/domain/complete-google-verification/{org_id}', auth: 'JWT', handler: 'api/domain/complete-google-verification', summary: 'verify with the webmaster console' },
   { method: 'POST', path: '/api/domain/verify-dns/{org_id}', auth: 'JWT', handler: 'api/domain/verify-dns', summary: 'live DNS record check' },
-  { method: 'POST', path: '/api/domain/resubmit-sitemap/{org_id}', auth: 'KEY', handler: todo, summary: 'resubmit the sitemap to the webmaster console' },
+  { method: 'POST', path: '/api/domain/resubmit-sitemap/{org_id}', auth: 'KEY', handler: 'api/domain/resubmit-sitemap', summary: 'resubmit the sitemap to the webmaster console' },
   { method: 'POST', path: '/api/domain/update-edge-function', auth: 'KEY', handler: todo, summary: 'publish and roll out the edge function' },
   { method: 'GET', path: '/api/domain/update-edge-function/{execution_id}', auth: 'KEY', handler: todo, summary: 'edge-function rollout result' },
 
   // Billing
-  { method: 'POST', path: '/api/billing-portal', auth: 'JWT', handler: todo, summary: 'billing portal session' },
-  { method: 'GET', path: '/api/subscription-status', auth: 'JWT', handler: todo, summary: 'subscription status' },
+  { method: 'POST', path: '/api/billing-portal', auth: 'JWT', handler: 'api/billing/portal', summary: 'billing portal session', usesStripe: true },
+  { method: 'GET', path: '/api/subscription-status', auth: 'JWT', handler: 'api/billing/subscription-status', summary: 'subscription status', usesStripe: true },
 
   // Webhooks and members
-  { method: 'POST', path: '/webhooks/ai-recommendation-store', auth: 'PUBLIC', handler: todo, summary: 'record an AI-bot visit' },
-  { method: 'POST', path: '/webhooks/idp', auth: 'WEBHOOK', handler: todo, summary: 'identity-provider events', rawBody: true },
-  { method: 'GET', path: '/organization/{org_id}/members', auth: 'JWT', handler: todo, summary: 'cached organization members' },
+  { method: 'POST', path: '/webhooks/ai-recommendation-store', auth: 'PUBLIC', handler: 'api/webhooks/ai-recommendation-store', summary: 'record an AI-bot visit', rateLimit: 'aiRecommendation', rawBody: true },
+  { method: 'POST', path: '/webhooks/idp', auth: 'WEBHOOK', handler: 'api/webhooks/idp', summary: 'identity-provider events', rawBody: true },
+  { method: 'GET', path: '/organization/{org_id}/members', auth: 'JWT', handler: 'api/organization/members', summary: 'cached organization members' },
 
   // Scheduled jobs (KEY, D6)
   { method: 'GET', path: '/api/cron/entities', auth: 'KEY', handler: 'api/cron/entities', summary: 'businesses and products to process' },

@@ -60,11 +60,7 @@ export function grantCdnManagement(fn: ApiFunction, edgeFunctionVersionArn: stri
     resources: ['*'],
   }));
   if (edgeFunctionVersionArn) {
-    fn.addEnvironment('EDGE_FUNCTION_VERSION_ARN', edgeFunctionVersionArn);
-    fn.addToRolePolicy(new iam.PolicyStatement({
-      actions: ['lambda:GetFunction', 'lambda:EnableReplication*'],
-      resources: [edgeFunctionVersionArn],
-    }));
+    grantEdgeAssociation(fn, edgeFunctionVersionArn);
     fn.addToRolePolicy(new iam.PolicyStatement({
       actions: ['iam:CreateServiceLinkedRole'],
       resources: ['arn:aws:iam::*:role/aws-service-role/replicator.lambda.amazonaws.com/AWSServiceRoleForLambdaReplicator'],
@@ -76,10 +72,11 @@ export function grantCdnManagement(fn: ApiFunction, edgeFunctionVersionArn: stri
 }
 
 /**
- * The free-certificate tasks (issue 13 Part 1): the ACME account key's own secret, the
- * certificate manager import (us-east-1, for CloudFront) and the distribution update
- * (aliases, certificate, TLS policy). ACME_* / DNS_RESOLVERS settings are not passed by the
- * stack yet (the defaults apply: Let's Encrypt production, public resolvers).
+ * The domain-connection tasks (issue 13): the ACME account key's own secret, the certificate
+ * manager (us-east-1, for CloudFront): import of the free certificate, request and describe of
+ * the native one; and the distribution update (aliases, certificate, TLS policy, store origin).
+ * ACME_* / DNS_RESOLVERS settings are not passed by the stack yet (the defaults apply: Let's
+ * Encrypt production, public resolvers).
  */
 export function grantCertificateManagement(fn: ApiFunction, edgeFunctionVersionArn: string | undefined): void {
   const stack = Stack.of(fn);
@@ -88,16 +85,26 @@ export function grantCertificateManagement(fn: ApiFunction, edgeFunctionVersionA
     resources: [stack.formatArn({ service: 'secretsmanager', resource: 'secret', resourceName: 'ai-visibility/acme-account-key-*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
   }));
   fn.addToRolePolicy(new iam.PolicyStatement({
-    actions: ['acm:ImportCertificate', 'acm:AddTagsToCertificate'],
+    actions: ['acm:ImportCertificate', 'acm:AddTagsToCertificate', 'acm:RequestCertificate', 'acm:DescribeCertificate'],
     resources: [stack.formatArn({ service: 'acm', region: 'us-east-1', resource: 'certificate', resourceName: '*' })],
   }));
   fn.addToRolePolicy(new iam.PolicyStatement({
     actions: ['cloudfront:GetDistribution', 'cloudfront:GetDistributionConfig', 'cloudfront:UpdateDistribution'],
     resources: [stack.formatArn({ service: 'cloudfront', region: '', resource: 'distribution', resourceName: '*' })],
   }));
-  if (edgeFunctionVersionArn) fn.addEnvironment('EDGE_FUNCTION_VERSION_ARN', edgeFunctionVersionArn);
+  // A distribution update re-sends the Lambda@Edge association, which CloudFront checks like a create.
+  if (edgeFunctionVersionArn) grantEdgeAssociation(fn, edgeFunctionVersionArn);
   acknowledgeWildcardResources(fn.serviceRole, (r) => /acme-account-key-\*|certificate\/\*|distribution\/\*/.test(r),
-    'The account-key secret name carries the random suffix Secrets Manager adds; imported certificates and per-customer distributions are created at run time, so their ids are not known to the stack.');
+    'The account-key secret name carries the random suffix Secrets Manager adds; imported and requested certificates and per-customer distributions are created at run time, so their ids are not known to the stack.');
+}
+
+/** The edge function's version, as CloudFront checks it on the caller that associates it. */
+function grantEdgeAssociation(fn: ApiFunction, edgeFunctionVersionArn: string): void {
+  fn.addEnvironment('EDGE_FUNCTION_VERSION_ARN', edgeFunctionVersionArn);
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['lambda:GetFunction', 'lambda:EnableReplication*'],
+    resources: [edgeFunctionVersionArn],
+  }));
 }
 
 function stateMachineArn(fn: ApiFunction, workflow: WorkflowName): string {

@@ -4,6 +4,7 @@
  * by onboarding and by the daily schedule.
  */
 import { finalizeSite, refreshTimestamps } from '../core/site/build';
+import { unresolvePublicOrigin } from '../core/site/paths';
 import type { DeployMetadata, SiteFile } from '../core/site/types';
 import { aiSiteOrigin, type Container } from '../container';
 import type { PublishedRelease } from '../ports';
@@ -46,9 +47,13 @@ export async function deploySite(container: Container, request: DeployRequest): 
     deployedAt,
   };
   const current = request.mode === 'replace' ? null : await container.siteStore.readCurrent(orgSlug);
+  // The files kept from the current release name the origin they were published under; when
+  // that changes (a domain connected or disconnected) their AI URLs move to the new one.
+  const publishedOrigin = typeof site?.publishedOrigin === 'string' ? site.publishedOrigin : deploymentUrl;
+  const kept = (current?.files ?? []).map((file) => (publishedOrigin === metadata.publicOrigin ? file : { ...file, content: unresolvePublicOrigin(file.content, publishedOrigin) }));
   // Every publish is a check of the whole site: the `Last checked` line and the title year
   // move to the publish date (2a's timestamp refresh, D112); modified dates do not.
-  const files = finalizeSite(refreshTimestamps([...(current?.files ?? []), ...request.files], deployedAt), metadata, {
+  const files = finalizeSite(refreshTimestamps([...kept, ...request.files], deployedAt), metadata, {
     storeRobotsTxt: request.storeRobotsTxt ?? site?.storeRobotsTxt,
   });
   const release = await container.siteStore.publish(orgSlug, files);
@@ -59,6 +64,7 @@ export async function deploySite(container: Container, request: DeployRequest): 
     releaseId: release.releaseId,
     fileCount: release.fileCount,
     sourceUrl: business.url,
+    publishedOrigin: metadata.publicOrigin,
     ...(request.storeSitemapUrls ? { storeSitemapUrls: request.storeSitemapUrls } : {}),
     ...(request.storeRobotsTxt ? { storeRobotsTxt: request.storeRobotsTxt } : {}),
   });

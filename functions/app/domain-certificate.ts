@@ -12,38 +12,41 @@
  *   3. the names' original A/AAAA/CNAME/CAA records are captured (for disconnect);
  *   4. one ACME order for every name; `certTmp` keeps order/challenge URLs (certTmpOf: no key);
  *   5. the AI-site record gets the analysis fields, the capture, `certTmp`, and
- *      `proxy_status` → SSL_VALIDATING; the answer lists the TXT records.
+ *      `proxy_status` → SSL_VALIDATING;
+ *   6. a webmaster verification token for the domain's property (app/domain-verification.ts;
+ *      skipped with the reason when the console is not configured, never blocking the
+ *      certificate); the answer lists every TXT record, the certificate's and the token's.
  * complete-certificate (PENDING_VALIDATION, SSL_VALIDATING):
  *   1. every TXT record must be visible on the domain's authoritative servers (else 409 naming
  *      the missing records, nothing changed: completing a challenge too early loses the order);
  *   2. the order is completed and finalized (the certificate's key is created there);
  *   3. the CDN gateway attaches it (AWS: certificate manager import + distribution update;
  *      locally: aliases indexed for the local CDN proxy). The key lives only in this call.
- *   4. `certificate_type` FREE_CA, ARN, notAfter; `proxy_status` → SSL_VALIDATED.
+ *   4. `certificate_type` FREE_CA, ARN, notAfter; `proxy_status` → SSL_VALIDATED;
+ *   5. the native certificate is requested (app/domain-native-certificate.ts) and the answer
+ *      lists the Part 2 records: the switch and the native certificate's validation CNAMEs.
  */
-import { acmeChallengeRecord, analysisFields, analyzeDomain, namesToCapture, originalFields } from '../core/domain/analysis';
+import { acmeChallengeRecord, analysisFields, analyzeDomain, namesToCapture, originalFields, part2Records } from '../core/domain/analysis';
 import { AMAZON, LETS_ENCRYPT } from '../core/domain/caa';
 import { CertificateOrderInvalidError, certTmpOf, txtRecordsOf, type CertificateTmp } from '../core/domain/certificate';
 import { relativeHost, type CapturedByName, type DnsRecord } from '../core/domain/records';
-import { AppError } from '../core/errors';
 import type { CdnGateway } from '../core/proxy/types';
 import type { Container } from '../container';
 import type { CertificateEngines } from '../engines/certificates';
 import { createLogger } from '../logger';
+import type { WebmasterClient } from '../engines/search-notify';
 import { requireBusiness } from './business';
-import { certificateRefusal, COMPLETE_CERTIFICATE_WORKFLOW, START_CERTIFICATE_WORKFLOW, type CertificateBody } from './domain-certificate-run';
+import { domainError as error, guardedOperation, type DomainOperationResult } from './domain-context';
+import { requestNativeCertificate, type NativeCertificateState } from './domain-native-certificate';
+import { COMPLETE_CERTIFICATE_WORKFLOW, domainRefusal, START_CERTIFICATE_WORKFLOW } from './domain-operation-run';
+import { requestVerificationToken, type TokenOutcome } from './domain-verification';
 
 export interface CertificateDeps extends CertificateEngines {
   gateway: CdnGateway;
+  webmaster: Pick<WebmasterClient, 'requestVerificationToken'>;
 }
 
-export interface CertificateOperationResult {
-  httpStatus: number;
-  body: CertificateBody;
-}
-
-/** Not wired yet: the webmaster verification token of Part 1 (start-google-verification is later work). */
-export const WEBMASTER_NOTE = 'webmaster verification is not wired yet: only the certificate TXT records are returned';
+export type CertificateOperationResult = DomainOperationResult;
 
 const log = createLogger({ component: 'domain-certificate' });
 
@@ -51,7 +54,7 @@ export async function runStartCertificate(container: Container, deps: Certificat
   return guarded(orgSlug, 'start-certificate', async () => {
     const business = await requireBusiness(container, orgSlug);
     const site = await container.aiSites.get(orgSlug);
-    const refusal = certificateRefusal(START_CERTIFICATE_WORKFLOW, site, container.clock.now());
+    const refusal = domainRefusal(START_CERTIFICATE_WORKFLOW, site, container.clock.now());
     if (refusal) return { httpStatus: refusal.statusCode, body: { ...refusal.body, org_slug: orgSlug } };
 
     const analyzed = analyzeDomain(business.url, { apexGatewayIps: container.config.cdn.apexGatewayIps });
@@ -74,6 +77,8 @@ export async function runStartCertificate(container: Container, deps: Certificat
     const order = await deps.acme.startOrder(analysis.certificateNames);
     const tmp = certTmpOf(order);
     const records: DnsRecord[] = tmp.challenges.map((c) => acmeChallengeRecord(analysis, c.name, c.keyAuthorization));
+    const token = await requestVerificationToken(container, deps.webmaster, { orgSlug, entityId: business.id, site: site as Record<string, unknown> | null, analysis });
+    if (token.status === 'token') records.push(token.record);
     const next = 'SSL_VALIDATING';
     await container.aiSites.patch(orgSlug, business.id, {
       ...analysisFields(analysis),
@@ -91,7 +96,7 @@ export async function runStartCertificate(container: Container, deps: Certificat
         status: 'success', org_slug: orgSlug, proxy_status: next,
         custom_domain: analysis.customDomain, naked_domain: analysis.nakedDomain, domain_type: analysis.type,
         records: records.map(({ type, host, value, ttl }) => ({ type, host, value, ttl })),
-        note: WEBMASTER_NOTE,
+        webmaster_verification: webmasterSummary(token),
       },
     };
   });
@@ -101,7 +106,7 @@ export async function runCompleteCertificate(container: Container, deps: Certifi
   return guarded(orgSlug, 'complete-certificate', async () => {
     const business = await requireBusiness(container, orgSlug);
     const site = await container.aiSites.get(orgSlug);
-    const refusal = certificateRefusal(COMPLETE_CERTIFICATE_WORKFLOW, site, container.clock.now());
+    const refusal = domainRefusal(COMPLETE_CERTIFICATE_WORKFLOW, site, container.clock.now());
     if (refusal) return { httpStatus: refusal.statusCode, body: { ...refusal.body, org_slug: orgSlug } };
     const status = site?.proxyStatus ?? null;
     const tmp = site?.certTmp as CertificateTmp | null | undefined;
@@ -138,6 +143,9 @@ export async function runCompleteCertificate(container: Container, deps: Certifi
       },
     });
     const next = 'SSL_VALIDATED';
+    const native = await requestNativeCertificate(container, deps.gateway, {
+      orgSlug, entityId: business.id, distributionId, names: tmp.names, idempotencyKey: `${orgSlug}|${tmp.orderUrl}`, site: site as Record<string, unknown> | null,
+    });
     await container.aiSites.patch(orgSlug, business.id, {
       certificateArn: attached.certificateArn,
       certificateType: 'FREE_CA',
@@ -152,23 +160,38 @@ export async function runCompleteCertificate(container: Container, deps: Certifi
       body: {
         status: 'success', org_slug: orgSlug, proxy_status: next,
         certificate_type: 'FREE_CA', certificate_arn: attached.certificateArn, not_after: attached.notAfter, aliases: attached.aliases,
+        ...switchRecords(container, business.url, await container.aiSites.get(orgSlug) as Record<string, unknown> | null, native),
       },
     };
   });
 }
 
-/** Known failures become the response (status and reason); anything else too, as 500, logged. */
-async function guarded(orgSlug: string, operation: string, work: () => Promise<CertificateOperationResult>): Promise<CertificateOperationResult> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof CertificateOrderInvalidError) return error(orgSlug, 409, err.message, { code: 'order_invalid', names: err.names, allowed: ['start-certificate'] });
-    if (err instanceof AppError) return error(orgSlug, err.status, err.message);
-    log.error(`${operation} failed`, { org_slug: orgSlug, error: err instanceof Error ? err.message : String(err) });
-    return error(orgSlug, 500, `${operation} failed: ${err instanceof Error ? err.message : String(err)}`);
+/** The Part 2 records (switch + native certificate validation), as the next step's instructions. */
+function switchRecords(container: Container, businessUrl: string, site: Record<string, unknown> | null, native: NativeCertificateState): Record<string, unknown> {
+  const native_certificate = { status: native.status, certificate_arn: native.arn || null, ...(native.reason ? { reason: native.reason } : {}) };
+  const analyzed = analyzeDomain(businessUrl, { apexGatewayIps: container.config.cdn.apexGatewayIps });
+  const cdnDomain = typeof site?.cdnDomain === 'string' ? site.cdnDomain : null;
+  if (!analyzed.ok || !cdnDomain) return { native_certificate };
+  const part2 = part2Records(analyzed.analysis, {
+    cdnDomain, apexGatewayIps: container.config.cdn.apexGatewayIps,
+    captured: site?.capturedRecords as CapturedByName | undefined,
+    validationRecords: native.validationRecords,
+  });
+  if (!part2.ok) return { native_certificate, next_step_error: part2.reason };
+  return { native_certificate, next_records: part2.records, next_remove: part2.remove, next_skipped: part2.skipped };
+}
+
+function webmasterSummary(token: TokenOutcome): Record<string, unknown> {
+  switch (token.status) {
+    case 'token': return { status: 'token', google_verification_status: token.verification };
+    case 'verified': return { status: 'verified', google_verification_status: 'VERIFIED' };
+    default: return { status: token.status, reason: token.reason };
   }
 }
 
-function error(orgSlug: string, httpStatus: number, message: string, extra: Record<string, unknown> = {}): CertificateOperationResult {
-  return { httpStatus, body: { status: 'error', error: message, org_slug: orgSlug, ...extra } };
+/** Known failures become the response (status and reason); an invalid order says to start again. */
+function guarded(orgSlug: string, operation: string, work: () => Promise<CertificateOperationResult>): Promise<CertificateOperationResult> {
+  return guardedOperation(orgSlug, operation, work, (err) => (err instanceof CertificateOrderInvalidError
+    ? error(orgSlug, 409, err.message, { code: 'order_invalid', names: err.names, allowed: ['start-certificate'] })
+    : null));
 }

@@ -2,7 +2,9 @@
  * `POST /api/domain/verify-dns/{org_id}` (D21): a live look at the records the user was asked
  * to add at the current step, each with what was expected, what DNS answers and whether it
  * matches: the certificate's TXT records while it validates (SSL_VALIDATING), the Part 2
- * records once the certificate is attached (SSL_VALIDATED, DEPLOYED).
+ * records (the switch and the native certificate's validation CNAMEs) once the certificate is
+ * attached (SSL_VALIDATED, DEPLOYED, and DISCONNECTED for a reconnect); with them, the
+ * webmaster verification TXT record while the domain is not verified.
  */
 import { analyzeDomainOrThrow, part2Records } from '../core/domain/analysis';
 import { txtRecordsOf, type CertificateTmp } from '../core/domain/certificate';
@@ -10,6 +12,7 @@ import type { DnsChecker, ExpectedDnsRecord } from '../core/domain/records';
 import { ConflictError, ValidationError } from '../core/errors';
 import type { Container } from '../container';
 import { requireBusiness } from './business';
+import { nativeValidationRecords } from './domain-native-certificate';
 
 export async function verifyDns(container: Container, orgSlug: string, dns: DnsChecker) {
   const business = await requireBusiness(container, orgSlug);
@@ -24,14 +27,21 @@ export async function verifyDns(container: Container, orgSlug: string, dns: DnsC
   if (status === 'SSL_VALIDATING' && certTmp) {
     step = 'certificate';
     expected = txtRecordsOf(certTmp).map((r) => ({ type: 'TXT', host: r.host, value: r.value }));
-  } else if ((status === 'SSL_VALIDATED' || status === 'DEPLOYED') && typeof site?.cdnDomain === 'string') {
-    const part2 = part2Records(analysis, { cdnDomain: site.cdnDomain, apexGatewayIps: container.config.cdn.apexGatewayIps });
+  } else if ((status === 'SSL_VALIDATED' || status === 'DEPLOYED' || status === 'DISCONNECTED') && typeof site?.cdnDomain === 'string') {
+    const part2 = part2Records(analysis, {
+      cdnDomain: site.cdnDomain, apexGatewayIps: container.config.cdn.apexGatewayIps,
+      validationRecords: nativeValidationRecords(site as Record<string, unknown>),
+    });
     if (!part2.ok) throw new ValidationError(part2.reason);
     step = 'dns_switch';
     expected = part2.records.map((r) => ({ type: r.type, host: r.host, value: r.value }));
     zone = analysis.nakedDomain;
   } else {
     throw new ConflictError(`no DNS records to check while proxy_status is ${status ?? 'unset'}: start-certificate first`);
+  }
+  const token = site?.googleVerificationToken;
+  if (typeof token === 'string' && site?.googleVerificationStatus !== 'VERIFIED') {
+    expected.push({ type: 'TXT', host: zone ? '@' : analysis.nakedDomain, value: token });
   }
   const records = await dns.verifyRecords(expected, zone ? { zone } : undefined);
   return { status: 'success' as const, proxy_status: status, step, all_found: records.every((r) => r.found), records };

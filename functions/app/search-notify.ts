@@ -7,6 +7,8 @@
 import { UpstreamError } from '../core/errors';
 import { isPubliclyReachableHost, planIndexNowSubmissions } from '../core/indexnow/submission';
 import { aiSiteOrigin, type Container } from '../container';
+import type { SitemapResubmission, WebmasterClient } from '../engines/search-notify';
+import type { AiSiteRecord } from '../core/model';
 import { searchNotifyEnginesOf, type SearchNotifyEngines } from '../engines/search-notify';
 import { createLogger } from '../logger';
 import type { SkippedDailyStep } from './daily/business-run';
@@ -48,6 +50,27 @@ export async function submitIndexNow(container: Container, input: NotifyInput, e
   };
 }
 
+/**
+ * The sitemap to the webmaster console (batch 3, domain connection, resubmit-sitemap): only
+ * for a property domain connection verified (`sc-domain:<naked domain>`) and a site served on
+ * that domain (its sitemap URL must be inside the property); otherwise skipped with the reason.
+ */
+export async function resubmitSitemap(
+  container: Container,
+  orgSlug: string,
+  webmaster: Pick<WebmasterClient, 'resubmitSitemap'> = searchNotifyEnginesOf(container).webmaster,
+  known?: AiSiteRecord | null,
+): Promise<SitemapResubmission> {
+  const site = known === undefined ? await container.aiSites.get(orgSlug) : known;
+  const verified = site?.webmasterVerified === true;
+  const publicOrigin = site?.publicOrigin ?? null;
+  if (verified && !publicOrigin) return { status: 'skipped', reason: 'the site is not served on the verified domain (the domain is not connected)' };
+  const siteUrl = typeof site?.webmasterSiteUrl === 'string' ? site.webmasterSiteUrl : publicOrigin ?? aiSiteOrigin(container.config, orgSlug);
+  const origin = publicOrigin ?? aiSiteOrigin(container.config, orgSlug);
+  // Set by domain connection once the console verified the customer domain.
+  return webmaster.resubmitSitemap({ siteUrl, sitemapUrl: `${origin}/sitemap.xml`, verified });
+}
+
 /** Batch 3 of the daily run: after the day's deploys, notify once, and resubmit the sitemap when verified. */
 export async function notifySearchEngines(container: Container, orgSlug: string, runDate: string, engines: SearchNotifyEngines = searchNotifyEnginesOf(container)): Promise<Record<string, unknown> | SkippedDailyStep> {
   const [run, site] = await Promise.all([
@@ -59,13 +82,7 @@ export async function notifySearchEngines(container: Container, orgSlug: string,
   // the business ever had; and an article created but not published is not submitted).
   const published = run?.steps['2a']?.result?.article_paths;
   const articlePaths = Array.isArray(published) ? published.filter((p): p is string => typeof p === 'string') : [];
-  const siteUrl = site?.publicOrigin ?? aiSiteOrigin(container.config, orgSlug);
-  const sitemap = await engines.webmaster.resubmitSitemap({
-    siteUrl,
-    sitemapUrl: `${siteUrl}/sitemap.xml`,
-    // Set by domain connection once the console verified the customer domain.
-    verified: site?.webmasterVerified === true,
-  });
+  const sitemap = await resubmitSitemap(container, orgSlug, engines.webmaster, site);
   if (changedUrls.length === 0 && articlePaths.length === 0) {
     return { skipped: 'nothing changed or was published today: no IndexNow submission', result: { sitemap } };
   }

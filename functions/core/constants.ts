@@ -49,6 +49,8 @@ export const RATE_LIMITS = {
   validateStore: { limit: 5, windowSeconds: 60 },
   productNames: { limit: 5, windowSeconds: 60 },
   competitorResearch: { limit: 10, windowSeconds: 60 },
+  /** POST /webhooks/ai-recommendation-store: one beacon per page a JS-running crawler renders, per address. */
+  aiRecommendation: { limit: 120, windowSeconds: 60 },
 } as const;
 export type RateLimitName = keyof typeof RATE_LIMITS;
 
@@ -58,6 +60,16 @@ export const NO_SEARCH_API = 'no search API configured (SEARCH_API_URL)';
 export const EDGE_UPDATE_BATCH_SIZE = 10;
 export const EDGE_UPDATE_BATCH_PAUSE_MS = 1000;
 export const EDGE_PROPAGATION_WAIT_SECONDS = 10;
+/**
+ * Domain connection, Part 2: between looks at the native certificate while the certificate
+ * manager validates it (minutes once the records are in DNS); `NATIVE_CERTIFICATE_MAX_LOOKS`
+ * looks (3 hours) before the workflow stops waiting and the free certificate stays.
+ */
+export const NATIVE_CERTIFICATE_WAIT_SECONDS = 300;
+/** D18: webmaster verification is polled 12 times, 10 s apart, after Part 2; not verified by then → FAILED. */
+export const VERIFICATION_POLL_ATTEMPTS = 12;
+export const VERIFICATION_POLL_INTERVAL_SECONDS = 10;
+export const NATIVE_CERTIFICATE_MAX_LOOKS = 36;
 export const WEBMASTER_POLL_INTERVAL_SECONDS = 10;
 export const WEBMASTER_POLL_ATTEMPTS = 12;
 export const MEMBER_CACHE_TTL_SECONDS = 300;

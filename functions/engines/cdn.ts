@@ -29,7 +29,10 @@ export const CDN_NOT_CONFIGURED = 'the CDN proxy is not configured: EDGE_FUNCTIO
 export const cdnOf = perContainer((container) => createCdnEngine(container.config, container.distributions));
 
 export function createCdnEngine(config: Config, distributions: DistributionIndex): CdnEngine {
-  const local = createLocalCdn({ findByDomain: distributions.findOrg, indexAlias: distributions.indexAlias });
+  const local = createLocalCdn(
+    { findByDomain: distributions.findOrg, indexAlias: distributions.indexAlias, setStoreOrigin: distributions.setStoreOrigin },
+    { lookupCname: localCnameLookup(config) },
+  );
   const indexDomain = distributions.index;
   const arn = edgeFunctionVersionArnOf(config);
   // The local CDN stands in only where everything is local (the embedded database);
@@ -37,7 +40,16 @@ export function createCdnEngine(config: Config, distributions: DistributionIndex
   if (!arn && config.dynamodbEndpoint) return { kind: 'local', gateway: local, indexDomain, resolveHost: local.resolveHost };
   if (!arn) {
     const refuse = async (): Promise<never> => { throw new ProviderNotConfiguredError(CDN_NOT_CONFIGURED); };
-    return { kind: 'unconfigured', gateway: { createDistribution: refuse, getDistribution: refuse, attachCertificate: refuse }, indexDomain, resolveHost: local.resolveHost };
+    const gateway: CdnGateway = {
+      createDistribution: refuse,
+      getDistribution: refuse,
+      attachCertificate: refuse,
+      setStoreOrigin: refuse,
+      requestNativeCertificate: refuse,
+      describeNativeCertificate: refuse,
+      useCertificate: refuse,
+    };
+    return { kind: 'unconfigured', gateway, indexDomain, resolveHost: local.resolveHost };
   }
 
   // Loaded only when CloudFront is configured, so other bundles never pull the client in.
@@ -54,6 +66,31 @@ export function createCdnEngine(config: Config, distributions: DistributionIndex
       const { importCertificate } = require('../adapters/aws/acm-import') as typeof import('../adapters/aws/acm-import');
       return importCertificate(certificate);
     },
+    nativeCertificates: {
+      request: async (input) => acmNative().requestNativeCertificate(input),
+      describe: async (certificateArn, names) => acmNative().describeNativeCertificate(certificateArn, names),
+    },
   });
   return { kind: 'cloudfront', gateway, indexDomain, resolveHost: local.resolveHost };
+}
+
+function acmNative(): typeof import('../adapters/aws/acm-native') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../adapters/aws/acm-native') as typeof import('../adapters/aws/acm-native');
+}
+
+/**
+ * The local certificate manager's view of DNS: a name's CNAME through the configured
+ * resolvers (DNS_RESOLVERS). The DNS adapter is loaded on the first lookup only.
+ */
+function localCnameLookup(config: Config): (name: string) => Promise<string | null> {
+  let checker: import('../core/domain/records').DnsChecker | undefined;
+  return async (name) => {
+    if (!checker) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { createDnsChecker } = require('../adapters/external/dns') as typeof import('../adapters/external/dns');
+      checker = createDnsChecker({ resolvers: config.dnsResolvers });
+    }
+    return (await checker.captureRecords(name)).CNAME;
+  };
 }

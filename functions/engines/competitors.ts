@@ -9,6 +9,7 @@ import { DEFAULT_FAVICON_SERVICE_URL, isFaviconTemplate } from '../core/competit
 import type { CompetitorRepository } from '../core/competitors/types';
 import { createLogger } from '../logger';
 import { perContainer } from './per-container';
+import { competitorRepositoryOf } from './competitor-repository';
 
 export interface CompetitorEngines {
   repo: CompetitorRepository;
@@ -28,7 +29,7 @@ export const competitorEnginesOf = perContainer((container): CompetitorEngines =
   }
   const llmBaseUrl = config.llm.baseUrl?.trim();
   return {
-    repo: container.competitors,
+    repo: competitorRepositoryOf(container),
     search: createSearchApi(config.search),
     faviconTemplate: isFaviconTemplate(config.faviconServiceUrl) ? config.faviconServiceUrl : DEFAULT_FAVICON_SERVICE_URL,
     refiner: llmBaseUrl ? createModelRefiner({ baseUrl: llmBaseUrl, apiKey: config.llm.apiKey, model: config.llm.model, log }) : null,

@@ -20,3 +20,5 @@ export const searchNotifyEnginesOf = perContainer((container): SearchNotifyEngin
     webmaster: createWebmasterClient({ apiUrl: config.webmaster.apiUrl, credentials: config.webmaster.credentials, log }),
   };
 });
+
+export type { SitemapResubmission, WebmasterClient } from '../adapters/external/webmaster';

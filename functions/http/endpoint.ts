@@ -212,6 +212,11 @@ export function clientIp(event: APIGatewayProxyEvent): string {
   return clientIdentity(event.requestContext?.identity?.sourceIp);
 }
 
+/** A request body checked inside a handler, as the endpoint would (for a check that must come after the organization's). */
+export function parseBody<T extends $ZodType>(schema: T, value: unknown): output<T> {
+  return parse('body', schema, value);
+}
+
 function parse<T extends $ZodType>(where: string, schema: T | undefined, value: unknown): output<T> {
   if (!schema) return value as output<T>;
   const result = safeParse(schema, value ?? (where === 'body' ? undefined : {}));

@@ -13,7 +13,10 @@
  *      The store origin obeys the fetch policy (D24): its URL is checked and its connection
  *      resolves through the guarded lookup, so a stored or edited origin can never make the
  *      proxy reach a private, loopback or metadata address the policy refuses;
- *   5. status, headers and body stream back, with `x-edge-route: ai|store`.
+ *   5. status, headers and body stream back, with `x-edge-route: ai|store`;
+ *   6. once the response has finished, the request is offered to the server-side visit
+ *      recorder (what the distribution's access log is on AWS): AI-crawler page requests
+ *      become visits in the background, never slowing or failing the response.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
@@ -27,6 +30,7 @@ import { AI_SITE_HOST_HEADER, type HostResolver, type ResolvedHost } from '../co
 import type { RunningServer } from './api-server';
 import { closeServer } from './close-server';
 import { listen } from './listen';
+import { recordWhenFinished, type VisitRecorder } from './sites-host';
 
 export interface CdnProxyOptions {
   port?: number;
@@ -37,6 +41,8 @@ export interface CdnProxyOptions {
   readTimeoutMs?: number;
   /** ALLOW_PRIVATE_NETWORK: whether store origins on loopback/private addresses may be reached. */
   allowPrivateNetwork: boolean;
+  /** Server-side visit recording (default: the installed container's visit store); false: off. */
+  recordVisit?: VisitRecorder | false;
 }
 
 /** Hop-by-hop and connection headers CloudFront never hands to the edge function or origin as-is. */
@@ -48,6 +54,7 @@ export const EDGE_ROUTE_HEADER = 'x-edge-route';
 export async function startCdnProxy(options: CdnProxyOptions): Promise<RunningServer> {
   const guard: OriginGuard = { check: createUrlGuard(options), lookup: guardedLookup(options.allowPrivateNetwork) };
   const server = createServer((req, res) => {
+    recordWhenFinished(req, res, options.recordVisit);
     proxy(req, res, options, guard).catch((err: Error) => {
       if (!res.headersSent) text(res, 502, `local CDN proxy: ${err.message}\n`);
       else res.destroy(err);

@@ -29,6 +29,9 @@ export interface ApiFunctionProps {
   timeoutSeconds?: number;
   memorySize?: number;
   environment?: Record<string, string>;
+  /** Packages left out of the bundle besides `@aws-sdk/*` (the runtime's); they must come from `layers`. */
+  externalModules?: string[];
+  layers?: lambda.ILayerVersion[];
 }
 
 export class ApiFunction extends nodejs.NodejsFunction {
@@ -57,10 +60,11 @@ export class ApiFunction extends nodejs.NodejsFunction {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: LOCK_FILE,
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      layers: props.layers,
       bundling: {
         minify: true,
         sourceMap: true,
-        externalModules: ['@aws-sdk/*'],
+        externalModules: ['@aws-sdk/*', ...(props.externalModules ?? [])],
         target: 'node22',
       },
     });

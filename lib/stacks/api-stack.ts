@@ -24,6 +24,8 @@ import type { Construct } from 'constructs';
 import * as path from 'node:path';
 import { ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
+import { packageLayer } from '../constructs/package-layer';
+import { layerPackagesOf } from '../layers';
 import { grantRateLimitCounters, grantReadWorkflow, grantSiteFiles, grantStartWorkflow, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess } from '../nag';
 import { FUNCTIONS_DIR } from '../paths';
@@ -182,11 +184,15 @@ export class ApiStack extends Stack {
       }
 
       const key = routeKey(route);
+      // Packages too big for a route bundle (stripe) come from a layer of the area's stack (lib/layers.ts).
+      const layerPackages = layerPackagesOf(route);
       const fn = new ApiFunction(functionStack, routeId(route), {
         entry: handlerEntry(route),
         description: key,
         timeoutSeconds: route.timeoutSeconds,
         environment: baseEnv,
+        externalModules: layerPackages,
+        layers: layerPackages.map((pkg) => packageLayer(functionStack, pkg)),
       });
       // Every auth class touches the table (rate limiter, repositories): GET routes read only,
       // plus the rate-limit counters when the route is limited.

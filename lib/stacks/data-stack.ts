@@ -16,7 +16,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EDGE_FUNCTION_DIR } from '../paths';
 import { createJsonSecrets, type SecretsByGroup } from '../secrets';
-import type { AppSettings } from '../settings';
+import { AccessLogIngest } from '../constructs/access-log-ingest';
+import { commonEnvironment, type AppSettings } from '../settings';
 
 export interface DataStackProps extends StackProps {
   settings: AppSettings;
@@ -133,5 +134,9 @@ export class DataStack extends Stack {
         reason: 'Without ai-visibility:aiSiteCertificateArn the default *.cloudfront.net certificate is used, whose TLS floor cannot be set; configuring the certificate sets TLSv1.2_2021.',
       });
     }
+
+    // Server-side AI visits (issue 14): each new CloudFront log file → the ingest Lambda. In the
+    // bucket's own stack, or the two stacks would reference each other.
+    new AccessLogIngest(this, 'AccessLogIngest', { logsBucket: this.logsBucket, table: this.table, environment: commonEnvironment(settings, this.table.tableName) });
   }
 }

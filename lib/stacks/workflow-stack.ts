@@ -37,8 +37,8 @@ export const TASK_TIMEOUT_SECONDS = 300;
 export const TASK_MEMORY_MB = 2048;
 /** The task that creates customer CloudFront distributions with the edge router attached. */
 export const CDN_TASK = 'CreateCdnDistribution';
-/** The free-certificate tasks (ACME account key, certificate manager import, distribution update). */
-export const CERTIFICATE_TASKS: readonly string[] = ['StartCertificate', 'CompleteCertificate'];
+/** The domain-connection tasks (ACME account key, certificate manager, distribution update). */
+export const DOMAIN_TASKS: readonly string[] = ['StartCertificate', 'CompleteCertificate', 'ConnectDomain', 'UpgradeCertificate'];
 /**
  * Secret groups every task may read: the content and AI providers (scrape, search, model,
  * platforms, judge, IndexNow, webmaster). Not the accounts group (identity and payment
@@ -89,7 +89,7 @@ export class WorkflowStack extends Stack {
       // Tasks pass their large outputs to each other as artifacts in the sites bucket.
       grantSiteFiles(fn, props.siteFiles);
       if (name === CDN_TASK) grantCdnManagement(fn, props.settings.edgeFunctionVersionArn);
-      if (CERTIFICATE_TASKS.includes(name)) grantCertificateManagement(fn, props.settings.edgeFunctionVersionArn);
+      if (DOMAIN_TASKS.includes(name)) grantCertificateManagement(fn, props.settings.edgeFunctionVersionArn);
       grantSecretGroups(fn, props.secrets, TASK_SECRET_GROUPS);
       this.taskFunctions.set(name, fn);
       return fn;

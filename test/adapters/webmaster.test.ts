@@ -5,6 +5,7 @@ import {
   NOT_VERIFIED_REASON,
   parseWebmasterCredentials,
   searchConsoleSiteUrl,
+  siteVerificationUrlFor,
 } from '../../functions/adapters/external/webmaster';
 import type { ProviderFetch } from '../../functions/adapters/external/provider-fetch';
 import type { Logger } from '../../functions/logger';
@@ -177,5 +178,28 @@ describe('credentials and properties', () => {
   test('the Domain property of a domain, and the default API URL', () => {
     expect(searchConsoleSiteUrl('Acme-Store.com.')).toBe('sc-domain:acme-store.com');
     expect(DEFAULT_WEBMASTER_API_URL).toBe('https://www.googleapis.com/webmasters/v3');
+  });
+
+  test('siteVerificationUrlFor: .../webmasters/v3 becomes .../siteVerification/v1; anything else is the public API', () => {
+    expect(siteVerificationUrlFor(undefined)).toBe('https://www.googleapis.com/siteVerification/v1');
+    expect(siteVerificationUrlFor('  ')).toBe('https://www.googleapis.com/siteVerification/v1');
+    expect(siteVerificationUrlFor(DEFAULT_WEBMASTER_API_URL)).toBe('https://www.googleapis.com/siteVerification/v1');
+    expect(siteVerificationUrlFor('http://127.0.0.1:4545/webmasters/v3/')).toBe('http://127.0.0.1:4545/siteVerification/v1');
+    expect(siteVerificationUrlFor(fake.apiUrl)).toBe(fake.siteVerificationUrl);
+    expect(siteVerificationUrlFor('https://proxy.example/google/webmasters/v3')).toBe('https://proxy.example/google/siteVerification/v1');
+    expect(siteVerificationUrlFor('https://console.example/api')).toBe('https://www.googleapis.com/siteVerification/v1');
+  });
+
+  test('an explicit siteVerificationUrl wins over the derived one', async () => {
+    const seen: string[] = [];
+    const fetchImpl: ProviderFetch = (url, init) => {
+      seen.push(url);
+      return fetch(url, init);
+    };
+    const client = createWebmasterClient({ apiUrl: 'https://console.example/api', siteVerificationUrl: `${fake.siteVerificationUrl}/`, credentials: fake.accessToken, fetchImpl, log: captureLogger() });
+    expect(await client.requestVerificationToken('acme-store.com')).toMatchObject({ status: 'token' });
+    expect(seen).toEqual([`${fake.origin}/siteVerification/v1/token`]);
+    const broken = createWebmasterClient({ siteVerificationUrl: 'ftp://x', credentials: fake.accessToken, log: captureLogger() });
+    expect(await broken.requestVerificationToken('acme-store.com')).toEqual({ status: 'failed', reason: 'the Site Verification API URL is not a valid http(s) URL: "ftp://x"' });
   });
 });

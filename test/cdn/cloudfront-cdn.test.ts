@@ -7,12 +7,14 @@ import {
   GetDistributionConfigCommand,
   ListDistributionsCommand,
   NoSuchDistribution,
+  PreconditionFailed,
   UpdateDistributionCommand,
 } from '@aws-sdk/client-cloudfront';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
   commentOf,
   createCloudFrontCdn,
+  distributionConfig,
   MANAGED_ALL_VIEWER_ORIGIN_REQUEST_POLICY,
   MANAGED_CACHING_DISABLED_POLICY,
 } from '../../functions/adapters/aws/cloudfront-cdn';
@@ -183,8 +185,20 @@ describe('getDistribution', () => {
     });
     const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
     await expect(gateway.getDistribution('E2QWRUHEXAMPLE')).resolves.toEqual({
-      id: 'E2QWRUHEXAMPLE', domainName: 'd1abcdef8.cloudfront.net', status: 'Deployed', aliases: ['www.shop.example', 'shop.example'],
+      id: 'E2QWRUHEXAMPLE', domainName: 'd1abcdef8.cloudfront.net', status: 'Deployed', aliases: ['www.shop.example', 'shop.example'], certificateArn: null,
     });
+  });
+
+  test('the viewer certificate\'s ARN when one is attached', async () => {
+    const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/abc-123';
+    cf.on(GetDistributionCommand).resolves({
+      Distribution: {
+        Id: 'E2QWRUHEXAMPLE', DomainName: 'd1abcdef8.cloudfront.net', Status: 'InProgress',
+        DistributionConfig: { Aliases: { Quantity: 1, Items: ['www.shop.example'] }, ViewerCertificate: { ACMCertificateArn: certificateArn, SSLSupportMethod: 'sni-only', CloudFrontDefaultCertificate: false } },
+      } as never,
+    });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.getDistribution('E2QWRUHEXAMPLE')).resolves.toMatchObject({ status: 'InProgress', certificateArn });
   });
 
   test('an unknown id is null', async () => {
@@ -220,5 +234,171 @@ describe('attachCertificate (issue 13 Part 1)', () => {
     const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN, importCertificate: async () => { throw new Error('acm down'); } });
     await expect(gateway.attachCertificate('E2ABCDEFGHIJKL', { aliases: ['shop.example'], certificate: CERT })).rejects.toThrow('acm down');
     expect(cf.commandCalls(UpdateDistributionCommand)).toHaveLength(0);
+  });
+});
+
+/** The configuration CloudFront holds for a business after Part 1: created by us, then aliases and the imported certificate. */
+function deployedConfig(storeOrigin = 'https://www.shop.example') {
+  const imported = 'arn:aws:acm:us-east-1:123456789012:certificate/imported-1';
+  return {
+    ...distributionConfig({ ...INPUT, storeOrigin }, ARN),
+    Aliases: { Quantity: 2, Items: ['www.shop.example', 'shop.example'] },
+    ViewerCertificate: { ACMCertificateArn: imported, SSLSupportMethod: 'sni-only' as const, MinimumProtocolVersion: 'TLSv1.2_2021' as const, CloudFrontDefaultCertificate: false },
+  };
+}
+
+describe('setStoreOrigin (domain connection Part 2)', () => {
+  test('changes only the store origin\'s domain, under the ETag; path, header, the other origin and everything else stay', async () => {
+    const current = deployedConfig();
+    cf.on(GetDistributionConfigCommand, { Id: 'E2ABCDEFGHIJKL' }).resolves({ ETag: 'ETAG1', DistributionConfig: current });
+    cf.on(UpdateDistributionCommand).resolves({});
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setStoreOrigin('E2ABCDEFGHIJKL', 'https://shops.myshopify.com')).resolves.toEqual({ storeOrigin: 'https://shops.myshopify.com', changed: true });
+
+    const calls = cf.commandCalls(UpdateDistributionCommand);
+    expect(calls).toHaveLength(1);
+    const [store, aiSite] = current.Origins!.Items!;
+    expect(calls[0].args[0].input).toEqual({
+      Id: 'E2ABCDEFGHIJKL',
+      IfMatch: 'ETAG1',
+      DistributionConfig: {
+        ...current,
+        Origins: { Quantity: 2, Items: [{ ...store, DomainName: 'shops.myshopify.com' }, aiSite] },
+      },
+    });
+    expect(store).toMatchObject({ Id: 'store', DomainName: 'www.shop.example' });
+  });
+
+  test('a port is the origin\'s https port; an origin path configured at creation is kept', async () => {
+    const current = deployedConfig('https://www.shop.example/eu');
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'ETAG2', DistributionConfig: current });
+    cf.on(UpdateDistributionCommand).resolves({});
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setStoreOrigin('E2ABCDEFGHIJKL', 'https://Origin.Shop-Host.example:8443/')).resolves.toEqual({ storeOrigin: 'https://origin.shop-host.example:8443', changed: true });
+    const updated = cf.commandCalls(UpdateDistributionCommand)[0].args[0].input.DistributionConfig!;
+    expect(updated.Origins!.Items![0]).toEqual({ ...current.Origins!.Items![0], DomainName: 'origin.shop-host.example', CustomOriginConfig: httpsOnly(8443) });
+    expect(updated.Origins!.Items![0].OriginPath).toBe('/eu');
+  });
+
+  test('already pointing there: no update, changed false', async () => {
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'ETAG3', DistributionConfig: deployedConfig('https://shops.myshopify.com') });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setStoreOrigin('E2ABCDEFGHIJKL', 'https://SHOPS.myshopify.com:443')).resolves.toEqual({ storeOrigin: 'https://shops.myshopify.com', changed: false });
+    expect(cf.commandCalls(UpdateDistributionCommand)).toHaveLength(0);
+  });
+
+  test('another update in between (PreconditionFailed): read again and retried with the new ETag', async () => {
+    cf.on(GetDistributionConfigCommand).resolvesOnce({ ETag: 'OLD', DistributionConfig: deployedConfig() }).resolves({ ETag: 'NEW', DistributionConfig: deployedConfig() });
+    cf.on(UpdateDistributionCommand, { IfMatch: 'OLD' }).rejects(new PreconditionFailed({ message: 'The precondition given in one or more of the request-header fields evaluated to false.', $metadata: {} }));
+    cf.on(UpdateDistributionCommand, { IfMatch: 'NEW' }).resolves({});
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setStoreOrigin('E2ABCDEFGHIJKL', 'https://shops.myshopify.com')).resolves.toEqual({ storeOrigin: 'https://shops.myshopify.com', changed: true });
+    expect(cf.commandCalls(UpdateDistributionCommand).map((c) => c.args[0].input.IfMatch)).toEqual(['OLD', 'NEW']);
+  });
+
+  test('gives up after three stale ETags; other errors are not retried', async () => {
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'E', DistributionConfig: deployedConfig() });
+    cf.on(UpdateDistributionCommand).rejects(new PreconditionFailed({ message: 'stale', $metadata: {} }));
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setStoreOrigin('E2ABCDEFGHIJKL', 'https://shops.myshopify.com')).rejects.toMatchObject({ name: 'PreconditionFailed' });
+    expect(cf.commandCalls(UpdateDistributionCommand)).toHaveLength(3);
+    cf.reset();
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'E', DistributionConfig: deployedConfig() });
+    cf.on(UpdateDistributionCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'Throttling' }));
+    await expect(gateway.setStoreOrigin('E2ABCDEFGHIJKL', 'https://shops.myshopify.com')).rejects.toMatchObject({ name: 'Throttling' });
+    expect(cf.commandCalls(UpdateDistributionCommand)).toHaveLength(1);
+  });
+
+  test('refused without a call: an origin on one of the distribution\'s aliases (a loop), http, a path, a query, not a URL', async () => {
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'E', DistributionConfig: deployedConfig() });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setStoreOrigin('E2ABCDEFGHIJKL', 'https://WWW.shop.example')).rejects.toMatchObject({ name: 'ValidationError', message: expect.stringMatching(/loop/) });
+    for (const bad of ['http://shops.myshopify.com', 'https://shops.myshopify.com/eu', 'https://shops.myshopify.com/?a=1', 'https://u:p@shops.myshopify.com', 'shops.myshopify.com']) {
+      await expect(gateway.setStoreOrigin('E2ABCDEFGHIJKL', bad)).rejects.toMatchObject({ name: 'ValidationError' });
+    }
+    expect(cf.commandCalls(UpdateDistributionCommand)).toHaveLength(0);
+  });
+
+  test('a distribution without a store origin is an error', async () => {
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'E', DistributionConfig: { ...deployedConfig(), Origins: { Quantity: 0, Items: [] } } });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setStoreOrigin('E2ABCDEFGHIJKL', 'https://shops.myshopify.com')).rejects.toThrow(/no "store" origin/);
+    expect(cf.commandCalls(UpdateDistributionCommand)).toHaveLength(0);
+  });
+});
+
+describe('useCertificate (domain connection Part 2)', () => {
+  const NATIVE = 'arn:aws:acm:us-east-1:123456789012:certificate/native-2';
+
+  test('replaces the viewer certificate (SNI, TLSv1.2_2021) under the ETag; aliases and the rest stay', async () => {
+    const current = deployedConfig();
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'ETAG9', DistributionConfig: current });
+    cf.on(UpdateDistributionCommand).resolves({});
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.useCertificate('E2ABCDEFGHIJKL', NATIVE)).resolves.toBeUndefined();
+    const calls = cf.commandCalls(UpdateDistributionCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].args[0].input).toEqual({
+      Id: 'E2ABCDEFGHIJKL',
+      IfMatch: 'ETAG9',
+      DistributionConfig: {
+        ...current,
+        ViewerCertificate: { ACMCertificateArn: NATIVE, SSLSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2021', CloudFrontDefaultCertificate: false },
+      },
+    });
+  });
+
+  test('from the default certificate: legacy fields are dropped', async () => {
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'E', DistributionConfig: { ...deployedConfig(), ViewerCertificate: { CloudFrontDefaultCertificate: true, CertificateSource: 'cloudfront', MinimumProtocolVersion: 'TLSv1' } } });
+    cf.on(UpdateDistributionCommand).resolves({});
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await gateway.useCertificate('E2ABCDEFGHIJKL', NATIVE);
+    expect(cf.commandCalls(UpdateDistributionCommand)[0].args[0].input.DistributionConfig!.ViewerCertificate)
+      .toEqual({ ACMCertificateArn: NATIVE, SSLSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2021', CloudFrontDefaultCertificate: false });
+  });
+
+  test('already in use with the same settings: no update', async () => {
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'E', DistributionConfig: { ...deployedConfig(), ViewerCertificate: { ACMCertificateArn: NATIVE, SSLSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2021', CloudFrontDefaultCertificate: false, CertificateSource: 'acm' } } });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await gateway.useCertificate('E2ABCDEFGHIJKL', NATIVE);
+    expect(cf.commandCalls(UpdateDistributionCommand)).toHaveLength(0);
+  });
+
+  test('the same certificate under an older TLS policy is updated', async () => {
+    cf.on(GetDistributionConfigCommand).resolves({ ETag: 'E', DistributionConfig: { ...deployedConfig(), ViewerCertificate: { ACMCertificateArn: NATIVE, SSLSupportMethod: 'sni-only', MinimumProtocolVersion: 'TLSv1.2_2019', CloudFrontDefaultCertificate: false } } });
+    cf.on(UpdateDistributionCommand).resolves({});
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await gateway.useCertificate('E2ABCDEFGHIJKL', NATIVE);
+    expect(cf.commandCalls(UpdateDistributionCommand)).toHaveLength(1);
+  });
+
+  test('a certificate outside us-east-1 or not an ACM ARN is refused without a call', async () => {
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    for (const bad of ['arn:aws:acm:eu-west-1:123456789012:certificate/x', 'local:native:E1:abc', '']) {
+      await expect(gateway.useCertificate('E2ABCDEFGHIJKL', bad)).rejects.toMatchObject({ name: 'ValidationError' });
+    }
+    expect(cf.commandCalls(GetDistributionConfigCommand)).toHaveLength(0);
+  });
+});
+
+describe('native certificates through the injected certificate manager', () => {
+  test('request and describe are passed through; without the option they are refused', async () => {
+    const requested: unknown[] = [];
+    const info = { status: 'PENDING_VALIDATION' as const, validationRecords: [{ name: '_a.www.shop.example', value: '_b.acm-validations.aws' }], notAfter: null };
+    const gateway = createCloudFrontCdn({
+      client: client(), edgeFunctionVersionArn: ARN,
+      nativeCertificates: {
+        request: async (input) => (requested.push(input), 'arn:aws:acm:us-east-1:123456789012:certificate/n'),
+        describe: async (arn, names) => ({ ...info, reason: `${arn} ${names.join(',')}` }),
+      },
+    });
+    await expect(gateway.requestNativeCertificate({ distributionId: 'E2ABCDEFGHIJKL', names: ['www.shop.example'], idempotencyKey: 'k', tags: { org: 'demo-store' } }))
+      .resolves.toEqual({ certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/n' });
+    expect(requested).toEqual([{ names: ['www.shop.example'], idempotencyKey: 'k', tags: { org: 'demo-store' } }]);
+    await expect(gateway.describeNativeCertificate('arn:x', ['www.shop.example'])).resolves.toEqual({ ...info, reason: 'arn:x www.shop.example' });
+
+    const bare = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(bare.requestNativeCertificate({ distributionId: 'E', names: ['a.example'], idempotencyKey: 'k' })).rejects.toThrow(/nativeCertificates/);
+    await expect(bare.describeNativeCertificate('arn:x', ['a.example'])).rejects.toThrow(/nativeCertificates/);
   });
 });

@@ -14,6 +14,7 @@ import { createLogger } from '../../functions/logger';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { startPlatformFakes, type PlatformFakes } from '../../functions/local/platform-fakes';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
+import { competitorRepositoryOf } from '../../functions/engines/competitor-repository';
 
 const ORG = 'quill';
 const NAME = 'Quillfeather Coffee';
@@ -55,7 +56,7 @@ beforeAll(async () => {
   const started = await stack.call('POST', '/api/onboarding/generate-all', { token, body: {} });
   await stack.workflows.finished(started.body.execution_id);
   const now = new Date().toISOString();
-  await getContainer().competitors.add({
+  await competitorRepositoryOf(getContainer()).add({
     id: competitorId(ORG, 'rival.example'), orgSlug: ORG, name: 'Rival Roasters', url: 'https://rival.example', domain: 'rival.example',
     description: '', faviconUrl: '', scrapedContent: '', source: 'user_added', products: [], targetMarket: '', createdAt: now,
   });

@@ -117,8 +117,11 @@ describe('signed webhook routes', () => {
     }
     const forged = await stack.call('POST', '/webhooks/idp', { rawBody: 'not json at all', headers: signed('something else') });
     expect(forged.status).toBe(401);
-    // A signed JSON body passes auth and reaches the (not yet built) handler.
-    expect((await stack.call('POST', '/webhooks/idp', { rawBody: payload, headers: signed(payload) })).status).toBe(501);
+    // A signed JSON body passes auth and reaches the handler, which needs the provider's API
+    // (no IDP_API_URL in this stack: 503 naming the settings).
+    const reached = await stack.call('POST', '/webhooks/idp', { rawBody: payload, headers: signed(payload) });
+    expect(reached.status).toBe(503);
+    expect(reached.body.error).toMatch(/IDP_API_URL/);
   });
 });
 

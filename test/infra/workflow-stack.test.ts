@@ -133,17 +133,26 @@ describe('workflow stack edge cases', () => {
   });
 });
 
-describe('the free-certificate tasks (issue 13 Part 1)', () => {
-  test('StartCertificate / CompleteCertificate may use the ACME account-key secret, import into ACM and update distributions; other tasks may not', () => {
+describe('the domain-connection tasks (issue 13)', () => {
+  test('the certificate, switch and upgrade tasks may use the ACME account-key secret, the certificate manager and update distributions; other tasks may not', () => {
     const template = Template.fromStack(buildTestService({ realWorkflows: true }).stacks.workflow);
     const functions = ofType(template, 'AWS::Lambda::Function');
-    const actionsOf = (match: RegExp) => Object.entries(functions).filter(([id]) => match.test(id))
+    const domainTask = /^(StartCertificate|CompleteCertificate|ConnectDomain|UpgradeCertificate)Task/;
+    const actionsOf = (match: (id: string) => boolean) => Object.entries(functions).filter(([id]) => match(id))
       .map(([, fn]) => statementsOfRole(template, roleOf(fn)).flatMap((st) => asArray(st.Action)));
-    const certificate = actionsOf(/^(Start|Complete)Certificate/);
-    expect(certificate).toHaveLength(2);
-    for (const actions of certificate) {
-      expect(actions).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'acm:ImportCertificate', 'cloudfront:UpdateDistribution', 'cloudfront:GetDistributionConfig']));
+    const domain = actionsOf((id) => domainTask.test(id));
+    expect(domain).toHaveLength(4);
+    for (const actions of domain) {
+      expect(actions).toEqual(expect.arrayContaining([
+        'secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue', 'acm:ImportCertificate', 'acm:RequestCertificate', 'acm:DescribeCertificate',
+        'cloudfront:UpdateDistribution', 'cloudfront:GetDistributionConfig',
+      ]));
     }
-    for (const actions of actionsOf(/^(?!(Start|Complete)Certificate)/)) expect(actions).not.toContain('acm:ImportCertificate');
+    const others = actionsOf((id) => !domainTask.test(id));
+    expect(others.length).toBeGreaterThan(10);
+    for (const actions of others) {
+      expect(actions).not.toContain('acm:ImportCertificate');
+      expect(actions).not.toContain('acm:RequestCertificate');
+    }
   });
 });

@@ -15,6 +15,9 @@
  * - Viewers on http are redirected to https.
  * - Idempotent: the CallerReference comes from the organization; a retried create that
  *   CloudFront refuses with DistributionAlreadyExists returns the distribution created first.
+ * - Later changes (store origin, viewer certificate) read the configuration, change only their
+ *   part, and update under its ETag (re-read and retried when another change came between);
+ *   nothing is written when the distribution already has what is asked.
  */
 import {
   CloudFrontClient,
@@ -27,7 +30,15 @@ import {
   type Origin,
   type PriceClass,
 } from '@aws-sdk/client-cloudfront';
-import { AI_SITE_HOST_HEADER, type CertificateToAttach, type CdnGateway, type CreateDistributionInput, type CreatedDistribution } from '../../core/proxy/types';
+import { ValidationError } from '../../core/errors';
+import {
+  AI_SITE_HOST_HEADER,
+  type CertificateToAttach,
+  type CdnGateway,
+  type CreateDistributionInput,
+  type CreatedDistribution,
+  type NativeCertificateInfo,
+} from '../../core/proxy/types';
 
 /** AWS managed policies (same ids in every account). */
 export const MANAGED_ALL_VIEWER_ORIGIN_REQUEST_POLICY = '216adef6-5c7f-47e4-b989-5492eafa07d3';
@@ -47,12 +58,24 @@ export interface CloudFrontCdnOptions {
    * (adapters/aws/acm-import.ts; injected so bundles that never attach do not carry the ACM client).
    */
   importCertificate?: (certificate: CertificateToAttach) => Promise<string>;
+  /**
+   * The certificate manager's own DNS-validated certificates (adapters/aws/acm-native.ts;
+   * injected for the same reason).
+   */
+  nativeCertificates?: {
+    request(input: { names: string[]; idempotencyKey: string; tags?: Record<string, string> }): Promise<string>;
+    describe(certificateArn: string, names: string[]): Promise<NativeCertificateInfo>;
+  };
 }
 
 /** The viewer TLS policy of a distribution serving a custom domain. */
 export const VIEWER_TLS_POLICY = 'TLSv1.2_2021';
 
 const VERSIONED_LAMBDA_ARN = /^arn:aws[a-z-]*:lambda:us-east-1:\d{12}:function:[A-Za-z0-9_-]+:\d+$/;
+/** A certificate manager certificate CloudFront can use (us-east-1). */
+const CLOUDFRONT_ACM_ARN = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[A-Za-z0-9-]+$/;
+/** Tries of a configuration update whose ETag went stale (PreconditionFailed) in between. */
+const UPDATE_TRIES = 3;
 
 export function createCloudFrontCdn(options: CloudFrontCdnOptions): CdnGateway {
   const { client, edgeFunctionVersionArn } = options;
@@ -85,6 +108,7 @@ export function createCloudFrontCdn(options: CloudFrontCdnOptions): CdnGateway {
           domainName: Distribution.DomainName ?? '',
           status: Distribution.Status ?? 'Unknown',
           aliases: Distribution.DistributionConfig?.Aliases?.Items ?? [],
+          certificateArn: Distribution.DistributionConfig?.ViewerCertificate?.ACMCertificateArn ?? null,
         };
       } catch (err) {
         if ((err as { name?: string }).name === 'NoSuchDistribution') return null;
@@ -111,7 +135,96 @@ export function createCloudFrontCdn(options: CloudFrontCdnOptions): CdnGateway {
       await client.send(new UpdateDistributionCommand({ Id: distributionId, IfMatch: ETag, DistributionConfig: updated }));
       return { certificateArn, aliases, notAfter: input.certificate.notAfter };
     },
+
+    async setStoreOrigin(distributionId, storeOrigin) {
+      const target = storeOriginTarget(storeOrigin);
+      const changed = await updateConfig(client, distributionId, (current) => {
+        const origins = current.Origins?.Items ?? [];
+        const index = origins.findIndex((o) => o.Id === STORE_ORIGIN_ID);
+        if (index < 0) throw new Error(`CloudFront distribution ${distributionId} has no "${STORE_ORIGIN_ID}" origin`);
+        const aliases = (current.Aliases?.Items ?? []).map((a) => a.toLowerCase());
+        if (aliases.includes(target.domainName)) {
+          throw new ValidationError(`storeOrigin: ${target.domainName} is served by this distribution itself; the store origin would loop`);
+        }
+        const store = origins[index];
+        const currentPort = store.CustomOriginConfig?.HTTPSPort ?? 443;
+        if (store.DomainName?.toLowerCase() === target.domainName && currentPort === target.httpsPort) return null;
+        const originConfig = store.CustomOriginConfig ?? customOrigin(STORE_ORIGIN_ID, target.domainName, target.httpsPort, '', {}).CustomOriginConfig!;
+        const updatedStore: Origin = { ...store, DomainName: target.domainName, CustomOriginConfig: { ...originConfig, HTTPSPort: target.httpsPort } };
+        const items = origins.map((o, i) => (i === index ? updatedStore : o));
+        return { ...current, Origins: { ...current.Origins, Quantity: items.length, Items: items } };
+      });
+      return { storeOrigin: target.origin, changed };
+    },
+
+    async requestNativeCertificate(input) {
+      if (!options.nativeCertificates) throw new Error('requestNativeCertificate needs the certificate manager (nativeCertificates option)');
+      const certificateArn = await options.nativeCertificates.request({ names: input.names, idempotencyKey: input.idempotencyKey, tags: input.tags });
+      return { certificateArn };
+    },
+
+    async describeNativeCertificate(certificateArn, names) {
+      if (!options.nativeCertificates) throw new Error('describeNativeCertificate needs the certificate manager (nativeCertificates option)');
+      return options.nativeCertificates.describe(certificateArn, names);
+    },
+
+    async useCertificate(distributionId, certificateArn) {
+      const arn = certificateArn.trim();
+      if (!CLOUDFRONT_ACM_ARN.test(arn)) throw new ValidationError(`certificateArn: not a certificate manager ARN in us-east-1: ${certificateArn}`);
+      const viewerCertificate = {
+        ACMCertificateArn: arn,
+        SSLSupportMethod: 'sni-only',
+        MinimumProtocolVersion: VIEWER_TLS_POLICY,
+        CloudFrontDefaultCertificate: false,
+      } as const;
+      await updateConfig(client, distributionId, (current) => {
+        const now = current.ViewerCertificate;
+        const same = now?.ACMCertificateArn === arn && now.SSLSupportMethod === viewerCertificate.SSLSupportMethod
+          && now.MinimumProtocolVersion === viewerCertificate.MinimumProtocolVersion && now.CloudFrontDefaultCertificate === false;
+        return same ? null : { ...current, ViewerCertificate: { ...viewerCertificate } };
+      });
+    },
   };
+}
+
+/**
+ * Reads the distribution's configuration, lets `change` return the new one (null: nothing to
+ * change) and updates it under the ETag read; a PreconditionFailed (another update came
+ * between) starts over. True when an update was made.
+ */
+async function updateConfig(client: CloudFrontClient, distributionId: string, change: (current: DistributionConfig) => DistributionConfig | null): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    const { DistributionConfig: current, ETag } = await client.send(new GetDistributionConfigCommand({ Id: distributionId }));
+    if (!current) throw new Error(`CloudFront GetDistributionConfig returned no configuration for ${distributionId}`);
+    const updated = change(current);
+    if (!updated) return false;
+    try {
+      await client.send(new UpdateDistributionCommand({ Id: distributionId, IfMatch: ETag, DistributionConfig: updated }));
+      return true;
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'PreconditionFailed' || attempt >= UPDATE_TRIES) throw err;
+    }
+  }
+}
+
+/**
+ * A new store origin: `https://host[:port]` only (CloudFront fetches the store over https),
+ * as its origin domain, https port and canonical URL.
+ */
+function storeOriginTarget(storeOrigin: string): { domainName: string; httpsPort: number; origin: string } {
+  let url: URL;
+  try {
+    url = new URL(storeOrigin.trim());
+  } catch {
+    throw new ValidationError(`storeOrigin: not a URL: ${storeOrigin}`);
+  }
+  if (url.protocol !== 'https:') throw new ValidationError(`storeOrigin: must be an https origin (https://host[:port]): ${storeOrigin}`);
+  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new ValidationError(`storeOrigin: an origin only (https://host[:port]), no path, query or credentials: ${storeOrigin}`);
+  }
+  const { domainName: host, httpsPort } = originOf(url.origin);
+  const domainName = host.replace(/\.$/, '');
+  return { domainName, httpsPort, origin: `https://${domainName}${url.port ? `:${url.port}` : ''}` };
 }
 
 /** The full DistributionConfig of a business's proxy (exported for tests and the rollout). */

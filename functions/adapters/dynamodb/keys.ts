@@ -30,6 +30,16 @@ export const keys = {
    * competitor ids holding a slot (not under `competitorPrefix`: `_` is not `#`).
    */
   competitorSlots: (slug: string, source: string) => ({ PK: keys.org(slug), SK: `COMPETITOR_SLOTS#${source}` }),
+  /**
+   * One AI-bot visit: its 5-minute bucket (ISO, `YYYY-MM-DDTHH:MM:SSZ`) then its dedupe key,
+   * so a business's visits of a date range are one Query (newest first with
+   * ScanIndexForward=false) and the beacon and the server converge on one item.
+   */
+  visit: (slug: string, bucket: string, dedupeKey: string) => ({ PK: keys.org(slug), SK: `VISIT#${bucket}#${dedupeKey}` }),
+  visitPrefix: 'VISIT#',
+  /** Visits per UTC day and platform (atomic counters): a range's totals are one Query. */
+  visitDay: (slug: string, date: string) => ({ PK: keys.org(slug), SK: `VISITDAY#${date}` }),
+  visitDayPrefix: 'VISITDAY#',
   /** One item per onboarding run (its steps), and a pointer to the latest run. */
   onboardingRun: (slug: string, executionId: string) => ({ PK: keys.org(slug), SK: `ONBOARDING#${executionId}` }),
   onboardingLatest: (slug: string) => ({ PK: keys.org(slug), SK: 'ONBOARDING' }),
@@ -46,6 +56,12 @@ export const keys = {
 
   /** GSI1: a store's normalized domain → its organization. */
   domainIndex: (domain: string) => ({ GSI1PK: `DOMAIN#${domain}`, GSI1SK: 'BUSINESS' }),
+  /** The organization record (name, provider id, member cache, payment customer id; D8, D11, D29). */
+  organization: (slug: string) => ({ PK: keys.org(slug), SK: 'ORGANIZATION' }),
+  /** GSI1: the identity provider's organization id → the organization record. */
+  providerOrgIndex: (providerOrgId: string) => ({ GSI1PK: `IDPORG#${providerOrgId}`, GSI1SK: 'ORGANIZATION' }),
+  /** A processed inbound webhook message, by its sender and message id (duplicates are no-ops, D27). */
+  webhookReceipt: (source: string, messageId: string) => ({ PK: `WEBHOOK#${source}#${messageId}`, SK: 'RECEIPT' }),
   /** GSI1: a product entity's UUID → its item (products are keyed by slug). */
   entityIndex: (entityId: string) => ({ GSI1PK: `ENTITY#${entityId}`, GSI1SK: 'PRODUCT' }),
   /** GSI2: all businesses, for the daily fan-out. */

@@ -8,9 +8,20 @@
  * AI-site record and indexes the domain (GSI1), and `resolveHost` reads that index back.
  * Like CloudFront, a create with a caller reference already used returns the same
  * distribution: the id is derived from the caller reference.
+ *
+ * Domain connection Part 2 locally:
+ * - `setStoreOrigin` rewrites the store origin the index keeps for the distribution domain
+ *   and every alias (registry.setStoreOrigin), so `resolveHost` answers the new one at once.
+ * - Native certificates stand in for the certificate manager's: the ARN is
+ *   `local:native:<distribution id>:<hash of the names>`, each name gets a deterministic
+ *   validation CNAME (`_<32 hex>.<name>` → `_<32 hex>.acm-validations.localhost`), and the
+ *   certificate is ISSUED once every one of them resolves (the `lookupCname` option: the
+ *   configured DNS resolvers), valid LOCAL_NATIVE_VALIDITY_DAYS from then.
+ * - `useCertificate` is remembered in this process and shown by `getDistribution`.
  */
 import { createHash, X509Certificate } from 'node:crypto';
-import type { CdnGateway, DistributionInfo, DistributionRoute, HostResolver } from '../../core/proxy/types';
+import { ValidationError } from '../../core/errors';
+import type { CdnGateway, DistributionInfo, DistributionRoute, HostResolver, NativeCertificateInfo, ValidationRecord } from '../../core/proxy/types';
 
 export const LOCAL_CDN_DOMAIN = 'cdn.localhost';
 
@@ -19,12 +30,34 @@ export interface LocalCdnRegistry {
   findByDomain(domain: string): Promise<DistributionRoute | null>;
   /** Records a custom domain (alias) as served by a distribution; needed by attachCertificate. */
   indexAlias?(route: DistributionRoute, domain: string): Promise<void>;
+  /** Rewrites the store origin of the organization's distribution domain and aliases; needed by setStoreOrigin. */
+  setStoreOrigin?(orgSlug: string, storeOrigin: string): Promise<{ changed: boolean }>;
+}
+
+export interface LocalCdnOptions {
+  /**
+   * The CNAME target of a name as the configured resolvers see it (null: none). Without it
+   * native certificates stay PENDING_VALIDATION.
+   */
+  lookupCname?: (name: string) => Promise<string | null>;
+  /** Clock of the native certificates' end of validity (tests). */
+  now?: () => Date;
 }
 
 export interface LocalCdn extends CdnGateway {
   /** The distribution serving `host` (port and case ignored), or null. */
   resolveHost: HostResolver;
 }
+
+/**
+ * Validity of a local native certificate. The certificate manager's public certificates are
+ * valid 198 days since its 2026 change (../shared/reference/domain-security-anchors.md §1.6;
+ * 395 days before); it renews them itself.
+ */
+export const LOCAL_NATIVE_VALIDITY_DAYS = 198;
+export const LOCAL_VALIDATION_DOMAIN = 'acm-validations.localhost';
+const DAY_MS = 24 * 60 * 60 * 1000;
+const LOCAL_NATIVE_ARN = /^local:native:(E[A-Z0-9]{13}):([0-9a-f]{16})$/;
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -41,11 +74,43 @@ export const localDistributionDomain = (id: string): string => `${id.toLowerCase
 /** `e1abc….cdn.localhost:8082` → `e1abc….cdn.localhost`. */
 export const hostName = (host: string): string => host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
 
-export function createLocalCdn(registry: LocalCdnRegistry): LocalCdn {
+/** Lowercase names without the final dot, without duplicates, in order; at least one. */
+function nativeNames(names: readonly string[]): string[] {
+  const list = [...new Set(names.map(hostName).filter(Boolean))];
+  if (list.length === 0) throw new ValidationError('names: at least one domain name is needed');
+  return list;
+}
+
+const hex32 = (...parts: string[]): string => createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 32);
+const namesHash = (names: readonly string[]): string => createHash('sha256').update([...names].sort().join(',')).digest('hex').slice(0, 16);
+
+/** The local ARN of a native certificate for `names` on `distributionId`. */
+export function localNativeCertificateArn(distributionId: string, names: readonly string[]): string {
+  return `local:native:${distributionId}:${namesHash(nativeNames(names))}`;
+}
+
+/** The validation CNAMEs of a local native certificate (a wildcard shares its base name's record). */
+export function localValidationRecords(certificateArn: string, names: readonly string[]): ValidationRecord[] {
+  const bases = [...new Set(nativeNames(names).map((n) => n.replace(/^\*\./, '')))];
+  return bases.map((name) => ({ name: `_${hex32('name', certificateArn, name)}.${name}`, value: `_${hex32('value', certificateArn, name)}.${LOCAL_VALIDATION_DOMAIN}` }));
+}
+
+export function createLocalCdn(registry: LocalCdnRegistry, options: LocalCdnOptions = {}): LocalCdn {
+  const now = options.now ?? (() => new Date());
   /** Distributions created by this process, until the app has indexed them. */
   const created = new Map<string, DistributionInfo>();
-  /** Aliases and certificate end of validity attached in this process (the AI-site record keeps them too). */
-  const attached = new Map<string, { aliases: string[]; notAfter: string }>();
+  /** Aliases and the certificate put on a distribution in this process (the AI-site record keeps them too). */
+  const attached = new Map<string, { aliases: string[]; certificateArn: string | null }>();
+  /** End of validity of the native certificates seen issued in this process (stable across describes). */
+  const issued = new Map<string, string>();
+
+  /** The indexed route of a distribution, or an error naming it. */
+  async function routeOf(distributionId: string): Promise<DistributionRoute> {
+    const domainName = localDistributionDomain(distributionId);
+    const route = /^E[A-Z0-9]{13}$/.test(distributionId) ? await registry.findByDomain(domainName) : null;
+    if (!route) throw new Error(`no local distribution ${distributionId} (its domain ${domainName} is not indexed)`);
+    return route;
+  }
 
   return {
     async createDistribution(input) {
@@ -59,23 +124,74 @@ export function createLocalCdn(registry: LocalCdnRegistry): LocalCdn {
       if (!/^E[A-Z0-9]{13}$/.test(id)) return null;
       const known = created.get(id);
       const aliases = [...(attached.get(id)?.aliases ?? [])];
-      if (known) return { ...known, aliases };
+      const certificateArn = attached.get(id)?.certificateArn ?? null;
+      if (known) return { ...known, aliases, certificateArn };
       const domainName = localDistributionDomain(id);
       const route = await registry.findByDomain(domainName);
-      return route ? { id, domainName, status: 'Deployed', aliases } : null;
+      return route ? { id, domainName, status: 'Deployed', aliases, certificateArn } : null;
     },
 
     async attachCertificate(distributionId, input) {
-      const domainName = localDistributionDomain(distributionId);
-      const route = await registry.findByDomain(domainName);
-      if (!route) throw new Error(`no local distribution ${distributionId} (its domain ${domainName} is not indexed)`);
+      const route = await routeOf(distributionId);
       if (!registry.indexAlias) throw new Error('the local CDN registry cannot index aliases');
       // Parses like the certificate manager would; the key is not kept anywhere.
       const x509 = new X509Certificate(input.certificate.certificatePem);
       const aliases = [...new Set(input.aliases.map(hostName))];
       for (const alias of aliases) await registry.indexAlias({ ...route, distributionId }, alias);
-      attached.set(distributionId, { aliases, notAfter: input.certificate.notAfter });
-      return { certificateArn: `local:${distributionId}:${x509.serialNumber.toLowerCase()}`, aliases, notAfter: input.certificate.notAfter };
+      const certificateArn = `local:${distributionId}:${x509.serialNumber.toLowerCase()}`;
+      attached.set(distributionId, { aliases, certificateArn });
+      return { certificateArn, aliases, notAfter: input.certificate.notAfter };
+    },
+
+    async setStoreOrigin(distributionId, storeOrigin) {
+      const origin = localStoreOrigin(storeOrigin);
+      const route = await routeOf(distributionId);
+      const onItself = await registry.findByDomain(hostName(new URL(origin).hostname));
+      if (onItself && onItself.orgSlug === route.orgSlug) {
+        throw new ValidationError(`storeOrigin: ${new URL(origin).hostname} is served by this distribution itself; the store origin would loop`);
+      }
+      if (!registry.setStoreOrigin) throw new Error('the local CDN registry cannot change store origins');
+      const { changed } = await registry.setStoreOrigin(route.orgSlug, origin);
+      return { storeOrigin: origin, changed };
+    },
+
+    async requestNativeCertificate(input) {
+      const names = nativeNames(input.names);
+      if (!created.has(input.distributionId)) await routeOf(input.distributionId);
+      return { certificateArn: localNativeCertificateArn(input.distributionId, names) };
+    },
+
+    async describeNativeCertificate(certificateArn, names) {
+      const match = LOCAL_NATIVE_ARN.exec(certificateArn);
+      if (!match) throw new ValidationError(`certificateArn: not a local native certificate: ${certificateArn}`);
+      const list = nativeNames(names);
+      if (namesHash(list) !== match[2]) throw new ValidationError(`names: not the names certificate ${certificateArn} was requested for`);
+      const validationRecords = localValidationRecords(certificateArn, list);
+      const pending = (reason: string): NativeCertificateInfo => ({ status: 'PENDING_VALIDATION', validationRecords, notAfter: null, reason });
+      const known = issued.get(certificateArn);
+      if (known) return { status: 'ISSUED', validationRecords, notAfter: known };
+      if (!options.lookupCname) return pending('the local certificate manager has no DNS lookup (lookupCname) to see the validation records with');
+      const absent: string[] = [];
+      for (const record of validationRecords) {
+        let target: string | null;
+        try {
+          target = await options.lookupCname(record.name);
+        } catch (err) {
+          return pending(`the DNS lookup of ${record.name} failed (${(err as Error).message})`);
+        }
+        if (!target || hostName(target) !== record.value) absent.push(record.name);
+      }
+      if (absent.length) return pending(`waiting for the validation CNAME of ${absent.join(', ')} in DNS`);
+      const notAfter = new Date(now().getTime() + LOCAL_NATIVE_VALIDITY_DAYS * DAY_MS).toISOString();
+      issued.set(certificateArn, notAfter);
+      return { status: 'ISSUED', validationRecords, notAfter };
+    },
+
+    async useCertificate(distributionId, certificateArn) {
+      const arn = certificateArn.trim();
+      if (!arn) throw new ValidationError('certificateArn: required');
+      if (!created.has(distributionId)) await routeOf(distributionId);
+      attached.set(distributionId, { aliases: attached.get(distributionId)?.aliases ?? [], certificateArn: arn });
     },
 
     async resolveHost(host) {
@@ -86,4 +202,20 @@ export function createLocalCdn(registry: LocalCdnRegistry): LocalCdn {
       return { orgSlug: route.orgSlug, storeOrigin: route.storeOrigin, aiSiteHost: route.aiSiteHost, distributionId: route.distributionId || undefined };
     },
   };
+}
+
+/** `http(s)://host[:port]` (loopback stores are http locally), canonical; ValidationError otherwise. */
+function localStoreOrigin(storeOrigin: string): string {
+  let url: URL;
+  try {
+    url = new URL(storeOrigin.trim());
+  } catch {
+    throw new ValidationError(`storeOrigin: not a URL: ${storeOrigin}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ValidationError(`storeOrigin: must be an http(s) origin: ${storeOrigin}`);
+  if (url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new ValidationError(`storeOrigin: an origin only (https://host[:port]), no path, query or credentials: ${storeOrigin}`);
+  }
+  const host = url.hostname.replace(/\.$/, '');
+  return `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}`;
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { parseStoreUrl, storeDomain } from '../../core/store/store-url';
+import { mergeBusinessIntoOrganization } from '../../app/business';
 import { endpoint } from '../../http/endpoint';
 import { requiredText } from '../../http/schemas';
 
@@ -27,6 +28,7 @@ export const handler = endpoint('POST /api/business', { body }, async ({ body, a
     updatedAt: now,
   };
   await container.businesses.create(business);
+  await mergeBusinessIntoOrganization(container, business);
   return {
     statusCode: 201,
     body: {

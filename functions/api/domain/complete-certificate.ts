@@ -4,7 +4,7 @@
  * the ACME order, imports the certificate and attaches it to the distribution with the custom
  * domains (`proxy_status` → SSL_VALIDATED). Runs as a complete-certificate execution (D20).
  */
-import { COMPLETE_CERTIFICATE_WORKFLOW } from '../../app/domain-certificate-run';
-import { certificatePostHandler } from './certificate-http';
+import { COMPLETE_CERTIFICATE_WORKFLOW } from '../../app/domain-operation-run';
+import { domainPostHandler } from './operation-http';
 
-export const handler = certificatePostHandler('POST /api/domain/complete-certificate/{org_id}', COMPLETE_CERTIFICATE_WORKFLOW);
+export const handler = domainPostHandler('POST /api/domain/complete-certificate/{org_id}', COMPLETE_CERTIFICATE_WORKFLOW);

@@ -4,7 +4,7 @@
  * and answers the TXT records to add (`proxy_status` → SSL_VALIDATING). Runs as a
  * start-certificate execution (D20): its response within 20 s, else 202 and the read-back URL.
  */
-import { START_CERTIFICATE_WORKFLOW } from '../../app/domain-certificate-run';
-import { certificatePostHandler } from './certificate-http';
+import { START_CERTIFICATE_WORKFLOW } from '../../app/domain-operation-run';
+import { domainPostHandler } from './operation-http';
 
-export const handler = certificatePostHandler('POST /api/domain/start-certificate/{org_id}', START_CERTIFICATE_WORKFLOW);
+export const handler = domainPostHandler('POST /api/domain/start-certificate/{org_id}', START_CERTIFICATE_WORKFLOW);

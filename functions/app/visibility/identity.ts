@@ -11,6 +11,7 @@ import type { EntityIdentity } from '../../core/visibility/platform-answer';
 import type { Container } from '../../container';
 import { aiSiteHostOf } from '../cdn';
 import type { CatalogArtifact } from '../discover-products';
+import { competitorRepositoryOf } from '../../engines/competitor-repository';
 
 /** Product names handed to the judge and matcher: enough to recognise, bounded for the prompt. */
 const MAX_PRODUCT_NAMES = 200;
@@ -32,7 +33,7 @@ export async function entityIdentityOf(container: Container, business: Business)
   const [site, catalog, competitors, productRecords] = await Promise.all([
     container.aiSites.get(business.orgSlug),
     container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(business.orgSlug)),
-    container.competitors.list(business.orgSlug),
+    competitorRepositoryOf(container).list(business.orgSlug),
     container.products.list(business.orgSlug),
   ]);
   const products = catalog?.products ?? [];

@@ -212,6 +212,22 @@ export function originalFields(analysis: DomainAnalysis, captured: CapturedByNam
   };
 }
 
+/**
+ * The host the distribution's store origin points at once the customer's domain points at
+ * the CDN (else the proxy would send store requests back to itself): where the business host
+ * pointed before (its CNAME target), else, for the www/apex pair, the other name's CNAME
+ * target (an apex holds addresses, its www usually the platform's host). Null when neither
+ * had one: addresses cannot be a CDN origin, and the CDN's own domain is no target.
+ */
+export function storeOriginHost(analysis: DomainAnalysis, captured: CapturedByName, cdnDomain?: string | null): string | null {
+  const cdn = cdnDomain ? normalizeHost(cdnDomain) : null;
+  for (const name of analysis.certificateNames) {
+    const target = captured[name]?.CNAME;
+    if (target && normalizeHost(target) !== cdn) return normalizeHost(target);
+  }
+  return null;
+}
+
 export interface RestorePlan {
   /** The Part 2 records to delete first (a name cannot hold a CNAME next to other records). */
   remove: DnsRecord[];

@@ -13,6 +13,7 @@
  * then `complete-certificate`, then step 2). The caller says which with `certificateExpired`
  * (see `needsNewCertificate`).
  */
+import { VERIFICATION_POLL_ATTEMPTS, VERIFICATION_POLL_INTERVAL_SECONDS } from '../constants';
 import { ConflictError, ValidationError, type AppError } from '../errors';
 import { PROXY_STATUSES, type ProxyStatus } from '../proxy/types';
 
@@ -100,9 +101,7 @@ export function needsNewCertificate(notAfter: Date | string | number | null | un
 export const GOOGLE_VERIFICATION_STATUSES = ['PENDING', 'VERIFIED', 'FAILED'] as const;
 export type GoogleVerificationStatus = (typeof GOOGLE_VERIFICATION_STATUSES)[number];
 
-/** D18: verification is polled 12 times, 10 s apart, after Part 2; not verified by then → FAILED. */
-export const VERIFICATION_POLL_ATTEMPTS = 12;
-export const VERIFICATION_POLL_INTERVAL_SECONDS = 10;
+export { VERIFICATION_POLL_ATTEMPTS, VERIFICATION_POLL_INTERVAL_SECONDS };
 
 export type VerificationEvent =
   /** A verification token was requested (Part 1 start, start-google-verification). */

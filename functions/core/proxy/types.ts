@@ -34,6 +34,8 @@ export interface DistributionInfo {
   status: string;
   /** Alternate domain names (the connected customer domains). */
   aliases: string[];
+  /** The viewer certificate's ARN; null while the distribution serves its default certificate. */
+  certificateArn?: string | null;
 }
 
 /** An issued certificate to put on a distribution (issue 13 Part 1). The key never leaves the task that got it. */
@@ -66,6 +68,61 @@ export interface CdnGateway {
    * distribution gets the aliases, the certificate (SNI) and the TLS policy.
    */
   attachCertificate(distributionId: string, input: { aliases: string[]; certificate: CertificateToAttach }): Promise<AttachedCertificate>;
+  /**
+   * Re-points the distribution's `store` origin (domain connection Part 2: once DNS sends the
+   * customer's domain to the CDN, an origin on that domain would loop, so the store is reached
+   * at the domain's original CNAME target). `storeOrigin` is an origin URL, `https://host[:port]`
+   * (the local CDN also takes `http://`). Only the origin's host and port change (its path and
+   * the AI-site header stay). `changed: false` when it already pointed there (nothing written).
+   * An origin on one of the distribution's own hosts is refused (ValidationError).
+   */
+  setStoreOrigin(distributionId: string, storeOrigin: string): Promise<{ storeOrigin: string; changed: boolean }>;
+  /**
+   * Requests the certificate manager's own DNS-validated certificate (renewed automatically
+   * while its validation CNAMEs stay in DNS) for `names` (the first is the subject). A retry
+   * with the same key and names returns the same certificate (on AWS for an hour: keep the ARN).
+   */
+  requestNativeCertificate(input: NativeCertificateRequest): Promise<{ certificateArn: string }>;
+  /**
+   * Status, validation CNAMEs (the records to add, one per distinct name/value, empty while the
+   * certificate manager has not published them yet) and end of validity of a native certificate.
+   * `names` are the names it was requested for.
+   */
+  describeNativeCertificate(certificateArn: string, names: string[]): Promise<NativeCertificateInfo>;
+  /**
+   * Serves the distribution with an already-issued certificate (SNI, VIEWER_TLS_POLICY), keeping
+   * its aliases; nothing is written when it already does.
+   */
+  useCertificate(distributionId: string, certificateArn: string): Promise<void>;
+}
+
+export interface NativeCertificateRequest {
+  distributionId: string;
+  /** Fully-qualified names; the first is the certificate's subject, all are SANs. */
+  names: string[];
+  /** Stable per certificate wanted (e.g. org + domain): the request's idempotency token is derived from it. */
+  idempotencyKey: string;
+  /** Tags of the certificate, e.g. `{service: 'ai-visibility', org: '<slug>'}`. */
+  tags?: Record<string, string>;
+}
+
+/** The certificate manager's statuses (ACM `CertificateStatus`). */
+export const NATIVE_CERTIFICATE_STATUSES = ['PENDING_VALIDATION', 'ISSUED', 'FAILED', 'EXPIRED', 'REVOKED', 'INACTIVE', 'VALIDATION_TIMED_OUT'] as const;
+export type NativeCertificateStatus = (typeof NATIVE_CERTIFICATE_STATUSES)[number];
+
+/** A DNS-validation CNAME: `name` (no final dot) must point at `value`. */
+export interface ValidationRecord {
+  name: string;
+  value: string;
+}
+
+export interface NativeCertificateInfo {
+  status: NativeCertificateStatus;
+  validationRecords: ValidationRecord[];
+  /** ISO 8601 end of validity; null until issued. */
+  notAfter: string | null;
+  /** Why it is not issued (failure reason, records not published yet, no DNS lookup locally). */
+  reason?: string;
 }
 
 /** What the edge function of one distribution needs: where its store and AI site are. */

@@ -1,27 +1,39 @@
 /**
- * AI crawler identification by User-Agent (reference/web-protocols.md §10). Shared by the
- * browser tracking script (`tracking-script.ts` compiles this table into it) and, later, by
- * the server-side webhook, so both classify a visit the same way.
+ * AI crawler identification by User-Agent (reference/web-protocols.md §10). One table shared
+ * by the browser tracking script (`tracking-script.ts` compiles it in), the recording webhook
+ * and the server-side recorders (AI-site host, CDN proxy, access-log ingest), so every path
+ * classifies a visit the same way.
  *
  * Mapping rule: `platformId` names the consumer assistant whose OWN crawler or fetcher sent
  * the request; training, search and user-fetch bots of a vendor all map to it (`purpose`
  * tells them apart). Every other AI or search bot is `unknown`; `altPlatformId` carries the
  * looser mapping of §10 for when a product decision wants it (Googlebot → platform_8,
- * bingbot → platform_5, facebookexternalhit → platform_7, ...).
+ * bingbot → platform_5, YouBot → platform_4, ...).
  *
  * Platforms 5 (the desktop-software assistant) and 8 (the search engine's AI overview) have
- * no User-Agent of their own, so nothing maps to them primarily. Google-Extended is a
- * robots.txt token, never a User-Agent. Browser agents that use a stock Chrome UA (and
- * HeadlessChrome) are not recognisable here: the server side should look at
- * `Signature-Agent` headers first.
+ * no User-Agent of their own, so nothing maps to them primarily. Google-Extended and
+ * Applebot-Extended are robots.txt tokens, never User-Agents. Browser agents that use a stock
+ * Chrome UA (and HeadlessChrome) are not recognisable by UA: a server that sees the request
+ * headers passes `Signature-Agent` (the ChatGPT agent sends `"https://chatgpt.com"`).
  *
- * Match order (§10): vendor bot tokens (case-insensitive substring), then social in-app
- * browsers (a human), then a generic bot pattern (→ `unknown`), else a human.
+ * What a request is (`kind`), in this order (§10 match order, first match wins):
+ *   1. `Signature-Agent` of a known agent                       → `ai-crawler`
+ *   2. a vendor AI/search bot token (AI_BOT_PATTERNS)           → `ai-crawler`
+ *   3. a link previewer (Slack, X, Facebook, Discord, WhatsApp, Telegram, LinkedIn, iMessage...)
+ *                                                               → `link-preview` (not AI)
+ *   4. a social in-app browser (FBAN, Instagram, ...)           → `human`
+ *   5. a known non-AI tool (SEO crawlers, uptime monitors, feed readers, ad checkers, scanners)
+ *                                                               → `non-ai-bot` (not AI)
+ *   6. anything else that names itself a bot, crawler or spider → `ai-crawler`, `unknown` (D17)
+ *   7. everything else                                          → `human`
+ * Only `ai-crawler` visits are recorded as AI recommendations.
  */
 import type { PlatformKey } from '../constants';
 
 export type BotPlatformId = PlatformKey | 'unknown';
+/** What the vendor says the bot is for; `crawler` when the vendor does not say. */
 export type BotPurpose = 'training' | 'search' | 'user-fetch' | 'agent' | 'crawler';
+export type UserAgentKind = 'ai-crawler' | 'link-preview' | 'non-ai-bot' | 'human';
 
 export interface AiBotPattern {
   /** Product token as it appears in the User-Agent. */
@@ -34,6 +46,13 @@ export interface AiBotPattern {
   purpose: BotPurpose;
   /** False when the vendor does not document the token (it may be spoofed or stale). */
   documented: boolean;
+}
+
+/** A bot that is not an AI crawler: a link previewer or a known non-AI tool. */
+export interface OtherBotPattern {
+  token: string;
+  pattern: RegExp;
+  vendor: string;
 }
 
 /** Display names, keyed like the visibility results; `unknown` is the spec's `Unknown`. */
@@ -49,6 +68,8 @@ export const PLATFORM_NAMES: Readonly<Record<BotPlatformId, string>> = {
   unknown: 'Unknown',
 };
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 function token(
   name: string,
   platformId: BotPlatformId,
@@ -56,10 +77,9 @@ function token(
   purpose: BotPurpose,
   extra: { altPlatformId?: PlatformKey; documented?: boolean; pattern?: RegExp } = {},
 ): AiBotPattern {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return {
     token: name,
-    pattern: extra.pattern ?? new RegExp(escaped, 'i'),
+    pattern: extra.pattern ?? new RegExp(escape(name), 'i'),
     platformId,
     ...(extra.altPlatformId ? { altPlatformId: extra.altPlatformId } : {}),
     vendor,
@@ -67,6 +87,9 @@ function token(
     documented: extra.documented ?? true,
   };
 }
+
+const other = (name: string, vendor: string, pattern?: RegExp): OtherBotPattern =>
+  ({ token: name, pattern: pattern ?? new RegExp(escape(name), 'i'), vendor });
 
 /** Ordered: the first matching entry wins. Platform tokens come before the `unknown` ones. */
 export const AI_BOT_PATTERNS: readonly AiBotPattern[] = [
@@ -85,39 +108,130 @@ export const AI_BOT_PATTERNS: readonly AiBotPattern[] = [
   // platform_4: the answer engine.
   token('Perplexity-User', 'platform_4', 'Perplexity', 'user-fetch'),
   token('PerplexityBot', 'platform_4', 'Perplexity', 'search'),
-  // platform_6: the open-model assistant ("DeepseekBot"/"DeepSeekBot" casing varies).
-  token('DeepSeekBot', 'platform_6', 'DeepSeek', 'crawler'),
+  // platform_6: the open-model assistant ("DeepseekBot"/"DeepSeekBot" casing varies); undocumented.
+  token('DeepSeekBot', 'platform_6', 'DeepSeek', 'crawler', { documented: false }),
   // platform_7: the social network's assistant; its vendor documents no crawler.
   token('xAI-Bot', 'platform_7', 'xAI', 'crawler', { documented: false }),
 
   // Outside the 8 platforms: unknown, with the looser mapping where §10 gives one.
-  token('Googlebot', 'unknown', 'Google', 'search', { altPlatformId: 'platform_8' }),
+  token('Google-NotebookLM', 'unknown', 'Google', 'user-fetch', { altPlatformId: 'platform_3' }),
+  token('GoogleAgent-Mariner', 'unknown', 'Google', 'agent', { altPlatformId: 'platform_3' }),
   token('Google-CloudVertexBot', 'unknown', 'Google', 'crawler'),
+  token('GoogleOther', 'unknown', 'Google', 'crawler'),
+  token('Googlebot', 'unknown', 'Google', 'search', { altPlatformId: 'platform_8' }),
   token('DuckAssistBot', 'unknown', 'DuckDuckGo', 'user-fetch', { altPlatformId: 'platform_8' }),
   token('bingbot', 'unknown', 'Microsoft', 'search', { altPlatformId: 'platform_5' }),
   token('BingPreview', 'unknown', 'Microsoft', 'user-fetch', { altPlatformId: 'platform_5' }),
   token('MicrosoftPreview', 'unknown', 'Microsoft', 'user-fetch', { altPlatformId: 'platform_5' }),
-  token('facebookexternalhit', 'unknown', 'Meta', 'user-fetch', { altPlatformId: 'platform_7' }),
   token('meta-externalagent', 'unknown', 'Meta', 'training'),
   token('meta-externalfetcher', 'unknown', 'Meta', 'user-fetch'),
+  token('meta-webindexer', 'unknown', 'Meta', 'search'),
   token('FacebookBot', 'unknown', 'Meta', 'training'),
+  token('MistralAI-User', 'unknown', 'Mistral AI', 'user-fetch'),
   token('YouBot', 'unknown', 'You.com', 'search', { altPlatformId: 'platform_4' }),
   token('PhindBot', 'unknown', 'Phind', 'search', { altPlatformId: 'platform_4' }),
   token('iAskBot', 'unknown', 'iAsk', 'search', { altPlatformId: 'platform_4', pattern: /iask(?:bot|spider)/i }),
   token('Andibot', 'unknown', 'Andi', 'search', { altPlatformId: 'platform_4' }),
   token('ChatGLM-Spider', 'unknown', 'Zhipu', 'crawler', { altPlatformId: 'platform_6' }),
-  token('Applebot', 'unknown', 'Apple', 'crawler'),
+  token('Applebot', 'unknown', 'Apple', 'search'),
   token('Amazonbot', 'unknown', 'Amazon', 'crawler'),
   token('Bytespider', 'unknown', 'ByteDance', 'training'),
+  token('TikTokSpider', 'unknown', 'ByteDance', 'crawler'),
+  token('PetalBot', 'unknown', 'Huawei', 'search'),
   token('CCBot', 'unknown', 'Common Crawl', 'training'),
-  token('cohere-ai', 'unknown', 'Cohere', 'user-fetch'),
+  token('cohere-training-data-crawler', 'unknown', 'Cohere', 'training'),
+  token('cohere-ai', 'unknown', 'Cohere', 'user-fetch', { documented: false }),
   token('Diffbot', 'unknown', 'Diffbot', 'crawler'),
-  token('AI2Bot', 'unknown', 'Ai2', 'crawler'),
+  token('AI2Bot', 'unknown', 'Ai2', 'training'),
   token('Timpibot', 'unknown', 'Timpi', 'crawler'),
+  token('ImagesiftBot', 'unknown', 'ImageSift', 'crawler'),
+  token('Kangaroo Bot', 'unknown', 'Kangaroo LLM', 'training'),
+  token('Webzio-Extended', 'unknown', 'Webz.io', 'training'),
+  token('img2dataset', 'unknown', 'img2dataset', 'training'),
+];
+
+/**
+ * Agents that sign their requests (Web Bot Auth, RFC 9421) and name themselves in the
+ * `Signature-Agent` header, for browser agents whose User-Agent is a stock browser's.
+ * The signature itself is not verified here.
+ */
+export const SIGNATURE_AGENTS: ReadonlyArray<{ agent: string; token: string; platformId: BotPlatformId; vendor: string; purpose: BotPurpose }> = [
+  { agent: 'https://chatgpt.com', token: 'ChatGPT agent', platformId: 'platform_1', vendor: 'OpenAI', purpose: 'agent' },
+];
+
+/**
+ * Link previewers: a person shared or pasted a link and an app fetched it for a card. Not an
+ * AI crawler, whatever its vendor (facebookexternalhit is Meta's previewer; iMessage sends
+ * `facebookexternalhit/1.1 Facebot Twitterbot/1.0`).
+ */
+export const LINK_PREVIEW_PATTERNS: readonly OtherBotPattern[] = [
+  other('Slackbot-LinkExpanding', 'Slack'),
+  other('Slack-ImgProxy', 'Slack'),
+  other('Slackbot', 'Slack'),
+  // Before Twitterbot: Telegram's previewer says "TelegramBot (like TwitterBot)".
+  other('TelegramBot', 'Telegram'),
+  other('Twitterbot', 'X'),
+  other('facebookexternalhit', 'Meta'),
+  other('Facebot', 'Meta'),
+  other('Discordbot', 'Discord'),
+  other('WhatsApp', 'Meta', /\bWhatsApp\//i),
+  other('LinkedInBot', 'LinkedIn'),
+  other('Pinterestbot', 'Pinterest'),
+  other('redditbot', 'Reddit'),
+  other('Snap URL Preview Service', 'Snap'),
+  other('SkypeUriPreview', 'Microsoft'),
+  other('Iframely', 'Iframely'),
+  other('Embedly', 'Embedly'),
+  other('vkShare', 'VK'),
+  other('Viber', 'Viber'),
+  other('Mastodon', 'Mastodon', /\bMastodon\//i),
+  other('Cardyb', 'Bluesky'),
+  other('Google-PageRenderer', 'Google'),
+  other('GroupMeBot', 'GroupMe'),
+  other('SteamChatURLLookup', 'Valve'),
 ];
 
 /** Social in-app browsers: a human in an app's web view (checked after the bot tokens). */
-export const IN_APP_BROWSER_PATTERN = /FBAN|FBAV|FB_IAB|Instagram/i;
+export const IN_APP_BROWSER_PATTERN = /FBAN|FBAV|FB_IAB|Instagram|LinkedInApp|BytedanceWebview|musical_ly|Snapchat/i;
+
+/** Bots that are no AI crawler: SEO tools, uptime and synthetic monitors, feed readers, ad checkers, scanners. */
+export const NON_AI_BOT_PATTERNS: readonly OtherBotPattern[] = [
+  other('AhrefsBot', 'Ahrefs', /Ahrefs(?:Bot|SiteAudit)/i),
+  other('SemrushBot', 'Semrush', /SemrushBot|SiteAuditBot|SplitSignalBot/i),
+  other('MJ12bot', 'Majestic'),
+  other('DotBot', 'Moz', /\bDotBot\b|rogerbot/i),
+  other('BLEXBot', 'WebMeUp'),
+  other('DataForSeoBot', 'DataForSEO'),
+  other('serpstatbot', 'Serpstat'),
+  other('Screaming Frog SEO Spider', 'Screaming Frog'),
+  other('BrightEdge Crawler', 'BrightEdge'),
+  other('Barkrowler', 'Babbar'),
+  other('UptimeRobot', 'UptimeRobot'),
+  other('Pingdom', 'SolarWinds', /Pingdom/i),
+  other('StatusCake', 'StatusCake'),
+  other('Site24x7', 'Zoho'),
+  other('Better Uptime Bot', 'Better Stack'),
+  other('FreshpingBot', 'Freshworks'),
+  other('HetrixTools', 'HetrixTools'),
+  other('DatadogSynthetics', 'Datadog', /Datadog\/?Synthetics/i),
+  other('RuxitSynthetic', 'Dynatrace'),
+  other('GTmetrix', 'GTmetrix'),
+  other('Chrome-Lighthouse', 'Google'),
+  other('Google-InspectionTool', 'Google'),
+  other('AdsBot-Google', 'Google'),
+  other('Mediapartners-Google', 'Google'),
+  other('OAI-AdsBot', 'OpenAI'),
+  other('Feedfetcher-Google', 'Google'),
+  other('Feedly', 'Feedly'),
+  other('Feedbin', 'Feedbin'),
+  other('NewsBlur', 'NewsBlur'),
+  other('Inoreader', 'Inoreader'),
+  other('CensysInspect', 'Censys'),
+  other('Expanse', 'Palo Alto Networks', /\bExpanse\b/),
+  other('InternetMeasurement', 'Driftnet'),
+  other('BitSightBot', 'BitSight'),
+  other('zgrab', 'ZMap'),
+];
 
 /**
  * Anything else that names itself a bot, crawler or spider. `(?![a-z])` keeps words such as
@@ -129,34 +243,65 @@ export const GENERIC_BOT_EXCEPTIONS = /cubot/i;
 export interface UserAgentClass {
   platformId: BotPlatformId;
   platformName: string;
+  kind: UserAgentKind;
+  /** Any bot: an AI crawler, a link previewer or a non-AI tool. */
   isBot: boolean;
+  /** What is recorded as an AI recommendation (`kind === 'ai-crawler'`). */
+  isAiCrawler: boolean;
   /** The table entry's token, or `generic` for the generic pattern; absent for humans. */
   token?: string;
+  vendor?: string;
   altPlatformId?: PlatformKey;
   purpose?: BotPurpose;
+  /** False for tokens the vendor does not document. */
+  documented?: boolean;
 }
 
-const HUMAN: UserAgentClass = { platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, isBot: false };
+export interface ClassifyOptions {
+  /** The request's `Signature-Agent` header, when the caller saw the headers. */
+  signatureAgent?: string | null;
+}
 
-/** Classifies a User-Agent string. A missing or empty User-Agent is treated as not a bot. */
-export function classifyUserAgent(userAgent: string | null | undefined): UserAgentClass {
+const HUMAN: Readonly<UserAgentClass> = { platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind: 'human', isBot: false, isAiCrawler: false };
+
+const aiCrawler = (platformId: BotPlatformId, fields: Omit<UserAgentClass, 'platformId' | 'platformName' | 'kind' | 'isBot' | 'isAiCrawler'>): UserAgentClass =>
+  ({ platformId, platformName: PLATFORM_NAMES[platformId], kind: 'ai-crawler', isBot: true, isAiCrawler: true, ...fields });
+
+const notAi = (kind: 'link-preview' | 'non-ai-bot', entry: OtherBotPattern): UserAgentClass =>
+  ({ platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind, isBot: true, isAiCrawler: false, token: entry.token, vendor: entry.vendor });
+
+/** A structured-field string (`"https://chatgpt.com"`) or a bare value → lower case, no quotes, no trailing slash. */
+function signatureAgentOf(value: string | null | undefined): string {
+  return (value ?? '').trim().replace(/^"|"$/g, '').trim().toLowerCase().replace(/\/+$/, '');
+}
+
+/** Classifies a User-Agent string (and, when known, the Signature-Agent header). A missing or empty User-Agent is a human. */
+export function classifyUserAgent(userAgent: string | null | undefined, options: ClassifyOptions = {}): UserAgentClass {
+  const signed = signatureAgentOf(options.signatureAgent);
+  if (signed) {
+    const agent = SIGNATURE_AGENTS.find((a) => a.agent === signed);
+    if (agent) return aiCrawler(agent.platformId, { token: agent.token, vendor: agent.vendor, purpose: agent.purpose, documented: true });
+  }
   const ua = (userAgent ?? '').trim();
   if (!ua) return { ...HUMAN };
   for (const entry of AI_BOT_PATTERNS) {
     if (entry.pattern.test(ua)) {
-      return {
-        platformId: entry.platformId,
-        platformName: PLATFORM_NAMES[entry.platformId],
-        isBot: true,
+      return aiCrawler(entry.platformId, {
         token: entry.token,
+        vendor: entry.vendor,
         ...(entry.altPlatformId ? { altPlatformId: entry.altPlatformId } : {}),
         purpose: entry.purpose,
-      };
+        documented: entry.documented,
+      });
     }
   }
+  const preview = LINK_PREVIEW_PATTERNS.find((e) => e.pattern.test(ua));
+  if (preview) return notAi('link-preview', preview);
   if (IN_APP_BROWSER_PATTERN.test(ua)) return { ...HUMAN };
+  const tool = NON_AI_BOT_PATTERNS.find((e) => e.pattern.test(ua));
+  if (tool) return notAi('non-ai-bot', tool);
   if (GENERIC_BOT_PATTERN.test(ua) && !GENERIC_BOT_EXCEPTIONS.test(ua)) {
-    return { platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, isBot: true, token: 'generic' };
+    return aiCrawler('unknown', { token: 'generic', documented: false });
   }
   return { ...HUMAN };
 }

@@ -79,6 +79,21 @@ export function resolvePublicOrigin(text: string, origin: string): string {
   return text.includes(PUBLIC_ORIGIN_TOKEN) ? text.split(PUBLIC_ORIGIN_TOKEN).join(origin.replace(/\/+$/, '')) : text;
 }
 
+/**
+ * The reverse of `resolvePublicOrigin` for a published file: the public URLs of AI files on
+ * `origin` (`<origin>` + a routed path: `/ai/...`, `/llms...`, `/robots.txt`, `/sitemap.xml`,
+ * `/indexing-key.txt`) become the token again, so the file can be republished under another
+ * origin (a domain connected or disconnected). Store links on the same host (`<origin>/products/x`)
+ * are not routed paths and stay.
+ */
+export function unresolvePublicOrigin(text: string, origin: string): string {
+  const bare = origin.replace(/\/+$/, '');
+  if (!bare || !text.includes(bare)) return text;
+  const escaped = bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const routed = `(?=/(?:ai|llms)(?:[/?#"'<>\\s)\\]]|$)|/llms\\.txt|/robots\\.txt|/sitemap\\.xml|/indexing-key\\.txt)`;
+  return text.replace(new RegExp(`${escaped}${routed}`, 'g'), PUBLIC_ORIGIN_TOKEN);
+}
+
 /** An absolute URL on `origin` for a root-relative path (no trailing slash doubling). */
 export function absoluteUrl(origin: string, path: string): string {
   return `${origin.replace(/\/+$/, '')}${path}`;

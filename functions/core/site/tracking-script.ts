@@ -1,8 +1,8 @@
 /**
  * `/tracking.js`: a small, dependency-free ES2017 script (one IIFE, every step inside
- * try/catch, so it never throws into the page). For visitors whose User-Agent is an AI bot
- * (the same table as `classifyUserAgent`, compiled in) it posts one visit to the tracking
- * endpoint; for humans it does nothing.
+ * try/catch, so it never throws into the page). For visitors whose User-Agent is an AI
+ * crawler (the same tables and order as `classifyUserAgent`, compiled in) it posts one visit
+ * to the tracking endpoint; for humans, link previewers and non-AI tools it does nothing.
  *
  * Body: `{page_url, page_type: 'ai_site', page_title, user_agent, referrer, screen_width,
  * screen_height, language, timezone}` as JSON text. It is sent with `navigator.sendBeacon`
@@ -14,7 +14,7 @@
  * Reference/web-protocols.md §10: most AI crawlers do not execute JavaScript, so this beacon
  * is an extra signal; server-side (edge log) classification is the main one.
  */
-import { AI_BOT_PATTERNS, GENERIC_BOT_EXCEPTIONS, GENERIC_BOT_PATTERN, IN_APP_BROWSER_PATTERN } from './ai-bots';
+import { AI_BOT_PATTERNS, GENERIC_BOT_EXCEPTIONS, GENERIC_BOT_PATTERN, IN_APP_BROWSER_PATTERN, LINK_PREVIEW_PATTERNS, NON_AI_BOT_PATTERNS } from './ai-bots';
 
 export interface TrackingScriptOptions {
   /** Absolute URL of `POST /webhooks/ai-recommendation-store`. */
@@ -29,7 +29,7 @@ function regexLiteral(pattern: RegExp): string {
 export function buildTrackingScript(options: TrackingScriptOptions): string {
   const endpoint = options.trackingEndpoint;
   if (!/^https?:\/\//i.test(endpoint)) throw new Error(`trackingEndpoint must be an absolute http(s) URL, got ${JSON.stringify(endpoint)}`);
-  const patterns = AI_BOT_PATTERNS.map((entry) => `      ${regexLiteral(entry.pattern)}`).join(',\n');
+  const list = (entries: ReadonlyArray<{ pattern: RegExp }>) => entries.map((entry) => `      ${regexLiteral(entry.pattern)}`).join(',\n');
   // JSON.stringify + `<` escaping keeps the endpoint a plain string literal whatever it holds.
   const endpointLiteral = JSON.stringify(endpoint).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   return `/* AI-site visit tracker: reports AI-bot visits only; does nothing for people. */
@@ -38,7 +38,10 @@ export function buildTrackingScript(options: TrackingScriptOptions): string {
   try {
     var ENDPOINT = ${endpointLiteral};
     var BOT_PATTERNS = [
-${patterns}
+${list(AI_BOT_PATTERNS)}
+    ];
+    var NOT_AI_PATTERNS = [
+${list([...LINK_PREVIEW_PATTERNS, ...NON_AI_BOT_PATTERNS])}
     ];
     var IN_APP = ${regexLiteral(IN_APP_BROWSER_PATTERN)};
     var GENERIC = ${regexLiteral(GENERIC_BOT_PATTERN)};
@@ -48,12 +51,14 @@ ${patterns}
     var ua = nav && typeof nav.userAgent === 'string' ? nav.userAgent : '';
     if (!ua) return;
 
-    var isBot = false;
-    for (var i = 0; i < BOT_PATTERNS.length; i++) {
-      if (BOT_PATTERNS[i].test(ua)) { isBot = true; break; }
-    }
-    if (!isBot && !IN_APP.test(ua) && GENERIC.test(ua) && !GENERIC_EXCEPTIONS.test(ua)) isBot = true;
-    if (!isBot) return;
+    var matches = function (list) {
+      for (var i = 0; i < list.length; i++) if (list[i].test(ua)) return true;
+      return false;
+    };
+    // classifyUserAgent's order: AI tokens, then previewers / in-app browsers / non-AI tools, then the generic pattern.
+    var isAiCrawler = matches(BOT_PATTERNS)
+      || (!matches(NOT_AI_PATTERNS) && !IN_APP.test(ua) && GENERIC.test(ua) && !GENERIC_EXCEPTIONS.test(ua));
+    if (!isAiCrawler) return;
 
     var read = function (fn, fallback) {
       try { var value = fn(); return value === undefined || value === null ? fallback : value; } catch (e) { return fallback; }

@@ -1,6 +1,6 @@
 import {
   acmeChallengeRecord, analysisFields, analyzeDomain, analyzeDomainOrThrow, capturedAsRecords, namesToCapture, originalFields,
-  part2Records, recordName, restoreRecords, webmasterVerificationRecord, type DomainAnalysis,
+  part2Records, recordName, restoreRecords, storeOriginHost, webmasterVerificationRecord, type DomainAnalysis,
 } from '../../../functions/core/domain/analysis';
 import { ValidationError } from '../../../functions/core/errors';
 import { absoluteName, relativeHost, type CapturedByName } from '../../../functions/core/domain/records';
@@ -251,5 +251,26 @@ describe('original configuration: captured, switched, restored', () => {
     expect(capturedAsRecords('www', { A: ['192.0.2.1'], AAAA: [], CNAME: 'Shops.MyShopify.com.', CAA: [] })).toEqual([
       { type: 'CNAME', host: 'www', value: 'shops.myshopify.com', ttl: 300 },
     ]);
+  });
+});
+
+describe('storeOriginHost: where the proxy sends store requests once the domain points at it', () => {
+  const captured = (records: Record<string, Partial<{ A: string[]; CNAME: string | null }>>): CapturedByName =>
+    Object.fromEntries(Object.entries(records).map(([name, r]) => [name, { A: r.A ?? [], AAAA: [], CNAME: r.CNAME ?? null, CAA: [] }]));
+
+  test.each([
+    ['www: its own CNAME target', 'https://www.example.com', { 'www.example.com': { CNAME: 'shops.myshopify.com.' }, 'example.com': { A: ['23.227.38.65'] } }, 'shops.myshopify.com'],
+    ['apex: addresses, so the www name\'s CNAME target', 'https://example.com', { 'example.com': { A: ['23.227.38.65'] }, 'www.example.com': { CNAME: 'Shops.MyShopify.com' } }, 'shops.myshopify.com'],
+    ['custom subdomain', 'https://shop.example.com', { 'shop.example.com': { CNAME: 'stores.platform.example' } }, 'stores.platform.example'],
+    ['multi-level', 'https://eu.shop.example.com', { 'eu.shop.example.com': { CNAME: 'eu.platform.example' } }, 'eu.platform.example'],
+    ['addresses only: no host name to use', 'https://www.example.com', { 'www.example.com': { A: ['198.51.100.7'] }, 'example.com': { A: ['198.51.100.7'] } }, null],
+    ['nothing captured', 'https://shop.example.com', {}, null],
+  ])('%s', (_name, url, records, expected) => {
+    expect(storeOriginHost(analysis(url), captured(records))).toBe(expected);
+  });
+
+  test('a name already pointing at the CDN is no target (captured after a switch)', () => {
+    const records = captured({ 'www.example.com': { CNAME: CDN }, 'example.com': { A: ['198.51.100.7'] } });
+    expect(storeOriginHost(analysis('https://www.example.com'), records, CDN)).toBeNull();
   });
 });

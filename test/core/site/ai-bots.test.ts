@@ -1,78 +1,89 @@
 import * as vm from 'node:vm';
-import { AI_BOT_PATTERNS, PLATFORM_NAMES, classifyUserAgent } from '../../../functions/core/site/ai-bots';
+import {
+  AI_BOT_PATTERNS, LINK_PREVIEW_PATTERNS, NON_AI_BOT_PATTERNS, PLATFORM_NAMES, classifyUserAgent,
+} from '../../../functions/core/site/ai-bots';
 import { buildTrackingScript } from '../../../functions/core/site/tracking-script';
+import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, LINK_PREVIEW_SAMPLES, NON_AI_BOT_SAMPLES, type UserAgentSample } from '../../fixtures/ai-user-agents';
 import { TRACKING_ENDPOINT } from './fixtures';
 
-const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const ALL_SAMPLES: readonly UserAgentSample[] = [...AI_CRAWLER_SAMPLES, ...LINK_PREVIEW_SAMPLES, ...HUMAN_SAMPLES, ...NON_AI_BOT_SAMPLES];
+const classified = ALL_SAMPLES.filter((s): s is UserAgentSample & { ua: string } => s.ua !== null);
+const byName = (name: string) => classified.find((s) => s.name === name)!.ua;
+const CHROME = byName('desktop Chrome');
 const UAS = {
-  gptbot: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
-  chatgptUser: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot',
-  oaiSearch: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36; compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot',
-  claudeBot: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
-  claudeUser: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)',
-  perplexityBot: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
-  perplexityUser: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; +https://perplexity.ai/perplexity-user)',
-  deepseek: 'Mozilla/5.0 (compatible; DeepseekBot/1.0; +https://www.deepseek.com/bot)',
-  googlebot: 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.201 Mobile Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
-  bingbot: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36',
-  metaExternal: 'meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)',
-  facebookHit: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
-  semrush: 'Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)',
-  headless: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.6367.60 Safari/537.36',
-  iphone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  facebookApp: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/460.0.0.34.109;FBBV/588119999;FBDV/iPhone15,2]',
-  cubot: 'Mozilla/5.0 (Linux; Android 11; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36',
+  gptbot: byName('GPTBot 1.1'),
+  claudeBot: byName('ClaudeBot'),
+  perplexityBot: byName('PerplexityBot'),
+  metaExternal: byName('meta-externalagent'),
+  generic: byName('an unknown crawler (D17: stored as unknown)'),
+  headless: byName('HeadlessChrome (browser agents look like this too; not identifiable by UA)'),
+  facebookApp: byName('Facebook in-app browser'),
+  slack: byName('Slackbot-LinkExpanding'),
+  semrush: byName('SemrushBot'),
 };
 
-describe('classifyUserAgent', () => {
-  it.each([
-    ['GPTBot', UAS.gptbot, 'platform_1', 'training'],
-    ['ChatGPT-User', UAS.chatgptUser, 'platform_1', 'user-fetch'],
-    ['OAI-SearchBot behind a Chrome prefix', UAS.oaiSearch, 'platform_1', 'search'],
-    ['ClaudeBot', UAS.claudeBot, 'platform_2', 'training'],
-    ['Claude-User', UAS.claudeUser, 'platform_2', 'user-fetch'],
-    ['PerplexityBot', UAS.perplexityBot, 'platform_4', 'search'],
-    ['Perplexity-User', UAS.perplexityUser, 'platform_4', 'user-fetch'],
-    ['DeepseekBot (casing varies)', UAS.deepseek, 'platform_6', 'crawler'],
-  ])('%s → its platform', (_, ua, platformId, purpose) => {
-    const result = classifyUserAgent(ua);
-    expect(result).toMatchObject({ isBot: true, platformId, purpose });
-    expect(result.platformName).toBe(PLATFORM_NAMES[platformId as keyof typeof PLATFORM_NAMES]);
+describe('classifyUserAgent on published User-Agent strings (test/fixtures/ai-user-agents.ts)', () => {
+  it('every sample names its source', () => {
+    for (const sample of ALL_SAMPLES) expect([sample.name, sample.sources.length > 0]).toEqual([sample.name, true]);
   });
 
-  it.each([
-    ['Googlebot (AI Overviews has no UA; Google-Extended is only a robots token)', UAS.googlebot, 'platform_8'],
-    ['bingbot (Copilot has no UA of its own)', UAS.bingbot, 'platform_5'],
-    ['facebookexternalhit', UAS.facebookHit, 'platform_7'],
-  ])('%s → unknown bot with the looser mapping as altPlatformId', (_, ua, alt) => {
-    expect(classifyUserAgent(ua)).toMatchObject({ isBot: true, platformId: 'unknown', platformName: 'Unknown', altPlatformId: alt });
+  it.each(classified.map((s) => [s.name, s] as const))('%s', (_, sample) => {
+    const result = classifyUserAgent(sample.ua);
+    expect(result.kind).toBe(sample.expect.kind);
+    expect(result.isAiCrawler).toBe(sample.expect.kind === 'ai-crawler');
+    expect(result.isBot).toBe(sample.expect.kind !== 'human');
+    if (sample.expect.platformId) {
+      expect(result.platformId).toBe(sample.expect.platformId);
+      expect(result.platformName).toBe(PLATFORM_NAMES[sample.expect.platformId]);
+    }
+    if (sample.expect.purpose) expect(result.purpose).toBe(sample.expect.purpose);
+    if (sample.expect.token) expect(result.token).toBe(sample.expect.token);
   });
 
-  it('meta-externalagent is an AI bot outside the 8 platforms → unknown', () => {
-    expect(classifyUserAgent(UAS.metaExternal)).toMatchObject({ isBot: true, platformId: 'unknown', token: 'meta-externalagent' });
-    expect(classifyUserAgent(UAS.metaExternal).altPlatformId).toBeUndefined();
+  it('covers every platform that has a published User-Agent (1, 2, 3, 4, 6) and documents the ones that have none (5, 7, 8)', () => {
+    const platforms = new Set(AI_CRAWLER_SAMPLES.filter((s) => s.ua).map((s) => s.expect.platformId));
+    for (const p of ['platform_1', 'platform_2', 'platform_3', 'platform_4', 'platform_6', 'unknown']) expect(platforms).toContain(p);
+    expect(AI_CRAWLER_SAMPLES.find((s) => s.expect.platformId === 'platform_7')?.ua).toBeNull();
   });
 
-  it('a generic bot → unknown', () => {
-    expect(classifyUserAgent(UAS.semrush)).toEqual({ isBot: true, platformId: 'unknown', platformName: 'Unknown', token: 'generic' });
+  it('Googlebot, bingbot and YouBot keep the looser §10 mapping as altPlatformId', () => {
+    expect(classifyUserAgent(byName('Googlebot smartphone')).altPlatformId).toBe('platform_8');
+    expect(classifyUserAgent(byName('bingbot')).altPlatformId).toBe('platform_5');
+    expect(classifyUserAgent(byName('YouBot')).altPlatformId).toBe('platform_4');
+    expect(classifyUserAgent(byName('meta-externalagent')).altPlatformId).toBeUndefined();
   });
 
-  it.each([
-    ['desktop Chrome', CHROME],
-    ['HeadlessChrome (browser agents look like this too; not identifiable by UA)', UAS.headless],
-    ['iPhone Safari', UAS.iphone],
-    ['Facebook in-app browser', UAS.facebookApp],
-    ['a CUBOT phone', UAS.cubot],
-    ['empty', ''],
-    ['missing', undefined],
-  ])('%s → not a bot', (_, ua) => {
-    expect(classifyUserAgent(ua)).toEqual({ isBot: false, platformId: 'unknown', platformName: 'Unknown' });
+  it('link previewers are bots but not AI crawlers, whatever their vendor (facebookexternalhit is Meta\'s previewer)', () => {
+    expect(classifyUserAgent(byName('facebookexternalhit'))).toEqual({
+      platformId: 'unknown', platformName: 'Unknown', kind: 'link-preview', isBot: true, isAiCrawler: false, token: 'facebookexternalhit', vendor: 'Meta',
+    });
   });
 
-  it('no token of the table is reachable only by a later entry (first match wins)', () => {
-    for (const [i, entry] of AI_BOT_PATTERNS.entries()) {
-      const firstMatch = AI_BOT_PATTERNS.findIndex((e) => e.pattern.test(`Mozilla/5.0 (compatible; ${entry.token}/1.0)`));
-      expect([entry.token, firstMatch]).toEqual([entry.token, i]);
+  it('humans (and missing User-Agents) are humans', () => {
+    for (const ua of ['', '   ', undefined, null]) {
+      expect(classifyUserAgent(ua)).toEqual({ platformId: 'unknown', platformName: 'Unknown', kind: 'human', isBot: false, isAiCrawler: false });
+    }
+  });
+
+  it('a Signature-Agent of the ChatGPT agent makes a stock Chrome request platform_1 (agent)', () => {
+    expect(classifyUserAgent(CHROME, { signatureAgent: '"https://chatgpt.com"' })).toMatchObject({ kind: 'ai-crawler', platformId: 'platform_1', purpose: 'agent', token: 'ChatGPT agent' });
+    expect(classifyUserAgent(CHROME, { signatureAgent: '"https://example.com"' }).kind).toBe('human');
+  });
+
+  it('no token of any table is reachable only by a later entry (first match wins)', () => {
+    for (const table of [AI_BOT_PATTERNS, LINK_PREVIEW_PATTERNS, NON_AI_BOT_PATTERNS]) {
+      for (const [i, entry] of table.entries()) {
+        const ua = `Mozilla/5.0 (compatible; ${entry.token}/1.0)`;
+        const firstMatch = (table as ReadonlyArray<{ pattern: RegExp }>).findIndex((e) => e.pattern.test(ua));
+        expect([entry.token, firstMatch]).toEqual([entry.token, i]);
+      }
+    }
+  });
+
+  it('an AI token wins over the previewer and tool tables; every previewer and tool token is no AI crawler', () => {
+    for (const entry of [...LINK_PREVIEW_PATTERNS, ...NON_AI_BOT_PATTERNS]) {
+      const result = classifyUserAgent(`Mozilla/5.0 (compatible; ${entry.token}/1.0)`);
+      expect([entry.token, result.isAiCrawler]).toEqual([entry.token, false]);
     }
   });
 });
@@ -123,7 +134,7 @@ describe('/tracking.js', () => {
     ['ClaudeBot', UAS.claudeBot],
     ['PerplexityBot', UAS.perplexityBot],
     ['meta-externalagent', UAS.metaExternal],
-    ['a generic bot', UAS.semrush],
+    ['an unknown crawler', UAS.generic],
   ])('posts one visit for %s with sendBeacon', (_, ua) => {
     const sent = runTracker(ua);
     expect(sent.fetch).toHaveLength(0);
@@ -142,10 +153,10 @@ describe('/tracking.js', () => {
     });
   });
 
-  it('agrees with classifyUserAgent on every sample', () => {
-    for (const ua of [...Object.values(UAS), CHROME]) {
+  it('agrees with classifyUserAgent on every published sample', () => {
+    for (const { ua } of classified) {
       const sent = runTracker(ua);
-      expect([ua, sent.beacon.length]).toEqual([ua, classifyUserAgent(ua).isBot ? 1 : 0]);
+      expect([ua, sent.beacon.length]).toEqual([ua, classifyUserAgent(ua).isAiCrawler ? 1 : 0]);
     }
   });
 
@@ -153,6 +164,8 @@ describe('/tracking.js', () => {
     ['Chrome', CHROME],
     ['HeadlessChrome', UAS.headless],
     ['the Facebook app', UAS.facebookApp],
+    ['a link previewer', UAS.slack],
+    ['an SEO crawler', UAS.semrush],
   ])('does nothing for %s', (_, ua) => {
     expect(runTracker(ua)).toEqual({ beacon: [], fetch: [] });
   });

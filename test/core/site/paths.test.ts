@@ -1,4 +1,4 @@
-import { aiHref, hrefForFile, isRoutedPath, pageReplicaSlug, productSlugs, slugify, SlugAllocator } from '../../../functions/core/site/paths';
+import { aiHref, hrefForFile, isRoutedPath, pageReplicaSlug, productSlugs, resolvePublicOrigin, slugify, SlugAllocator, unresolvePublicOrigin } from '../../../functions/core/site/paths';
 import { route } from '../../../edge-function/route';
 
 describe('aiHref', () => {
@@ -79,5 +79,33 @@ describe('pageReplicaSlug', () => {
     ['https://shop.example/pages/%C3%BCber-uns', 'pages-uber-uns'],
   ])('%s → %s', (url, expected) => {
     expect(pageReplicaSlug(url)).toBe(expected);
+  });
+});
+
+describe('unresolvePublicOrigin: a published file moves to another public origin', () => {
+  const onCustomDomain = [
+    '<link rel="canonical" href="https://www.shop.example/ai/products/mug/">',
+    '<a href="https://www.shop.example/products/mug">Buy</a>',
+    '- [Mug](https://www.shop.example/ai/products/mug/) https://www.shop.example/llms.txt https://www.shop.example/llms/mug.txt',
+    '"https://www.shop.example/sitemap.xml" https://www.shop.example/robots.txt https://www.shop.example/indexing-key.txt https://www.shop.example/ai',
+    'https://www.shop.example/aisle-7 https://www.shop.example.evil/ai/x https://www.shop.example/llmsx',
+  ].join('\n');
+
+  test('AI URLs on the origin become the token; store links, look-alike paths and hosts stay', () => {
+    const moved = resolvePublicOrigin(unresolvePublicOrigin(onCustomDomain, 'https://www.shop.example/'), 'https://acme.aisites.example');
+    expect(moved).toBe([
+      '<link rel="canonical" href="https://acme.aisites.example/ai/products/mug/">',
+      '<a href="https://www.shop.example/products/mug">Buy</a>',
+      '- [Mug](https://acme.aisites.example/ai/products/mug/) https://acme.aisites.example/llms.txt https://acme.aisites.example/llms/mug.txt',
+      '"https://acme.aisites.example/sitemap.xml" https://acme.aisites.example/robots.txt https://acme.aisites.example/indexing-key.txt https://acme.aisites.example/ai',
+      'https://www.shop.example/aisle-7 https://www.shop.example.evil/ai/x https://www.shop.example/llmsx',
+    ].join('\n'));
+  });
+
+  test('the round trip back is exact, and a file without the origin is returned as it is', () => {
+    const there = resolvePublicOrigin(unresolvePublicOrigin(onCustomDomain, 'https://www.shop.example'), 'http://acme.localhost:8081');
+    expect(resolvePublicOrigin(unresolvePublicOrigin(there, 'http://acme.localhost:8081'), 'https://www.shop.example')).toBe(onCustomDomain);
+    const other = 'no links here';
+    expect(unresolvePublicOrigin(other, 'https://www.shop.example')).toBe(other);
   });
 });

@@ -1,0 +1,162 @@
+/**
+ * AI-bot visits (AI recommendations) in the organization's partition:
+ * - `VISIT#<bucket>#<dedupe key>`: one item per visit. The 5-minute bucket leads the sort
+ *   key, so the visits of a date range are one Query, newest first with
+ *   ScanIndexForward=false; the dedupe key follows, so the beacon, the AI-site host, the CDN
+ *   proxy and the access logs all compute the same item key for one visit and a conditional
+ *   put keeps the first (core/visits/dedupe.ts has the rule).
+ * - `VISITDAY#<date>`: per-day counters (`total` and one attribute per platform key), added
+ *   to atomically once per recorded visit, so a range's `total` and `by_platform` are one
+ *   Query of at most 366 small items whatever the traffic.
+ * Single-item conditional writes only (the embedded local database has no transactions). A
+ * writer that dies between the visit's put and its counter update leaves that one visit out
+ * of the counters (a retry finds the visit and counts nothing twice).
+ * Items expire 400 days after their bucket (the API reads at most 365 days back from any
+ * `to`); the local database has no TTL, so reads filter expired items.
+ */
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PLATFORM_KEYS } from '../../core/constants';
+import { ValidationError } from '../../core/errors';
+import type { BotPlatformId } from '../../core/site/ai-bots';
+import type { VisitCounts, VisitRecord, VisitSource } from '../../core/visits/visit';
+import type { Clock, VisitRepository } from '../../ports';
+import { conditionalWrite } from './client';
+import { keys } from './keys';
+import { decodeCursor, encodeCursor } from './page-cursor';
+import { queryAll } from './query-all';
+
+export const VISIT_RETENTION_DAYS = 400;
+
+const PLATFORM_IDS: readonly BotPlatformId[] = [...PLATFORM_KEYS, 'unknown'];
+const INTERNAL = ['PK', 'SK', 'type', 'org_slug', 'dedupe_key', 'bucket', 'expires_at'];
+
+const expiryOf = (bucket: string) => Math.floor(Date.parse(bucket) / 1000) + VISIT_RETENTION_DAYS * 86_400;
+
+function toVisit(item: Record<string, any>): VisitRecord {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) if (!INTERNAL.includes(k)) out[k] = v;
+  const sources = item.sources instanceof Set ? [...item.sources] : Array.isArray(item.sources) ? item.sources : [item.source];
+  out.sources = [...new Set(sources as VisitSource[])].sort();
+  return out as unknown as VisitRecord;
+}
+
+export function createVisitRepository(db: DynamoDBDocumentClient, table: string, clock: Clock): VisitRepository {
+  const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
+
+  /** Adds the new sighting's source to the stored visit; a proxy sighting also replaces an AI-host URL with the customer-facing one. */
+  async function markDuplicate(key: { PK: string; SK: string }, visit: VisitRecord): Promise<VisitSource> {
+    const src = new Set([visit.source]);
+    if (visit.via === 'proxy') {
+      let stored: Record<string, any> | undefined;
+      const preferred = await conditionalWrite(async () => {
+        const res = await db.send(new UpdateCommand({
+          TableName: table,
+          Key: key,
+          UpdateExpression: 'ADD sources :src SET page_url = :url, #host = :host, via = :via',
+          ConditionExpression: 'via = :ai',
+          ExpressionAttributeNames: { '#host': 'host' },
+          ExpressionAttributeValues: { ':src': src, ':url': visit.page_url, ':host': visit.host, ':via': visit.via, ':ai': 'ai_site_host' },
+          ReturnValues: 'ALL_NEW',
+        }));
+        stored = res.Attributes;
+      });
+      if (preferred) return (stored?.source as VisitSource | undefined) ?? visit.source;
+    }
+    let stored: Record<string, any> | undefined;
+    await conditionalWrite(async () => {
+      const res = await db.send(new UpdateCommand({
+        TableName: table,
+        Key: key,
+        UpdateExpression: 'ADD sources :src',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':src': src },
+        ReturnValues: 'ALL_NEW',
+      }));
+      stored = res.Attributes;
+    });
+    return (stored?.source as VisitSource | undefined) ?? visit.source;
+  }
+
+  return {
+    async record(orgSlug, visit, dedupe) {
+      const neighbourKey = keys.visit(orgSlug, dedupe.neighbour, dedupe.key);
+      const { Item: near } = await db.send(new GetCommand({ TableName: table, Key: neighbourKey, ProjectionExpression: 'PK, expires_at' }));
+      if (near && !(typeof near.expires_at === 'number' && near.expires_at <= nowSeconds())) {
+        return { outcome: 'duplicate', source: await markDuplicate(neighbourKey, visit) };
+      }
+      const ownKey = keys.visit(orgSlug, dedupe.bucket, dedupe.key);
+      const put = await conditionalWrite(() => db.send(new PutCommand({
+        TableName: table,
+        Item: {
+          ...ownKey,
+          type: 'visit',
+          org_slug: orgSlug,
+          dedupe_key: dedupe.key,
+          bucket: dedupe.bucket,
+          expires_at: expiryOf(dedupe.bucket),
+          ...visit,
+          sources: new Set(visit.sources),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      })));
+      if (!put) return { outcome: 'duplicate', source: await markDuplicate(ownKey, visit) };
+      await db.send(new UpdateCommand({
+        TableName: table,
+        Key: keys.visitDay(orgSlug, dedupe.bucket.slice(0, 10)),
+        UpdateExpression: 'ADD #total :one, #platform :one SET expires_at = :exp',
+        ExpressionAttributeNames: { '#total': 'total', '#platform': visit.platform_id },
+        ExpressionAttributeValues: { ':one': 1, ':exp': expiryOf(dedupe.bucket) },
+      }));
+      return { outcome: 'recorded', source: visit.source };
+    },
+
+    async list(orgSlug, range, page) {
+      const pk = keys.org(orgSlug);
+      let startKey = decodeCursor(page.cursor, ['PK', 'SK']);
+      if (startKey && (startKey.PK !== pk || !String(startKey.SK).startsWith(keys.visitPrefix))) {
+        throw new ValidationError('invalid cursor: pass the next_cursor of a previous page of the same business');
+      }
+      const items: Record<string, any>[] = [];
+      do {
+        const res = await db.send(new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+          FilterExpression: 'attribute_not_exists(expires_at) OR expires_at > :now',
+          ExpressionAttributeValues: {
+            ':pk': pk,
+            ':lo': `${keys.visitPrefix}${range.from}T`,
+            ':hi': `${keys.visitPrefix}${range.to}T~`,
+            ':now': nowSeconds(),
+          },
+          ScanIndexForward: false,
+          Limit: page.limit - items.length,
+          ExclusiveStartKey: startKey,
+        }));
+        items.push(...(res.Items ?? []));
+        startKey = res.LastEvaluatedKey;
+      } while (startKey && items.length < page.limit);
+      return { visits: items.map(toVisit), nextCursor: encodeCursor(startKey) };
+    },
+
+    async counts(orgSlug, range) {
+      const days = await queryAll(db, {
+        TableName: table,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+        FilterExpression: 'attribute_not_exists(expires_at) OR expires_at > :now',
+        ExpressionAttributeValues: {
+          ':pk': keys.org(orgSlug),
+          ':lo': `${keys.visitDayPrefix}${range.from}`,
+          ':hi': `${keys.visitDayPrefix}${range.to}`,
+          ':now': nowSeconds(),
+        },
+      });
+      const byPlatform = Object.fromEntries(PLATFORM_IDS.map((id) => [id, 0])) as Record<BotPlatformId, number>;
+      let total = 0;
+      for (const day of days) {
+        total += Number(day.total ?? 0);
+        for (const id of PLATFORM_IDS) byPlatform[id] += Number(day[id] ?? 0);
+      }
+      return { total, byPlatform } satisfies VisitCounts;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * GET /api/ai-recommendations/{business_id}?from=&to=&limit=&cursor= (JWT, same org; D25):
+ * the AI-bot visits of a date range. `from`/`to` are ISO dates (UTC days, inclusive;
+ * default the last 30 days, at most 365 days apart). `total` and `by_platform` (all 8
+ * platform keys and `unknown`) cover the whole range; `visits` is one page, newest first,
+ * with `next_cursor` for the next page (null on the last).
+ */
+import * as z from 'zod/mini';
+import { listVisits } from '../../app/visits';
+import { endpoint } from '../../http/endpoint';
+import { orgSlug } from '../../http/schemas';
+
+export const MAX_PAGE_SIZE = 500;
+
+const limit = z.optional(z.string().check(
+  z.refine((v) => /^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_PAGE_SIZE, `must be an integer from 1 to ${MAX_PAGE_SIZE}`),
+));
+
+export const handler = endpoint('GET /api/ai-recommendations/{business_id}', {
+  path: z.object({ business_id: orgSlug }),
+  query: z.object({
+    from: z.optional(z.string()),
+    to: z.optional(z.string()),
+    limit,
+    cursor: z.optional(z.string().check(z.maxLength(2048))),
+  }),
+}, async ({ path, query, container }) => ({
+  body: await listVisits(container, path.business_id, {
+    from: query.from || null,
+    to: query.to || null,
+    limit: query.limit ? Number(query.limit) : undefined,
+    cursor: query.cursor || null,
+  }),
+}));

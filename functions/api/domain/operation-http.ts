@@ -1,0 +1,50 @@
+/**
+ * What the domain routes that run a workflow share (issue 13, D20): the POST starts the
+ * operation's workflow and waits up to 20 s (less with `Prefer: respond-async` /
+ * `Prefer: wait=<s>`, as the regenerate routes), the GET `<same path>/{execution_id}` reads it back.
+ */
+import * as z from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
+import {
+  awaitDomainOperation, DOMAIN_WAIT_MS, readDomainOperation, startDomainOperation,
+  type DomainAnswer, type DomainWorkflow,
+} from '../../app/domain-operation-run';
+import { endpoint, parseBody, routeOfEvent, type ApiResult } from '../../http/endpoint';
+import { orgSlug } from '../../http/schemas';
+import { executionIdPath, waitBudget } from '../manual-trigger/regenerate-http';
+
+function toApiResult(answer: DomainAnswer, applied: string | null = null): ApiResult {
+  return {
+    statusCode: answer.statusCode,
+    body: answer.body,
+    headers: {
+      ...(applied ? { 'Preference-Applied': applied } : {}),
+      ...(answer.statusCode === 202 && typeof answer.body.status_url === 'string' ? { Location: answer.body.status_url } : {}),
+    },
+  };
+}
+
+/**
+ * POST /api/domain/<operation>/{org_id} (JWT, same organization); `body` validates a request
+ * body when the operation has one, after the organization check (another organization's
+ * request is a 403 whatever its body).
+ */
+export function domainPostHandler(route: string, workflow: DomainWorkflow, body?: $ZodType) {
+  return endpoint(route, { path: z.object({ org_id: orgSlug }) }, async ({ path, headers, container, body: raw }) => {
+    if (body) parseBody(body, raw);
+    const started = await startDomainOperation(container, workflow, path.org_id);
+    if ('refused' in started) return toApiResult(started.refused);
+    const { budgetMs, applied } = waitBudget(headers);
+    const budget = Math.min(budgetMs, DOMAIN_WAIT_MS);
+    const statusUrl = `${route.replace(/^POST /, '').replace('{org_id}', path.org_id)}/${started.executionId}`;
+    return toApiResult(await awaitDomainOperation(container, workflow, started.executionId, statusUrl, budget), applied);
+  });
+}
+
+/** GET /api/domain/<operation>/{org_id}/{execution_id} (JWT, same organization). */
+export function domainStatusHandler(workflow: DomainWorkflow) {
+  return endpoint(routeOfEvent, { path: z.object({ org_id: orgSlug, execution_id: executionIdPath.shape.execution_id }) }, async ({ path, container, route }) => {
+    const statusUrl = route.path.replace('{org_id}', path.org_id).replace('{execution_id}', path.execution_id);
+    return toApiResult(await readDomainOperation(container, workflow, path.org_id, path.execution_id, statusUrl));
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * What the domain-connection operations share: loading the business, its AI-site record and
+ * the analysis of its domain, and answering as `{httpStatus, body}` (the operations' response,
+ * stored for a route by a task, D20) instead of throwing: a refusal or a failure is such a
+ * response, never an exception the workflow engine would retry.
+ */
+import { analyzeDomain, type DomainAnalysis } from '../core/domain/analysis';
+import { AppError } from '../core/errors';
+import type { AiSiteRecord, Business } from '../core/model';
+import type { Container } from '../container';
+import { createLogger } from '../logger';
+import { requireBusiness } from './business';
+import type { DomainBody } from './domain-operation-run';
+
+export interface DomainOperationResult {
+  httpStatus: number;
+  body: DomainBody;
+}
+
+export interface DomainContext {
+  business: Business;
+  site: AiSiteRecord | null;
+  /** The record as plain fields, for the state checks. */
+  fields: Record<string, unknown> | null;
+  proxyStatus: string | null;
+}
+
+const log = createLogger({ component: 'domain-connection' });
+
+export async function loadDomainContext(container: Container, orgSlug: string): Promise<DomainContext> {
+  const business = await requireBusiness(container, orgSlug);
+  const site = await container.aiSites.get(orgSlug);
+  const fields = site as Record<string, unknown> | null;
+  return { business, site, fields, proxyStatus: typeof fields?.proxyStatus === 'string' ? fields.proxyStatus : null };
+}
+
+/**
+ * The analysis of the business's domain, which must still be the one the certificate was
+ * issued for (the business URL can change after Part 1): else a refusal.
+ */
+export function connectedAnalysis(container: Container, context: DomainContext, orgSlug: string): { analysis: DomainAnalysis } | { refused: DomainOperationResult } {
+  const analyzed = analyzeDomain(context.business.url, { apexGatewayIps: container.config.cdn.apexGatewayIps });
+  if (!analyzed.ok) return { refused: domainError(orgSlug, 400, analyzed.reason, { code: analyzed.code, proxy_status: context.proxyStatus }) };
+  const certified = context.fields?.customDomain;
+  if (typeof certified === 'string' && certified !== analyzed.analysis.customDomain) {
+    return {
+      refused: domainError(orgSlug, 409, `the business URL's domain is now ${analyzed.analysis.customDomain}, but the certificate and records are for ${certified}: `
+        + 'disconnect and start the connection again for the new domain', { code: 'domain_changed', proxy_status: context.proxyStatus }),
+    };
+  }
+  return { analysis: analyzed.analysis };
+}
+
+export function domainError(orgSlug: string, httpStatus: number, message: string, extra: Record<string, unknown> = {}): DomainOperationResult {
+  return { httpStatus, body: { status: 'error', error: message, org_slug: orgSlug, ...extra } };
+}
+
+/**
+ * Runs an operation: known failures (AppError) become the response with their status,
+ * anything else a logged 500 naming the operation; `mapError` may claim an error first.
+ */
+export async function guardedOperation(
+  orgSlug: string,
+  operation: string,
+  work: () => Promise<DomainOperationResult>,
+  mapError: (err: unknown) => DomainOperationResult | null = () => null,
+): Promise<DomainOperationResult> {
+  try {
+    return await work();
+  } catch (err) {
+    const mapped = mapError(err);
+    if (mapped) return mapped;
+    if (err instanceof AppError) return domainError(orgSlug, err.status, err.message);
+    const message = err instanceof Error ? err.message : String(err);
+    log.error(`${operation} failed`, { org_slug: orgSlug, error: message });
+    return domainError(orgSlug, 500, `${operation} failed: ${message}`);
+  }
+}
