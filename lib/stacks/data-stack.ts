@@ -29,6 +29,8 @@ export class DataStack extends Stack {
   readonly table: dynamodb.TableV2;
   readonly siteBucket: s3.Bucket;
   readonly logsBucket: s3.Bucket;
+  /** Server-side AI visits from the CloudFront access logs (issue 14). */
+  readonly accessLogIngest: AccessLogIngest;
   readonly siteDistribution: cloudfront.Distribution;
   /** slug → current release id, read at the edge; deploys switch releases by writing it. */
   readonly siteReleases: cloudfront.KeyValueStore;
@@ -137,6 +139,6 @@ export class DataStack extends Stack {
 
     // Server-side AI visits (issue 14): each new CloudFront log file → the ingest Lambda. In the
     // bucket's own stack, or the two stacks would reference each other.
-    new AccessLogIngest(this, 'AccessLogIngest', { logsBucket: this.logsBucket, table: this.table, environment: commonEnvironment(settings, this.table.tableName) });
+    this.accessLogIngest = new AccessLogIngest(this, 'AccessLogIngest', { logsBucket: this.logsBucket, table: this.table, environment: commonEnvironment(settings, this.table.tableName) });
   }
 }

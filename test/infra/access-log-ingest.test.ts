@@ -6,19 +6,12 @@
 import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { AccessLogIngest, CLOUDFRONT_LOG_PREFIX } from '../../lib/constructs/access-log-ingest';
-import { commonEnvironment } from '../../lib/settings';
+import { CLOUDFRONT_LOG_PREFIX } from '../../lib/constructs/access-log-ingest';
 import { buildTestService, ofType } from './helpers';
 
 function build() {
   const service = buildTestService({ nag: true });
-  const data = service.stacks.data;
-  const ingest = new AccessLogIngest(data, 'AccessLogIngest', {
-    logsBucket: data.logsBucket,
-    table: data.table,
-    environment: commonEnvironment(service.stacks.settings, data.table.tableName),
-  });
-  return { ...service, ingest };
+  return { ...service, ingest: service.stacks.data.accessLogIngest };
 }
 
 test('a new log file under cloudfront/ invokes the ingest function', () => {
