@@ -90,6 +90,8 @@ export const PROVIDER_SETTINGS = [
   setting('ACME', 'ACME_ACCOUNT_EMAIL'),
   setting('DNS checks', 'DNS_RESOLVERS'),
   setting('apex gateway', 'APEX_GATEWAY_IPS'),
+  setting('domain connection', 'VERIFICATION_POLL_SECONDS'),
+  setting('domain connection', 'NATIVE_CERTIFICATE_WAIT_SECONDS'),
   setting('favicon service', 'FAVICON_SERVICE_URL'),
   setting('daily schedule', 'EDGE_PROPAGATION_WAIT_SECONDS'),
   setting('identity provider', 'IDP_API_URL'),

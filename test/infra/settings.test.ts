@@ -18,6 +18,8 @@ import { asArray, buildTestService, type CfnResource, ofType, roleOf, statements
 /** Settings whose value is not a URL, with a valid sample. */
 const SAMPLE_VALUES: Record<string, string> = {
   EDGE_PROPAGATION_WAIT_SECONDS: '12',
+  VERIFICATION_POLL_SECONDS: '10',
+  NATIVE_CERTIFICATE_WAIT_SECONDS: '300',
   APEX_GATEWAY_IPS: '192.0.2.1,192.0.2.2',
   PLATFORM_CONCURRENCY: '3',
   PLATFORM_RATE_PER_MINUTE: '30',
