@@ -24,10 +24,9 @@ import { relativeHost, type DnsChecker } from '../core/domain/records';
 import type { CdnGateway } from '../core/proxy/types';
 import { aiSiteOrigin, type Container } from '../container';
 import { createLogger } from '../logger';
-import { deploySite } from './deploy-site';
-import { connectedAnalysis, domainError, guardedOperation, loadDomainContext, type DomainOperationResult } from './domain-context';
+import { connectedAnalysis, domainError, guardedOperation, loadDomainContext, operationRefusal, republishUnder, type DomainOperationResult } from './domain-context';
 import { nativeCertificateOf, nativeValidationRecords } from './domain-native-certificate';
-import { DOMAIN_CONNECT_WORKFLOW, domainRefusal } from './domain-operation-run';
+import { DOMAIN_CONNECT_WORKFLOW } from './domain-operation-run';
 import { resubmitSitemap, submitIndexNow } from './search-notify';
 import type { SearchNotifyEngines } from '../engines/search-notify';
 
@@ -58,11 +57,9 @@ export async function runConnectDomain(container: Container, deps: ConnectDeps, 
   const result = await guardedOperation(orgSlug, 'mark-step-complete', async () => {
     const context = await loadDomainContext(container, orgSlug);
     const site = context.fields;
-    const retried = context.proxyStatus === 'DEPLOYED' && site?.domainConnectExecution === executionId;
-    if (!retried) {
-      const refusal = domainRefusal(DOMAIN_CONNECT_WORKFLOW, site, container.clock.now());
-      if (refusal) return { httpStatus: refusal.statusCode, body: { ...refusal.body, org_slug: orgSlug } };
-    }
+    const retried = context.proxyStatus === 'DEPLOYED';
+    const refused = operationRefusal(container, context, orgSlug, { workflow: DOMAIN_CONNECT_WORKFLOW, executionId, executionField: 'domainConnectExecution', reached: 'DEPLOYED' });
+    if (refused) return refused;
     const analyzed = connectedAnalysis(container, context, orgSlug);
     if ('refused' in analyzed) return analyzed.refused;
     const { analysis } = analyzed;
@@ -103,17 +100,7 @@ export async function runConnectDomain(container: Container, deps: ConnectDeps, 
     // 4. Public origin + redeploy, undone when the redeploy fails.
     const publicOrigin = `https://${analysis.customDomain}`;
     const previousOrigin = typeof site?.publicOrigin === 'string' ? site.publicOrigin : null;
-    await container.aiSites.patch(orgSlug, context.business.id, { publicOrigin, cdnStoreOrigin: storeOrigin });
-    let redeployed: { release_id: string; file_count: number } | null = null;
-    if (typeof site?.releaseId === 'string') {
-      try {
-        const release = await deploySite(container, { orgSlug, files: [] });
-        redeployed = { release_id: release.releaseId, file_count: release.fileCount };
-      } catch (err) {
-        await container.aiSites.patch(orgSlug, context.business.id, { publicOrigin: previousOrigin });
-        throw err;
-      }
-    }
+    const redeployed = await republishUnder(container, context, orgSlug, publicOrigin, { cdnStoreOrigin: storeOrigin });
 
     // 5. DEPLOYED.
     const now = container.clock.now().toISOString();

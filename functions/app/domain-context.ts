@@ -10,7 +10,8 @@ import type { AiSiteRecord, Business } from '../core/model';
 import type { Container } from '../container';
 import { createLogger } from '../logger';
 import { requireBusiness } from './business';
-import type { DomainBody } from './domain-operation-run';
+import { deploySite } from './deploy-site';
+import { domainRefusal, type DomainBody, type DomainWorkflow } from './domain-operation-run';
 
 export interface DomainOperationResult {
   httpStatus: number;
@@ -49,6 +50,40 @@ export function connectedAnalysis(container: Container, context: DomainContext, 
     };
   }
   return { analysis: analyzed.analysis };
+}
+
+/**
+ * The state-table refusal of a workflow's operation, or null when it may go on. A retry of
+ * the execution that already moved the record (`executionField` names it, `reached` is the
+ * state it moved to) goes on instead of being refused: each step is idempotent.
+ */
+export function operationRefusal(
+  container: Container, context: DomainContext, orgSlug: string,
+  operation: { workflow: DomainWorkflow; executionId: string; executionField: string; reached: string },
+): DomainOperationResult | null {
+  if (context.proxyStatus === operation.reached && context.fields?.[operation.executionField] === operation.executionId) return null;
+  const refusal = domainRefusal(operation.workflow, context.fields, container.clock.now());
+  return refusal ? { httpStatus: refusal.statusCode, body: { ...refusal.body, org_slug: orgSlug } } : null;
+}
+
+/**
+ * Serves the site under another public origin (the custom domain, or null for the AI-site
+ * host) and redeploys it; the previous origin is put back when the redeploy fails, so the
+ * record never names an origin the published files do not. No release yet: nothing to redeploy.
+ */
+export async function republishUnder(
+  container: Container, context: DomainContext, orgSlug: string, publicOrigin: string | null, fields: Record<string, unknown> = {},
+): Promise<{ release_id: string; file_count: number } | null> {
+  const previous = typeof context.fields?.publicOrigin === 'string' ? context.fields.publicOrigin : null;
+  await container.aiSites.patch(orgSlug, context.business.id, { publicOrigin, ...fields });
+  if (typeof context.fields?.releaseId !== 'string') return null;
+  try {
+    const release = await deploySite(container, { orgSlug, files: [] });
+    return { release_id: release.releaseId, file_count: release.fileCount };
+  } catch (err) {
+    await container.aiSites.patch(orgSlug, context.business.id, { publicOrigin: previous });
+    throw err;
+  }
 }
 
 export function domainError(orgSlug: string, httpStatus: number, message: string, extra: Record<string, unknown> = {}): DomainOperationResult {

@@ -13,9 +13,8 @@ import { part2Records, restoreRecords } from '../core/domain/analysis';
 import type { CapturedByName, DnsChecker } from '../core/domain/records';
 import type { Container } from '../container';
 import { createLogger } from '../logger';
-import { deploySite } from './deploy-site';
-import { connectedAnalysis, domainError, guardedOperation, loadDomainContext, type DomainContext, type DomainOperationResult } from './domain-context';
-import { DOMAIN_DISCONNECT_WORKFLOW, domainRefusal, proxyRefusal } from './domain-operation-run';
+import { connectedAnalysis, domainError, guardedOperation, loadDomainContext, operationRefusal, republishUnder, type DomainContext, type DomainOperationResult } from './domain-context';
+import { DOMAIN_DISCONNECT_WORKFLOW, proxyRefusal } from './domain-operation-run';
 
 const log = createLogger({ component: 'domain-disconnect' });
 
@@ -52,27 +51,13 @@ export async function runDisconnectComplete(container: Container, dns: Pick<DnsC
   return guardedOperation(orgSlug, 'mark-disconnect-complete', async () => {
     const context = await loadDomainContext(container, orgSlug);
     const site = context.fields;
-    const retried = context.proxyStatus === 'DISCONNECTED' && site?.domainDisconnectExecution === executionId;
-    if (!retried) {
-      const refusal = domainRefusal(DOMAIN_DISCONNECT_WORKFLOW, site, container.clock.now());
-      if (refusal) return { httpStatus: refusal.statusCode, body: { ...refusal.body, org_slug: orgSlug } };
-    }
+    const refused = operationRefusal(container, context, orgSlug, { workflow: DOMAIN_DISCONNECT_WORKFLOW, executionId, executionField: 'domainDisconnectExecution', reached: 'DISCONNECTED' });
+    if (refused) return refused;
     const planned = restorePlanOf(container, context, orgSlug);
     if ('refused' in planned) return planned.refused;
     const records = await dns.verifyRecords(planned.plan.restore.map((r) => ({ type: r.type, host: r.host, value: r.value })), { zone: planned.analysis.nakedDomain });
 
-    const previousOrigin = typeof site?.publicOrigin === 'string' ? site.publicOrigin : null;
-    await container.aiSites.patch(orgSlug, context.business.id, { publicOrigin: null });
-    let redeployed: { release_id: string; file_count: number } | null = null;
-    if (typeof site?.releaseId === 'string') {
-      try {
-        const release = await deploySite(container, { orgSlug, files: [] });
-        redeployed = { release_id: release.releaseId, file_count: release.fileCount };
-      } catch (err) {
-        await container.aiSites.patch(orgSlug, context.business.id, { publicOrigin: previousOrigin });
-        throw err;
-      }
-    }
+    const redeployed = await republishUnder(container, context, orgSlug, null);
     await container.aiSites.patch(orgSlug, context.business.id, {
       proxyStatus: 'DISCONNECTED', domainDisconnectExecution: executionId, disconnectedAt: container.clock.now().toISOString(),
     });
