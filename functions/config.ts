@@ -4,7 +4,7 @@
  */
 import type { QuotaPolicy } from './core/articles/quota';
 import { PLATFORM_NUMBERS, SECRET_GROUPS, SECRET_GROUP_NAMES, SECRET_NAMES, type PlatformNumber, type SecretGroup, type SecretValues } from './core/provider-settings';
-import { EDGE_PROPAGATION_WAIT_SECONDS, NATIVE_CERTIFICATE_WAIT_SECONDS, PLATFORM_LIMIT_DEFAULTS, VERIFICATION_POLL_INTERVAL_SECONDS } from './core/constants';
+import { EDGE_PROPAGATION_WAIT_SECONDS, EDGE_UPDATE_BATCH_PAUSE_SECONDS, NATIVE_CERTIFICATE_WAIT_SECONDS, PLATFORM_LIMIT_DEFAULTS, VERIFICATION_POLL_INTERVAL_SECONDS } from './core/constants';
 import { stateMachineArnVariable, WORKFLOWS, type WorkflowName } from './core/workflows';
 
 export interface Config {
@@ -63,8 +63,15 @@ export interface Config {
   search: { apiUrl?: string; apiKey?: string };
   /** Favicon service template with `{domain}`. */
   faviconServiceUrl?: string;
-  /** The CDN proxy: CloudFront when the edge function's version ARN is set, the local proxy otherwise. */
-  cdn: { edgeFunctionVersionArn?: string; apexGatewayIps: string[] };
+  /**
+   * The CDN proxy: CloudFront when the edge function's version ARN is set, the local proxy
+   * otherwise. `edgeFunctionVersionArn` is the bootstrap version (the stored current version
+   * replaces it once a rollout ran, issue 15); `logBucketDomain` (CDN_LOG_BUCKET_DOMAIN) turns
+   * on standard logging of new distributions; `rolloutPauseSeconds` (EDGE_ROLLOUT_PAUSE_SECONDS,
+   * default 1) is the pause between rollout batches; `edgeFunctionSourceDir`
+   * (EDGE_FUNCTION_SOURCE_DIR, local stand-in only) is the code a local rollout publishes.
+   */
+  cdn: { edgeFunctionVersionArn?: string; apexGatewayIps: string[]; logBucketDomain?: string; rolloutPauseSeconds: number; edgeFunctionSourceDir?: string };
   /** State machine ARNs on AWS, by workflow (`<WORKFLOW>_STATE_MACHINE_ARN`). */
   stateMachines: Partial<Record<WorkflowName, string>>;
   /** Daily schedule: seconds to wait after the merged deploy for edge propagation (spec: 10). */
@@ -129,6 +136,9 @@ export function loadConfig(env: Env = process.env): Config {
     cdn: {
       edgeFunctionVersionArn: env.EDGE_FUNCTION_VERSION_ARN || undefined,
       apexGatewayIps: list(env.APEX_GATEWAY_IPS),
+      logBucketDomain: env.CDN_LOG_BUCKET_DOMAIN || undefined,
+      rolloutPauseSeconds: nonNegativeInteger(env, 'EDGE_ROLLOUT_PAUSE_SECONDS', EDGE_UPDATE_BATCH_PAUSE_SECONDS),
+      edgeFunctionSourceDir: env.EDGE_FUNCTION_SOURCE_DIR || undefined,
     },
     stateMachines: Object.fromEntries(WORKFLOWS.flatMap((w) => {
       const arn = env[stateMachineArnVariable(w)];

@@ -1,11 +1,17 @@
 /**
  * The CDN proxy of a business: creating its distribution (onboarding step 1f) and the
  * spec's "Proxy information" (get-proxy).
+ *
+ * A new distribution gets the current edge-function version (issue 15: the version the last
+ * rollout stored, else the bootstrap EDGE_FUNCTION_VERSION_ARN, else none locally), and the
+ * AI-site record keeps the version it got (`cdnEdgeFunctionVersionArn`), which is what the
+ * rollout compares with the current version.
  */
 import type { AiSiteRecord } from '../core/model';
 import type { AiSiteProxyFields, CreatedDistribution, ProxyInfo } from '../core/proxy/types';
 import { aiSiteOrigin, type Container } from '../container';
-import { cdnOf } from '../engines/cdn';
+import { cdnOf, edgeFunctionVersionArnOf } from '../engines/cdn';
+import { edgeVersionsOf } from '../engines/edge-versions';
 import { requireBusiness } from './business';
 
 export interface CdnDistributionResult extends CreatedDistribution {
@@ -35,20 +41,30 @@ export async function createCdnDistribution(container: Container, orgSlug: strin
   const cdn = cdnOf(container);
   const storeOrigin = business.url;
   const aiSiteHost = aiSiteHostOf(container, orgSlug);
+  const edgeFunctionVersionArn = await currentEdgeFunctionVersionArn(container);
   const distribution = await cdn.gateway.createDistribution({
-    orgSlug, storeOrigin, aiSiteHost, callerReference: callerReferenceOf(orgSlug),
+    orgSlug, storeOrigin, aiSiteHost, callerReference: callerReferenceOf(orgSlug), edgeFunctionVersionArn,
   });
-  const fields: AiSiteProxyFields = {
+  const attached = distribution.edgeFunctionVersionArn === undefined ? edgeFunctionVersionArn : distribution.edgeFunctionVersionArn;
+  const fields: AiSiteProxyFields & { cdnEdgeFunctionAttachedAt: string } = {
     cdnDistributionId: distribution.distributionId,
     cdnDomain: distribution.domainName,
     cdnStoreOrigin: storeOrigin,
     cdnAiSiteHost: aiSiteHost,
+    cdnEdgeFunctionVersionArn: attached,
+    cdnEdgeFunctionAttachedAt: container.clock.now().toISOString(),
     // Never move a later state back (a concurrent run may already have gone further).
     proxyStatus: existing.proxyStatus ?? 'PENDING_VALIDATION',
   };
   await container.aiSites.patch(orgSlug, business.id, { ...fields });
   await cdn.indexDomain(orgSlug, distribution.domainName);
-  return { ...distribution, created: true };
+  return { ...distribution, edgeFunctionVersionArn: attached, created: true };
+}
+
+/** The edge-function version new distributions get: the stored current one, else the bootstrap setting, else none. */
+export async function currentEdgeFunctionVersionArn(container: Container): Promise<string | null> {
+  const stored = await edgeVersionsOf(container).current();
+  return stored?.versionArn ?? edgeFunctionVersionArnOf(container.config) ?? null;
 }
 
 /** The spec's "Proxy information" of a business. */
@@ -99,6 +115,7 @@ function proxyFieldsOf(site: AiSiteRecord | null): AiSiteProxyFields {
     cdnDomain: text(site.cdnDomain),
     cdnStoreOrigin: text(site.cdnStoreOrigin),
     cdnAiSiteHost: text(site.cdnAiSiteHost),
+    cdnEdgeFunctionVersionArn: text(site.cdnEdgeFunctionVersionArn),
     proxyStatus: text(site.proxyStatus) as AiSiteProxyFields['proxyStatus'],
     customDomain: text(site.customDomain),
     domainType: text(site.domainType) as AiSiteProxyFields['domainType'],

@@ -7,7 +7,7 @@
  */
 import { webmasterVerificationRecord, type DomainAnalysis } from '../core/domain/analysis';
 import type { DnsChecker, DnsRecord, RecordCheck } from '../core/domain/records';
-import { verificationTransition, type GoogleVerificationStatus } from '../core/domain/states';
+import { VERIFICATION_POLL_ATTEMPTS, verificationTransition, type GoogleVerificationStatus } from '../core/domain/states';
 import type { Container } from '../container';
 import type { WebmasterClient } from '../engines/search-notify';
 import { createLogger } from '../logger';
@@ -47,7 +47,7 @@ export interface VerificationCheck {
   /** The status after this attempt (null when there was nothing to verify). */
   google_verification_status: GoogleVerificationStatus | null;
   verified: boolean;
-  /** True when polling should stop: verified, the 12th attempt, or nothing to verify. */
+  /** True when polling should stop: verified, the 12th poll (from FAILED too: a reconnect polls 12 times again), or nothing to verify. */
   done: boolean;
   reason?: string;
   /** The console is not configured (WEBMASTER_CREDENTIALS): nothing was asked. */
@@ -79,7 +79,7 @@ export async function checkVerification(container: Container, webmaster: Pick<We
   const reason = answer.status === 'verified' ? undefined : answer.reason;
   if (next.to !== current) log.info('webmaster verification status changed', { org_slug: orgSlug, from: current, to: next.to, attempt: attempt ?? null });
   return {
-    google_verification_status: next.to, verified, done: verified || (next.to === 'FAILED' && attempt !== undefined),
+    google_verification_status: next.to, verified, done: verified || (attempt !== undefined && attempt >= VERIFICATION_POLL_ATTEMPTS),
     ...(reason ? { reason } : {}), ...(verified ? { site_url: answer.siteUrl } : {}),
   };
 }

@@ -54,6 +54,9 @@ export async function applyIdpEvent(container: Container, event: IdpEvent): Prom
       at,
     });
   }
+  if (organizationEvent && org.stripeCustomerId && org.stripeCustomerId !== record.stripeCustomerId) {
+    await organizations.setStripeCustomerId(slug, org.stripeCustomerId, at);
+  }
   if (record.deletedAt) {
     return { orgSlug: slug, note: 'the organization is deleted: its member list stays empty' };
   }

@@ -57,8 +57,15 @@ export type RateLimitName = keyof typeof RATE_LIMITS;
 /** Why search-backed steps are skipped: no web search provider is configured. */
 export const NO_SEARCH_API = 'no search API configured (SEARCH_API_URL)';
 
+/** update-edge-function: distributions move 10 at a time, with 1 s between batches (spec: Limits). */
 export const EDGE_UPDATE_BATCH_SIZE = 10;
-export const EDGE_UPDATE_BATCH_PAUSE_MS = 1000;
+export const EDGE_UPDATE_BATCH_PAUSE_SECONDS = 1;
+/**
+ * How long a rollout holds the one-at-a-time lease when its execution cannot be asked (the
+ * spec's estimate is about 15 minutes for 1,000 distributions; a held lease whose execution
+ * has ended is taken over at once).
+ */
+export const EDGE_ROLLOUT_LEASE_SECONDS = 6 * 60 * 60;
 export const EDGE_PROPAGATION_WAIT_SECONDS = 10;
 /**
  * Domain connection, Part 2: between looks at the native certificate while the certificate

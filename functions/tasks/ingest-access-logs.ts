@@ -3,8 +3,9 @@
  * `cloudfront/`; lib/constructs/access-log-ingest.ts): each new CloudFront standard log file
  * (gzip, W3C tab-separated) is streamed, line by line, into the visit store
  * (app/visits-ingest.ts). Files that are not gzip are read as plain text. A failed write is
- * counted and logged; a file whose every write failed throws, so the asynchronous invocation
- * is retried (visits already written are found again by their dedupe key and not counted twice).
+ * counted and logged, and the file then throws, so the asynchronous invocation is retried:
+ * visits already written are found again by their dedupe key and not counted twice, and the
+ * ones that failed get another chance instead of being lost.
  */
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
@@ -53,8 +54,8 @@ export function createIngestHandler(read: ObjectStreamReader = readFromS3) {
       const startedAt = Date.now();
       const summary = await ingestAccessLogLines(container, linesOf(await read(bucket, key)));
       log.info('access log ingested', { ...summary, duration_ms: Date.now() - startedAt });
-      if (summary.failed > 0 && summary.failed === summary.crawlerRequests - summary.ignored) {
-        throw new Error(`ingest of s3://${bucket}/${key}: all ${summary.failed} visit writes failed`);
+      if (summary.failed > 0) {
+        throw new Error(`ingest of s3://${bucket}/${key}: ${summary.failed} of ${summary.crawlerRequests - summary.ignored} visit writes failed`);
       }
       results.push(summary);
     }

@@ -59,6 +59,19 @@ describe('each event type of the spec\'s table', () => {
     expect((await record('upd'))!.name).toBe('Upd Renamed');
   });
 
+  test('the payment customer is linked from the organization\'s public metadata; a malformed id is a 400 naming it', async () => {
+    idp.setOrganization({ id: 'org_pay', slug: 'pay', name: 'Pay' }, [{ userId: 'u1' }]);
+    await deliver(stack, organizationEvent('created', { id: 'org_pay', slug: 'pay', name: 'Pay' }));
+    expect((await record('pay'))!.stripeCustomerId ?? null).toBeNull();
+    const res = await deliver(stack, organizationEvent('updated', { id: 'org_pay', slug: 'pay', name: 'Pay', public_metadata: { stripe_customer_id: 'cus_Pay123', plan: 'pro' } }));
+    expect(res.status).toBe(200);
+    expect(await record('pay')).toMatchObject({ stripeCustomerId: 'cus_Pay123' });
+    const bad = await deliver(stack, organizationEvent('updated', { id: 'org_pay', slug: 'pay', public_metadata: { stripe_customer_id: 'sk_live_oops' } }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/data\.public_metadata\.stripe_customer_id/);
+    expect(await record('pay')).toMatchObject({ stripeCustomerId: 'cus_Pay123' });
+  });
+
   test('organization.deleted empties the member list and keeps the record; later membership events fetch nothing', async () => {
     idp.setOrganization({ id: 'org_del', slug: 'del', name: 'Del' }, [{ userId: 'u1' }]);
     await deliver(stack, organizationEvent('created', { id: 'org_del', slug: 'del', name: 'Del' }));

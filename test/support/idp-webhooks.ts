@@ -33,7 +33,7 @@ export function deliver(stack: TestStack, event: unknown, delivery: Delivery = {
 }
 
 /** Clerk-shaped organization events: `data` is the organization. */
-export const organizationEvent = (type: 'created' | 'updated' | 'deleted', org: { id: string; slug?: string; name?: string; updated_at?: number }) =>
+export const organizationEvent = (type: 'created' | 'updated' | 'deleted', org: { id: string; slug?: string; name?: string; updated_at?: number; public_metadata?: Record<string, unknown> }) =>
   ({ type: `organization.${type}`, object: 'event', data: type === 'deleted' ? { deleted: true, object: 'organization', ...org } : { object: 'organization', ...org } });
 
 /** Clerk-shaped membership events: `data` is the membership (the fake API's own object). */

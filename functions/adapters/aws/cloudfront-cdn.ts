@@ -15,9 +15,16 @@
  * - Viewers on http are redirected to https.
  * - Idempotent: the CallerReference comes from the organization; a retried create that
  *   CloudFront refuses with DistributionAlreadyExists returns the distribution created first.
- * - Later changes (store origin, viewer certificate) read the configuration, change only their
- *   part, and update under its ETag (re-read and retried when another change came between);
- *   nothing is written when the distribution already has what is asked.
+ * - Later changes (store origin, viewer certificate, edge-function version) read the
+ *   configuration, change only their part, and update under its ETag (re-read and retried when
+ *   another change came between); nothing is written when the distribution already has what is
+ *   asked.
+ * - The edge-function version attached at creation is the one the caller passes (the stored
+ *   current version, issue 15), else `edgeFunctionVersionArn` (the bootstrap setting);
+ *   `setEdgeFunction` (the rollout) replaces only the origin-request association's ARN.
+ * - With `logBucketDomain` (CDN_LOG_BUCKET_DOMAIN: the access-log bucket's regional domain),
+ *   standard logging goes to `cloudfront/proxy/<org>/` there, where the access-log ingest turns
+ *   AI-crawler requests into visits; cookies are not logged.
  */
 import {
   CloudFrontClient,
@@ -53,6 +60,8 @@ export interface CloudFrontCdnOptions {
   edgeFunctionVersionArn: string;
   /** Default `PriceClass_100` (North America and Europe). */
   priceClass?: PriceClass;
+  /** Standard logging of new distributions into this bucket (`<bucket>.s3.<region>.amazonaws.com`); none when unset. */
+  logBucketDomain?: string;
   /**
    * Imports a certificate into the certificate manager in us-east-1 and returns its ARN
    * (adapters/aws/acm-import.ts; injected so bundles that never attach do not carry the ACM client).
@@ -86,11 +95,13 @@ export function createCloudFrontCdn(options: CloudFrontCdnOptions): CdnGateway {
 
   return {
     async createDistribution(input) {
-      const config = distributionConfig(input, edgeFunctionVersionArn, priceClass);
+      const versionArn = input.edgeFunctionVersionArn?.trim() || edgeFunctionVersionArn;
+      if (!VERSIONED_LAMBDA_ARN.test(versionArn)) throw new ValidationError(`edgeFunctionVersionArn: not a numbered version in us-east-1: ${versionArn}`);
+      const config = distributionConfig(input, versionArn, priceClass, options.logBucketDomain?.trim() || undefined);
       try {
         const { Distribution } = await client.send(new CreateDistributionCommand({ DistributionConfig: config }));
         if (!Distribution?.Id || !Distribution.DomainName) throw new Error('CloudFront CreateDistribution returned no distribution');
-        return { distributionId: Distribution.Id, domainName: Distribution.DomainName };
+        return { distributionId: Distribution.Id, domainName: Distribution.DomainName, edgeFunctionVersionArn: versionArn };
       } catch (err) {
         if ((err as { name?: string }).name !== 'DistributionAlreadyExists') throw err;
         const existing = await findByCallerReference(client, input.callerReference, config.Comment!, errorMessage(err));
@@ -109,6 +120,7 @@ export function createCloudFrontCdn(options: CloudFrontCdnOptions): CdnGateway {
           status: Distribution.Status ?? 'Unknown',
           aliases: Distribution.DistributionConfig?.Aliases?.Items ?? [],
           certificateArn: Distribution.DistributionConfig?.ViewerCertificate?.ACMCertificateArn ?? null,
+          edgeFunctionVersionArn: Distribution.DistributionConfig ? originRequestArn(Distribution.DistributionConfig) : null,
         };
       } catch (err) {
         if ((err as { name?: string }).name === 'NoSuchDistribution') return null;
@@ -184,7 +196,32 @@ export function createCloudFrontCdn(options: CloudFrontCdnOptions): CdnGateway {
         return same ? null : { ...current, ViewerCertificate: { ...viewerCertificate } };
       });
     },
+
+    async setEdgeFunction(distributionId, versionArn) {
+      const arn = versionArn.trim();
+      if (!VERSIONED_LAMBDA_ARN.test(arn)) throw new ValidationError(`versionArn: not a numbered Lambda version in us-east-1: ${versionArn}`);
+      let previousVersionArn: string | null = null;
+      const changed = await updateConfig(client, distributionId, (current) => {
+        previousVersionArn = originRequestArn(current);
+        if (previousVersionArn === arn) return null;
+        const behavior = current.DefaultCacheBehavior;
+        if (!behavior) throw new Error(`CloudFront distribution ${distributionId} has no default cache behavior`);
+        const items = behavior.LambdaFunctionAssociations?.Items ?? [];
+        const index = items.findIndex((a) => a.EventType === 'origin-request');
+        const next = index >= 0
+          ? items.map((a, i) => (i === index ? { ...a, LambdaFunctionARN: arn } : a))
+          : [...items, { EventType: 'origin-request' as const, LambdaFunctionARN: arn, IncludeBody: false }];
+        return { ...current, DefaultCacheBehavior: { ...behavior, LambdaFunctionAssociations: { Quantity: next.length, Items: next } } };
+      });
+      return { changed, previousVersionArn };
+    },
   };
+}
+
+/** The ARN of the default behaviour's origin-request function, or null. */
+function originRequestArn(config: DistributionConfig): string | null {
+  const found = config.DefaultCacheBehavior?.LambdaFunctionAssociations?.Items?.find((a) => a.EventType === 'origin-request');
+  return found?.LambdaFunctionARN ?? null;
 }
 
 /**
@@ -227,8 +264,11 @@ function storeOriginTarget(storeOrigin: string): { domainName: string; httpsPort
   return { domainName, httpsPort, origin: `https://${domainName}${url.port ? `:${url.port}` : ''}` };
 }
 
+/** Where a business's standard logs go in the access-log bucket. */
+export const proxyLogPrefix = (orgSlug: string): string => `cloudfront/proxy/${orgSlug}/`;
+
 /** The full DistributionConfig of a business's proxy (exported for tests and the rollout). */
-export function distributionConfig(input: CreateDistributionInput, edgeFunctionVersionArn: string, priceClass: PriceClass = 'PriceClass_100'): DistributionConfig {
+export function distributionConfig(input: CreateDistributionInput, edgeFunctionVersionArn: string, priceClass: PriceClass = 'PriceClass_100', logBucketDomain?: string): DistributionConfig {
   const store = originOf(input.storeOrigin);
   return {
     CallerReference: input.callerReference,
@@ -266,6 +306,7 @@ export function distributionConfig(input: CreateDistributionInput, edgeFunctionV
     // The customer's certificate and aliases are attached when the domain is connected.
     ViewerCertificate: { CloudFrontDefaultCertificate: true },
     Restrictions: { GeoRestriction: { RestrictionType: 'none', Quantity: 0, Items: [] } },
+    ...(logBucketDomain ? { Logging: { Enabled: true, IncludeCookies: false, Bucket: logBucketDomain, Prefix: proxyLogPrefix(input.orgSlug) } } : {}),
   };
 }
 
@@ -321,26 +362,29 @@ function errorMessage(err: unknown): string {
  * by its CallerReference.
  */
 async function findByCallerReference(client: CloudFrontClient, callerReference: string, comment: string, message: string): Promise<CreatedDistribution | null> {
-  const confirm = async (id: string): Promise<boolean> => {
+  /** The configuration of `id` when it is the one created with `callerReference`, else null. */
+  const confirm = async (id: string): Promise<DistributionConfig | null> => {
     try {
       const { DistributionConfig } = await client.send(new GetDistributionConfigCommand({ Id: id }));
-      return DistributionConfig?.CallerReference === callerReference;
+      return DistributionConfig?.CallerReference === callerReference ? DistributionConfig : null;
     } catch (err) {
-      if ((err as { name?: string }).name === 'NoSuchDistribution') return false;
+      if ((err as { name?: string }).name === 'NoSuchDistribution') return null;
       throw err;
     }
   };
   const named = /\b(E[A-Z0-9]{7,})\b/.exec(message)?.[1];
-  if (named && (await confirm(named))) {
+  const namedConfig = named ? await confirm(named) : null;
+  if (named && namedConfig) {
     const { Distribution } = await client.send(new GetDistributionCommand({ Id: named }));
-    if (Distribution?.Id && Distribution.DomainName) return { distributionId: Distribution.Id, domainName: Distribution.DomainName };
+    if (Distribution?.Id && Distribution.DomainName) return { distributionId: Distribution.Id, domainName: Distribution.DomainName, edgeFunctionVersionArn: originRequestArn(namedConfig) };
   }
   let marker: string | undefined;
   do {
     const { DistributionList } = await client.send(new ListDistributionsCommand({ Marker: marker, MaxItems: 100 }));
     for (const summary of DistributionList?.Items ?? []) {
       if (summary.Comment !== comment || !summary.Id || !summary.DomainName) continue;
-      if (await confirm(summary.Id)) return { distributionId: summary.Id, domainName: summary.DomainName };
+      const config = await confirm(summary.Id);
+      if (config) return { distributionId: summary.Id, domainName: summary.DomainName, edgeFunctionVersionArn: originRequestArn(config) };
     }
     marker = DistributionList?.IsTruncated ? DistributionList.NextMarker : undefined;
   } while (marker);

@@ -45,6 +45,13 @@ export const keys = {
   onboardingLatest: (slug: string) => ({ PK: keys.org(slug), SK: 'ONBOARDING' }),
   /** The CDN distribution of a business (the proxy fields live on the AI-site record). */
   distributionIndex: (domain: string) => ({ GSI1PK: `CDN#${domain.toLowerCase()}`, GSI1SK: 'AISITE' }),
+  /**
+   * The edge function's current version (issue 15), the local stand-in's version counter and
+   * the one-at-a-time lease of rollouts: fleet-wide items, one each.
+   */
+  edgeCurrent: { PK: 'EDGE#CURRENT', SK: 'EDGE' },
+  edgeLocalVersions: { PK: 'EDGE#LOCALVERSIONS', SK: 'EDGE' },
+  edgeRolloutLease: { PK: 'EDGE#ROLLOUT', SK: 'LEASE' },
   /** Public (pre-payment) scan results, by normalized store domain (D19). */
   prepaymentScan: (domain: string) => ({ PK: `SCAN#${domain.toLowerCase()}`, SK: 'SCAN' }),
   /** Local workflow executions (Step Functions keeps its own on AWS). */

@@ -18,6 +18,13 @@
  *   certificate is ISSUED once every one of them resolves (the `lookupCname` option: the
  *   configured DNS resolvers), valid LOCAL_NATIVE_VALIDITY_DAYS from then.
  * - `useCertificate` is remembered in this process and shown by `getDistribution`.
+ *
+ * Edge-function versions (issue 15): the version a distribution is created with or moved to
+ * (`setEdgeFunction`) is remembered in this process and shown by `getDistribution`; the app
+ * records it on the AI-site record as on AWS. The local CDN proxy always runs the edge-function
+ * source as it is, whatever version is recorded. Fault injection for tests: a distribution id
+ * in `edgeUpdateFaults` (the `failEdgeUpdates` option, a live set) makes `setEdgeFunction`
+ * fail for it, as a refused CloudFront update would.
  */
 import { createHash, X509Certificate } from 'node:crypto';
 import { ValidationError } from '../../core/errors';
@@ -42,12 +49,19 @@ export interface LocalCdnOptions {
   lookupCname?: (name: string) => Promise<string | null>;
   /** Clock of the native certificates' end of validity (tests). */
   now?: () => Date;
+  /** Tests: distribution ids whose edge-function update fails (read on every update; add and delete freely). */
+  failEdgeUpdates?: Set<string>;
 }
 
 export interface LocalCdn extends CdnGateway {
   /** The distribution serving `host` (port and case ignored), or null. */
   resolveHost: HostResolver;
+  /** Tests: the live set of distribution ids whose `setEdgeFunction` fails (fault injection). */
+  readonly edgeUpdateFaults: Set<string>;
 }
+
+/** An edge-function version the local CDN accepts: a local version or a numbered Lambda version. */
+const EDGE_VERSION = /^(local:edge-function:\d+|arn:aws[a-z-]*:lambda:us-east-1:\d{12}:function:[A-Za-z0-9_-]+:\d+)$/;
 
 /**
  * Validity of a local native certificate. The certificate manager's public certificates are
@@ -103,6 +117,9 @@ export function createLocalCdn(registry: LocalCdnRegistry, options: LocalCdnOpti
   const attached = new Map<string, { aliases: string[]; certificateArn: string | null }>();
   /** End of validity of the native certificates seen issued in this process (stable across describes). */
   const issued = new Map<string, string>();
+  /** The edge-function version of each distribution created or moved in this process. */
+  const edgeVersions = new Map<string, string | null>();
+  const edgeUpdateFaults = options.failEdgeUpdates ?? new Set<string>();
 
   /** The indexed route of a distribution, or an error naming it. */
   async function routeOf(distributionId: string): Promise<DistributionRoute> {
@@ -116,8 +133,14 @@ export function createLocalCdn(registry: LocalCdnRegistry, options: LocalCdnOpti
     async createDistribution(input) {
       const id = localDistributionId(input.callerReference);
       const domainName = localDistributionDomain(id);
-      created.set(id, { id, domainName, status: 'Deployed', aliases: [] });
-      return { distributionId: id, domainName };
+      const requested = input.edgeFunctionVersionArn?.trim() || null;
+      if (requested && !EDGE_VERSION.test(requested)) throw new ValidationError(`edgeFunctionVersionArn: not an edge-function version: ${requested}`);
+      // Like CloudFront: a repeated create returns the first distribution, with what it was created with.
+      if (!created.has(id)) {
+        created.set(id, { id, domainName, status: 'Deployed', aliases: [] });
+        edgeVersions.set(id, requested);
+      }
+      return { distributionId: id, domainName, edgeFunctionVersionArn: edgeVersions.get(id) ?? null };
     },
 
     async getDistribution(id) {
@@ -125,10 +148,11 @@ export function createLocalCdn(registry: LocalCdnRegistry, options: LocalCdnOpti
       const known = created.get(id);
       const aliases = [...(attached.get(id)?.aliases ?? [])];
       const certificateArn = attached.get(id)?.certificateArn ?? null;
-      if (known) return { ...known, aliases, certificateArn };
+      const edgeFunctionVersionArn = edgeVersions.get(id) ?? null;
+      if (known) return { ...known, aliases, certificateArn, edgeFunctionVersionArn };
       const domainName = localDistributionDomain(id);
       const route = await registry.findByDomain(domainName);
-      return route ? { id, domainName, status: 'Deployed', aliases, certificateArn } : null;
+      return route ? { id, domainName, status: 'Deployed', aliases, certificateArn, edgeFunctionVersionArn } : null;
     },
 
     async attachCertificate(distributionId, input) {
@@ -193,6 +217,21 @@ export function createLocalCdn(registry: LocalCdnRegistry, options: LocalCdnOpti
       if (!created.has(distributionId)) await routeOf(distributionId);
       attached.set(distributionId, { aliases: attached.get(distributionId)?.aliases ?? [], certificateArn: arn });
     },
+
+    async setEdgeFunction(distributionId, versionArn) {
+      const arn = versionArn.trim();
+      if (!EDGE_VERSION.test(arn)) throw new ValidationError(`versionArn: not an edge-function version: ${versionArn}`);
+      if (!created.has(distributionId)) await routeOf(distributionId);
+      if (edgeUpdateFaults.has(distributionId)) {
+        throw new Error(`the local CDN refused the update of distribution ${distributionId} (fault injected for tests)`);
+      }
+      const previousVersionArn = edgeVersions.get(distributionId) ?? null;
+      if (previousVersionArn === arn) return { changed: false, previousVersionArn };
+      edgeVersions.set(distributionId, arn);
+      return { changed: true, previousVersionArn };
+    },
+
+    edgeUpdateFaults,
 
     async resolveHost(host) {
       const name = hostName(host);

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { parseStoreUrl, storeDomain } from '../../core/store/store-url';
 import { mergeBusinessIntoOrganization } from '../../app/business';
+import { ConflictError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { requiredText } from '../../http/schemas';
 
@@ -27,7 +28,16 @@ export const handler = endpoint('POST /api/business', { body }, async ({ body, a
     createdAt: now,
     updatedAt: now,
   };
-  await container.businesses.create(business);
+  try {
+    await container.businesses.create(business);
+  } catch (err) {
+    // Already created (a retry after the merge below failed, or a business from before the
+    // organization record): the 409 stands, but the existing business is merged first, so
+    // the retry repairs what the first call left half done.
+    const existing = err instanceof ConflictError ? await container.businesses.get(business.orgSlug) : null;
+    if (existing) await mergeBusinessIntoOrganization(container, existing);
+    throw err;
+  }
   await mergeBusinessIntoOrganization(container, business);
   return {
     statusCode: 201,

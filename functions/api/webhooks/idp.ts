@@ -42,6 +42,9 @@ const organizationData = (slugRequired: boolean) => z.looseObject({
   slug: slugRequired ? slug : z.optional(z.nullable(slug)),
   name: optionalText,
   updated_at: timestamp,
+  public_metadata: z.optional(z.nullable(z.looseObject({
+    stripe_customer_id: z.optional(z.nullable(z.string().check(z.regex(/^cus_[A-Za-z0-9]{1,64}$/, 'must be a payment customer id (cus_...)')))),
+  }, { error: 'must be an object' }))),
 });
 
 /** `data` of membership events: the membership, whose `organization` names the organization. */
@@ -98,6 +101,9 @@ function toEvent(type: HandledEventType, data: Record<string, unknown>): IdpEven
   const org = check(organizationData(type === 'organization.created'), data, 'data');
   return {
     type,
-    organization: { providerOrgId: org.id, slug: org.slug ?? undefined, name: org.name ?? undefined, updatedAt: org.updated_at ?? undefined },
+    organization: {
+      providerOrgId: org.id, slug: org.slug ?? undefined, name: org.name ?? undefined, updatedAt: org.updated_at ?? undefined,
+      stripeCustomerId: org.public_metadata?.stripe_customer_id ?? undefined,
+    },
   };
 }

@@ -24,6 +24,11 @@ export interface EventOrganization {
   name?: string;
   /** The provider's `updated_at` of the organization (ms), when given: orders name changes. */
   updatedAt?: number;
+  /**
+   * The payment provider's customer id, from the organization's `public_metadata.stripe_customer_id`
+   * (where the billing side records it at the identity provider; D143).
+   */
+  stripeCustomerId?: string;
 }
 
 export interface IdpEvent {

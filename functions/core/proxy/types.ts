@@ -19,12 +19,22 @@ export interface CreateDistributionInput {
    * reference returns the distribution the first call created.
    */
   callerReference: string;
+  /**
+   * The edge-function version to attach (the stored current version, issue 15); omitted: the
+   * gateway's bootstrap version (EDGE_FUNCTION_VERSION_ARN on AWS, none locally).
+   */
+  edgeFunctionVersionArn?: string | null;
 }
 
 export interface CreatedDistribution {
   distributionId: string;
   /** `<id>.cloudfront.net` on AWS, `<id>.cdn.localhost` locally. */
   domainName: string;
+  /**
+   * The edge-function version the distribution has (for a retried create, the one the first
+   * create attached); null when none is known (locally without a published version).
+   */
+  edgeFunctionVersionArn?: string | null;
 }
 
 export interface DistributionInfo {
@@ -36,6 +46,8 @@ export interface DistributionInfo {
   aliases: string[];
   /** The viewer certificate's ARN; null while the distribution serves its default certificate. */
   certificateArn?: string | null;
+  /** The edge-function version on origin-request; null when none (or, locally, not known in this process). */
+  edgeFunctionVersionArn?: string | null;
 }
 
 /** An issued certificate to put on a distribution (issue 13 Part 1). The key never leaves the task that got it. */
@@ -94,6 +106,12 @@ export interface CdnGateway {
    * its aliases; nothing is written when it already does.
    */
   useCertificate(distributionId: string, certificateArn: string): Promise<void>;
+  /**
+   * Moves the distribution's origin-request edge function to `versionArn` (the edge-function
+   * rollout, issue 15); only that association changes. `changed: false` when it already had it
+   * (nothing written); `previousVersionArn` is what it had.
+   */
+  setEdgeFunction(distributionId: string, versionArn: string): Promise<{ changed: boolean; previousVersionArn: string | null }>;
 }
 
 export interface NativeCertificateRequest {
@@ -160,6 +178,8 @@ export interface AiSiteProxyFields {
   /** The distribution's store origin and AI-site host, as configured at creation. */
   cdnStoreOrigin?: string | null;
   cdnAiSiteHost?: string | null;
+  /** The edge-function version attached to the distribution (issue 15; null: none recorded). */
+  cdnEdgeFunctionVersionArn?: string | null;
   proxyStatus?: ProxyStatus | null;
   customDomain?: string | null;
   /** `apex` or `subdomain`. */
