@@ -250,6 +250,12 @@ export interface AiSiteRepository {
   get(orgSlug: string): Promise<AiSiteRecord | null>;
   /** Creates the record when missing and sets the given fields (one single-item update). */
   patch(orgSlug: string, entityId: string, fields: Partial<Omit<AiSiteRecord, 'orgSlug' | 'entityId'>>): Promise<void>;
+  /**
+   * The same, only while `proxyStatus` is one of `proxyStatusIn` (or the record names this
+   * execution in `orExecution.field`): false when another operation moved it first.
+   */
+  patchWhenStatus(orgSlug: string, entityId: string, fields: Partial<Omit<AiSiteRecord, 'orgSlug' | 'entityId'>>,
+    expected: { proxyStatusIn: string[]; orExecution?: { field: string; id: string } }): Promise<boolean>;
 }
 
 export interface PublishedRelease {

@@ -24,7 +24,7 @@ import { relativeHost, type DnsChecker } from '../core/domain/records';
 import type { CdnGateway } from '../core/proxy/types';
 import { aiSiteOrigin, type Container } from '../container';
 import { createLogger } from '../logger';
-import { connectedAnalysis, domainError, guardedOperation, loadDomainContext, operationRefusal, republishUnder, type DomainOperationResult } from './domain-context';
+import { connectedAnalysis, domainError, finishTransition, guardedOperation, loadDomainContext, operationRefusal, overtaken, republishUnder, type DomainOperationResult } from './domain-context';
 import { nativeCertificateOf, nativeValidationRecords } from './domain-native-certificate';
 import { DOMAIN_CONNECT_WORKFLOW } from './domain-operation-run';
 import { resubmitSitemap, submitIndexNow } from './search-notify';
@@ -104,7 +104,8 @@ export async function runConnectDomain(container: Container, deps: ConnectDeps, 
 
     // 5. DEPLOYED.
     const now = container.clock.now().toISOString();
-    await container.aiSites.patch(orgSlug, context.business.id, { proxyStatus: 'DEPLOYED', domainConnectExecution: executionId, connectedAt: now });
+    const moved = await finishTransition(container, context, orgSlug, { event: 'mark-step-complete', executionId, executionField: 'domainConnectExecution' }, { proxyStatus: 'DEPLOYED', connectedAt: now });
+    if (!moved) return overtaken(orgSlug, 'mark-step-complete');
     const verification = typeof site?.googleVerificationStatus === 'string' ? site.googleVerificationStatus : null;
     const native = nativeCertificateOf(site);
     followUp = {

@@ -5,6 +5,7 @@
  * response, never an exception the workflow engine would retry.
  */
 import { analyzeDomain, type DomainAnalysis } from '../core/domain/analysis';
+import { statesBefore, type ProxyEventName } from '../core/domain/states';
 import { AppError } from '../core/errors';
 import type { AiSiteRecord, Business } from '../core/model';
 import type { Container } from '../container';
@@ -84,6 +85,25 @@ export async function republishUnder(
     await container.aiSites.patch(orgSlug, context.business.id, { publicOrigin: previous });
     throw err;
   }
+}
+
+/**
+ * The state change that ends an operation, written only while the record is still in a state
+ * the event moves from (or already names this execution, a retry): false when a concurrent
+ * operation (a double-click) moved it first, which the caller answers with a 409.
+ */
+export async function finishTransition(
+  container: Container, context: DomainContext, orgSlug: string,
+  operation: { event: ProxyEventName; executionId: string; executionField: string }, fields: Record<string, unknown>,
+): Promise<boolean> {
+  return container.aiSites.patchWhenStatus(orgSlug, context.business.id, { ...fields, [operation.executionField]: operation.executionId }, {
+    proxyStatusIn: statesBefore(operation.event), orExecution: { field: operation.executionField, id: operation.executionId },
+  });
+}
+
+/** The 409 of an operation another one overtook. */
+export function overtaken(orgSlug: string, operation: string): DomainOperationResult {
+  return domainError(orgSlug, 409, `another ${operation} changed the domain connection while this one ran; read get-proxy for the current state`, { code: 'concurrent_operation' });
 }
 
 export function domainError(orgSlug: string, httpStatus: number, message: string, extra: Record<string, unknown> = {}): DomainOperationResult {

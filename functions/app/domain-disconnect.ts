@@ -13,7 +13,7 @@ import { part2Records, restoreRecords } from '../core/domain/analysis';
 import type { CapturedByName, DnsChecker } from '../core/domain/records';
 import type { Container } from '../container';
 import { createLogger } from '../logger';
-import { connectedAnalysis, domainError, guardedOperation, loadDomainContext, operationRefusal, republishUnder, type DomainContext, type DomainOperationResult } from './domain-context';
+import { connectedAnalysis, domainError, finishTransition, guardedOperation, loadDomainContext, operationRefusal, overtaken, republishUnder, type DomainContext, type DomainOperationResult } from './domain-context';
 import { DOMAIN_DISCONNECT_WORKFLOW, proxyRefusal } from './domain-operation-run';
 
 const log = createLogger({ component: 'domain-disconnect' });
@@ -58,9 +58,10 @@ export async function runDisconnectComplete(container: Container, dns: Pick<DnsC
     const records = await dns.verifyRecords(planned.plan.restore.map((r) => ({ type: r.type, host: r.host, value: r.value })), { zone: planned.analysis.nakedDomain });
 
     const redeployed = await republishUnder(container, context, orgSlug, null);
-    await container.aiSites.patch(orgSlug, context.business.id, {
-      proxyStatus: 'DISCONNECTED', domainDisconnectExecution: executionId, disconnectedAt: container.clock.now().toISOString(),
+    const moved = await finishTransition(container, context, orgSlug, { event: 'mark-disconnect-complete', executionId, executionField: 'domainDisconnectExecution' }, {
+      proxyStatus: 'DISCONNECTED', disconnectedAt: container.clock.now().toISOString(),
     });
+    if (!moved) return overtaken(orgSlug, 'mark-disconnect-complete');
     log.info('domain disconnected', { org_slug: orgSlug, domain: planned.analysis.customDomain, restored_found: records.filter((r) => r.found).length, restored: records.length });
     return {
       httpStatus: 200,

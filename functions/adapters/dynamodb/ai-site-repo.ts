@@ -34,22 +34,48 @@ export function createAiSiteRepository(db: DynamoDBDocumentClient, table: string
     },
 
     async patch(orgSlug, entityId, fields) {
-      const names: Record<string, string> = { '#type': 'type', '#entity': 'entityId', '#org': 'orgSlug' };
-      const values: Record<string, unknown> = { ':type': 'ai_site', ':entity': entityId, ':org': orgSlug };
-      const sets = ['#type = :type', '#entity = :entity', '#org = :org'];
-      Object.entries(fields).forEach(([field, value], i) => {
-        if (value === undefined) return;
-        names[`#f${i}`] = field;
-        values[`:v${i}`] = COMPRESSED_FIELDS.has(field) && value !== null ? compress(value) : value;
-        sets.push(`#f${i} = :v${i}`);
-      });
-      await db.send(new UpdateCommand({
-        TableName: table,
-        Key: keys.aiSite(orgSlug),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }));
+      await update(orgSlug, entityId, fields);
+    },
+
+    async patchWhenStatus(orgSlug, entityId, fields, expected) {
+      try {
+        await update(orgSlug, entityId, fields, expected);
+        return true;
+      } catch (err) {
+        if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+        throw err;
+      }
     },
   };
+
+  /** One single-item update; with `expected`, only while `proxyStatus` is one of `in`, or the record names this execution. */
+  async function update(orgSlug: string, entityId: string, fields: Record<string, unknown>, expected?: { proxyStatusIn: string[]; orExecution?: { field: string; id: string } }) {
+    const names: Record<string, string> = { '#type': 'type', '#entity': 'entityId', '#org': 'orgSlug' };
+    const values: Record<string, unknown> = { ':type': 'ai_site', ':entity': entityId, ':org': orgSlug };
+    const sets = ['#type = :type', '#entity = :entity', '#org = :org'];
+    Object.entries(fields).forEach(([field, value], i) => {
+      if (value === undefined) return;
+      names[`#f${i}`] = field;
+      values[`:v${i}`] = COMPRESSED_FIELDS.has(field) && value !== null ? compress(value) : value;
+      sets.push(`#f${i} = :v${i}`);
+    });
+    const conditions: string[] = [];
+    if (expected) {
+      names['#proxyStatus'] = 'proxyStatus';
+      conditions.push(`#proxyStatus IN (${expected.proxyStatusIn.map((status, i) => { values[`:ps${i}`] = status; return `:ps${i}`; }).join(', ')})`);
+      if (expected.orExecution) {
+        names['#execution'] = expected.orExecution.field;
+        values[':execution'] = expected.orExecution.id;
+        conditions.push('#execution = :execution');
+      }
+    }
+    await db.send(new UpdateCommand({
+      TableName: table,
+      Key: keys.aiSite(orgSlug),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ...(conditions.length ? { ConditionExpression: conditions.join(' OR ') } : {}),
+    }));
+  }
 }

@@ -80,6 +80,11 @@ export function transition(current: string | null | undefined, event: ProxyEvent
   return notAllowed(event.type, 'proxy_status', current, allowedProxyEvents(current, context));
 }
 
+/** The states an event moves the record from (table order; no proxy yet is left out). */
+export function statesBefore(event: ProxyEventName): ProxyStatus[] {
+  return [...new Set(PROXY_STATUS_TABLE.filter((r) => r.event === event && r.from !== null).map((r) => r.from as ProxyStatus))];
+}
+
 /** The events the table accepts in a state (in table order). */
 export function allowedProxyEvents(current: string | null | undefined, context: TransitionContext = {}): ProxyEventName[] {
   return [...new Set(proxyRows(proxyStatusOf(current), context).map((r) => r.event))];
