@@ -39,7 +39,6 @@ export interface RouteDef {
 
 /** Routes whose behaviour belongs to later work share this module: auth, then 501. */
 export const NOT_IMPLEMENTED = 'api/not-implemented';
-const todo = NOT_IMPLEMENTED;
 
 export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/health', auth: 'PUBLIC', handler: 'api/health/get', summary: 'health check' },
@@ -81,8 +80,8 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'POST', path: '/api/domain/complete-google-verification/{org_id}', auth: 'JWT', handler: 'api/domain/complete-google-verification', summary: 'verify with the webmaster console' },
   { method: 'POST', path: '/api/domain/verify-dns/{org_id}', auth: 'JWT', handler: 'api/domain/verify-dns', summary: 'live DNS record check' },
   { method: 'POST', path: '/api/domain/resubmit-sitemap/{org_id}', auth: 'KEY', handler: 'api/domain/resubmit-sitemap', summary: 'resubmit the sitemap to the webmaster console' },
-  { method: 'POST', path: '/api/domain/update-edge-function', auth: 'KEY', handler: todo, summary: 'publish and roll out the edge function' },
-  { method: 'GET', path: '/api/domain/update-edge-function/{execution_id}', auth: 'KEY', handler: todo, summary: 'edge-function rollout result' },
+  { method: 'POST', path: '/api/domain/update-edge-function', auth: 'KEY', handler: 'api/domain/update-edge-function', summary: 'publish and roll out the edge function', startsWorkflow: 'edge-rollout', readsWorkflow: 'edge-rollout' },
+  { method: 'GET', path: '/api/domain/update-edge-function/{execution_id}', auth: 'KEY', handler: 'api/domain/update-edge-function-status', summary: 'edge-function rollout result', readsWorkflow: 'edge-rollout' },
 
   // Billing
   { method: 'POST', path: '/api/billing-portal', auth: 'JWT', handler: 'api/billing/portal', summary: 'billing portal session', usesStripe: true },

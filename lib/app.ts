@@ -60,6 +60,7 @@ export function buildApp(app: App, options: BuildOptions = {}): ServiceStacks {
   });
   const workflow = new WorkflowStack(app, `${STACK_PREFIX}Workflows`, {
     ...shared,
+    logsBucket: data.logsBucket,
     stateMachinesDir: options.stateMachinesDir,
     tasksDir: options.tasksDir,
     description: 'AI visibility service: state machines (state-machines/*.asl.json) and the daily trigger',

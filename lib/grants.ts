@@ -1,8 +1,9 @@
 /** Data grants shared by the API and workflow stacks. */
-import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { deployedStateMachineName } from './workflows/asl';
 import { stateMachineArnVariable, type WorkflowName } from '../functions/core/workflows';
+import { unversionedFunctionArn } from '../functions/core/edge/rollout';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -98,12 +99,77 @@ export function grantCertificateManagement(fn: ApiFunction, edgeFunctionVersionA
     'The account-key secret name carries the random suffix Secrets Manager adds; imported and requested certificates and per-customer distributions are created at run time, so their ids are not known to the stack.');
 }
 
-/** The edge function's version, as CloudFront checks it on the caller that associates it. */
-function grantEdgeAssociation(fn: ApiFunction, edgeFunctionVersionArn: string): void {
+/** The edge function's ARN without its version; the setting must be a numbered version in us-east-1. */
+export function edgeFunctionArnOf(edgeFunctionVersionArn: string): string {
+  const arn = unversionedFunctionArn(edgeFunctionVersionArn);
+  if (!arn) throw new Error(`ai-visibility:edgeFunctionVersionArn must be a numbered Lambda version in us-east-1 (…:function:<name>:<n>), got ${edgeFunctionVersionArn}`);
+  return arn;
+}
+
+/**
+ * The edge function's versions, as CloudFront checks them on the caller that associates one:
+ * any version, since the one attached is the rollout's current version (issue 15), which
+ * starts as the bootstrap setting and moves on with every publish.
+ */
+export function grantEdgeAssociation(fn: ApiFunction, edgeFunctionVersionArn: string): void {
+  const functionArn = edgeFunctionArnOf(edgeFunctionVersionArn);
   fn.addEnvironment('EDGE_FUNCTION_VERSION_ARN', edgeFunctionVersionArn);
   fn.addToRolePolicy(new iam.PolicyStatement({
     actions: ['lambda:GetFunction', 'lambda:EnableReplication*'],
-    resources: [edgeFunctionVersionArn],
+    resources: [`${functionArn}:*`],
+  }));
+  acknowledgeWildcardResources(fn.serviceRole, (r) => r === `${functionArn}:*`,
+    'The numbered versions of the one edge function: distributions get the version the last rollout published, which the stack cannot know; limited to that function.');
+  Validations.of(fn.serviceRole).acknowledge({
+    id: 'AwsSolutions-IAM5[Action::lambda:EnableReplication*]',
+    reason: 'lambda:EnableReplication* is the action set CloudFront documents for associating a Lambda@Edge function; it is granted on the edge function\'s versions only.',
+  });
+}
+
+/**
+ * The rollout's publish step (PlanEdgeRollout, issue 15): the code of the edge function's
+ * `$LATEST` and of its versions (GetFunction) and PublishVersion, on that function only.
+ * The function's ARN comes from the bootstrap version setting (its number dropped), which also
+ * reaches the task as EDGE_FUNCTION_VERSION_ARN. Nothing without the setting (the task then
+ * reports the CDN as not configured).
+ */
+export function grantEdgePublish(fn: ApiFunction, edgeFunctionVersionArn: string | undefined): void {
+  if (!edgeFunctionVersionArn) return;
+  const functionArn = edgeFunctionArnOf(edgeFunctionVersionArn);
+  fn.addEnvironment('EDGE_FUNCTION_VERSION_ARN', edgeFunctionVersionArn);
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['lambda:GetFunction', 'lambda:PublishVersion'],
+    resources: [functionArn, `${functionArn}:*`],
+  }));
+  acknowledgeWildcardResources(fn.serviceRole, (r) => r === `${functionArn}:*`,
+    'GetFunction on the numbered versions of the one edge function (the stored current version\'s code is compared with $LATEST); limited to that function.');
+}
+
+/**
+ * The rollout's move step (MoveEdgeBatch, issue 15): reads and updates customer distributions
+ * (only the origin-request association changes), associating any version of the edge function.
+ */
+export function grantEdgeRollout(fn: ApiFunction, edgeFunctionVersionArn: string | undefined): void {
+  if (!edgeFunctionVersionArn) return;
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['cloudfront:GetDistribution', 'cloudfront:GetDistributionConfig', 'cloudfront:UpdateDistribution'],
+    resources: [Stack.of(fn).formatArn({ service: 'cloudfront', region: '', resource: 'distribution', resourceName: '*' })],
+  }));
+  grantEdgeAssociation(fn, edgeFunctionVersionArn);
+  acknowledgeWildcardResources(fn.serviceRole, (r) => /distribution\/\*/.test(r),
+    'Customer distributions are created at run time (one per business), so their ids are not known to the stack; only distributions of this account.');
+}
+
+/**
+ * Standard logging of the customer distributions (the task that creates them): the access-log
+ * bucket's regional domain as CDN_LOG_BUCKET_DOMAIN, and the bucket ACL actions CloudFront
+ * requires of the caller that turns logging on (it adds its log-delivery grant to the ACL).
+ */
+export function grantCdnLogging(fn: ApiFunction, logsBucket: s3.IBucket): void {
+  fn.addEnvironment('CDN_LOG_BUCKET_DOMAIN', logsBucket.bucketRegionalDomainName);
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['s3:GetBucketAcl', 's3:PutBucketAcl'],
+    resources: [logsBucket.bucketArn],
   }));
 }
 

@@ -9,10 +9,11 @@
  */
 import type { AiSiteRecord } from '../core/model';
 import type { AiSiteProxyFields, CreatedDistribution, ProxyInfo } from '../core/proxy/types';
-import { aiSiteOrigin, type Container } from '../container';
+import type { Container } from '../container';
 import { cdnOf, edgeFunctionVersionArnOf } from '../engines/cdn';
 import { edgeVersionsOf } from '../engines/edge-versions';
 import { requireBusiness } from './business';
+import { aiSiteHostOf } from './site-identity';
 
 export interface CdnDistributionResult extends CreatedDistribution {
   /** False when the business already had a distribution (nothing was created). */
@@ -21,9 +22,6 @@ export interface CdnDistributionResult extends CreatedDistribution {
 
 /** The CloudFront CallerReference of a business's distribution: one per organization. */
 export const callerReferenceOf = (orgSlug: string): string => `ai-visibility-proxy-${orgSlug}`;
-
-/** The AI-site host name of a business (`{slug}.{AI_SITE_DOMAIN}`, no scheme, no port). */
-export const aiSiteHostOf = (container: Container, orgSlug: string): string => new URL(aiSiteOrigin(container.config, orgSlug)).hostname;
 
 /**
  * Creates the business's CDN distribution once: a business that already has one gets it

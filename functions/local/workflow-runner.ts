@@ -46,6 +46,16 @@ export function taskStates(states: Record<string, State>, out = new Map<string, 
   return out;
 }
 
+/** One event of an execution's history (states by name; no data). */
+export interface ExecutionEvent {
+  type: string;
+  /** The state entered, exited, retried, caught or failed. */
+  state?: string;
+  stateType?: string;
+  /** A Map iteration's index. */
+  index?: number;
+}
+
 export interface LocalWorkflowOptions {
   /** Tests: replace a task's handler (fault injection) by function name (`ScrapeWebsite`). */
   taskOverrides?: Record<string, TaskHandler>;
@@ -67,13 +77,19 @@ export interface LocalWorkflows extends WorkflowStarter {
    */
   abortAll(): void;
   describe(workflow: WorkflowName, executionId: string): Promise<ExecutionDescription | null>;
+  /**
+   * Tests: the execution's history as far as it got (what GetExecutionHistory lists on AWS:
+   * states entered and exited, Map iterations, retries, catches), without inputs and outputs;
+   * kept for a minute after the execution ends. Empty for an unknown execution.
+   */
+  history(executionId: string): ExecutionEvent[];
   /** One id per runner (per process): executions recorded with another id cannot be running. */
   readonly instanceId: string;
 }
 
 export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalWorkflows {
   const log = createLogger({ component: 'local-workflows' });
-  const executions = new Map<string, { done: Promise<unknown>; abort: () => void }>();
+  const executions = new Map<string, { done: Promise<unknown>; abort: () => void; history: ExecutionEvent[] }>();
   const instanceId = randomUUID();
   const record = (workflow: WorkflowName, executionId: string, description: ExecutionDescription) =>
     options.records?.put({ workflow, executionId, runner: instanceId, ...description }).catch((err: Error) => {
@@ -118,6 +134,13 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
         overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides: retryOverrides },
         context: { Execution: { Id: `arn:aws:states:local:000000000000:execution:${workflow}:${executionId}`, Name: executionId, Input: input as never, StartTime: startedAt } },
       });
+      const history: ExecutionEvent[] = [];
+      void (async () => {
+        for await (const event of execution.eventLogs) {
+          const e = event as { type: string; state?: { name: string; type: string }; index?: number };
+          history.push({ type: e.type, ...(e.state ? { state: e.state.name, stateType: e.state.type } : {}), ...(typeof e.index === 'number' ? { index: e.index } : {}) });
+        }
+      })().catch(() => undefined);
       const ended = async (status: ExecutionDescription['status']) => { await record(workflow, executionId, { status, startedAt, stoppedAt: new Date().toISOString() }); };
       const done = execution.result.then(
         async (output) => {
@@ -136,10 +159,11 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
         execution.abort();
         abortExecution(Object.assign(new Error(`execution ${executionId} was aborted`), { name: 'ExecutionAborted' }));
       };
-      executions.set(executionId, { done, abort });
+      executions.set(executionId, { done, abort, history });
       void done.finally(() => setTimeout(() => executions.delete(executionId), 60_000).unref());
     },
     finished: (executionId) => executions.get(executionId)?.done ?? Promise.resolve(undefined),
+    history: (executionId) => [...(executions.get(executionId)?.history ?? [])],
     running: async () => { await Promise.all([...executions.values()].map((e) => e.done)); },
     abortAll: () => { for (const e of executions.values()) e.abort(); },
     async describe(workflow, executionId) {

@@ -4,6 +4,12 @@
  * variables (per-distribution settings arrive as origin custom headers), and runs on
  * x86_64 only. The stack must be deployed to us-east-1, so EdgeFunction creates the
  * function in this stack (no cross-region support stack).
+ *
+ * Deploying this stack uploads new code to the function (`$LATEST`, plus the version CDK
+ * publishes for `currentVersion`); customer distributions move to it only through the
+ * edge-function rollout (POST /api/domain/update-edge-function, issue 15), which publishes a
+ * version when `$LATEST`'s code differs from the stored current version's and moves every
+ * distribution in batches of 10.
  */
 import { CfnOutput, DockerImage, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
@@ -69,7 +75,8 @@ export class EdgeStack extends Stack {
     });
 
     new CfnOutput(this, 'RouterVersionArn', {
-      description: 'Numbered version to associate (origin-request) with customer distributions',
+      // The bootstrap: later code changes are published and rolled out by POST /api/domain/update-edge-function (issue 15).
+      description: 'First numbered version (context ai-visibility:edgeFunctionVersionArn); new code reaches distributions through update-edge-function',
       value: this.router.currentVersion.edgeArn,
     });
   }

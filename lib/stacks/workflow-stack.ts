@@ -8,6 +8,7 @@
  */
 import { CfnWaitConditionHandle, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -17,7 +18,9 @@ import type { Construct } from 'constructs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
-import { grantCdnManagement, grantCertificateManagement, grantSiteFiles, type SiteFiles } from '../grants';
+import {
+  grantCdnLogging, grantCdnManagement, grantCertificateManagement, grantEdgePublish, grantEdgeRollout, grantSiteFiles, type SiteFiles,
+} from '../grants';
 import { acknowledgeTableIndexAccess, acknowledgeWildcardResources, acknowledgeWildcardUnder } from '../nag';
 import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
 import { grantSecretGroups, type SecretsByGroup } from '../secrets';
@@ -39,6 +42,10 @@ export const TASK_MEMORY_MB = 2048;
 export const CDN_TASK = 'CreateCdnDistribution';
 /** The domain-connection tasks (ACME account key, certificate manager, distribution update). */
 export const DOMAIN_TASKS: readonly string[] = ['StartCertificate', 'CompleteCertificate', 'ConnectDomain', 'UpgradeCertificate'];
+/** The edge rollout's publish step (Lambda GetFunction / PublishVersion on the edge function). */
+export const EDGE_PUBLISH_TASKS: readonly string[] = ['PlanEdgeRollout'];
+/** The edge rollout's move step (CloudFront distribution update, any edge-function version). */
+export const EDGE_MOVE_TASKS: readonly string[] = ['MoveEdgeBatch'];
 /**
  * Secret groups every task may read: the content and AI providers (scrape, search, model,
  * platforms, judge, IndexNow, webmaster). Not the accounts group (identity and payment
@@ -52,6 +59,8 @@ export interface WorkflowStackProps extends StackProps {
   siteFiles: SiteFiles;
   /** The provider secrets (data stack); every task may call providers. */
   secrets: SecretsByGroup;
+  /** The access-log bucket (data stack): customer distributions log there (CDN_TASK). */
+  logsBucket?: s3.IBucket;
   /** Defaults to state-machines/; tests point it at fixtures. */
   stateMachinesDir?: string;
   /** Defaults to functions/tasks/. */
@@ -88,8 +97,13 @@ export class WorkflowStack extends Stack {
       acknowledgeTableIndexAccess(fn.serviceRole, props.table);
       // Tasks pass their large outputs to each other as artifacts in the sites bucket.
       grantSiteFiles(fn, props.siteFiles);
-      if (name === CDN_TASK) grantCdnManagement(fn, props.settings.edgeFunctionVersionArn);
+      if (name === CDN_TASK) {
+        grantCdnManagement(fn, props.settings.edgeFunctionVersionArn);
+        if (props.logsBucket) grantCdnLogging(fn, props.logsBucket);
+      }
       if (DOMAIN_TASKS.includes(name)) grantCertificateManagement(fn, props.settings.edgeFunctionVersionArn);
+      if (EDGE_PUBLISH_TASKS.includes(name)) grantEdgePublish(fn, props.settings.edgeFunctionVersionArn);
+      if (EDGE_MOVE_TASKS.includes(name)) grantEdgeRollout(fn, props.settings.edgeFunctionVersionArn);
       grantSecretGroups(fn, props.secrets, TASK_SECRET_GROUPS);
       this.taskFunctions.set(name, fn);
       return fn;

@@ -20,6 +20,8 @@ import {
 } from '../../functions/adapters/aws/cloudfront-cdn';
 
 const ARN = 'arn:aws:lambda:us-east-1:123456789012:function:ai-visibility-edge-router:7';
+const OLD_ARN = 'arn:aws:lambda:us-east-1:123456789012:function:ai-visibility-edge-router:6';
+const NEW_ARN = 'arn:aws:lambda:us-east-1:123456789012:function:ai-visibility-edge-router:8';
 const INPUT = {
   orgSlug: 'demo-store',
   storeOrigin: 'https://shop.example',
@@ -45,7 +47,7 @@ describe('createDistribution', () => {
   test('sends the exact distribution config: two origins, edge function on origin-request, AllViewer, no caching, https redirect', async () => {
     cf.on(CreateDistributionCommand).resolves({ Distribution: { Id: 'E2QWRUHEXAMPLE', DomainName: 'd1abcdef8.cloudfront.net', Status: 'InProgress' } as never });
     const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
-    await expect(gateway.createDistribution(INPUT)).resolves.toEqual({ distributionId: 'E2QWRUHEXAMPLE', domainName: 'd1abcdef8.cloudfront.net' });
+    await expect(gateway.createDistribution(INPUT)).resolves.toEqual({ distributionId: 'E2QWRUHEXAMPLE', domainName: 'd1abcdef8.cloudfront.net', edgeFunctionVersionArn: ARN });
 
     const calls = cf.commandCalls(CreateDistributionCommand);
     expect(calls).toHaveLength(1);
@@ -148,10 +150,11 @@ describe('createDistribution', () => {
       },
     });
     cf.on(GetDistributionConfigCommand, { Id: 'ESAMECOMMENT' }).resolves({ DistributionConfig: { CallerReference: 'something-else' } as never });
-    cf.on(GetDistributionConfigCommand, { Id: 'EFIRST' }).resolves({ DistributionConfig: { CallerReference: INPUT.callerReference } as never, ETag: 'E1' });
+    // The first create attached an older version: that is the one the distribution has.
+    cf.on(GetDistributionConfigCommand, { Id: 'EFIRST' }).resolves({ DistributionConfig: { ...distributionConfig(INPUT, OLD_ARN) } as never, ETag: 'E1' });
 
     const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
-    await expect(gateway.createDistribution(INPUT)).resolves.toEqual({ distributionId: 'EFIRST', domainName: 'd-first.cloudfront.net' });
+    await expect(gateway.createDistribution(INPUT)).resolves.toEqual({ distributionId: 'EFIRST', domainName: 'd-first.cloudfront.net', edgeFunctionVersionArn: OLD_ARN });
     expect(cf.commandCalls(CreateDistributionCommand)).toHaveLength(1);
     expect(cf.commandCalls(ListDistributionsCommand)).toHaveLength(2);
   });
@@ -161,7 +164,7 @@ describe('createDistribution', () => {
     cf.on(GetDistributionConfigCommand, { Id: 'E3NAMEDEXAMPLE' }).resolves({ DistributionConfig: { CallerReference: INPUT.callerReference } as never });
     cf.on(GetDistributionCommand, { Id: 'E3NAMEDEXAMPLE' }).resolves({ Distribution: { Id: 'E3NAMEDEXAMPLE', DomainName: 'd3.cloudfront.net' } as never });
     const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
-    await expect(gateway.createDistribution(INPUT)).resolves.toEqual({ distributionId: 'E3NAMEDEXAMPLE', domainName: 'd3.cloudfront.net' });
+    await expect(gateway.createDistribution(INPUT)).resolves.toEqual({ distributionId: 'E3NAMEDEXAMPLE', domainName: 'd3.cloudfront.net', edgeFunctionVersionArn: null });
     expect(cf.commandCalls(ListDistributionsCommand)).toHaveLength(0);
   });
 
@@ -185,8 +188,14 @@ describe('getDistribution', () => {
     });
     const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
     await expect(gateway.getDistribution('E2QWRUHEXAMPLE')).resolves.toEqual({
-      id: 'E2QWRUHEXAMPLE', domainName: 'd1abcdef8.cloudfront.net', status: 'Deployed', aliases: ['www.shop.example', 'shop.example'], certificateArn: null,
+      id: 'E2QWRUHEXAMPLE', domainName: 'd1abcdef8.cloudfront.net', status: 'Deployed', aliases: ['www.shop.example', 'shop.example'], certificateArn: null, edgeFunctionVersionArn: null,
     });
+  });
+
+  test('the edge-function version on origin-request', async () => {
+    cf.on(GetDistributionCommand).resolves({ Distribution: { Id: 'E2', DomainName: 'd2.cloudfront.net', Status: 'Deployed', DistributionConfig: distributionConfig(INPUT, OLD_ARN) } as never });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.getDistribution('E2')).resolves.toMatchObject({ edgeFunctionVersionArn: OLD_ARN });
   });
 
   test('the viewer certificate\'s ARN when one is attached', async () => {
@@ -400,5 +409,105 @@ describe('native certificates through the injected certificate manager', () => {
     const bare = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
     await expect(bare.requestNativeCertificate({ distributionId: 'E', names: ['a.example'], idempotencyKey: 'k' })).rejects.toThrow(/nativeCertificates/);
     await expect(bare.describeNativeCertificate('arn:x', ['a.example'])).rejects.toThrow(/nativeCertificates/);
+  });
+});
+
+describe('edge-function version at creation (issue 15)', () => {
+  test('the version passed in (the stored current version) is attached instead of the bootstrap setting', async () => {
+    cf.on(CreateDistributionCommand).resolves({ Distribution: { Id: 'E1', DomainName: 'd1.cloudfront.net' } as never });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.createDistribution({ ...INPUT, edgeFunctionVersionArn: NEW_ARN })).resolves.toMatchObject({ edgeFunctionVersionArn: NEW_ARN });
+    const config = cf.commandCalls(CreateDistributionCommand)[0].args[0].input.DistributionConfig!;
+    expect(config.DefaultCacheBehavior!.LambdaFunctionAssociations!.Items).toEqual([{ EventType: 'origin-request', LambdaFunctionARN: NEW_ARN, IncludeBody: false }]);
+  });
+
+  test('null or empty falls back to the bootstrap version; an unversioned one is refused without a call', async () => {
+    cf.on(CreateDistributionCommand).resolves({ Distribution: { Id: 'E1', DomainName: 'd1.cloudfront.net' } as never });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.createDistribution({ ...INPUT, edgeFunctionVersionArn: null })).resolves.toMatchObject({ edgeFunctionVersionArn: ARN });
+    await expect(gateway.createDistribution({ ...INPUT, edgeFunctionVersionArn: ' ' })).resolves.toMatchObject({ edgeFunctionVersionArn: ARN });
+    await expect(gateway.createDistribution({ ...INPUT, edgeFunctionVersionArn: 'arn:aws:lambda:us-east-1:123456789012:function:router:$LATEST' })).rejects.toMatchObject({ name: 'ValidationError' });
+    expect(cf.commandCalls(CreateDistributionCommand)).toHaveLength(2);
+  });
+});
+
+describe('standard logging of customer distributions', () => {
+  const BUCKET = 'aivisibilitydata-accesslogsbucket-abc.s3.eu-central-1.amazonaws.com';
+
+  test('with a log bucket: logging to cloudfront/proxy/<org>/ without cookies; CallerReference and the rest unchanged', async () => {
+    cf.on(CreateDistributionCommand).resolves({ Distribution: { Id: 'E1', DomainName: 'd1.cloudfront.net' } as never });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN, logBucketDomain: BUCKET });
+    await gateway.createDistribution(INPUT);
+    const config = cf.commandCalls(CreateDistributionCommand)[0].args[0].input.DistributionConfig!;
+    expect(config.Logging).toEqual({ Enabled: true, IncludeCookies: false, Bucket: BUCKET, Prefix: 'cloudfront/proxy/demo-store/' });
+    const { Logging: _logging, ...rest } = config;
+    expect(rest).toEqual(distributionConfig(INPUT, ARN));
+    expect(config.CallerReference).toBe(INPUT.callerReference);
+  });
+
+  test('distributionConfig: no Logging without a bucket, Logging with one', () => {
+    expect(distributionConfig(INPUT, ARN)).not.toHaveProperty('Logging');
+    expect(distributionConfig(INPUT, ARN, 'PriceClass_100', BUCKET).Logging).toMatchObject({ Bucket: BUCKET, Prefix: 'cloudfront/proxy/demo-store/' });
+  });
+});
+
+describe('setEdgeFunction (the edge-function rollout, issue 15)', () => {
+  const withAssociations = (items: { EventType: string; LambdaFunctionARN: string; IncludeBody?: boolean }[]) => {
+    const config = distributionConfig(INPUT, OLD_ARN);
+    return { ...config, DefaultCacheBehavior: { ...config.DefaultCacheBehavior!, LambdaFunctionAssociations: { Quantity: items.length, Items: items } } };
+  };
+
+  test('replaces only the origin-request association\'s ARN, under the ETag; other associations and everything else stay', async () => {
+    const viewer = { EventType: 'viewer-response', LambdaFunctionARN: 'arn:aws:lambda:us-east-1:123456789012:function:other:3', IncludeBody: false };
+    const current = withAssociations([viewer, { EventType: 'origin-request', LambdaFunctionARN: OLD_ARN, IncludeBody: false }]);
+    cf.on(GetDistributionConfigCommand).resolves({ DistributionConfig: current as never, ETag: 'ETAG1' });
+    cf.on(UpdateDistributionCommand).resolves({});
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setEdgeFunction('E2', NEW_ARN)).resolves.toEqual({ changed: true, previousVersionArn: OLD_ARN });
+    const calls = cf.commandCalls(UpdateDistributionCommand);
+    expect(calls).toHaveLength(1);
+    const { Id, IfMatch, DistributionConfig } = calls[0].args[0].input;
+    expect([Id, IfMatch]).toEqual(['E2', 'ETAG1']);
+    expect(DistributionConfig).toEqual({
+      ...current,
+      DefaultCacheBehavior: { ...current.DefaultCacheBehavior, LambdaFunctionAssociations: { Quantity: 2, Items: [viewer, { EventType: 'origin-request', LambdaFunctionARN: NEW_ARN, IncludeBody: false }] } },
+    });
+  });
+
+  test('already on that version: no update', async () => {
+    cf.on(GetDistributionConfigCommand).resolves({ DistributionConfig: distributionConfig(INPUT, NEW_ARN) as never, ETag: 'ETAG1' });
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setEdgeFunction('E2', NEW_ARN)).resolves.toEqual({ changed: false, previousVersionArn: NEW_ARN });
+    expect(cf.commandCalls(UpdateDistributionCommand)).toHaveLength(0);
+  });
+
+  test('no origin-request association yet: one is added', async () => {
+    cf.on(GetDistributionConfigCommand).resolves({ DistributionConfig: withAssociations([]) as never, ETag: 'ETAG1' });
+    cf.on(UpdateDistributionCommand).resolves({});
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setEdgeFunction('E2', NEW_ARN)).resolves.toEqual({ changed: true, previousVersionArn: null });
+    expect(cf.commandCalls(UpdateDistributionCommand)[0].args[0].input.DistributionConfig!.DefaultCacheBehavior!.LambdaFunctionAssociations)
+      .toEqual({ Quantity: 1, Items: [{ EventType: 'origin-request', LambdaFunctionARN: NEW_ARN, IncludeBody: false }] });
+  });
+
+  test('another update in between (PreconditionFailed): read again and retried with the new ETag', async () => {
+    cf.on(GetDistributionConfigCommand).resolvesOnce({ DistributionConfig: distributionConfig(INPUT, OLD_ARN) as never, ETag: 'ETAG1' })
+      .resolves({ DistributionConfig: distributionConfig(INPUT, OLD_ARN) as never, ETag: 'ETAG2' });
+    cf.on(UpdateDistributionCommand).rejectsOnce(new PreconditionFailed({ message: 'stale', $metadata: {} })).resolves({});
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setEdgeFunction('E2', NEW_ARN)).resolves.toEqual({ changed: true, previousVersionArn: OLD_ARN });
+    expect(cf.commandCalls(UpdateDistributionCommand).map((c) => c.args[0].input.IfMatch)).toEqual(['ETAG1', 'ETAG2']);
+  });
+
+  test('a CloudFront refusal passes through (the rollout reports it); $LATEST, an alias or another region is refused without a call', async () => {
+    cf.on(GetDistributionConfigCommand).resolves({ DistributionConfig: distributionConfig(INPUT, OLD_ARN) as never, ETag: 'ETAG1' });
+    cf.on(UpdateDistributionCommand).rejects(Object.assign(new Error('The function ARN must reference a specific function version.'), { name: 'InvalidLambdaFunctionAssociation' }));
+    const gateway = createCloudFrontCdn({ client: client(), edgeFunctionVersionArn: ARN });
+    await expect(gateway.setEdgeFunction('E2', NEW_ARN)).rejects.toMatchObject({ name: 'InvalidLambdaFunctionAssociation' });
+    cf.reset();
+    for (const arn of ['arn:aws:lambda:us-east-1:123456789012:function:router:$LATEST', 'arn:aws:lambda:us-east-1:123456789012:function:router:live', 'arn:aws:lambda:eu-west-1:123456789012:function:router:3']) {
+      await expect(gateway.setEdgeFunction('E2', arn)).rejects.toMatchObject({ name: 'ValidationError' });
+    }
+    expect(cf.calls()).toHaveLength(0);
   });
 });

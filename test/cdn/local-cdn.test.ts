@@ -44,8 +44,8 @@ test('getDistribution: created in this process, found through the registry, or n
   const reg = registry({ [domain]: { orgSlug: 'indexed', distributionId: id, storeOrigin: 'https://s.example', aiSiteHost: 'indexed.localhost' } });
   const cdn = createLocalCdn(reg);
   const created = await cdn.createDistribution(INPUT);
-  await expect(cdn.getDistribution(created.distributionId)).resolves.toEqual({ id: created.distributionId, domainName: created.domainName, status: 'Deployed', aliases: [], certificateArn: null });
-  await expect(cdn.getDistribution(id)).resolves.toEqual({ id, domainName: domain, status: 'Deployed', aliases: [], certificateArn: null });
+  await expect(cdn.getDistribution(created.distributionId)).resolves.toEqual({ id: created.distributionId, domainName: created.domainName, status: 'Deployed', aliases: [], certificateArn: null, edgeFunctionVersionArn: null });
+  await expect(cdn.getDistribution(id)).resolves.toEqual({ id, domainName: domain, status: 'Deployed', aliases: [], certificateArn: null, edgeFunctionVersionArn: null });
   await expect(cdn.getDistribution(localDistributionId('unknown'))).resolves.toBeNull();
   await expect(cdn.getDistribution('not-an-id')).resolves.toBeNull();
 });
@@ -248,10 +248,10 @@ describe('domain connection Part 2 on the embedded table', () => {
   test('useCertificate: shown by getDistribution, aliases kept; an unknown distribution is refused', async () => {
     const shop = await business('useshop', 'https://www.use.example');
     const cdn = createLocalCdn(registryOf());
-    await expect(cdn.getDistribution(shop.id)).resolves.toEqual({ id: shop.id, domainName: shop.domain, status: 'Deployed', aliases: [], certificateArn: null });
+    await expect(cdn.getDistribution(shop.id)).resolves.toEqual({ id: shop.id, domainName: shop.domain, status: 'Deployed', aliases: [], certificateArn: null, edgeFunctionVersionArn: null });
     const arn = localNativeCertificateArn(shop.id, ['www.use.example']);
     await cdn.useCertificate(shop.id, arn);
-    await expect(cdn.getDistribution(shop.id)).resolves.toEqual({ id: shop.id, domainName: shop.domain, status: 'Deployed', aliases: [], certificateArn: arn });
+    await expect(cdn.getDistribution(shop.id)).resolves.toEqual({ id: shop.id, domainName: shop.domain, status: 'Deployed', aliases: [], certificateArn: arn, edgeFunctionVersionArn: null });
     await expect(cdn.useCertificate(localDistributionId('nobody'), arn)).rejects.toThrow(/no local distribution/);
   });
 

@@ -97,14 +97,15 @@ describe('get-proxy and createCdnDistribution', () => {
   test('creates one distribution, records it on the AI-site record and indexes its domain; a second call creates nothing', async () => {
     const container = getContainer();
     const first = await createCdnDistribution(container, 'cdnshop');
-    expect(first).toEqual({ distributionId: expect.stringMatching(/^E[A-Z0-9]{13}$/), domainName: `${first.distributionId.toLowerCase()}.cdn.localhost`, created: true });
+    // No edge-function version is published yet on this stack: none attached (issue 15).
+    expect(first).toEqual({ distributionId: expect.stringMatching(/^E[A-Z0-9]{13}$/), domainName: `${first.distributionId.toLowerCase()}.cdn.localhost`, edgeFunctionVersionArn: null, created: true });
     const again = await createCdnDistribution(container, 'cdnshop');
     expect(again).toEqual({ distributionId: first.distributionId, domainName: first.domainName, created: false });
 
     const site = await container.aiSites.get('cdnshop');
     expect(site).toMatchObject({
       cdnDistributionId: first.distributionId, cdnDomain: first.domainName, proxyStatus: 'PENDING_VALIDATION',
-      cdnStoreOrigin: storeOrigin, cdnAiSiteHost: 'cdnshop.localhost',
+      cdnStoreOrigin: storeOrigin, cdnAiSiteHost: 'cdnshop.localhost', cdnEdgeFunctionVersionArn: null,
     });
     const cdn = cdnOf(container);
     expect(cdn.kind).toBe('local');

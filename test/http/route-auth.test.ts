@@ -128,7 +128,9 @@ describe('signed webhook routes', () => {
 describe('routes not built yet', () => {
   const pending = ROUTES.filter((r) => r.handler === NOT_IMPLEMENTED).map((r) => [`${r.method} ${r.path}`, r] as const);
 
-  test.each(pending)('%s answers 501 naming what is missing once auth passes', async (_n, r) => {
+  // Every route is built now (issue 15 was the last); the check stays for routes added later.
+  if (pending.length === 0) test.todo('no route is waiting to be built');
+  else test.each(pending)('%s answers 501 naming what is missing once auth passes', async (_n, r) => {
     const credentials = r.auth === 'JWT' ? { token: await stack.token(ORG) } : r.auth === 'KEY' ? { apiKey: DEV_API_KEY } : {};
     let init: Parameters<TestStack['call']>[2] = credentials;
     if (r.auth === 'WEBHOOK') {

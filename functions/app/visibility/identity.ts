@@ -9,7 +9,7 @@ import type { Business } from '../../core/model';
 import { brandWords, detectProductLines } from '../../core/prompts/product-lines';
 import type { EntityIdentity } from '../../core/visibility/platform-answer';
 import type { Container } from '../../container';
-import { aiSiteHostOf } from '../cdn';
+import { aiSiteHostOf } from '../site-identity';
 import type { CatalogArtifact } from '../discover-products';
 import { competitorRepositoryOf } from '../../engines/competitor-repository';
 

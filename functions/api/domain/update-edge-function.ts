@@ -1,0 +1,34 @@
+/**
+ * POST /api/domain/update-edge-function (KEY, no body; D6, D20; issue 15): publishes a new
+ * edge-function version when the code changed and moves every distribution not on the current
+ * version to it, 10 at a time with 1 s between batches (the edge-rollout workflow). Answers
+ * 200 with the spec's response when the rollout finishes within 20 s (less with `Prefer:
+ * respond-async` / `Prefer: wait=<s>`), else 202 `{status:'running', execution_id, status_url}`
+ * and `GET /api/domain/update-edge-function/{execution_id}` gives it later. Failed
+ * distributions are in `failed_details` with `status` still `success`; calling again retries
+ * exactly them. 409 while another rollout runs.
+ */
+import { awaitEdgeRollout, EDGE_ROLLOUT_WAIT_MS, edgeRolloutStatusUrl, startEdgeRollout, type EdgeRolloutAnswer } from '../../app/edge-rollout-run';
+import { endpoint, type ApiResult } from '../../http/endpoint';
+import { waitBudget } from '../manual-trigger/regenerate-http';
+
+export function toApiResult(answer: EdgeRolloutAnswer, applied: string | null = null): ApiResult {
+  const url = answer.body.status_url;
+  return {
+    statusCode: answer.statusCode,
+    body: answer.body,
+    headers: {
+      ...(applied ? { 'Preference-Applied': applied } : {}),
+      ...((answer.statusCode === 202 || answer.statusCode === 409) && typeof url === 'string' ? { Location: url } : {}),
+    },
+  };
+}
+
+export const handler = endpoint('POST /api/domain/update-edge-function', {}, async ({ headers, container }) => {
+  const started = await startEdgeRollout(container);
+  if ('refused' in started) return toApiResult(started.refused);
+  const { budgetMs, applied } = waitBudget(headers);
+  const answer = await awaitEdgeRollout(container, started.executionId, Math.min(budgetMs, EDGE_ROLLOUT_WAIT_MS));
+  if (answer.statusCode === 202) answer.body.status_url = edgeRolloutStatusUrl(started.executionId);
+  return toApiResult(answer, applied);
+});
