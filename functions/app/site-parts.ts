@@ -9,14 +9,13 @@ import type { SiteFile } from '../core/site/types';
 import type { Container } from '../container';
 import { requireBusiness } from './business';
 import { deploySite, type DeployRequest, type DeployResult } from './deploy-site';
+import { saveSitePart } from './site-part-store';
+
+export { saveSitePart };
 
 const MAX_ROUNDS = 5;
 /** The part of files deployed through POST /api/cron/deploy-site: published last, so its files win on a shared path. */
 export const DEPLOYED_PART = 'deployed';
-
-export async function saveSitePart(container: Container, orgSlug: string, part: string, files: SiteFile[]): Promise<void> {
-  await container.artifacts.put(artifactKeys.sitePart(orgSlug, part), files);
-}
 
 /** The parts' version tokens, as one comparable string (cheap: no part is read). */
 async function partsVersion(container: Container, orgSlug: string): Promise<string> {

@@ -19,7 +19,7 @@ import { aiSiteOrigin, type Container } from '../../container';
 import { requireBusiness } from '../business';
 import { loadSnapshot } from '../snapshot';
 import type { CatalogArtifact } from '../discover-products';
-import { saveSitePart } from '../site-parts';
+import { saveSitePart } from '../site-part-store';
 
 export interface CreateArticlesOptions {
   /** Product slug or entity id; null/absent: a business article. */

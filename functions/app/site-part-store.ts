@@ -1,0 +1,12 @@
+/**
+ * Storing one part of an AI site's generated files (app/site-parts.ts publishes them all
+ * together). Its own module so that steps which only store a part (an article create) do not
+ * carry the site builder into their bundles.
+ */
+import { artifactKeys } from '../core/artifacts';
+import type { SiteFile } from '../core/site/types';
+import type { Container } from '../container';
+
+export async function saveSitePart(container: Container, orgSlug: string, part: string, files: SiteFile[]): Promise<void> {
+  await container.artifacts.put(artifactKeys.sitePart(orgSlug, part), files);
+}
