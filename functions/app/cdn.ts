@@ -67,7 +67,9 @@ export async function currentEdgeFunctionVersionArn(container: Container): Promi
 
 /** The spec's "Proxy information" of a business. */
 export async function getProxyInfo(container: Container, orgSlug: string): Promise<ProxyInfo> {
-  const p = proxyFieldsOf(await container.aiSites.get(orgSlug));
+  const site = await container.aiSites.get(orgSlug);
+  const p = proxyFieldsOf(site);
+  const connection = connectionFieldsOf(site, p);
   if (!p.cdnDistributionId) {
     return {
       has_proxy: false,
@@ -83,6 +85,7 @@ export async function getProxyInfo(container: Container, orgSlug: string): Promi
       subdomain_label: null,
       original_apex_a_records: [],
       apex_gateway_ips: null,
+      ...connection,
     };
   }
   const apex = p.domainType === 'apex' || (p.domainType == null && p.subdomainLabel === '@');
@@ -100,6 +103,20 @@ export async function getProxyInfo(container: Container, orgSlug: string): Promi
     subdomain_label: p.subdomainLabel ?? null,
     original_apex_a_records: apex ? p.originalApexARecords ?? [] : [],
     apex_gateway_ips: apex && p.customDomain ? container.config.cdn.apexGatewayIps : null,
+    ...connection,
+  };
+}
+
+/** The domain connection's progress fields of get-proxy (D148). */
+function connectionFieldsOf(site: AiSiteRecord | null, p: AiSiteProxyFields) {
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  const native = site?.nativeCertificate as { status?: unknown } | null | undefined;
+  return {
+    certificate_type: p.certificateType ?? null,
+    certificate_not_after: text(site?.certificateNotAfter),
+    native_certificate_status: text(native?.status),
+    google_verification_status: text(site?.googleVerificationStatus),
+    public_origin: text(site?.publicOrigin),
   };
 }
 

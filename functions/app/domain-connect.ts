@@ -20,7 +20,7 @@
  * runs the steps again (each is idempotent) instead of refusing.
  */
 import { part2Records, storeOriginHost } from '../core/domain/analysis';
-import { relativeHost, type DnsChecker } from '../core/domain/records';
+import { relativeHost, type CapturedByName, type DnsChecker } from '../core/domain/records';
 import type { CdnGateway } from '../core/proxy/types';
 import { aiSiteOrigin, type Container } from '../container';
 import { createLogger } from '../logger';
@@ -67,7 +67,7 @@ export async function runConnectDomain(container: Container, deps: ConnectDeps, 
     const cdnDomain = typeof site?.cdnDomain === 'string' ? site.cdnDomain : null;
     const aiSiteHost = typeof site?.cdnAiSiteHost === 'string' ? site.cdnAiSiteHost : null;
     if (!distributionId || !cdnDomain || !aiSiteHost) return domainError(orgSlug, 409, 'the business has no CDN distribution yet', { proxy_status: context.proxyStatus });
-    const captured = (site?.capturedRecords ?? {}) as Parameters<typeof part2Records>[1]['captured'] & object;
+    const captured = (site?.capturedRecords ?? {}) as CapturedByName;
 
     // 1. The switch records, live (the validation records of the native certificate are reported, not required).
     const part2 = part2Records(analysis, { cdnDomain, apexGatewayIps: container.config.cdn.apexGatewayIps, captured });

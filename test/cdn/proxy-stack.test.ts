@@ -61,6 +61,7 @@ const NO_PROXY = {
   has_proxy: false, proxy_status: null, cdn_domain: null, distribution_id: null, certificate_arn: null,
   origin_cname: null, original_www_cname: null, custom_domain: null, domain_type: 'subdomain',
   naked_domain: null, subdomain_label: null, original_apex_a_records: [], apex_gateway_ips: null,
+  certificate_type: null, certificate_not_after: null, native_certificate_status: null, google_verification_status: null, public_origin: null,
 };
 
 beforeAll(async () => {
@@ -154,6 +155,7 @@ describe('get-proxy and createCdnDistribution', () => {
       certificate_arn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc', origin_cname: '23.227.38.65',
       original_www_cname: null, custom_domain: 'apexshop.example', domain_type: 'apex', naked_domain: 'apexshop.example',
       subdomain_label: '@', original_apex_a_records: ['23.227.38.65'], apex_gateway_ips: ['75.2.60.5', '99.83.190.102'],
+      certificate_type: 'NATIVE', certificate_not_after: null, native_certificate_status: null, google_verification_status: null, public_origin: null,
     });
 
     await container.aiSites.patch('apexshop', business!.id, {

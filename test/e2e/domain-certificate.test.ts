@@ -401,7 +401,11 @@ describeWithPebble('free certificate (Part 1) against Pebble, end to end', () =>
     expect(accepted[0].urlList!.every((u) => u.startsWith(`https://${WWW}/`))).toBe(true);
 
     const proxy = await stack.call('GET', `/api/domain/get-proxy/${ORG}`, { token: await token() });
-    expect(proxy.body).toMatchObject({ proxy_status: 'DEPLOYED', custom_domain: WWW });
+    expect(proxy.body).toMatchObject({
+      proxy_status: 'DEPLOYED', custom_domain: WWW, public_origin: `https://${WWW}`,
+      certificate_type: 'FREE_CA', native_certificate_status: 'PENDING_VALIDATION', google_verification_status: 'FAILED',
+      certificate_not_after: site?.certificateNotAfter,
+    });
   }, 90_000);
 
   test('complete-google-verification: 409 with the record check before the TXT record; then VERIFIED, property added, sitemap submitted', async () => {
@@ -492,6 +496,8 @@ describeWithPebble('free certificate (Part 1) against Pebble, end to end', () =>
     expect((await cdnOf(getContainer()).gateway.getDistribution(String(site?.cdnDistributionId)))?.certificateArn).toBe(site?.certificateArn);
     expect(indexNow.accepted()).toHaveLength(1);
     expect(webmaster.sitemaps).toHaveLength(3);
+    const proxy = await stack.call('GET', `/api/domain/get-proxy/${ORG}`, { token: await token() });
+    expect(proxy.body).toMatchObject({ proxy_status: 'DEPLOYED', certificate_type: 'NATIVE', native_certificate_status: 'ISSUED', google_verification_status: 'VERIFIED' });
     expect((await send(stack.proxy.port, '/ai/products/mug/', WWW)).text).toBe(page(`https://${WWW}`));
   }, 90_000);
 

@@ -211,4 +211,14 @@ export interface ProxyInfo {
   subdomain_label: string | null;
   original_apex_a_records: string[];
   apex_gateway_ips: string[] | null;
+  /**
+   * Beyond the spec's fields (D148): what the domain connection has reached, so a client can
+   * show it without polling each operation: the certificate on the distribution and its end,
+   * the native certificate's status, the webmaster verification, the origin the site names.
+   */
+  certificate_type: 'FREE_CA' | 'NATIVE' | null;
+  certificate_not_after: string | null;
+  native_certificate_status: string | null;
+  google_verification_status: string | null;
+  public_origin: string | null;
 }
