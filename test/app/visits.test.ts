@@ -96,6 +96,22 @@ describe('one visit, several paths', () => {
     }
   });
 
+  test('two sightings recorded at the same moment across a bucket boundary: one visit, counted once', async () => {
+    const base = freshTime();
+    const boundary = new Date(Math.ceil(base.getTime() / 300_000) * 300_000);
+    const day = boundary.toISOString().slice(0, 10);
+    const before = (await visitRepositoryOf(container).counts(ORG, { from: day, to: day })).total;
+    const outcomes = await Promise.all([
+      sight({ source: 'server', at: new Date(boundary.getTime() - 1000), pageUrl: `http://${AI_HOST}/ai/race/` }),
+      sight({ source: 'beacon', at: new Date(boundary.getTime() + 1000), pageUrl: `http://${AI_HOST}/ai/race/` }),
+    ]);
+    expect(outcomes.map((o) => o.message).filter((m) => m === 'visit recorded')).toHaveLength(1);
+    const visits = await visitsAt(boundary);
+    expect(visits).toHaveLength(1);
+    expect(visits[0].sources).toEqual(['beacon', 'server']);
+    expect((await visitRepositoryOf(container).counts(ORG, { from: day, to: day })).total).toBe(before + 1);
+  });
+
   test('another address, another bot or a refetch ten minutes later are other visits', async () => {
     const at = freshTime();
     const url = `http://${AI_HOST}/ai/again/`;

@@ -14,7 +14,7 @@
  * Items expire 400 days after their bucket (the API reads at most 365 days back from any
  * `to`); the local database has no TTL, so reads filter expired items.
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PLATFORM_KEYS } from '../../core/constants';
 import { ValidationError } from '../../core/errors';
 import type { BotPlatformId } from '../../core/site/ai-bots';
@@ -100,6 +100,16 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
         ConditionExpression: 'attribute_not_exists(PK)',
       })));
       if (!put) return { outcome: 'duplicate', source: await markDuplicate(ownKey, visit) };
+      // Two sightings recorded at the same moment across a bucket boundary can both pass the
+      // neighbour check above. The one in the later bucket gives way (the earlier one never
+      // does), so exactly one stays and is counted, whatever the interleaving.
+      if (dedupe.neighbour < dedupe.bucket) {
+        const { Item: raced } = await db.send(new GetCommand({ TableName: table, Key: neighbourKey, ProjectionExpression: 'PK' }));
+        if (raced) {
+          await db.send(new DeleteCommand({ TableName: table, Key: ownKey }));
+          return { outcome: 'duplicate', source: await markDuplicate(neighbourKey, visit) };
+        }
+      }
       await db.send(new UpdateCommand({
         TableName: table,
         Key: keys.visitDay(orgSlug, dedupe.bucket.slice(0, 10)),
