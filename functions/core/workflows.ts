@@ -2,7 +2,7 @@
  * The service's workflows: one ASL file each under state-machines/ (D3), deployed as
  * `ai-visibility-<name>` and run unchanged by the local runtime.
  */
-export const WORKFLOWS = ['onboarding', 'daily-schedule', 'visibility-analysis', 'domain-connect', 'edge-rollout', 'regenerate-prompts', 'start-certificate', 'complete-certificate', 'domain-disconnect'] as const;
+export const WORKFLOWS = ['onboarding', 'daily-schedule', 'visibility-analysis', 'domain-connect', 'edge-rollout', 'regenerate-prompts', 'start-certificate', 'complete-certificate', 'domain-disconnect', 'site-publish'] as const;
 export type WorkflowName = (typeof WORKFLOWS)[number];
 
 /**

@@ -183,3 +183,36 @@ test('POST /api/cron/deploy-site merges files into a new release, with validatio
   const unknown = await stack.call('POST', '/api/cron/deploy-site', { apiKey: DEV_API_KEY, body: { business_id: 'nobody', files: [{ path: '/a.txt', content: 'x' }] } });
   expect(unknown.status).toBe(404);
 });
+
+test('deploy-site and update-all-timestamps run as site-publish executions (D20): 202 with the read-back URL, then the response', async () => {
+  const readBack = async (url: string) => {
+    let res = await stack.call('GET', url, { apiKey: DEV_API_KEY });
+    for (let i = 0; res.status === 202 && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await stack.call('GET', url, { apiKey: DEV_API_KEY });
+    }
+    return res;
+  };
+  const deploy = await stack.call('POST', '/api/cron/deploy-site', {
+    apiKey: DEV_API_KEY, headers: { Prefer: 'respond-async' },
+    body: { business_id: 'harbor', files: [{ path: '/ai/later/index.html', content: '<!doctype html><title>later</title>' }] },
+  });
+  expect(deploy.status).toBe(202);
+  expect(deploy.body).toEqual({ status: 'running', execution_id: expect.any(String), status_url: `/api/cron/deploy-site/${deploy.body.execution_id}` });
+  expect(deploy.headers.get('location')).toBe(deploy.body.status_url);
+  const deployed = await readBack(deploy.body.status_url);
+  expect(deployed.status).toBe(200);
+  expect(deployed.body).toMatchObject({ status: 'success', operation: 'deploy-site', business_id: 'harbor', release_id: expect.any(String), execution_id: deploy.body.execution_id });
+  expect((await site('/ai/later/')).status).toBe(200);
+  // Each route reads back its own operation only; an unknown id is 404.
+  expect((await stack.call('GET', `/api/cron/update-all-timestamps/${deploy.body.execution_id}`, { apiKey: DEV_API_KEY })).status).toBe(404);
+  expect((await stack.call('GET', '/api/cron/deploy-site/no-such-execution', { apiKey: DEV_API_KEY })).status).toBe(404);
+  expect((await stack.call('GET', deploy.body.status_url, {})).status).toBe(401);
+
+  const refresh = await stack.call('POST', '/api/cron/update-all-timestamps', { apiKey: DEV_API_KEY, headers: { Prefer: 'respond-async' }, body: { business_id: 'harbor' } });
+  expect(refresh.status).toBe(202);
+  const refreshed = await readBack(refresh.body.status_url);
+  expect(refreshed.body).toMatchObject({ status: 'success', operation: 'update-all-timestamps', business_id: 'harbor', release_id: expect.any(String), files: expect.any(Number) });
+  expect(refreshed.body.release_id).not.toBe(deployed.body.release_id);
+  expect((await site('/ai/later/')).status).toBe(200); // the deployed part is published with the others
+});

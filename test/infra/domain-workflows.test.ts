@@ -19,8 +19,8 @@ describe('domain-connect.asl.json', () => {
 
   test('ConnectDomain answers the route first; a failure stores its response; a refused switch ends there', () => {
     expect(definition.StartAt).toBe('ConnectDomain');
-    expect(states.ConnectDomain.Catch).toEqual([expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: 'RecordDomainFailure' })]);
-    expect(states.RecordDomainFailure.Parameters.Payload.workflow).toBe('domain-connect');
+    expect(states.ConnectDomain.Catch).toEqual([expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: 'RecordOperationFailure' })]);
+    expect(states.RecordOperationFailure.Parameters.Payload.workflow).toBe('domain-connect');
     expect(states.Connected).toMatchObject({ Type: 'Choice', Choices: [{ Variable: '$.connected', BooleanEquals: true, Next: 'FollowUp' }], Default: 'NotConnected' });
     expect(states.FollowUp).toMatchObject({ Type: 'Parallel', End: true });
   });
@@ -44,7 +44,7 @@ describe('domain-connect.asl.json', () => {
 
   test('every task runs a task module and is retried on Lambda service errors only', () => {
     const tasks = taskStates(states);
-    expect([...tasks.values()].map((t) => t.fn).sort()).toEqual(['CheckVerification', 'ConnectDomain', 'RecordDomainFailure', 'SubmitDomainUrls', 'UpgradeCertificate']);
+    expect([...tasks.values()].map((t) => t.fn).sort()).toEqual(['CheckVerification', 'ConnectDomain', 'RecordOperationFailure', 'SubmitDomainUrls', 'UpgradeCertificate']);
     for (const { retry } of tasks.values()) expect(retry.flatMap((r) => r.ErrorEquals).every((e) => e.startsWith('Lambda.'))).toBe(true);
   });
 });
@@ -53,7 +53,7 @@ describe('domain-disconnect.asl.json', () => {
   test('one task that stores its response; its failure stores the error response', () => {
     const definition = load('domain-disconnect');
     expect(definition.StartAt).toBe('DisconnectDomain');
-    expect([...taskStates(definition.States).values()].map((t) => t.fn).sort()).toEqual(['DisconnectDomain', 'RecordDomainFailure']);
-    expect(definition.States.RecordDomainFailure.Parameters.Payload.workflow).toBe('domain-disconnect');
+    expect([...taskStates(definition.States).values()].map((t) => t.fn).sort()).toEqual(['DisconnectDomain', 'RecordOperationFailure']);
+    expect(definition.States.RecordOperationFailure.Parameters.Payload.workflow).toBe('domain-disconnect');
   });
 });

@@ -7,22 +7,11 @@ import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import {
   awaitDomainOperation, DOMAIN_WAIT_MS, readDomainOperation, startDomainOperation,
-  type DomainAnswer, type DomainWorkflow,
+  type DomainWorkflow,
 } from '../../app/domain-operation-run';
-import { endpoint, parseBody, routeOfEvent, type ApiResult } from '../../http/endpoint';
+import { endpoint, parseBody, routeOfEvent } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
-import { executionIdPath, waitBudget } from '../manual-trigger/regenerate-http';
-
-function toApiResult(answer: DomainAnswer, applied: string | null = null): ApiResult {
-  return {
-    statusCode: answer.statusCode,
-    body: answer.body,
-    headers: {
-      ...(applied ? { 'Preference-Applied': applied } : {}),
-      ...(answer.statusCode === 202 && typeof answer.body.status_url === 'string' ? { Location: answer.body.status_url } : {}),
-    },
-  };
-}
+import { executionIdPath, toApiResult, waitBudget } from '../manual-trigger/regenerate-http';
 
 /**
  * POST /api/domain/<operation>/{org_id} (JWT, same organization); `body` validates a request

@@ -7,7 +7,7 @@
  * once, `Prefer: wait=5` waits at most 5 s; `Preference-Applied` says which was honoured.
  */
 import * as z from 'zod/mini';
-import { MAX_PROMPT_COUNT, REGENERATE_WAIT_MS, type RegenerateAnswer } from '../../app/regenerate-prompts-run';
+import { MAX_PROMPT_COUNT, REGENERATE_WAIT_MS } from '../../app/regenerate-prompts-run';
 import type { ApiResult } from '../../http/endpoint';
 import { orgSlug, productRef, requiredText } from '../../http/schemas';
 
@@ -50,13 +50,15 @@ export function waitBudget(headers: Record<string, string | undefined>): { budge
   return { budgetMs: REGENERATE_WAIT_MS, applied: null };
 }
 
-export function toApiResult(answer: RegenerateAnswer, applied: string | null = null): ApiResult {
+/** The HTTP result of a D20 answer (any workflow's): 202 carries `Location: <status_url>`. */
+export function toApiResult(answer: { statusCode: number; body: object }, applied: string | null = null): ApiResult {
+  const statusUrl = (answer.body as { status_url?: unknown }).status_url;
   return {
     statusCode: answer.statusCode,
     body: answer.body,
     headers: {
       ...(applied ? { 'Preference-Applied': applied } : {}),
-      ...(answer.statusCode === 202 && 'status_url' in answer.body ? { Location: answer.body.status_url } : {}),
+      ...(answer.statusCode === 202 && typeof statusUrl === 'string' ? { Location: statusUrl } : {}),
     },
   };
 }
