@@ -60,7 +60,7 @@ export async function createCdnDistribution(container: Container, orgSlug: strin
 }
 
 /** The edge-function version new distributions get: the stored current one, else the bootstrap setting, else none. */
-export async function currentEdgeFunctionVersionArn(container: Container): Promise<string | null> {
+async function currentEdgeFunctionVersionArn(container: Container): Promise<string | null> {
   const stored = await edgeVersionsOf(container).current();
   return stored?.versionArn ?? edgeFunctionVersionArnOf(container.config) ?? null;
 }

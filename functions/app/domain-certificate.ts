@@ -35,8 +35,7 @@ import type { Container } from '../container';
 import type { CertificateEngines } from '../engines/certificates';
 import { createLogger } from '../logger';
 import type { WebmasterClient } from '../engines/search-notify';
-import { requireBusiness } from './business';
-import { domainError as error, guardedOperation, type DomainOperationResult } from './domain-context';
+import { domainError as error, guardedOperation, loadDomainContext, refusalResult, type DomainOperationResult } from './domain-context';
 import { requestNativeCertificate, type NativeCertificateState } from './domain-native-certificate';
 import { COMPLETE_CERTIFICATE_WORKFLOW, domainRefusal, START_CERTIFICATE_WORKFLOW } from './domain-operation-run';
 import { requestVerificationToken, type TokenOutcome } from './domain-verification';
@@ -52,10 +51,9 @@ const log = createLogger({ component: 'domain-certificate' });
 
 export async function runStartCertificate(container: Container, deps: CertificateDeps, orgSlug: string): Promise<CertificateOperationResult> {
   return guarded(orgSlug, 'start-certificate', async () => {
-    const business = await requireBusiness(container, orgSlug);
-    const site = await container.aiSites.get(orgSlug);
-    const refusal = domainRefusal(START_CERTIFICATE_WORKFLOW, site, container.clock.now());
-    if (refusal) return { httpStatus: refusal.statusCode, body: { ...refusal.body, org_slug: orgSlug } };
+    const { business, site, fields } = await loadDomainContext(container, orgSlug);
+    const refused = refusalResult(domainRefusal(START_CERTIFICATE_WORKFLOW, fields, container.clock.now()), orgSlug);
+    if (refused) return refused;
 
     const analyzed = analyzeDomain(business.url, { apexGatewayIps: container.config.cdn.apexGatewayIps });
     if (!analyzed.ok) return error(orgSlug, 400, analyzed.reason, { code: analyzed.code, proxy_status: site?.proxyStatus ?? null });
@@ -104,10 +102,9 @@ export async function runStartCertificate(container: Container, deps: Certificat
 
 export async function runCompleteCertificate(container: Container, deps: CertificateDeps, orgSlug: string): Promise<CertificateOperationResult> {
   return guarded(orgSlug, 'complete-certificate', async () => {
-    const business = await requireBusiness(container, orgSlug);
-    const site = await container.aiSites.get(orgSlug);
-    const refusal = domainRefusal(COMPLETE_CERTIFICATE_WORKFLOW, site, container.clock.now());
-    if (refusal) return { httpStatus: refusal.statusCode, body: { ...refusal.body, org_slug: orgSlug } };
+    const { business, site, fields } = await loadDomainContext(container, orgSlug);
+    const refused = refusalResult(domainRefusal(COMPLETE_CERTIFICATE_WORKFLOW, fields, container.clock.now()), orgSlug);
+    if (refused) return refused;
     const status = site?.proxyStatus ?? null;
     const tmp = site?.certTmp as CertificateTmp | null | undefined;
     if (!tmp?.orderUrl) return error(orgSlug, 409, 'no certificate order to complete: call start-certificate first', { proxy_status: status, allowed: ['start-certificate'] });
@@ -160,7 +157,7 @@ export async function runCompleteCertificate(container: Container, deps: Certifi
       body: {
         status: 'success', org_slug: orgSlug, proxy_status: next,
         certificate_type: 'FREE_CA', certificate_arn: attached.certificateArn, not_after: attached.notAfter, aliases: attached.aliases,
-        ...switchRecords(container, business.url, await container.aiSites.get(orgSlug) as Record<string, unknown> | null, native),
+        ...switchRecords(container, business.url, site as Record<string, unknown> | null, native),
       },
     };
   });

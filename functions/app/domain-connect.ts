@@ -20,7 +20,7 @@
  * runs the steps again (each is idempotent) instead of refusing.
  */
 import { part2Records, storeOriginHost } from '../core/domain/analysis';
-import { relativeHost, type CapturedByName, type DnsChecker } from '../core/domain/records';
+import type { CapturedByName, DnsChecker } from '../core/domain/records';
 import type { CdnGateway } from '../core/proxy/types';
 import { aiSiteOrigin, type Container } from '../container';
 import { createLogger } from '../logger';
@@ -70,14 +70,12 @@ export async function runConnectDomain(container: Container, deps: ConnectDeps, 
     const captured = (site?.capturedRecords ?? {}) as CapturedByName;
 
     // 1. The switch records, live (the validation records of the native certificate are reported, not required).
-    const part2 = part2Records(analysis, { cdnDomain, apexGatewayIps: container.config.cdn.apexGatewayIps, captured });
+    const validationRecords = nativeValidationRecords(site);
+    const part2 = part2Records(analysis, { cdnDomain, apexGatewayIps: container.config.cdn.apexGatewayIps, captured, validationRecords });
     if (!part2.ok) return domainError(orgSlug, 400, part2.reason, { code: part2.code, proxy_status: context.proxyStatus });
-    const validation = nativeValidationRecords(site);
-    const checks = await deps.dns.verifyRecords([
-      ...part2.records.map((r) => ({ type: r.type, host: r.host, value: r.value })),
-      ...validation.map((v) => ({ type: 'CNAME' as const, host: relativeHost(v.name, analysis.nakedDomain), value: v.value })),
-    ], { zone: analysis.nakedDomain });
-    const switchChecks = checks.slice(0, part2.records.length);
+    const checks = await deps.dns.verifyRecords(part2.records.map((r) => ({ type: r.type, host: r.host, value: r.value })), { zone: analysis.nakedDomain });
+    // part2Records lists the switch first, then the validation records.
+    const switchChecks = checks.slice(0, checks.length - validationRecords.length);
     const missing = switchChecks.filter((c) => !c.found);
     if (missing.length > 0 && !retried) {
       return domainError(orgSlug, 409, `the DNS switch is not in place yet: ${missing.map((m) => `${m.type} ${m.host} → ${m.expected} (found: ${m.actual.join(', ') || 'nothing'})`).join('; ')}; `

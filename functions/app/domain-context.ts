@@ -63,7 +63,11 @@ export function operationRefusal(
   operation: { workflow: DomainWorkflow; executionId: string; executionField: string; reached: string },
 ): DomainOperationResult | null {
   if (context.proxyStatus === operation.reached && context.fields?.[operation.executionField] === operation.executionId) return null;
-  const refusal = domainRefusal(operation.workflow, context.fields, container.clock.now());
+  return refusalResult(domainRefusal(operation.workflow, context.fields, container.clock.now()), orgSlug);
+}
+
+/** A state-table refusal (or none) as the operation's response, naming the organization. */
+export function refusalResult(refusal: { statusCode: number; body: DomainBody } | null, orgSlug: string): DomainOperationResult | null {
   return refusal ? { httpStatus: refusal.statusCode, body: { ...refusal.body, org_slug: orgSlug } } : null;
 }
 

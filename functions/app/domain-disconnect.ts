@@ -13,7 +13,7 @@ import { part2Records, restoreRecords } from '../core/domain/analysis';
 import type { CapturedByName, DnsChecker } from '../core/domain/records';
 import type { Container } from '../container';
 import { createLogger } from '../logger';
-import { connectedAnalysis, domainError, finishTransition, guardedOperation, loadDomainContext, operationRefusal, overtaken, republishUnder, type DomainContext, type DomainOperationResult } from './domain-context';
+import { connectedAnalysis, domainError, finishTransition, guardedOperation, loadDomainContext, operationRefusal, overtaken, refusalResult, republishUnder, type DomainContext, type DomainOperationResult } from './domain-context';
 import { DOMAIN_DISCONNECT_WORKFLOW, proxyRefusal } from './domain-operation-run';
 
 const log = createLogger({ component: 'domain-disconnect' });
@@ -32,8 +32,8 @@ function restorePlanOf(container: Container, context: DomainContext, orgSlug: st
 
 export async function disconnectRecords(container: Container, orgSlug: string): Promise<DomainOperationResult> {
   const context = await loadDomainContext(container, orgSlug);
-  const refusal = proxyRefusal({ type: 'disconnect-proxy' }, context.fields, container.clock.now());
-  if (refusal) return { httpStatus: refusal.statusCode, body: { ...refusal.body, org_slug: orgSlug } };
+  const refused = refusalResult(proxyRefusal({ type: 'disconnect-proxy' }, context.fields, container.clock.now()), orgSlug);
+  if (refused) return refused;
   const planned = restorePlanOf(container, context, orgSlug);
   if ('refused' in planned) return planned.refused;
   return {

@@ -6,19 +6,21 @@
  * attached (SSL_VALIDATED, DEPLOYED, and DISCONNECTED for a reconnect); with them, the
  * webmaster verification TXT record while the domain is not verified.
  */
-import { analyzeDomainOrThrow, part2Records } from '../core/domain/analysis';
+import { part2Records } from '../core/domain/analysis';
 import { txtRecordsOf, type CertificateTmp } from '../core/domain/certificate';
 import type { DnsChecker, ExpectedDnsRecord } from '../core/domain/records';
-import { ConflictError, ValidationError } from '../core/errors';
 import type { Container } from '../container';
-import { requireBusiness } from './business';
+import { connectedAnalysis, domainError, loadDomainContext, type DomainOperationResult } from './domain-context';
 import { nativeValidationRecords } from './domain-native-certificate';
 
-export async function verifyDns(container: Container, orgSlug: string, dns: DnsChecker) {
-  const business = await requireBusiness(container, orgSlug);
-  const site = await container.aiSites.get(orgSlug);
-  const status = typeof site?.proxyStatus === 'string' ? site.proxyStatus : null;
-  const analysis = analyzeDomainOrThrow(business.url, { apexGatewayIps: container.config.cdn.apexGatewayIps }, (reason) => new ValidationError(reason));
+export async function verifyDns(container: Container, orgSlug: string, dns: DnsChecker): Promise<DomainOperationResult> {
+  const context = await loadDomainContext(container, orgSlug);
+  const site = context.fields;
+  const status = context.proxyStatus;
+  // The domain the certificate and records are for (a changed business URL is a 409, as for every step).
+  const analyzed = connectedAnalysis(container, context, orgSlug);
+  if ('refused' in analyzed) return analyzed.refused;
+  const { analysis } = analyzed;
 
   let step: 'certificate' | 'dns_switch';
   let expected: ExpectedDnsRecord[];
@@ -30,19 +32,19 @@ export async function verifyDns(container: Container, orgSlug: string, dns: DnsC
   } else if ((status === 'SSL_VALIDATED' || status === 'DEPLOYED' || status === 'DISCONNECTED') && typeof site?.cdnDomain === 'string') {
     const part2 = part2Records(analysis, {
       cdnDomain: site.cdnDomain, apexGatewayIps: container.config.cdn.apexGatewayIps,
-      validationRecords: nativeValidationRecords(site as Record<string, unknown>),
+      validationRecords: nativeValidationRecords(site),
     });
-    if (!part2.ok) throw new ValidationError(part2.reason);
+    if (!part2.ok) return domainError(orgSlug, 400, part2.reason, { code: part2.code, proxy_status: status });
     step = 'dns_switch';
     expected = part2.records.map((r) => ({ type: r.type, host: r.host, value: r.value }));
     zone = analysis.nakedDomain;
   } else {
-    throw new ConflictError(`no DNS records to check while proxy_status is ${status ?? 'unset'}: start-certificate first`);
+    return domainError(orgSlug, 409, `no DNS records to check while proxy_status is ${status ?? 'unset'}: start-certificate first`, { proxy_status: status });
   }
   const token = site?.googleVerificationToken;
   if (typeof token === 'string' && site?.googleVerificationStatus !== 'VERIFIED') {
     expected.push({ type: 'TXT', host: zone ? '@' : analysis.nakedDomain, value: token });
   }
   const records = await dns.verifyRecords(expected, zone ? { zone } : undefined);
-  return { status: 'success' as const, proxy_status: status, step, all_found: records.every((r) => r.found), records };
+  return { httpStatus: 200, body: { status: 'success', proxy_status: status, step, all_found: records.every((r) => r.found), records } };
 }

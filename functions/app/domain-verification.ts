@@ -59,8 +59,12 @@ export interface VerificationCheck {
  * One verification attempt: `attempt` 1..12 for the polls (the 12th failure → FAILED, D18),
  * none for the manual complete. Safe to repeat.
  */
-export async function checkVerification(container: Container, webmaster: Pick<WebmasterClient, 'verifyDomain'>, orgSlug: string, attempt?: number): Promise<VerificationCheck> {
-  const site = await container.aiSites.get(orgSlug) as Record<string, unknown> | null;
+export async function checkVerification(
+  container: Container, webmaster: Pick<WebmasterClient, 'verifyDomain'>, orgSlug: string, attempt?: number,
+  /** The AI-site record when the caller has just read it. */
+  known?: Record<string, unknown> | null,
+): Promise<VerificationCheck> {
+  const site = known !== undefined ? known : await container.aiSites.get(orgSlug) as Record<string, unknown> | null;
   const current = statusOf(site);
   if (current === 'VERIFIED') return { google_verification_status: 'VERIFIED', verified: true, done: true, site_url: String(site?.webmasterSiteUrl ?? '') || undefined };
   const domain = typeof site?.nakedDomain === 'string' ? site.nakedDomain : null;
@@ -120,7 +124,7 @@ export async function completeGoogleVerification(container: Container, webmaster
       });
     }
     const records: RecordCheck[] = await dns.verifyRecords([{ type: 'TXT', host: '@', value: token }], { zone });
-    const check = await checkVerification(container, webmaster, orgSlug);
+    const check = await checkVerification(container, webmaster, orgSlug, undefined, context.fields);
     if (!check.verified) {
       return domainError(orgSlug, check.skipped ? 503 : 409, check.reason ?? 'not verified yet', { google_verification_status: check.google_verification_status, records });
     }

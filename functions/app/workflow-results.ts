@@ -24,7 +24,7 @@ export interface WorkflowResult<T = unknown> {
 export const EXECUTION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,79}$/;
 
 /** `workflow-results/regenerate-prompts/<execution id>`. */
-export function workflowResultKey(workflow: WorkflowName, executionId: string): string {
+function workflowResultKey(workflow: WorkflowName, executionId: string): string {
   return artifactPath(`workflow-results/${workflow}/${executionId}`);
 }
 
@@ -34,7 +34,7 @@ export async function saveWorkflowResult<T>(container: Container, workflow: Work
   return result;
 }
 
-export async function readWorkflowResult<T>(container: Container, workflow: WorkflowName, executionId: string): Promise<WorkflowResult<T> | null> {
+async function readWorkflowResult<T>(container: Container, workflow: WorkflowName, executionId: string): Promise<WorkflowResult<T> | null> {
   if (!EXECUTION_ID.test(executionId)) return null;
   return container.artifacts.get<WorkflowResult<T>>(workflowResultKey(workflow, executionId));
 }

@@ -265,7 +265,7 @@ function storeOriginTarget(storeOrigin: string): { domainName: string; httpsPort
 }
 
 /** Where a business's standard logs go in the access-log bucket. */
-export const proxyLogPrefix = (orgSlug: string): string => `cloudfront/proxy/${orgSlug}/`;
+const proxyLogPrefix = (orgSlug: string): string => `cloudfront/proxy/${orgSlug}/`;
 
 /** The full DistributionConfig of a business's proxy (exported for tests and the rollout). */
 export function distributionConfig(input: CreateDistributionInput, edgeFunctionVersionArn: string, priceClass: PriceClass = 'PriceClass_100', logBucketDomain?: string): DistributionConfig {

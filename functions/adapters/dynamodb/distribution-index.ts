@@ -15,7 +15,7 @@ import { keys } from './keys';
 import { queryAll, queryGsi1First } from './query-all';
 
 /** GSI2 key of an organization's alias items (a sparse listing: nothing else uses this prefix). */
-export const aliasListing = (orgSlug: string, domain: string) => ({ GSI2PK: `CDNALIASES#${orgSlug}`, GSI2SK: domain });
+const aliasListing = (orgSlug: string, domain: string) => ({ GSI2PK: `CDNALIASES#${orgSlug}`, GSI2SK: domain });
 
 /** Marks the AI-site item of `orgSlug` as the owner of `domain` (idempotent; the item must exist). */
 export async function indexDistributionDomain(db: DynamoDBDocumentClient, table: string, orgSlug: string, domain: string): Promise<void> {

@@ -13,7 +13,7 @@ import { domainPostHandler } from './operation-http';
 
 const STEP_MESSAGE = `step must be ${DNS_SWITCH_STEP} (the DNS switch)`;
 
-export const markStepRequest = z.object({
+const markStepRequest = z.object({
   step: z.number({ error: 'step is required and must be an integer' }).check(z.refine((n) => n === DNS_SWITCH_STEP, STEP_MESSAGE)),
 });
 

@@ -5,6 +5,7 @@ import { dnsCheckerOf } from '../../engines/dns';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 
-export const handler = endpoint('POST /api/domain/verify-dns/{org_id}', { path: z.object({ org_id: orgSlug }) }, async ({ path, container }) => ({
-  body: await verifyDns(container, path.org_id, dnsCheckerOf(container)),
-}));
+export const handler = endpoint('POST /api/domain/verify-dns/{org_id}', { path: z.object({ org_id: orgSlug }) }, async ({ path, container }) => {
+  const { httpStatus, body } = await verifyDns(container, path.org_id, dnsCheckerOf(container));
+  return { statusCode: httpStatus, body };
+});

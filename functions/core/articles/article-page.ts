@@ -151,7 +151,7 @@ export interface ArticleSources {
 const BOILERPLATE = /cookie|privacy policy|terms of (service|use)|all rights reserved|©|javascript|newsletter|subscribe|sign up|log ?in|password|add to cart|your cart|checkout|skip to (main )?content|powered by|\bllms\b|catalogue|optional section|are listed per|authoritative/i;
 
 /** A sentence that can stand in an article as a fact: a statement of 4-60 words, no price, no link, no boilerplate. */
-export function isQuotable(sentence: string): boolean {
+function isQuotable(sentence: string): boolean {
   const text = normalizeSpace(sentence);
   const words = wordCount(text);
   if (words < 4 || words > MAX_SENTENCE_WORDS || text.endsWith('?') || text.endsWith(':')) return false;

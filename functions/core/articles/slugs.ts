@@ -21,7 +21,7 @@ import { RESERVED_AI_NAMES, slugify } from '../site/paths';
 export const MAX_ARTICLE_SLUG_LENGTH = 80;
 
 /** Base names of the AI site's root files and directories (`/llms.txt` → `llms`). */
-export const ROOT_FILE_NAMES: readonly string[] = [
+const ROOT_FILE_NAMES: readonly string[] = [
   'llms', 'llms-full', 'sitemap', 'robots', 'data', 'index', 'tracking', 'favicon', 'indexing-key', 'ai', 'pages', 'sitemaps',
   'well-known', 'agents', 'article', 'articles',
 ];

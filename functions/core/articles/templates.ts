@@ -37,8 +37,6 @@ export interface QuestionTemplate {
 
 /** The spec's six placeholders. */
 export const SPEC_PLACEHOLDERS: readonly Placeholder[] = ['industry', 'problem', 'city', 'audience', 'year', 'list_size'];
-/** Placeholders added for product articles. */
-export const PRODUCT_PLACEHOLDERS: readonly Placeholder[] = ['product', 'product_name'];
 
 /** Placeholders a template text uses, in order of first appearance. */
 export function placeholdersOf(text: string): Placeholder[] {

@@ -63,10 +63,10 @@ import {
 
 /** Longer titles are dropped (schema.org Article `headline`: Google shows at most 110 characters). */
 export const MAX_TITLE_CHARS = 110;
-export const MAX_BUSINESS_PROBLEMS = 6;
-export const MAX_PRODUCT_PROBLEMS = 4;
+const MAX_BUSINESS_PROBLEMS = 6;
+const MAX_PRODUCT_PROBLEMS = 4;
 /** Month (0-based, UTC) from which `{year}` is the next year: December. */
-export const NEXT_YEAR_FROM_MONTH = 11;
+const NEXT_YEAR_FROM_MONTH = 11;
 
 export interface TitleContext {
   /** Never named in a title. */
@@ -100,7 +100,7 @@ export interface TitleVariation {
 }
 
 /** The scope of a context: `product` when it names a product kind or name. */
-export function scopeOf(context: TitleContext): TemplateScope {
+function scopeOf(context: TitleContext): TemplateScope {
   return clean(context.productKind) || clean(context.productName) ? 'product' : 'business';
 }
 
@@ -126,7 +126,7 @@ function singularWord(word: string): string {
  * made singular ("books" → "book shops"); "X and Y" labels stay as they are ("toys and games
  * shops"); a leading "online" goes ("online retail" → "retail shops").
  */
-export function industryModifier(industry: string): string {
+function industryModifier(industry: string): string {
   // The templates say "online" themselves: "online retail" (the default industry) reads "retail".
   const label = lowerLabel(clean(industry)).replace(/^online\s+(?=\S)/i, '');
   if (!label || /\s(and|&)\s/.test(label)) return label;
@@ -136,7 +136,7 @@ export function industryModifier(industry: string): string {
 }
 
 /** The product kind where a count precedes it: mass nouns become "<kind> products" ("5 best brewing equipment products"). */
-export function countableKind(kind: string): string {
+function countableKind(kind: string): string {
   return isMass(kind) ? `${kind} products` : kind;
 }
 
@@ -197,7 +197,7 @@ function uniqueValues(values: readonly string[]): string[] {
 }
 
 /** A product name fit for a title: short, plain, and not naming the business (nor sharing its distinctive words). */
-export function usableProductName(name: string, businessName: string): boolean {
+function usableProductName(name: string, businessName: string): boolean {
   const text = clean(name);
   if (!text || text.length > 60 || text.split(' ').length > 8 || !/\p{L}{2,}/u.test(text)) return false;
   return nameIsNeutral(text, businessName);

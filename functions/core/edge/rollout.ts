@@ -77,7 +77,7 @@ export interface RolloutResponse {
 /** A numbered Lambda version in us-east-1 (what Lambda@Edge accepts). */
 export const LAMBDA_VERSION_ARN = /^(arn:aws[a-z-]*:lambda:us-east-1:\d{12}:function:[A-Za-z0-9_-]+):(\d+)$/;
 /** A version of the local stand-in. */
-export const LOCAL_VERSION_ARN = /^local:edge-function:(\d+)$/;
+const LOCAL_VERSION_ARN = /^local:edge-function:(\d+)$/;
 
 export const localVersionArn = (version: number): string => `local:edge-function:${version}`;
 

@@ -53,7 +53,7 @@ import { classifyAddress } from '../net/address-policy';
 /** The protocol's limit of URLs in one submission. */
 export const INDEXNOW_MAX_URLS_PER_SUBMISSION = 10_000;
 /** 8 to 128 characters of a-z, A-Z, 0-9 and `-`. */
-export const INDEXNOW_KEY_PATTERN = /^[A-Za-z0-9-]{8,128}$/;
+const INDEXNOW_KEY_PATTERN = /^[A-Za-z0-9-]{8,128}$/;
 
 /** The JSON body of one IndexNow POST. */
 export interface IndexNowSubmission {

@@ -11,7 +11,6 @@ import type { BotPlatformId, BotPurpose } from '../site/ai-bots';
 
 /** `beacon`: `/tracking.js` posted it; `server`: the AI-site host, the CDN proxy or the access logs saw the request. */
 export type VisitSource = 'beacon' | 'server';
-export const VISIT_SOURCES: readonly VisitSource[] = ['beacon', 'server'];
 
 /** `ai_site`: a page of the AI site (its host, or `/ai/...` on the customer domain); `boosted_page`: a store page served through the proxy. */
 export type PageType = 'ai_site' | 'boosted_page';
