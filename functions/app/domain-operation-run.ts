@@ -6,7 +6,7 @@
  * the route bundle budget), the DNS checks, the certificate manager / CDN calls and the
  * redeploys run in a workflow per operation; the route checks what it can at once (404
  * unknown business, 409 a transition outside the `proxy_status` table, with the allowed next
- * steps), starts the execution and waits up to `DOMAIN_WAIT_MS` for the operation's response,
+ * steps), starts the execution and waits up to `WORKFLOW_WAIT_MS` for the operation's response,
  * which the workflow's first task stores (the domain-connect execution goes on afterwards:
  * native certificate, webmaster verification polling, search-engine submissions). Stored:
  * that response. Not yet: 202 with the execution id and `GET <same path>/{execution_id}`.
@@ -27,8 +27,6 @@ export type DomainWorkflow =
   | typeof START_CERTIFICATE_WORKFLOW | typeof COMPLETE_CERTIFICATE_WORKFLOW
   | typeof DOMAIN_CONNECT_WORKFLOW | typeof DOMAIN_DISCONNECT_WORKFLOW;
 
-/** D20: how long a POST waits for its operation's response before answering 202 (API Gateway cuts at 29 s). */
-export const DOMAIN_WAIT_MS = 20_000;
 
 /** The execution input: the organization only. No certificate material ever goes through a state machine. */
 export interface DomainExecutionInput {

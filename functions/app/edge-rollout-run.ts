@@ -1,7 +1,7 @@
 /**
  * The HTTP side of the edge-function rollout (issue 15; D20): `POST
  * /api/domain/update-edge-function` (KEY) takes the one-at-a-time lease, starts the
- * `edge-rollout` workflow and waits up to `EDGE_ROLLOUT_WAIT_MS` for its response (200 with the
+ * `edge-rollout` workflow and waits up to `WORKFLOW_WAIT_MS` for its response (200 with the
  * spec's body, which stays `status: 'success'` when some distributions failed), else answers
  * 202 `{status:'running', execution_id, status_url}`; `GET
  * /api/domain/update-edge-function/{execution_id}` reads it back.
@@ -22,8 +22,6 @@ import { edgeVersionsOf } from '../engines/edge-versions';
 import { awaitWorkflowOutcome, workflowAnswer, workflowOutcome, type WorkflowOutcome } from './workflow-results';
 
 export const EDGE_ROLLOUT_WORKFLOW = 'edge-rollout' as const;
-/** D20: how long the POST waits for the rollout before answering 202 (API Gateway cuts at 29 s). */
-export const EDGE_ROLLOUT_WAIT_MS = 20_000;
 export const EDGE_ROLLOUT_PATH = '/api/domain/update-edge-function';
 /** A lease held by an execution the engine does not know yet is left alone this long (it may be starting). */
 const UNKNOWN_HOLDER_GRACE_MS = 60_000;

@@ -3,7 +3,7 @@
  * D20): the request is checked at once (400 invalid input or refused URL, 404 unknown business
  * or product), then the regenerate-prompts workflow is started — mapping and scraping up to
  * 5,000 pages takes far longer than API Gateway's 29 s — and the route waits up to
- * `REGENERATE_WAIT_MS` for it. Finished: its spec response. Still running: 202 with the
+ * `WORKFLOW_WAIT_MS` for it. Finished: its spec response. Still running: 202 with the
  * execution id and the URL that reads it back.
  *
  * Light on purpose: the route bundles import this module, never the scraper or the prompt
@@ -20,8 +20,6 @@ import { awaitWorkflowOutcome, workflowAnswer, workflowOutcome, type WorkflowOut
 export const REGENERATE_WORKFLOW = 'regenerate-prompts' as const;
 /** Largest `prompt_count` one request may ask for. */
 export const MAX_PROMPT_COUNT = 500;
-/** D20: how long a POST waits for its execution before answering 202 (API Gateway cuts at 29 s). */
-export const REGENERATE_WAIT_MS = 20_000;
 
 /** The spec response, with the execution id and the pages the prompts were written from. */
 export interface RegenerateResponse {

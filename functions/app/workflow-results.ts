@@ -12,6 +12,9 @@ import type { Container } from '../container';
 import type { ExecutionDescription, WorkflowName } from '../ports';
 
 /** What a workflow's task stores for the route to answer with. */
+/** D20: how long a POST waits for its execution before answering 202 (API Gateway cuts at 29 s). */
+export const WORKFLOW_WAIT_MS = 20_000;
+
 export interface WorkflowResult<T = unknown> {
   workflow: WorkflowName;
   execution_id: string;

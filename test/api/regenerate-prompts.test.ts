@@ -12,9 +12,10 @@ import { PLATFORM_KEYS } from '../../functions/core/constants';
 import type { TrackedPrompt } from '../../functions/core/model';
 import { promptId } from '../../functions/core/prompts/prompt-identity';
 import { regeneratePromptsFromUrl } from '../../functions/app/regenerate-prompts';
-import { REGENERATE_WAIT_MS, readPromptRegeneration, awaitPromptRegeneration } from '../../functions/app/regenerate-prompts-run';
+import { readPromptRegeneration, awaitPromptRegeneration } from '../../functions/app/regenerate-prompts-run';
+import { WORKFLOW_WAIT_MS } from '../../functions/app/workflow-results';
 import { awaitWorkflowOutcome, saveWorkflowResult } from '../../functions/app/workflow-results';
-import { waitBudget } from '../../functions/api/manual-trigger/regenerate-http';
+import { waitBudget } from '../../functions/http/workflow-http';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import type { Container } from '../../functions/container';
 import type { MapSiteOptions, SiteMapper } from '../../functions/ports';
@@ -377,11 +378,11 @@ describe('the wait and the read-back, on a scripted engine', () => {
     let now = 0;
     const sleeps: number[] = [];
     const outcome = await awaitWorkflowOutcome(container, 'regenerate-prompts', 'exec-1', {
-      budgetMs: REGENERATE_WAIT_MS, now: () => now, sleep: async (ms) => { sleeps.push(ms); now += ms; },
+      budgetMs: WORKFLOW_WAIT_MS, now: () => now, sleep: async (ms) => { sleeps.push(ms); now += ms; },
     });
     expect(outcome.state).toBe('running');
     expect(sleeps.slice(0, 6)).toEqual([100, 200, 400, 800, 1600, 2000]);
-    expect(sleeps.reduce((a, b) => a + b, 0)).toBe(REGENERATE_WAIT_MS);
+    expect(sleeps.reduce((a, b) => a + b, 0)).toBe(WORKFLOW_WAIT_MS);
     const answer = await awaitPromptRegeneration(container, 'exec-1', `${MANUAL}/exec-1`, 0);
     expect(answer).toEqual({ statusCode: 202, body: { status: 'running', execution_id: 'exec-1', status_url: `${MANUAL}/exec-1` } });
   });

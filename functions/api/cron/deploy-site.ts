@@ -12,7 +12,7 @@ import { contentTypeOf } from '../../core/site/content-types';
 import { releaseRelativePath } from '../../core/site/release';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
-import { toApiResult, waitBudget } from '../manual-trigger/regenerate-http';
+import { toApiResult, waitBudget } from '../../http/workflow-http';
 
 const file = z.object({
   path: z.string().check(z.refine((p) => { try { releaseRelativePath(p); return true; } catch { return false; } }, 'must be an absolute file path like /llms.txt or /ai/x/index.html')),

@@ -8,7 +8,8 @@
  */
 import { awaitPromptRegeneration, startPromptRegeneration } from '../../app/regenerate-prompts-run';
 import { endpoint } from '../../http/endpoint';
-import { generateRequest, toApiResult, waitBudget } from '../manual-trigger/regenerate-http';
+import { generateRequest } from '../manual-trigger/regenerate-http';
+import { toApiResult, waitBudget } from '../../http/workflow-http';
 
 export const handler = endpoint('POST /api/cron/generate-prompts', { body: generateRequest }, async ({ body, headers, container, route }) => {
   const { executionId } = await startPromptRegeneration(container, {

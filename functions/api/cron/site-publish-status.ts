@@ -5,7 +5,7 @@
  */
 import { readSitePublish, type SitePublishOperation } from '../../app/site-publish-run';
 import { endpoint, routeOfEvent } from '../../http/endpoint';
-import { executionIdPath, toApiResult } from '../manual-trigger/regenerate-http';
+import { executionIdPath, toApiResult } from '../../http/workflow-http';
 
 export const handler = endpoint(routeOfEvent, { path: executionIdPath }, async ({ path, container, route }) => {
   const operation = route.path.split('/')[3] as SitePublishOperation;

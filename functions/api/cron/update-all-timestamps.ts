@@ -6,7 +6,7 @@
  */
 import { awaitSitePublish, startSitePublish } from '../../app/site-publish-run';
 import { endpoint } from '../../http/endpoint';
-import { toApiResult, waitBudget } from '../manual-trigger/regenerate-http';
+import { toApiResult, waitBudget } from '../../http/workflow-http';
 import { businessRequest } from './daily-schemas';
 
 export const handler = endpoint('POST /api/cron/update-all-timestamps', { body: businessRequest }, async ({ body, headers, container, route }) => {

@@ -6,12 +6,12 @@
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import {
-  awaitDomainOperation, DOMAIN_WAIT_MS, readDomainOperation, startDomainOperation,
+  awaitDomainOperation, readDomainOperation, startDomainOperation,
   type DomainWorkflow,
 } from '../../app/domain-operation-run';
 import { endpoint, parseBody, routeOfEvent } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
-import { executionIdPath, toApiResult, waitBudget } from '../manual-trigger/regenerate-http';
+import { executionIdPath, toApiResult, waitBudget } from '../../http/workflow-http';
 
 /**
  * POST /api/domain/<operation>/{org_id} (JWT, same organization); `body` validates a request
@@ -24,9 +24,8 @@ export function domainPostHandler(route: string, workflow: DomainWorkflow, body?
     const started = await startDomainOperation(container, workflow, path.org_id);
     if ('refused' in started) return toApiResult(started.refused);
     const { budgetMs, applied } = waitBudget(headers);
-    const budget = Math.min(budgetMs, DOMAIN_WAIT_MS);
     const statusUrl = `${route.replace(/^POST /, '').replace('{org_id}', path.org_id)}/${started.executionId}`;
-    return toApiResult(await awaitDomainOperation(container, workflow, started.executionId, statusUrl, budget), applied);
+    return toApiResult(await awaitDomainOperation(container, workflow, started.executionId, statusUrl, budgetMs), applied);
   });
 }
 

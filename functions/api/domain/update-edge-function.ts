@@ -8,9 +8,9 @@
  * distributions are in `failed_details` with `status` still `success`; calling again retries
  * exactly them. 409 while another rollout runs.
  */
-import { awaitEdgeRollout, EDGE_ROLLOUT_WAIT_MS, edgeRolloutStatusUrl, startEdgeRollout, type EdgeRolloutAnswer } from '../../app/edge-rollout-run';
+import { awaitEdgeRollout, edgeRolloutStatusUrl, startEdgeRollout, type EdgeRolloutAnswer } from '../../app/edge-rollout-run';
 import { endpoint, type ApiResult } from '../../http/endpoint';
-import { waitBudget } from '../manual-trigger/regenerate-http';
+import { waitBudget } from '../../http/workflow-http';
 
 export function toApiResult(answer: EdgeRolloutAnswer, applied: string | null = null): ApiResult {
   const url = answer.body.status_url;
@@ -28,7 +28,7 @@ export const handler = endpoint('POST /api/domain/update-edge-function', {}, asy
   const started = await startEdgeRollout(container);
   if ('refused' in started) return toApiResult(started.refused);
   const { budgetMs, applied } = waitBudget(headers);
-  const answer = await awaitEdgeRollout(container, started.executionId, Math.min(budgetMs, EDGE_ROLLOUT_WAIT_MS));
+  const answer = await awaitEdgeRollout(container, started.executionId, budgetMs);
   if (answer.statusCode === 202) answer.body.status_url = edgeRolloutStatusUrl(started.executionId);
   return toApiResult(answer, applied);
 });

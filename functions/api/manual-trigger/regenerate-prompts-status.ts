@@ -6,7 +6,7 @@
  */
 import { readPromptRegeneration } from '../../app/regenerate-prompts-run';
 import { endpoint, routeOfEvent } from '../../http/endpoint';
-import { executionIdPath, toApiResult } from './regenerate-http';
+import { executionIdPath, toApiResult } from '../../http/workflow-http';
 
 export const handler = endpoint(routeOfEvent, { path: executionIdPath }, async ({ path, container, route }) => {
   const statusUrl = route.path.replace('{execution_id}', path.execution_id);

@@ -7,7 +7,8 @@
  */
 import { awaitPromptRegeneration, startPromptRegeneration } from '../../app/regenerate-prompts-run';
 import { endpoint } from '../../http/endpoint';
-import { regenerateRequest, toApiResult, waitBudget } from './regenerate-http';
+import { regenerateRequest } from './regenerate-http';
+import { toApiResult, waitBudget } from '../../http/workflow-http';
 
 const ROUTE = 'POST /api/manual-trigger/regenerate-prompts';
 
