@@ -142,8 +142,9 @@ export async function runDomainSubmissions(container: Container, engines: Search
   // The pages and AI files (not robots.txt, the key files or sitemap parts).
   const aiPaths = (current?.files ?? []).map((f) => f.path)
     .filter((path) => path.endsWith('.html') || path.endsWith('.md') || path === '/data.json' || path === '/llms.txt' || path.startsWith('/llms/'));
-  const indexNow = await submitIndexNow(container, { orgSlug, aiPaths }, engines);
-  const sitemap = await resubmitSitemap(container, orgSlug, engines.webmaster);
+  const site = await container.aiSites.get(orgSlug);
+  const indexNow = await submitIndexNow(container, { orgSlug, aiPaths }, engines, site);
+  const sitemap = await resubmitSitemap(container, orgSlug, engines.webmaster, site);
   log.info('search engines notified after the domain switch', { org_slug: orgSlug, urls: indexNow.urls_submitted, sitemap: sitemap.status });
   return { index_now: indexNow, sitemap };
 }

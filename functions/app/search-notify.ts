@@ -25,8 +25,13 @@ export interface NotifyInput {
 }
 
 /** One IndexNow notification of a business's URLs (submit-indexnow, batch 3). */
-export async function submitIndexNow(container: Container, input: NotifyInput, engines: SearchNotifyEngines = searchNotifyEnginesOf(container)) {
-  const [site, { indexNowKey }] = await Promise.all([container.aiSites.get(input.orgSlug), siteIdentity(container, input.orgSlug)]);
+export async function submitIndexNow(
+  container: Container, input: NotifyInput, engines: SearchNotifyEngines = searchNotifyEnginesOf(container),
+  /** The AI-site record when the caller has just read it. */
+  known?: AiSiteRecord | null,
+) {
+  const site = known !== undefined ? known : await container.aiSites.get(input.orgSlug);
+  const indexNowKey = site?.indexNowKey ?? (await siteIdentity(container, input.orgSlug)).indexNowKey;
   const plan = planIndexNowSubmissions({
     changedUrls: input.changedUrls, articlePaths: input.articlePaths, aiPaths: input.aiPaths,
     publicOrigin: site?.publicOrigin ?? null, aiSiteOrigin: aiSiteOrigin(container.config, input.orgSlug), key: indexNowKey,
@@ -65,9 +70,9 @@ export async function resubmitSitemap(
   const verified = site?.webmasterVerified === true;
   const publicOrigin = site?.publicOrigin ?? null;
   if (verified && !publicOrigin) return { status: 'skipped', reason: 'the site is not served on the verified domain (the domain is not connected)' };
-  const siteUrl = typeof site?.webmasterSiteUrl === 'string' ? site.webmasterSiteUrl : publicOrigin ?? aiSiteOrigin(container.config, orgSlug);
   const origin = publicOrigin ?? aiSiteOrigin(container.config, orgSlug);
-  // Set by domain connection once the console verified the customer domain.
+  // The Domain property domain connection verified, else the URL-prefix property of the origin.
+  const siteUrl = typeof site?.webmasterSiteUrl === 'string' ? site.webmasterSiteUrl : origin;
   return webmaster.resubmitSitemap({ siteUrl, sitemapUrl: `${origin}/sitemap.xml`, verified });
 }
 
@@ -86,7 +91,7 @@ export async function notifySearchEngines(container: Container, orgSlug: string,
   if (changedUrls.length === 0 && articlePaths.length === 0) {
     return { skipped: 'nothing changed or was published today: no IndexNow submission', result: { sitemap } };
   }
-  const indexNow = await submitIndexNow(container, { orgSlug, changedUrls, articlePaths }, engines);
+  const indexNow = await submitIndexNow(container, { orgSlug, changedUrls, articlePaths }, engines, site);
   if (indexNow.skipped) return { skipped: indexNow.skipped, result: { index_now: indexNow, sitemap } };
   if (!indexNow.ok) {
     const errors = indexNow.submissions.filter((s) => 'error' in s);
