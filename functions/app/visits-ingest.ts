@@ -8,7 +8,7 @@
  * X-Forwarded-For entry, so they converge with the customer distribution's own line.
  */
 import pLimit from 'p-limit';
-import { classifyUserAgent } from '../core/site/ai-bots';
+import { classifyUserAgent, type UserAgentClass } from '../core/site/ai-bots';
 import { createAccessLogParser, type AccessLogEntry } from '../core/visits/access-log';
 import { isCountedRequest } from '../core/visits/requests';
 import type { Container } from '../container';
@@ -30,10 +30,11 @@ export interface IngestSummary {
 
 const CONCURRENCY = 8;
 
-/** Is this log line an AI crawler's page request (no I/O)? */
-export function isCrawlerPageRequest(entry: AccessLogEntry): boolean {
-  return isCountedRequest({ method: entry.method, path: entry.path, status: entry.status, contentType: entry.contentType })
-    && classifyUserAgent(entry.userAgent).isAiCrawler;
+/** The User-Agent class of a log line that is an AI crawler's page request, else null (no I/O). */
+function crawlerPageRequest(entry: AccessLogEntry): UserAgentClass | null {
+  if (!isCountedRequest({ method: entry.method, path: entry.path, status: entry.status, contentType: entry.contentType })) return null;
+  const verdict = classifyUserAgent(entry.userAgent);
+  return verdict.isAiCrawler ? verdict : null;
 }
 
 export async function ingestAccessLogLines(container: Container, lines: AsyncIterable<string> | Iterable<string>): Promise<IngestSummary> {
@@ -45,7 +46,8 @@ export async function ingestAccessLogLines(container: Container, lines: AsyncIte
     const entry = parser.line(line);
     if (!entry) continue;
     summary.requests++;
-    if (!isCrawlerPageRequest(entry) || !entry.host) continue;
+    const verdict = crawlerPageRequest(entry);
+    if (!verdict || !entry.host) continue;
     summary.crawlerRequests++;
     work.push(limit(async () => {
       try {
@@ -57,9 +59,10 @@ export async function ingestAccessLogLines(container: Container, lines: AsyncIte
           peer: entry.clientIp,
           forwardedFor: entry.forwardedFor,
           fields: entry.referrer ? { referrer: entry.referrer.slice(0, 2048) } : undefined,
+          verdict,
         });
-        if (outcome.status === 'ignored') summary.ignored++;
-        else if (outcome.message === 'visit recorded') summary.recorded++;
+        if (outcome.response.status === 'ignored') summary.ignored++;
+        else if (outcome.recorded) summary.recorded++;
         else summary.duplicates++;
       } catch {
         summary.failed++;

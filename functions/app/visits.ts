@@ -9,8 +9,8 @@
  */
 import { PLATFORM_KEYS } from '../core/constants';
 import { NotFoundError } from '../core/errors';
-import { clientIdentity } from '../core/net/client-address';
-import { classifyUserAgent, PLATFORM_NAMES, type BotPlatformId } from '../core/site/ai-bots';
+import { parseClientAddress } from '../core/net/client-address';
+import { classifyUserAgent, PLATFORM_NAMES, type BotPlatformId, type UserAgentClass } from '../core/site/ai-bots';
 import { isRoutedPath } from '../core/site/paths';
 import { normalizeVisitPath, userAgentFamily, visitBuckets, visitDedupeKey, visitId } from '../core/visits/dedupe';
 import { visitDateRange } from '../core/visits/range';
@@ -25,6 +25,12 @@ export interface VisitOutcome {
   platform_id: BotPlatformId;
   platform_name: string;
   message: string;
+}
+
+/** A sighting's outcome: the webhook's response, and whether it stored a new visit (not a duplicate). */
+export interface SightingResult {
+  response: VisitOutcome;
+  recorded: boolean;
 }
 
 /** The request fields of the webhook body (spec), already validated. */
@@ -54,6 +60,8 @@ export interface Sighting {
   /** X-Forwarded-For as received: used only for hops from the customer's proxy to the AI-site host. */
   forwardedFor?: string | null;
   fields?: VisitFields;
+  /** The User-Agent's class when the caller already worked it out (the server paths filter on it first). */
+  verdict?: UserAgentClass;
 }
 
 interface SiteOfHost {
@@ -101,12 +109,12 @@ async function lookUpHost(container: Container, host: string): Promise<SiteOfHos
   return null;
 }
 
-const ignored = (message: string, platformId: BotPlatformId = 'unknown'): VisitOutcome =>
-  ({ status: 'ignored', platform_id: platformId, platform_name: PLATFORM_NAMES[platformId], message });
+const ignored = (message: string, platformId: BotPlatformId = 'unknown'): SightingResult =>
+  ({ response: { status: 'ignored', platform_id: platformId, platform_name: PLATFORM_NAMES[platformId], message }, recorded: false });
 
 /** Records one sighting: `ignored` for a human, a link previewer, a non-AI tool or a host no business serves (D17). */
-export async function recordSighting(container: Container, sighting: Sighting): Promise<VisitOutcome> {
-  const verdict = classifyUserAgent(sighting.userAgent, { signatureAgent: sighting.signatureAgent });
+export async function recordSighting(container: Container, sighting: Sighting): Promise<SightingResult> {
+  const verdict = sighting.verdict ?? classifyUserAgent(sighting.userAgent, { signatureAgent: sighting.signatureAgent });
   if (!verdict.isAiCrawler) {
     const what = verdict.kind === 'human' ? 'a human browser' : verdict.kind === 'link-preview' ? `a link previewer (${verdict.token})` : `a bot that is no AI crawler (${verdict.token})`;
     return ignored(`not recorded: the User-Agent is ${what}`);
@@ -156,10 +164,13 @@ export async function recordSighting(container: Container, sighting: Sighting): 
   };
   const { outcome, source } = await visitRepositoryOf(container).record(site.orgSlug, visit, { key, bucket, neighbour });
   return {
-    status: 'success',
-    platform_id: verdict.platformId,
-    platform_name: verdict.platformName,
-    message: outcome === 'recorded' ? 'visit recorded' : `visit already recorded (first seen by ${source})`,
+    response: {
+      status: 'success',
+      platform_id: verdict.platformId,
+      platform_name: verdict.platformName,
+      message: outcome === 'recorded' ? 'visit recorded' : `visit already recorded (first seen by ${source})`,
+    },
+    recorded: outcome === 'recorded',
   };
 }
 
@@ -191,7 +202,8 @@ const pending = new Set<Promise<unknown>>();
  */
 export function recordServedRequest(container: Container | (() => Container), seen: ServedRequestSeen): void {
   if (!isCountedRequest({ method: seen.method, path: seen.path, status: seen.status, contentType: seen.contentType })) return;
-  if (!classifyUserAgent(seen.userAgent, { signatureAgent: seen.signatureAgent }).isAiCrawler) return;
+  const verdict = classifyUserAgent(seen.userAgent, { signatureAgent: seen.signatureAgent });
+  if (!verdict.isAiCrawler) return;
   let resolved: Container;
   try {
     resolved = typeof container === 'function' ? container() : container;
@@ -208,6 +220,7 @@ export function recordServedRequest(container: Container | (() => Container), se
     peer: seen.peer ?? null,
     forwardedFor: seen.forwardedFor,
     fields: seen.referrer ? { referrer: seen.referrer.slice(0, 2048) } : undefined,
+    verdict,
   }).catch((err: Error) => {
     log.warn('server-side visit not recorded', { host: seen.host, path, error: { name: err.name, message: err.message } });
   });
@@ -252,6 +265,5 @@ export async function listVisits(container: Container, orgSlug: string, query: V
 
 /** The client identity a webhook call is counted and deduplicated under: the body's address when it is one, else the caller's. */
 export function beaconAddress(bodyAddress: string | null | undefined, sourceIp: string): string {
-  const fromBody = bodyAddress ? clientIdentity(bodyAddress) : 'unknown';
-  return fromBody !== 'unknown' && !fromBody.startsWith('unparsed:') ? fromBody : sourceIp;
+  return parseClientAddress(bodyAddress) ?? sourceIp;
 }

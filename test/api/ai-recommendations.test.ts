@@ -173,7 +173,7 @@ describe('GET /api/ai-recommendations/{business_id}', () => {
     const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
     // Four visits 80..50 days ago, outside the default range: the month of days 90..61 holds three.
     for (const [ago, userAgent, path] of [[80, GPTBOT, '/ai/m-a/'], [80, CLAUDEBOT, '/ai/m-b/'], [70, GPTBOT, '/ai/m-c/'], [50, GPTBOT, '/ai/later/']] as const) {
-      const outcome = await recordSighting(container, { source: 'server', at: new Date(`${day(ago)}T12:00:00Z`), pageUrl: page(path), userAgent, peer: '203.0.113.5' });
+      const { response: outcome } = await recordSighting(container, { source: 'server', at: new Date(`${day(ago)}T12:00:00Z`), pageUrl: page(path), userAgent, peer: '203.0.113.5' });
       expect(outcome.status).toBe('success');
     }
     const month = await get(`?from=${day(90)}&to=${day(61)}`);

@@ -53,7 +53,7 @@ const visitsAt = async (at: Date): Promise<VisitRecord[]> => {
     .filter((v) => Math.abs(Date.parse(v.created_at) - at.getTime()) < 30 * 60_000);
 };
 const sight = (s: Partial<Sighting> & Pick<Sighting, 'source' | 'at' | 'pageUrl'>) =>
-  recordSighting(container, { userAgent: GPTBOT, peer: BOT_IP, ...s });
+  recordSighting(container, { userAgent: GPTBOT, peer: BOT_IP, ...s }).then((r) => r.response);
 
 describe('one visit, several paths', () => {
   test('server (AI-site host) then beacon: one visit, both sources, the server\'s record kept', async () => {

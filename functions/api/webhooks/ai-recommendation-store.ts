@@ -121,5 +121,5 @@ export const handler = endpoint('POST /webhooks/ai-recommendation-store', {}, as
       timezone: blankToNull(visit.timezone),
     },
   });
-  return { body: outcome };
+  return { body: outcome.response };
 });

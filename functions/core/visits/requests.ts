@@ -11,7 +11,7 @@
  *   JSON), else by the path (no extension, or .html/.htm/.txt/.md/.json). Scripts, styles,
  *   images and fonts fetched by a rendering crawler are sub-resources of the page visit.
  */
-import { clientIdentity } from '../net/client-address';
+import { clientIdentity, parseClientAddress } from '../net/client-address';
 
 const PLUMBING = /^\/(?:tracking\.js|robots\.txt|indexing-key\.txt|favicon\.(?:ico|svg|png)|sitemap[\w.-]*\.xml)$/i;
 const DOCUMENT_TYPE = /^(?:text\/(?:html|plain|markdown|x-markdown)|application\/(?:json|ld\+json|xhtml\+xml))\b/i;
@@ -48,9 +48,8 @@ export function isCountedRequest(request: ServedRequest): boolean {
 export function visitorAddress(peer: string | null | undefined, forwardedFor: string | null | undefined, trustForwarded: boolean): string {
   if (trustForwarded && forwardedFor && forwardedFor.trim() && forwardedFor.trim() !== '-') {
     const entries = forwardedFor.split(',').map((e) => e.trim()).filter(Boolean);
-    const last = entries[entries.length - 1];
-    const identity = clientIdentity(last);
-    if (identity !== 'unknown' && !identity.startsWith('unparsed:')) return identity;
+    const address = parseClientAddress(entries[entries.length - 1]);
+    if (address) return address;
   }
   return clientIdentity(peer);
 }
