@@ -79,7 +79,7 @@ export interface ScoreUpdate {
 }
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MS_PER_DAY = 86_400_000;
+export const MS_PER_DAY = 86_400_000;
 
 /** Milliseconds since the epoch of a real YYYY-MM-DD calendar date (UTC), or null. */
 export function parseIsoDate(date: unknown): number | null {
@@ -99,7 +99,7 @@ export function parseIsoDate(date: unknown): number | null {
   return fixed;
 }
 
-function formatIsoDate(ms: number): string {
+export function formatIsoDate(ms: number): string {
   const d = new Date(ms);
   const y = String(d.getUTCFullYear()).padStart(4, '0');
   const mo = String(d.getUTCMonth() + 1).padStart(2, '0');
