@@ -426,9 +426,10 @@ export interface OrganizationRepository {
   /**
    * Links the record to the provider's organization id (the latest event wins) and sets the
    * name. With `nameUpdatedAt` (the provider's ms timestamp) a name older than the stored one
-   * is not applied. `revive` clears a deletion (organization.created). Returns the record.
+   * is not applied. `revive` clears a deletion (organization.created); `stripeCustomerId` links
+   * the payment customer in the same write. Returns the record.
    */
-  linkProvider(orgSlug: string, link: { providerOrgId: string; name?: string; nameUpdatedAt?: number; revive?: boolean; at: string }): Promise<OrganizationRecord>;
+  linkProvider(orgSlug: string, link: { providerOrgId: string; name?: string; nameUpdatedAt?: number; revive?: boolean; stripeCustomerId?: string; at: string }): Promise<OrganizationRecord>;
   /** D11: business creation merges in the business id, and the name when none is known yet. */
   mergeBusiness(orgSlug: string, business: { businessId: string; name: string; at: string }): Promise<void>;
   /**

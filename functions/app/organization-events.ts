@@ -51,11 +51,10 @@ export async function applyIdpEvent(container: Container, event: IdpEvent): Prom
       name: organizationEvent || !record?.name ? org.name : undefined,
       nameUpdatedAt: organizationEvent ? org.updatedAt : undefined,
       revive: event.type === 'organization.created',
+      // Organization events always reach here, so the payment customer is linked in the same write.
+      stripeCustomerId: organizationEvent ? org.stripeCustomerId : undefined,
       at,
     });
-  }
-  if (organizationEvent && org.stripeCustomerId && org.stripeCustomerId !== record.stripeCustomerId) {
-    await organizations.setStripeCustomerId(slug, org.stripeCustomerId, at);
   }
   if (record.deletedAt) {
     return { orgSlug: slug, note: 'the organization is deleted: its member list stays empty' };

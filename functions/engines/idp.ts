@@ -5,7 +5,7 @@
  */
 import { createWebhookReceipts } from '../adapters/dynamodb/webhook-receipt-repo';
 import { createIdpDirectory } from '../adapters/external/idp/memberships';
-import { memoPerContainer } from './repositories';
+import { perContainer } from './per-container';
 
-export const idpDirectoryOf = memoPerContainer(({ config }) => createIdpDirectory({ settings: () => config.idp }));
-export const webhookReceiptsOf = memoPerContainer(({ dynamo, clock }) => createWebhookReceipts(dynamo.db, dynamo.table, clock));
+export const idpDirectoryOf = perContainer(({ config }) => createIdpDirectory({ settings: () => config.idp }), { needsSecrets: false });
+export const webhookReceiptsOf = perContainer(({ dynamo, clock }) => createWebhookReceipts(dynamo.db, dynamo.table, clock), { needsSecrets: false });

@@ -1,5 +1,5 @@
 /** Organization records (D8, D11, D29): name, provider id, member cache, payment customer id. */
 import { createOrganizationRepository } from '../adapters/dynamodb/organization-repo';
-import { memoPerContainer } from './repositories';
+import { perContainer } from './per-container';
 
-export const organizationsOf = memoPerContainer(({ dynamo }) => createOrganizationRepository(dynamo.db, dynamo.table));
+export const organizationsOf = perContainer(({ dynamo }) => createOrganizationRepository(dynamo.db, dynamo.table), { needsSecrets: false });

@@ -49,10 +49,12 @@ export function createOrganizationRepository(db: DynamoDBDocumentClient, table: 
       return item && typeof item.orgSlug === 'string' ? get(item.orgSlug) : null;
     },
 
-    async linkProvider(orgSlug, { providerOrgId, name, nameUpdatedAt, revive, at }) {
+    async linkProvider(orgSlug, { providerOrgId, name, nameUpdatedAt, revive, stripeCustomerId, at }) {
       const index = keys.providerOrgIndex(providerOrgId);
-      await db.send(upsertCommand(table, orgSlug, at, ['providerOrgId = :pid', 'GSI1PK = :gpk', 'GSI1SK = :gsk'], {
-        ':pid': providerOrgId, ':gpk': index.GSI1PK, ':gsk': index.GSI1SK,
+      await db.send(upsertCommand(table, orgSlug, at, [
+        'providerOrgId = :pid', 'GSI1PK = :gpk', 'GSI1SK = :gsk', ...(stripeCustomerId ? ['stripeCustomerId = :cus'] : []),
+      ], {
+        ':pid': providerOrgId, ':gpk': index.GSI1PK, ':gsk': index.GSI1SK, ...(stripeCustomerId ? { ':cus': stripeCustomerId } : {}),
       }, {}, revive ? 'deletedAt' : ''));
       if (name !== undefined) {
         // A name change older than the one stored (a retried or reordered event) is not applied.

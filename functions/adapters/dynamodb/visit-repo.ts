@@ -14,13 +14,13 @@
  * Items expire 400 days after their bucket (the API reads at most 365 days back from any
  * `to`); the local database has no TTL, so reads filter expired items.
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PLATFORM_KEYS } from '../../core/constants';
 import { ValidationError } from '../../core/errors';
 import type { BotPlatformId } from '../../core/site/ai-bots';
 import type { VisitCounts, VisitRecord, VisitSource } from '../../core/visits/visit';
 import type { Clock, VisitRepository } from '../../ports';
-import { conditionalWrite } from './client';
+import { conditionalWrite, putIfAbsent } from './client';
 import { keys } from './keys';
 import { decodeCursor, encodeCursor } from './page-cursor';
 import { queryAll } from './query-all';
@@ -85,20 +85,16 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
         return { outcome: 'duplicate', source: await markDuplicate(neighbourKey, visit) };
       }
       const ownKey = keys.visit(orgSlug, dedupe.bucket, dedupe.key);
-      const put = await conditionalWrite(() => db.send(new PutCommand({
-        TableName: table,
-        Item: {
-          ...ownKey,
-          type: 'visit',
-          org_slug: orgSlug,
-          dedupe_key: dedupe.key,
-          bucket: dedupe.bucket,
-          expires_at: expiryOf(dedupe.bucket),
-          ...visit,
-          sources: new Set(visit.sources),
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      })));
+      const put = await putIfAbsent(db, table, {
+        ...ownKey,
+        type: 'visit',
+        org_slug: orgSlug,
+        dedupe_key: dedupe.key,
+        bucket: dedupe.bucket,
+        expires_at: expiryOf(dedupe.bucket),
+        ...visit,
+        sources: new Set(visit.sources),
+      });
       if (!put) return { outcome: 'duplicate', source: await markDuplicate(ownKey, visit) };
       // Two sightings recorded at the same moment across a bucket boundary can both pass the
       // neighbour check above. The one in the later bucket gives way (the earlier one never

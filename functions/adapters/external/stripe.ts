@@ -19,6 +19,7 @@
 import Stripe from 'stripe';
 import type { PaymentProvider, SubscriptionRecord } from '../../core/billing/types';
 import { ProviderNotConfiguredError, UpstreamError } from '../../core/errors';
+import { createScrubber } from './vendor-request';
 
 export interface StripeSettings {
   secretKey: string;
@@ -135,9 +136,7 @@ const KEY_SHAPED = /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9*]+/g;
 
 /** Removes the key itself and anything shaped like a Stripe key from a message. */
 export function scrubKey(message: string, secretKey: string): string {
-  let out = message;
-  if (secretKey) out = out.split(secretKey).join('[redacted]');
-  return out.replace(KEY_SHAPED, '[redacted]');
+  return createScrubber(secretKey)(message).replace(KEY_SHAPED, '[redacted]');
 }
 
 export function toUpstreamError(err: unknown, action: string, secretKey: string): UpstreamError {
