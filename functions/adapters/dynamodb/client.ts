@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 
 export interface DocumentClientSettings {
   region: string;
@@ -40,4 +40,44 @@ export async function conditionalWrite(write: () => Promise<unknown>): Promise<b
 /** Writes the item unless one with its key exists; true when it was written (retry-safe inserts). */
 export function putIfAbsent(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>): Promise<boolean> {
   return conditionalWrite(() => db.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' })));
+}
+
+/** BatchGetItem's limit per call. */
+const BATCH_GET_KEYS = 100;
+const UNPROCESSED_TRIES = 8;
+
+export interface BatchGetOptions {
+  consistent?: boolean;
+  projection?: { expression: string; names: Record<string, string> };
+  /** Tests: no waiting before a retry of unprocessed keys. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * The items of these keys, in one BatchGetItem per 100 keys; keys DynamoDB leaves
+ * unprocessed (throttling) are asked again with backoff. Missing items are simply absent;
+ * the order is DynamoDB's.
+ */
+export async function batchGetAll(db: DynamoDBDocumentClient, table: string, itemKeys: readonly Record<string, unknown>[], options: BatchGetOptions = {}): Promise<Record<string, any>[]> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const found: Record<string, any>[] = [];
+  for (let i = 0; i < itemKeys.length; i += BATCH_GET_KEYS) {
+    let pending: Record<string, unknown>[] = itemKeys.slice(i, i + BATCH_GET_KEYS);
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > UNPROCESSED_TRIES) throw new Error(`DynamoDB left ${pending.length} reads unprocessed ${UNPROCESSED_TRIES} times`);
+      if (attempt > 1) await sleep(Math.min(50 * 2 ** attempt, 2_000));
+      const res = await db.send(new BatchGetCommand({
+        RequestItems: {
+          [table]: {
+            Keys: pending,
+            ...(options.consistent ? { ConsistentRead: true } : {}),
+            ...(options.projection ? { ProjectionExpression: options.projection.expression, ExpressionAttributeNames: options.projection.names } : {}),
+          },
+        },
+      }));
+      found.push(...(res.Responses?.[table] ?? []));
+      pending = (res.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
+    }
+  }
+  return found;
 }

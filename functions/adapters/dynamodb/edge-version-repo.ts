@@ -9,16 +9,11 @@
  * - `EDGE#LOCALVERSIONS`: the local stand-in's version counter (atomic ADD).
  * - `EDGE#ROLLOUT`: the one-at-a-time lease (conditional put, deleted by its holder).
  */
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EdgeVersion } from '../../core/edge/rollout';
 import type { DistributionEdgeState, EdgeVersionRepository, RolloutLease } from '../../core/edge/types';
+import { batchGetAll, isConditionFailure } from './client';
 import { keys } from './keys';
-
-/** BatchGetItem's limit. */
-const BATCH_GET_KEYS = 100;
-const UNPROCESSED_TRIES = 8;
-
-const isConditionFailure = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
 
 export function createEdgeVersionRepository(db: DynamoDBDocumentClient, table: string, options: { sleep?: (ms: number) => Promise<void> } = {}): EdgeVersionRepository {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -57,33 +52,18 @@ export function createEdgeVersionRepository(db: DynamoDBDocumentClient, table: s
     },
 
     async distributionsOf(orgSlugs) {
+      const items = await batchGetAll(db, table, [...new Set(orgSlugs)].map((slug) => keys.aiSite(slug)), {
+        consistent: true, sleep,
+        projection: { expression: '#org, #dist, #ver', names: { '#org': 'orgSlug', '#dist': 'cdnDistributionId', '#ver': 'cdnEdgeFunctionVersionArn' } },
+      });
       const found: DistributionEdgeState[] = [];
-      const slugs = [...new Set(orgSlugs)];
-      for (let i = 0; i < slugs.length; i += BATCH_GET_KEYS) {
-        let pending: Record<string, unknown>[] = slugs.slice(i, i + BATCH_GET_KEYS).map((slug) => keys.aiSite(slug));
-        for (let attempt = 1; pending.length > 0; attempt++) {
-          if (attempt > UNPROCESSED_TRIES) throw new Error(`DynamoDB left ${pending.length} AI-site reads unprocessed ${UNPROCESSED_TRIES} times`);
-          if (attempt > 1) await sleep(Math.min(50 * 2 ** attempt, 2_000));
-          const res = await db.send(new BatchGetCommand({
-            RequestItems: {
-              [table]: {
-                Keys: pending,
-                ConsistentRead: true,
-                ProjectionExpression: '#org, #dist, #ver',
-                ExpressionAttributeNames: { '#org': 'orgSlug', '#dist': 'cdnDistributionId', '#ver': 'cdnEdgeFunctionVersionArn' },
-              },
-            },
-          }));
-          for (const item of res.Responses?.[table] ?? []) {
-            if (typeof item.orgSlug !== 'string' || typeof item.cdnDistributionId !== 'string' || !item.cdnDistributionId) continue;
-            found.push({
-              orgSlug: item.orgSlug,
-              distributionId: item.cdnDistributionId,
-              versionArn: typeof item.cdnEdgeFunctionVersionArn === 'string' && item.cdnEdgeFunctionVersionArn ? item.cdnEdgeFunctionVersionArn : null,
-            });
-          }
-          pending = (res.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
-        }
+      for (const item of items) {
+        if (typeof item.orgSlug !== 'string' || typeof item.cdnDistributionId !== 'string' || !item.cdnDistributionId) continue;
+        found.push({
+          orgSlug: item.orgSlug,
+          distributionId: item.cdnDistributionId,
+          versionArn: typeof item.cdnEdgeFunctionVersionArn === 'string' && item.cdnEdgeFunctionVersionArn ? item.cdnEdgeFunctionVersionArn : null,
+        });
       }
       return found.sort((a, b) => (a.orgSlug < b.orgSlug ? -1 : a.orgSlug > b.orgSlug ? 1 : 0));
     },

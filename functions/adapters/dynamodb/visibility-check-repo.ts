@@ -8,7 +8,7 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CHECK_RETENTION_DAYS, type VisibilityCheck, type VisibilitySample } from '../../core/visibility/checks';
 import type { Clock, VisibilityCheckRepository } from '../../ports';
-import { isConditionFailure } from './client';
+import { batchGetAll, isConditionFailure } from './client';
 import { keys } from './keys';
 import { queryPrefix } from './query-all';
 
@@ -68,9 +68,11 @@ export function createVisibilityCheckRepository(db: DynamoDBDocumentClient, tabl
     },
 
     async getReports(orgSlug, runDates) {
-      // Point reads by key: a day's checks share the reports' key range, so a range query would read them all.
-      const found = await Promise.all([...new Set(runDates)].sort().map(async (runDate) => ({ runDate, report: await this.getReport(orgSlug, runDate) })));
-      return found.filter((f): f is { runDate: string; report: NonNullable<typeof f.report> } => f.report !== null);
+      // By key, in one batch: a day's checks share the reports' key range, so a range query would read them all.
+      const days = [...new Set(runDates)].sort();
+      const items = await batchGetAll(db, table, days.map((runDate) => keys.visibilityReport(orgSlug, runDate)), { consistent: true });
+      const byDay = new Map(items.map((item) => live(item)).filter((item) => item !== undefined).map((item) => [item!.run_date as string, item!.report]));
+      return days.flatMap((runDate) => (byDay.has(runDate) ? [{ runDate, report: byDay.get(runDate)! }] : []));
     },
   };
 }

@@ -47,7 +47,7 @@
  */
 import { isIP } from 'node:net';
 import { ValidationError } from '../errors';
-import { SITE_PATHS, aiHref, isRoutedPath, urlPathOfFile } from '../site/paths';
+import { SITE_PATHS, aiHref, isRoutedPath, stripQueryAndHash, urlPathOfFile } from '../site/paths';
 import { classifyAddress } from '../net/address-policy';
 
 /** The protocol's limit of URLs in one submission. */
@@ -332,11 +332,6 @@ function parseOrigin(value: string, name: string): URL {
 
 function trimOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, '');
-}
-
-function stripQueryAndHash(path: string): string {
-  const cut = path.search(/[?#]/);
-  return cut === -1 ? path : path.slice(0, cut);
 }
 
 /** Top-level names that never resolve on the public internet (RFC 2606, 6761, 6762, 8375). */

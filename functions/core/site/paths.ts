@@ -99,7 +99,8 @@ export function absoluteUrl(origin: string, path: string): string {
   return `${origin.replace(/\/+$/, '')}${path}`;
 }
 
-function stripQueryAndHash(path: string): string {
+/** `/a/?q#f` → `/a/`. */
+export function stripQueryAndHash(path: string): string {
   const cut = path.search(/[?#]/);
   return cut === -1 ? path : path.slice(0, cut);
 }
