@@ -1,6 +1,7 @@
 /** The store as the AI site is built from it: the scraped pages (1a) and the catalogue (1c). */
 import { artifactKeys } from '../core/artifacts';
 import { ValidationError } from '../core/errors';
+import type { Business } from '../core/model';
 import type { StoreSnapshot } from '../core/site/types';
 import { storeDomain } from '../core/store/store-url';
 import type { Container } from '../container';
@@ -8,8 +9,8 @@ import { requireBusiness } from './business';
 import type { CatalogArtifact } from './discover-products';
 import type { ScrapeArtifact } from './scrape-website';
 
-export async function loadSnapshot(container: Container, orgSlug: string): Promise<StoreSnapshot> {
-  const business = await requireBusiness(container, orgSlug);
+export async function loadSnapshot(container: Container, orgSlug: string, known?: Business): Promise<StoreSnapshot> {
+  const business = known ?? await requireBusiness(container, orgSlug);
   const [scrape, catalog] = await Promise.all([
     container.artifacts.get<ScrapeArtifact>(artifactKeys.scrape(orgSlug)),
     container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug)),

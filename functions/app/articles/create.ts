@@ -11,14 +11,12 @@ import { buildArticleFiles, publishedDateOf, readArticleSources, type ArticleBui
 import type { ArticleRecord } from '../../core/articles/record';
 import { weekBounds } from '../../core/articles/quota';
 import { articleSlug, takenSlugs } from '../../core/articles/slugs';
-import { pickTitle, titleContext, type TitleContext } from '../../core/articles/titles';
+import { pickTitle, titleContext } from '../../core/articles/titles';
 import { NotFoundError, ValidationError } from '../../core/errors';
-import type { Business } from '../../core/model';
 import type { CatalogProduct, SiteFile, SiteNarrative } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
 import { requireBusiness } from '../business';
 import { loadSnapshot } from '../snapshot';
-import type { CatalogArtifact } from '../discover-products';
 import { saveSitePart } from '../site-part-store';
 
 export interface CreateArticlesOptions {
@@ -65,23 +63,18 @@ async function siteContent(container: Container, orgSlug: string): Promise<SiteC
   };
 }
 
-async function productOf(container: Container, orgSlug: string, productId: string): Promise<{ entityId: string; product: CatalogProduct }> {
+/** The product entity (404 when unknown) and its catalogue record (a minimal one when the catalogue lacks it). */
+async function productEntity(container: Container, orgSlug: string, productId: string) {
   const entity = await container.products.find(orgSlug, productId);
   if (!entity) throw new NotFoundError(`product ${productId} not found for business ${orgSlug}`);
-  const catalog = await container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug));
-  const product = catalog?.products.find((p) => p.productId === entity.productId) ?? {
+  return entity;
+}
+
+function catalogProductOf(entity: { productId: string; name: string; url?: string | null }, products: readonly CatalogProduct[]): CatalogProduct {
+  return products.find((p) => p.productId === entity.productId) ?? {
     productId: entity.productId, name: entity.name, url: entity.url ?? '', description: '', productType: '', vendor: '', tags: [],
     price: null, compareAtPrice: null, currency: null, available: true, imageUrls: [], updatedAt: null,
   };
-  return { entityId: entity.id, product };
-}
-
-async function contextOf(container: Container, business: Business, product: CatalogProduct | null, now: string): Promise<TitleContext> {
-  const [snapshot, narrative] = await Promise.all([
-    loadSnapshot(container, business.orgSlug),
-    container.artifacts.get<SiteNarrative>(artifactKeys.narrative(business.orgSlug)),
-  ]);
-  return titleContext(snapshot, narrative, { now, product });
 }
 
 /**
@@ -93,9 +86,11 @@ export async function createArticles(container: Container, orgSlug: string, opti
   const now = container.clock.now().toISOString();
   const today = now.slice(0, 10);
   if (options.backdateTo && options.backdateTo > today) throw new ValidationError('backdate_to must not be in the future');
-  const target = options.productId ? await productOf(container, orgSlug, options.productId) : null;
+  const entity = options.productId ? await productEntity(container, orgSlug, options.productId) : null;
+  const snapshot = await loadSnapshot(container, orgSlug, business);
+  const target = entity ? { entityId: entity.id, product: catalogProductOf(entity, snapshot.products) } : null;
   const [context, content, existing] = await Promise.all([
-    contextOf(container, business, target?.product ?? null, now),
+    container.artifacts.get<SiteNarrative>(artifactKeys.narrative(orgSlug)).then((narrative) => titleContext(snapshot, narrative, { now, product: target?.product ?? null })),
     siteContent(container, orgSlug),
     options.existing ?? container.articles.list(orgSlug),
   ]);
