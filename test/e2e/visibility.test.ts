@@ -189,6 +189,17 @@ describe('failures and unconfigured platforms', () => {
     const entry = (await stack.call('GET', `/api/visibility/${ORG}`, { token })).body.history_scores.find((e: any) => e.date === day);
     expect(entry).toMatchObject({ n: 70, true_count: 30, raw_score: 42.9, platforms: { platform_5_score: null, platform_1_score: 100 } });
     expect(checks.some((c: any) => JSON.stringify(c).includes(fakes.servers.platform_5.key!))).toBe(false);
+
+    // D119: a re-run the same day asks only what is not settled: platform_5's failed checks, now answered.
+    const before = Object.fromEntries(Object.entries(fakes.servers).map(([k, server]) => [k, server.requestCount()]));
+    const again = await stack.call('POST', '/api/cron/analyze-visibility', { apiKey: DEV_API_KEY, body: { business_id: ORG, run_date: day } });
+    await stack.workflows.finished(again.body.execution_id);
+    const asked = Object.fromEntries(Object.entries(fakes.servers).map(([k, server]) => [k, server.requestCount() - before[k]]));
+    expect(asked.platform_5).toBe(10);
+    for (const [k, n] of Object.entries(asked)) if (k !== 'platform_5') expect({ k, n }).toEqual({ k, n: 0 });
+    const settled = (await stack.call('GET', `/api/visibility/${ORG}/checks?date=${day}&platform=platform_5`, { token })).body.checks;
+    expect(settled).toHaveLength(10);
+    for (const c of settled) expect(c).toMatchObject({ status: 'checked', result: expect.any(Boolean) });
   }, 60_000);
 
   test('with 3 platforms unconfigured the score uses only the 5 tested: 30 of 50 = 60', async () => {
