@@ -252,7 +252,7 @@ function createArtifactStore(config: Config): ArtifactStore {
   const missing = async (): Promise<never> => {
     throw new ProviderNotConfiguredError('workflow artifact storage is not configured (SITES_BUCKET on AWS, ARTIFACTS_DIR locally)');
   };
-  return { put: missing, get: missing, list: missing, versions: missing };
+  return { put: missing, get: missing, list: missing, versions: missing, delete: missing };
 }
 
 function createWorkflowStarter(config: Config): WorkflowStarter {

@@ -240,10 +240,13 @@ export interface PlatformLimits {
   dailyBudget: number;
 }
 
+/** What the fleet-wide limits hold: the 8 AI platforms, and the model that writes articles (issue 20). */
+export type LimitedProvider = PlatformKey | 'article_model';
+
 export interface PlatformLimiter {
   readonly limits: PlatformLimits;
   /** Waits for a concurrency slot and the rate; refuses when the day's budget is spent or the wait is too long. */
-  acquire(platform: PlatformKey): Promise<{ ok: true; release(): Promise<void> } | { ok: false; reason: string }>;
+  acquire(platform: LimitedProvider): Promise<{ ok: true; release(): Promise<void> } | { ok: false; reason: string }>;
 }
 
 export interface AiSiteRepository {
@@ -283,6 +286,12 @@ export interface ArticleRepository {
   list(orgSlug: string): Promise<ArticleRecord[]>;
   /** Takes back an article whose files could not be saved (its record and its counts). */
   remove(orgSlug: string, article: ArticleRecord): Promise<void>;
+  /**
+   * Retires a published article (its product left the catalogue): the record goes and its
+   * entity's count with it; the week's count keeps it (it was created that week, and the
+   * quota counts creations). False when the record was already gone (nothing counted twice).
+   */
+  retire(orgSlug: string, article: ArticleRecord): Promise<boolean>;
 }
 
 export interface ArticleStats {
@@ -292,6 +301,8 @@ export interface ArticleStats {
   recordArticle(orgSlug: string, weekStart: string, productId: string | null): Promise<void>;
   /** Takes one article back out of those counts. */
   unrecordArticle(orgSlug: string, weekStart: string, productId: string | null): Promise<void>;
+  /** Takes one article off its entity's count only (a retired article: its week still counts it). */
+  unrecordEntityArticle(orgSlug: string, productId: string | null): Promise<void>;
 }
 
 export interface RateLimitDecision {
@@ -318,8 +329,10 @@ export interface ArtifactStore {
   get<T>(key: string): Promise<T | null>;
   /** Keys under a prefix (e.g. every generated part of one site). */
   list(prefix: string): Promise<string[]>;
-  /** A cheap version token per key under a prefix: it changes whenever the artifact is rewritten. */
+  /** A cheap version token per key under a prefix: it changes whenever the artifact is rewritten (a deleted key leaves the map). */
   versions(prefix: string): Promise<Record<string, string>>;
+  /** Deletes the artifact; nothing happens when there is none (a retry deletes nothing twice). */
+  delete(key: string): Promise<void>;
 }
 
 export interface OnboardingRepository {

@@ -10,3 +10,12 @@ import type { Container } from '../container';
 export async function saveSitePart(container: Container, orgSlug: string, part: string, files: SiteFile[]): Promise<void> {
   await container.artifacts.put(artifactKeys.sitePart(orgSlug, part), files);
 }
+
+/**
+ * Deletes one part (a retired article's): the next publish of the parts leaves its files out,
+ * and sees the deletion as a change (the part leaves the parts' versions). Deleting a part that
+ * is already gone does nothing.
+ */
+export async function deleteSitePart(container: Container, orgSlug: string, part: string): Promise<void> {
+  await container.artifacts.delete(artifactKeys.sitePart(orgSlug, part));
+}

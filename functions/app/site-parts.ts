@@ -9,15 +9,15 @@ import type { SiteFile } from '../core/site/types';
 import type { Container } from '../container';
 import { requireBusiness } from './business';
 import { deploySite, type DeployRequest, type DeployResult } from './deploy-site';
-import { saveSitePart } from './site-part-store';
+import { deleteSitePart, saveSitePart } from './site-part-store';
 
-export { saveSitePart };
+export { deleteSitePart, saveSitePart };
 
 const MAX_ROUNDS = 5;
 /** The part of files deployed through POST /api/cron/deploy-site: published last, so its files win on a shared path. */
 export const DEPLOYED_PART = 'deployed';
 
-/** The parts' version tokens, as one comparable string (cheap: no part is read). */
+/** The parts' version tokens, as one comparable string (cheap: no part is read). A deleted part leaves it, so its deletion is a change. */
 async function partsVersion(container: Container, orgSlug: string): Promise<string> {
   const versions = await container.artifacts.versions(artifactKeys.siteParts(orgSlug));
   return JSON.stringify(Object.entries(versions).sort());

@@ -15,6 +15,9 @@ export const artifactKeys = {
   sitePart: (slug: string, part: string) => `site-parts/${slug}/${part}`,
   /** 2a: the day's article plan (entities and counts), written once per business and day. */
   articlePlan: (slug: string, runDate: string) => `article-plans/${slug}/${runDate}`,
+  /** 2a: what one planned entity published that day, and why the rest was not (D35). */
+  articleOutcomes: (slug: string, runDate: string) => `article-outcomes/${slug}/${runDate}`,
+  articleOutcome: (slug: string, runDate: string, entity: string) => `article-outcomes/${slug}/${runDate}/${entity}`,
 };
 
 /** The site part holding one AI article's files (one part per article: parallel creates never overwrite each other). */

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createS3ArtifactStore } from '../../functions/adapters/aws/s3-artifact-store';
 import { createFsArtifactStore } from '../../functions/adapters/local/fs-artifact-store';
@@ -70,5 +70,31 @@ describe('artifact versions', () => {
     s3.on(ListObjectsV2Command).resolves({ Contents: [{ Key: 'artifacts/site-parts/shop/main.json.gz', ETag: '"abc"' }] });
     const store = createS3ArtifactStore(new S3Client({}), 'bucket');
     expect(await store.versions('site-parts/shop')).toEqual({ 'site-parts/shop/main': '"abc"' });
+  });
+});
+
+describe('artifact delete (a retired article\'s part)', () => {
+  test('locally: the artifact is gone, its key leaves the listing and the versions (a change), and a second delete does nothing', async () => {
+    const store = createFsArtifactStore(mkdtempSync(join(tmpdir(), 'artifacts-')));
+    await store.put('site-parts/shop/main', [1]);
+    await store.put('site-parts/shop/article-a', [2]);
+    const before = await store.versions('site-parts/shop');
+    await store.delete('site-parts/shop/article-a');
+    expect(await store.get('site-parts/shop/article-a')).toBeNull();
+    expect(await store.list('site-parts/shop')).toEqual(['site-parts/shop/main']);
+    const after = await store.versions('site-parts/shop');
+    expect(after).toEqual({ 'site-parts/shop/main': before['site-parts/shop/main'] });
+    expect(JSON.stringify(Object.entries(after).sort())).not.toBe(JSON.stringify(Object.entries(before).sort()));
+    await expect(store.delete('site-parts/shop/article-a')).resolves.toBeUndefined();
+    await expect(store.delete('site-parts/nobody/main')).resolves.toBeUndefined();
+    await expect(store.delete('../escape')).rejects.toThrow(/invalid artifact key/);
+  });
+
+  test('on S3: DeleteObject on the artifact\'s key (S3 answers a missing key with success)', async () => {
+    const s3 = mockClient(S3Client);
+    s3.on(DeleteObjectCommand).resolves({});
+    const store = createS3ArtifactStore(new S3Client({}), 'bucket');
+    await store.delete('site-parts/shop/article-a');
+    expect(s3.commandCalls(DeleteObjectCommand)[0].args[0].input).toEqual({ Bucket: 'bucket', Key: 'artifacts/site-parts/shop/article-a.json.gz' });
   });
 });

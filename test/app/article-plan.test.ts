@@ -6,11 +6,12 @@
 import { planDailyArticles } from '../../functions/app/articles/daily';
 import type { Container } from '../../functions/container';
 
-function fakeContainer(products: number, articlesThisWeek: () => number) {
-  const artifacts = new Map<string, unknown>();
+function fakeContainer(products: number, articlesThisWeek: () => number, removed: readonly string[] = []) {
   const list = Array.from({ length: products }, (_, i) => ({
     id: `entity-${i}`, orgSlug: 'o', productId: `p-${i}`, name: `Product ${i}`, url: null, citationCount: 0, articleCount: i % 3, createdAt: '', updatedAt: '',
   }));
+  // Today's catalogue: removed products keep their entities but are no longer listed.
+  const artifacts = new Map<string, unknown>([['catalog/o', { products: list.filter((p) => !removed.includes(p.productId)).map((p) => ({ productId: p.productId })) }]]);
   return {
     config: { articleQuotaPolicy: 'one-time-burst' },
     businesses: { get: async () => ({ id: 'biz', orgSlug: 'o', name: 'Shop', url: 'https://shop.example', domain: 'shop.example', faviconUrl: null, createdAt: '', updatedAt: '' }) },
@@ -38,4 +39,9 @@ test('the plan is stored once: a retry after the first articles exist follows it
   expect(await planDailyArticles(container, input)).toEqual(first);
   // Another day (the next week's burst) gets its own plan: here the quota reads 0.
   expect((await planDailyArticles(container, { ...input, run_date: '2026-11-24' })).items).toEqual([]);
+});
+
+test('a product the store removed keeps its entity and quota line but gets no article planned (issue 20)', async () => {
+  const { items } = await planDailyArticles(fakeContainer(4, () => 0, ['p-2']), input);
+  expect(items.map((i) => i.product_id).sort()).toEqual(['p-0', 'p-1', 'p-3']);
 });

@@ -114,18 +114,25 @@ describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', 
     expect(run.steps['2a']).toMatchObject({ status: 'succeeded' });
     // weekly-100: 100 a week, 2 already created by the routes this week → 98 today.
     expect(quotaBefore.total_daily_quota).toBe(98);
+    // The quota is a ceiling (D35): what the store's facts can answer is written, and the
+    // outcome says how many were planned and why the rest were not.
     const result = run.steps['2a'].result;
-    expect(result.articles_created).toBe(98);
+    expect(result.articles_planned).toBe(98);
+    expect(result.articles_created).toBeGreaterThan(10);
+    expect(result.articles_created).toBeLessThanOrEqual(98);
+    expect(result.shortfall).toBe(98 - result.articles_created);
+    if (result.shortfall > 0) expect(result.not_published.length).toBeGreaterThan(0);
+    for (const entry of result.not_published) expect(entry.reason ?? entry.rejected[0]?.reason).toEqual(expect.any(String));
     const articles = (await stack.call('GET', `/api/articles/${ORG}`, { token })).body;
-    expect(articles.total).toBe(100);
-    expect(new Set(articles.articles.map((a: any) => a.title)).size).toBe(100);
+    expect(articles.total).toBe(result.articles_created + 2);
+    expect(new Set(articles.articles.map((a: any) => a.title)).size).toBe(articles.total);
     for (const a of articles.articles.slice(-5)) expect((await aiPage(a.article_path)).status).toBe(200);
     const checkedAfter = lastChecked((await aiPage('/ai/')).text);
     expect(checkedAfter).not.toBeNull();
     expect(checkedAfter).not.toBe(checkedBefore);
     expect(new Date(`${checkedAfter} UTC`).getTime() - new Date(`${checkedBefore} UTC`).getTime()).toBe(86_400_000);
     const quotaAfter = (await stack.call('GET', `/api/cron/ai-articles-quota?org_slug=${ORG}`, key)).body;
-    expect(quotaAfter).toMatchObject({ articles_this_week: 100, total_daily_quota: 0 });
+    expect(quotaAfter).toMatchObject({ articles_this_week: articles.total });
   });
 
   test('batch 3: exactly one IndexNow request, on the AI host, with its key location and the new article URLs', async () => {

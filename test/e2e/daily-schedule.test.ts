@@ -137,7 +137,9 @@ describe('daily schedule over three businesses', () => {
     expect(runOf(first, 'changing').steps['2a'].result).toMatchObject({ deployed: true });
     expect((await container.aiSites.get('changing'))!.releaseId).toBe(runOf(first, 'changing').steps['2a'].result.release_id);
     expect(runOf(first, 'steady').steps.deploy).toMatchObject({ status: 'skipped', reason: 'nothing changed since the last deploy', result: { deploys: 0 } });
-    expect(runOf(first, 'steady').steps['2a'].result).toMatchObject({ deployed: true, articles_created: 100 });
+    // The quota (weekly-100: 100) is a ceiling (D35): what the store's facts answer is written.
+    expect(runOf(first, 'steady').steps['2a'].result).toMatchObject({ deployed: true, articles_planned: 100, articles_created: expect.any(Number) });
+    expect(runOf(first, 'steady').steps['2a'].result.articles_created).toBeGreaterThan(10);
     const paths = await sitePaths('changing');
     for (const h of NEW_PRODUCTS) expect(paths).toContain(`/llms/${h}.txt`);
     expect(await siteFile('changing', '/llms.txt')).toMatch(/Kyoto Drip Kettle/);
@@ -164,7 +166,7 @@ describe('daily schedule over three businesses', () => {
     expect(again.steps.deploy).toMatchObject({ status: 'skipped', result: { regenerated: false, deploys: 0 } });
     expect((await container.products.list('changing')).length).toBe(entities);
     expect((await container.prompts.list('changing')).length).toBe(prompts);
-    expect(again.steps['2a'].result).toMatchObject({ deployed: false, articles_created: 100 });
+    expect(again.steps['2a'].result).toMatchObject({ deployed: false, articles_created: runOf(first, 'changing').steps['2a'].result.articles_created });
     expect((await container.aiSites.get('changing'))!.releaseId).toBe(release);
     expect((await container.articles.list('changing')).length).toBe(articles);
     // The day's changed URLs are a set: the second run added none twice.

@@ -52,7 +52,16 @@ export function idsInPrompt(userMessage: string): string[] {
   return [...userMessage.matchAll(/^- id: ([^ |]+)/gm)].map((m) => m[1]);
 }
 
-/** Valid model answers for each call kind (what a well-behaved model would return). */
+/** Product lines of a product-summary prompt: id, name and type. */
+export function productsInPrompt(userMessage: string): Array<{ id: string; name: string; type: string }> {
+  return [...userMessage.matchAll(/^- id: ([^ |]+) \| name: ([^|\n]+?)(?: \| type: ([^|\n]+?))?(?: \||$)/gm)]
+    .map((m) => ({ id: m[1], name: m[2], type: m[3] ?? '' }));
+}
+
+/**
+ * Valid model answers for each call kind (what a well-behaved model would return): every
+ * sentence is supported by the fixture store's content (D36 grounding keeps them all).
+ */
 export function validContent(req: RecordedRequest): string {
   const user = req.body.messages?.find((m) => m.role === 'user')?.content ?? '';
   if (req.kind === 'overview') {
@@ -76,7 +85,7 @@ export function validContent(req: RecordedRequest): string {
   }
   if (req.kind === 'products') {
     const summaries: Record<string, string> = {};
-    for (const id of idsInPrompt(user)) summaries[id] = `Model summary for ${id}, sold by {{STORE}}.`;
+    for (const p of productsInPrompt(user)) summaries[p.id] = `{{STORE}} sells ${p.name}${p.type ? ` (${p.type})` : ''}.`;
     return JSON.stringify({ productSummaries: summaries });
   }
   return '{}';

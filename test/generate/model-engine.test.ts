@@ -35,6 +35,8 @@ function generator(server: FakeLlm, log: Logger, extra: Partial<ModelGeneratorOp
 }
 
 const userMessage = (r: RecordedRequest) => r.body.messages?.find((m) => m.role === 'user')?.content ?? '';
+/** The engine of a model narrative whose every sentence is grounded in the store (D36). */
+const grounded = (model: string) => ({ name: 'model', model, grounding: { checked: expect.any(Number), dropped: 0, examples: [] } });
 
 describe('model generator against a local OpenAI-compatible server', () => {
   it('makes the 3 calls in parallel and builds the narrative from valid outputs', async () => {
@@ -66,14 +68,14 @@ describe('model generator against a local OpenAI-compatible server', () => {
     expect(userMessage(overview)).not.toMatch(/Price range|USD \d|currently unavailable/);
     expect(idsInPrompt(userMessage(llm.requests.find((r) => r.kind === 'products')!))).toEqual(PRODUCTS.map((p) => p.productId));
 
-    expect(n.engine).toEqual({ name: 'model', model: 'test-model' });
+    expect(n.engine).toEqual(grounded('test-model'));
     expect(n.summary).toBe('Ember & Leaf roasts small-batch specialty coffee and blends loose leaf tea in Portland.');
     expect(n.categories).toEqual(['Coffee', 'Tea', 'Brewing Gear']); // de-duplicated
     expect(n.faqs).toEqual([
       { question: 'What does Ember & Leaf sell?', answer: 'Ember & Leaf sells specialty coffee, loose leaf tea and brewing gear.' },
       { question: 'Does Ember & Leaf offer free shipping?', answer: 'Yes, on US orders over $45.' },
     ]);
-    expect(n.productSummaries['colombia-huila']).toBe('Model summary for colombia-huila, sold by Ember & Leaf.');
+    expect(n.productSummaries['colombia-huila']).toBe('Ember & Leaf sells Colombia Huila (Coffee).');
     expect(gen.stats()).toEqual({ calls: 3, failures: 0, fallbacks: 0 });
     expect(log.lines.filter((l) => l.level === 'warn')).toEqual([]);
   });
@@ -115,7 +117,7 @@ describe('model generator against a local OpenAI-compatible server', () => {
   it('tolerates ```json fences around the output', async () => {
     llm = await startFakeLlm({ respond: (r) => ({ content: `Here you go:\n\`\`\`json\n${validContent(r)}\n\`\`\`` }) });
     const n = await generator(llm, captureLogger()).generateNarrative(coffeeStore());
-    expect(n.engine).toEqual({ name: 'model', model: 'test-model' });
+    expect(n.engine).toEqual(grounded('test-model'));
     expect(n.faqs).toHaveLength(2);
   });
 
@@ -126,7 +128,7 @@ describe('model generator against a local OpenAI-compatible server', () => {
     const gen = generator(llm, captureLogger());
     const n = await gen.generateNarrative(coffeeStore());
     expect(llm.countOf('overview')).toBe(2);
-    expect(n.engine).toEqual({ name: 'model', model: 'test-model' });
+    expect(n.engine).toEqual(grounded('test-model'));
     expect(n.industry).toBe('specialty coffee and tea');
     expect(gen.stats()).toEqual({ calls: 4, failures: 1, fallbacks: 0 });
   });
@@ -143,7 +145,7 @@ describe('model generator against a local OpenAI-compatible server', () => {
     const n = await gen.generateNarrative(coffeeStore());
     expect(llm.countOf('faqs')).toBe(2);
     expect(llm.countOf('products')).toBe(2);
-    expect(n.engine).toEqual({ name: 'model', model: 'test-model' });
+    expect(n.engine).toEqual(grounded('test-model'));
   });
 
   it('gives up after a timeout on every attempt and says so', async () => {
@@ -186,7 +188,7 @@ describe('model generator against a local OpenAI-compatible server', () => {
       respond: (r): Reply => {
         if (r.kind !== 'products') return { content: validContent(r) };
         const summaries: Record<string, string> = { 'not-a-product': 'Invented product that does not exist.', '../../etc': 'Path-looking key, dropped.' };
-        for (const id of ids.slice(1)) summaries[id] = `Model summary for ${id}.`;
+        for (const p of PRODUCTS.slice(1)) summaries[p.productId] = `${p.name} is sold by {{STORE}}.`;
         return { content: JSON.stringify({ productSummaries: summaries }) };
       },
     });
@@ -196,7 +198,7 @@ describe('model generator against a local OpenAI-compatible server', () => {
     expect(Object.keys(n.productSummaries).sort()).toEqual([...ids].sort());
     expect(n.productSummaries['not-a-product']).toBeUndefined();
     expect(n.productSummaries[ids[0]]).toBe(offline.productSummaries[ids[0]]);
-    expect(n.productSummaries[ids[1]]).toBe(`Model summary for ${ids[1]}.`);
+    expect(n.productSummaries[ids[1]]).toBe(`${PRODUCTS[1].name} is sold by Ember & Leaf.`);
     expect(n.engine.name).toBe('model');
     expect(n.engine.fallbackReason).toBe('productSummaries: model omitted 1 of 8 products; offline summaries used for them');
     expect(log.lines.some((l) => l.msg === 'model product summaries adjusted')).toBe(true);
@@ -212,7 +214,7 @@ describe('model generator against a local OpenAI-compatible server', () => {
     const chunks = llm.requests.filter((r) => r.kind === 'products').map((r) => idsInPrompt(userMessage(r)).length);
     expect(chunks.sort()).toEqual([10, 10, 5]);
     expect(Object.keys(n.productSummaries)).toHaveLength(25);
-    expect(n.engine).toEqual({ name: 'model', model: 'test-model' });
+    expect(n.engine).toEqual(grounded('test-model'));
   });
 
   it('a failed product chunk falls back alone and is named in the reason', async () => {
@@ -222,7 +224,7 @@ describe('model generator against a local OpenAI-compatible server', () => {
     });
     const n = await generator(llm, captureLogger(), { productsPerCall: 3, maxRetries: 1 }).generateNarrative(coffeeStore({ products }));
     expect(n.productSummaries['p-0']).toMatch(/^Ethiopia Yirgacheffe is a coffee/);
-    expect(n.productSummaries['p-4']).toBe('Model summary for p-4, sold by Ember & Leaf.');
+    expect(n.productSummaries['p-4']).toBe('Ember & Leaf sells Organic Sencha (Tea).');
     expect(n.engine.fallbackReason).toBe('productSummaries (chunk 1 of 2): HTTP 503 from the model API (after 2 attempts)');
   });
 
@@ -251,7 +253,7 @@ describe('createGenerator', () => {
     const gen = createGenerator({ llmBaseUrl: llm.baseUrl }, { log: captureLogger() });
     expect(gen.name).toBe('model');
     const n = await gen.generateNarrative(coffeeStore());
-    expect(n.engine).toEqual({ name: 'model', model: 'gpt-4o-mini' });
+    expect(n.engine).toEqual(grounded('gpt-4o-mini'));
     expect(llm.requests.every((r) => r.body.model === 'gpt-4o-mini')).toBe(true);
   });
 

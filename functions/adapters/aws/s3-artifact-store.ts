@@ -1,5 +1,5 @@
 /** Workflow artifacts as gzip JSON objects under `artifacts/` in the sites bucket. */
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { artifactPath } from '../../core/artifacts';
 import type { ArtifactStore } from '../../ports';
@@ -35,7 +35,11 @@ export function createS3ArtifactStore(s3: S3Client, bucket: string): ArtifactSto
       }
     },
     list: async (prefix) => Object.keys(await listWithETags(prefix)).sort(),
-    // S3 gives every object version its own ETag, returned by the listing itself.
+    // S3 gives every object version its own ETag, returned by the listing itself; a deleted object is no longer listed.
     versions: listWithETags,
+    async delete(k) {
+      // S3 answers a delete of a missing key with success: a retry deletes nothing twice.
+      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key(k) }));
+    },
   };
 }

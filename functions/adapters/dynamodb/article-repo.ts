@@ -2,7 +2,8 @@
  * AI articles: one item per article under `ARTICLE#<slug>` in the organization's partition.
  * The slug is claimed with a conditional put, so two creates racing for one title keep one
  * article; the week's and the entity's counters (article-stats.ts) are counted only for the
- * article that was saved, and given back when its files could not be stored.
+ * article that was saved, and given back when its files could not be stored. A retired article
+ * (its product left the catalogue) gives back its entity's count only: its week created it.
  */
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ArticleRecord } from '../../core/articles/record';
@@ -28,6 +29,15 @@ export function createArticleRepository(db: DynamoDBDocumentClient, table: strin
         TableName: table, Key: keys.article(orgSlug, article.slug), ConditionExpression: 'attribute_exists(PK)',
       })));
       if (removed) await stats.unrecordArticle(orgSlug, article.week_start, article.product_id);
+    },
+
+    async retire(orgSlug, article) {
+      const removed = await conditionalWrite(() => db.send(new DeleteCommand({
+        TableName: table, Key: keys.article(orgSlug, article.slug), ConditionExpression: 'attribute_exists(PK)',
+      })));
+      // An entity that is gone has no count to give back (its update's condition refuses it).
+      if (removed) await conditionalWrite(() => stats.unrecordEntityArticle(orgSlug, article.product_id));
+      return removed;
     },
 
     async list(orgSlug) {

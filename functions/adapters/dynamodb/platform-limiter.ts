@@ -1,5 +1,6 @@
 /**
- * Fleet-wide limits of the AI platforms (issue 11 item 5), held in the table so every
+ * Fleet-wide limits of the AI platforms (issue 11 item 5) and of the article model (issue
+ * 20), held in the table so every
  * Lambda instance shares them:
  * - concurrency: `concurrency` slot items per platform; a check holds one through a
  *   conditional write (free, or its lease expired: a crashed holder frees its slot after
@@ -13,8 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { PlatformKey } from '../../core/constants';
-import type { Clock, PlatformLimiter, PlatformLimits } from '../../ports';
+import type { Clock, LimitedProvider, PlatformLimiter, PlatformLimits } from '../../ports';
 import { isConditionFailure } from './client';
 import { keys } from './keys';
 
@@ -37,7 +37,7 @@ export function createPlatformLimiter(db: DynamoDBDocumentClient, table: string,
   const random = options.random ?? Math.random;
   const nowSec = () => Math.floor(clock.now().getTime() / 1000);
 
-  async function claimSlot(platform: PlatformKey, holder: string): Promise<number | null> {
+  async function claimSlot(platform: LimitedProvider, holder: string): Promise<number | null> {
     const first = Math.floor(random() * limits.concurrency);
     for (let i = 0; i < limits.concurrency; i++) {
       const slot = (first + i) % limits.concurrency;
@@ -72,11 +72,11 @@ export function createPlatformLimiter(db: DynamoDBDocumentClient, table: string,
     }
   }
 
-  const spendBudget = (platform: PlatformKey) =>
+  const spendBudget = (platform: LimitedProvider) =>
     countBelow(keys.platformBudget(platform, clock.now().toISOString().slice(0, 10)), limits.dailyBudget, nowSec() + 3 * 86_400);
 
   /** Takes one call of the current minute; else the seconds until the next minute. */
-  async function takeRate(platform: PlatformKey): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  async function takeRate(platform: LimitedProvider): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
     const minute = Math.floor(nowSec() / 60) * 60;
     if (await countBelow(keys.platformRate(platform, minute), limits.ratePerMinute, minute + 180)) return { allowed: true, retryAfterSeconds: 0 };
     return { allowed: false, retryAfterSeconds: Math.max(1, minute + 60 - nowSec()) };
@@ -111,7 +111,7 @@ export function createPlatformLimiter(db: DynamoDBDocumentClient, table: string,
     },
   };
 
-  async function release(platform: PlatformKey, slot: number, holder: string): Promise<void> {
+  async function release(platform: LimitedProvider, slot: number, holder: string): Promise<void> {
     try {
       await db.send(new DeleteCommand({
         TableName: table, Key: keys.platformSlot(platform, slot),

@@ -1,6 +1,6 @@
 /** Workflow artifacts as gzip JSON files under a directory (the local stand-in for S3). */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ArtifactStore } from '../../ports';
@@ -41,11 +41,22 @@ export function createFsArtifactStore(root: string): ArtifactStore {
     list,
     async versions(prefix) {
       // Every put renames a new file into place: inode, time and size identify the write.
+      // A key deleted between the listing and its stat is gone: it leaves the map.
       const entries = await Promise.all((await list(prefix)).map(async (key) => {
-        const info = await stat(file(key));
-        return [key, `${info.ino}-${info.mtimeMs}-${info.size}`] as const;
+        const info = await stat(file(key)).catch((err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return null;
+          throw err;
+        });
+        return info ? [[key, `${info.ino}-${info.mtimeMs}-${info.size}`] as const] : [];
       }));
-      return Object.fromEntries(entries);
+      return Object.fromEntries(entries.flat());
+    },
+    async delete(key) {
+      try {
+        await unlink(file(key));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
     },
   };
 }

@@ -1,19 +1,24 @@
 /**
- * Creating AI articles (spec: create-ai-article; issue 12): a question title picked at
- * random among the entity's unused variations (core/articles/titles.ts), a slug that collides
- * with nothing the site serves (slugs.ts), the page built only from the AI site's own content
- * (llms.txt, data.json, its pages: article-page.ts), the record claimed in the database by
- * its slug, and the files stored as the article's own site part. Nothing is deployed: the
+ * Creating AI articles (spec: create-ai-article; D35, D36): the entity's questions planned
+ * from the AI site's own content (core/articles/questions.ts), each answered (the extractive
+ * engine, or the model's grounded answer) and judged by the quality gate before its slug is
+ * claimed; a slug that collides with nothing the site serves (slugs.ts), the record claimed
+ * in the database by its slug, and the files stored as the article's own site part. Nothing is deployed: the
  * next publish (2a's combined deploy, deploy-site, update-all-timestamps) puts it live.
  */
 import { articlePart, artifactKeys } from '../../core/artifacts';
-import { buildArticleFiles, publishedDateOf, readArticleSources, type ArticleBuild } from '../../core/articles/article-page';
+import { buildArticleFiles, publishedDateOf, type ArticleBuild } from '../../core/articles/article-page';
+import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, type ArticleModel, type ArticleModelUsage } from '../../core/articles/compose';
+import type { PublishedFingerprint } from '../../core/articles/gate';
 import type { ArticleRecord } from '../../core/articles/record';
 import { weekBounds } from '../../core/articles/quota';
+import { decodeShingles, encodeShingles } from '../../core/articles/shingles';
+import { readArticleSources } from '../../core/articles/site-sources';
 import { articleSlug, takenSlugs } from '../../core/articles/slugs';
-import { pickTitle, titleContext } from '../../core/articles/titles';
 import { NotFoundError, ValidationError } from '../../core/errors';
-import type { CatalogProduct, SiteFile, SiteNarrative } from '../../core/site/types';
+import { inferIndustry } from '../../core/generate/industry';
+import { normalizeSpace } from '../../core/generate/text';
+import type { SiteFile, SiteNarrative } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
 import { requireBusiness } from '../business';
 import { loadSnapshot } from '../snapshot';
@@ -27,7 +32,8 @@ export interface CreateArticlesOptions {
   runDate?: string | null;
   /** YYYY-MM-DD: the publication date instead of today. */
   backdateTo?: string | null;
-  random?: () => number;
+  /** The configured article model (LLM_*); absent or null: the extractive engine writes. */
+  model?: ArticleModel | null;
   /** The organization's articles when the caller has just listed them (saves listing them again). */
   existing?: ArticleRecord[];
 }
@@ -70,58 +76,83 @@ async function productEntity(container: Container, orgSlug: string, productId: s
   return entity;
 }
 
-function catalogProductOf(entity: { productId: string; name: string; url?: string | null }, products: readonly CatalogProduct[]): CatalogProduct {
-  return products.find((p) => p.productId === entity.productId) ?? {
-    productId: entity.productId, name: entity.name, url: entity.url ?? '', description: '', productType: '', vendor: '', tags: [],
-    price: null, compareAtPrice: null, currency: null, available: true, imageUrls: [], updatedAt: null,
-  };
+
+/** Why a planned question was not published (D35): recorded in the plan's outcome. */
+export interface RejectedQuestion {
+  title: string;
+  reason: string;
+}
+
+export interface CreateArticlesResult {
+  articles: CreatedArticle[];
+  /** Questions written and judged but not published, with the gate's reason. */
+  rejected: RejectedQuestion[];
+  /** Why fewer than `count` were made, when the entity has no question left. */
+  exhausted: string | null;
+  /** The organization's articles as they were before. */
+  existing: ArticleRecord[];
+  /** What the article model spent and dropped; null when the extractive engine wrote. */
+  modelUsage: ArticleModelUsage | null;
 }
 
 /**
- * Creates up to `count` articles for one entity; `exhausted` says why fewer were made, and
- * `existing` holds the organization's articles as they were before (the pages' existing posts).
+ * Creates up to `count` articles for one entity: its planned questions not asked yet, in
+ * intent order, each written, gated (D35) and only then claimed and saved. `exhausted` says
+ * why fewer were made; `rejected` lists the questions the gate turned down.
  */
-export async function createArticles(container: Container, orgSlug: string, options: CreateArticlesOptions): Promise<{ articles: CreatedArticle[]; exhausted: string | null; existing: ArticleRecord[] }> {
+export async function createArticles(container: Container, orgSlug: string, options: CreateArticlesOptions): Promise<CreateArticlesResult> {
   const business = await requireBusiness(container, orgSlug);
   const now = container.clock.now().toISOString();
   const today = now.slice(0, 10);
   if (options.backdateTo && options.backdateTo > today) throw new ValidationError('backdate_to must not be in the future');
   const entity = options.productId ? await productEntity(container, orgSlug, options.productId) : null;
   const snapshot = await loadSnapshot(container, orgSlug, business);
-  const target = entity ? { entityId: entity.id, product: catalogProductOf(entity, snapshot.products) } : null;
-  const [context, content, existing] = await Promise.all([
-    container.artifacts.get<SiteNarrative>(artifactKeys.narrative(orgSlug)).then((narrative) => titleContext(snapshot, narrative, { now, product: target?.product ?? null })),
+  const [narrative, content, existing] = await Promise.all([
+    container.artifacts.get<SiteNarrative>(artifactKeys.narrative(orgSlug)),
     siteContent(container, orgSlug),
     options.existing ?? container.articles.list(orgSlug),
   ]);
-  const titles = existing.map((a) => a.title);
-  const taken = takenSlugs([...content.paths, ...existing.map((a) => a.article_path)]);
-  const posts = existing.map((a) => ({ title: a.title, article_path: a.article_path }));
-  const random = options.random ?? Math.random;
+  const productId = entity?.productId ?? null;
+  const product = productId ? snapshot.products.find((p) => p.productId === productId) ?? null : null;
   const publishedDate = publishedDateOf(options.backdateTo ?? null, now);
-  // Read once for the batch: a 5,000-page site takes ~0.6 s to read, an article ~70 ms to write.
+  if (entity && !product) return { articles: [], rejected: [], existing, modelUsage: null, exhausted: `${entity.name} is no longer in the store's catalogue: no article is written for it` };
+  // Read once for the batch: a 5,000-page site takes ~0.6 s to read.
   const sources = readArticleSources(content);
+  const industry = normalizeSpace(narrative?.industry ?? '') || inferIndustry(snapshot).industry;
+  const catalogue = articleCatalogue(snapshot.products, sources, business.name);
+  const asked = new Set(existing.filter((a) => a.product_id === productId).map((a) => a.question_key ?? a.title));
+  const questions = entityQuestions(catalogue, productId, { businessName: business.name, industry, sources })
+    .filter((q) => !asked.has(q.key) && !asked.has(q.title));
+  const published: PublishedFingerprint[] = existing.map((a) => ({ title: a.title, subject: a.product_id, path: a.article_path, shingles: decodeShingles(a.shingles) }));
+  const taken = takenSlugs([...content.paths, ...existing.map((a) => a.article_path)]);
+  const related = existing.filter((a) => a.product_id === productId).map((a) => ({ title: a.title, article_path: a.article_path }));
+  const model = options.model ? options.model.forBusiness(business.name, catalogue) : null;
+  const write = model?.write ?? extractiveWriter;
   const created: CreatedArticle[] = [];
+  const rejected: RejectedQuestion[] = [];
 
-  // A lost race for a slug (another create picked the same title) costs one more pick.
-  for (let attempts = 0; created.length < options.count && attempts < options.count * 3; attempts++) {
-    const picked = pickTitle(context, titles, random);
-    if (!picked) return { articles: created, existing, exhausted: `every article title of this ${target ? 'product' : 'business'} is used (the year's variations open again on ${context.year + 1}-01-01)` };
-    titles.push(picked.title);
-    const slug = articleSlug(picked.title, taken);
+  for (const question of questions) {
+    if (created.length >= options.count) break;
+    const reviewed = await reviewQuestion(question, write, published);
+    if (!reviewed.ok) {
+      rejected.push({ title: question.title, reason: reviewed.reason });
+      continue;
+    }
+    const slug = articleSlug(question.title, taken);
     taken.add(slug);
     const build = buildArticleFiles({
-      title: picked.title, slug, business: { name: business.name, url: business.url }, product: target?.product ?? null, slots: picked.slots,
-      llmsTxt: content.llmsTxt, dataJson: content.dataJson, pages: content.pages, publishedDate, now, existingPosts: posts,
-    }, sources);
+      title: question.title, slug, business: { name: business.name, url: business.url }, product, answer: reviewed.answer,
+      publishedDate, now, relatedPosts: related,
+    });
     const record: ArticleRecord = {
       slug, title: build.title, article_path: build.articlePath, published_date: build.publishedDate.slice(0, 10), faq_category: build.faqCategory,
-      product_id: target?.product.productId ?? null, entity_id: target?.entityId ?? business.id,
+      product_id: productId, entity_id: entity?.id ?? business.id,
       week_start: weekBounds(today).weekStart, run_date: options.runDate ?? null, created_at: now,
+      question_key: question.key, subjects: question.subjects.map((s) => s.product.productId),
+      shingles: encodeShingles(reviewed.shingles), engine: reviewed.answer.engine,
     };
-    // The slug is claimed first: a create that lost the race for it (two entities picked the
-    // same title) must not overwrite the winner's files. Should the files fail to save, the
-    // claim is given back so the slug and its count do not point at nothing.
+    // The slug is claimed first: a create that lost the race for it must not overwrite the
+    // winner's files. Should the files fail to save, the claim is given back.
     if (!(await container.articles.add(orgSlug, record))) continue;
     try {
       await saveSitePart(container, orgSlug, articlePart(slug), build.files);
@@ -129,10 +160,15 @@ export async function createArticles(container: Container, orgSlug: string, opti
       await container.articles.remove(orgSlug, record).catch(() => undefined);
       throw err;
     }
-    posts.push({ title: record.title, article_path: record.article_path });
+    published.push({ title: record.title, subject: productId, path: record.article_path, shingles: reviewed.shingles });
+    related.push({ title: record.title, article_path: record.article_path });
     created.push({ record, build });
   }
-  return { articles: created, exhausted: null, existing };
+  const exhausted = created.length < options.count
+    ? `${created.length} of ${options.count} written: the store's content answers no further question about ${entity ? entity.name : 'the business'}` +
+      (rejected.length ? ` (${rejected.length} turned down by the quality gate)` : '')
+    : null;
+  return { articles: created, rejected, existing, exhausted, modelUsage: model?.usage() ?? null };
 }
 
 /** The response of POST /api/cron/create-ai-article (spec table). */

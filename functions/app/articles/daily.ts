@@ -4,15 +4,20 @@
  *    once per business and day, so a retry follows the same plan even though the quota of a
  *    one-time burst reads 0 once the first articles exist;
  * 2. each planned entity creates the articles it still lacks for that day (a retry creates
- *    only the missing ones);
+ *    only the missing ones); the quota is a ceiling (D35): what the gate turned down, and why,
+ *    is stored as the entity's outcome of the day, and a product no longer in the catalogue
+ *    is not planned at all;
  * 3. one publish of every site part refreshes every page's check date (D112) and puts the
  *    new articles live.
  */
 import { artifactKeys } from '../../core/artifacts';
+import { articleModelOf } from '../../engines/article-writer';
 import { todayUtc, type Container } from '../../container';
 import type { BusinessTaskInput } from '../daily/business-run';
 import { publishChangedSiteParts, publishSiteParts } from '../site-parts';
-import { createArticles } from './create';
+import type { CatalogArtifact } from '../discover-products';
+import type { ArticleModelUsage } from '../../core/articles/compose';
+import { createArticles, type RejectedQuestion } from './create';
 import { articleQuotaOf } from './quota';
 
 export interface ArticleBatch extends BusinessTaskInput {
@@ -30,8 +35,13 @@ export async function planDailyArticles(container: Container, input: BusinessTas
   const key = artifactKeys.articlePlan(input.org_slug, input.run_date);
   let plan = await container.artifacts.get<ArticlePlan>(key);
   if (!plan) {
-    const { quota, products } = await articleQuotaOf(container, input.org_slug, input.run_date);
-    const slugOf = new Map(products.map((p) => [p.id, p.productId]));
+    const [{ quota, products }, catalog] = await Promise.all([
+      articleQuotaOf(container, input.org_slug, input.run_date),
+      container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(input.org_slug)),
+    ]);
+    // Removed products keep their entities (and their quota line), but get no new article.
+    const listed = new Set((catalog?.products ?? []).map((p) => p.productId));
+    const slugOf = new Map(products.filter((p) => listed.has(p.productId)).map((p) => [p.id, p.productId]));
     const items = [
       ...(quota.business && quota.business.daily_quota > 0 ? [{ product_id: null, count: quota.business.daily_quota }] : []),
       ...quota.products.filter((p) => p.daily_quota > 0 && slugOf.has(p.id)).map((p) => ({ product_id: slugOf.get(p.id)!, count: p.daily_quota })),
@@ -42,15 +52,56 @@ export async function planDailyArticles(container: Container, input: BusinessTas
   return { items: plan.items.map((item) => ({ ...input, ...item })) };
 }
 
-/** Creates the batch's articles that the day's run has not created yet. */
+/** What one planned entity published on a day, and why the rest of its quota was not (D35). */
+export interface ArticleOutcome {
+  product_id: string | null;
+  planned: number;
+  published: number;
+  rejected: RejectedQuestion[];
+  shortfall_reason: string | null;
+  /** The article model's calls, tokens and dropped sentences; null when the extractive engine wrote. */
+  model: ArticleModelUsage | null;
+}
+
+/** Creates the batch's articles that the day's run has not created yet, and records the entity's outcome. */
 export async function createArticleBatch(container: Container, batch: ArticleBatch) {
   const articles = await container.articles.list(batch.org_slug);
   const existing = articles.filter((a) => a.run_date === batch.run_date && a.product_id === batch.product_id).length;
   const missing = Math.max(0, batch.count - existing);
   const created = missing
-    ? await createArticles(container, batch.org_slug, { productId: batch.product_id, count: missing, runDate: batch.run_date, existing: articles })
-    : { articles: [], exhausted: null };
-  return { product_id: batch.product_id, planned: batch.count, already: existing, created: created.articles.length, exhausted: created.exhausted };
+    ? await createArticles(container, batch.org_slug, { productId: batch.product_id, count: missing, runDate: batch.run_date, existing: articles, model: articleModelOf(container) })
+    : { articles: [], rejected: [], exhausted: null, modelUsage: null };
+  const outcome: ArticleOutcome = {
+    product_id: batch.product_id, planned: batch.count, published: existing + created.articles.length,
+    rejected: created.rejected, shortfall_reason: created.exhausted, model: created.modelUsage,
+  };
+  // A retry that found nothing missing keeps the first attempt's reasons.
+  if (missing) await container.artifacts.put(artifactKeys.articleOutcome(batch.org_slug, batch.run_date, batch.product_id ?? 'business'), outcome);
+  return { product_id: batch.product_id, planned: batch.count, already: existing, created: created.articles.length, rejected: created.rejected.length, exhausted: created.exhausted };
+}
+
+/** The day's outcomes summed: planned (the quota), published, and per entity why the rest was not. */
+async function dayOutcome(container: Container, input: BusinessTaskInput) {
+  const keys = await container.artifacts.list(artifactKeys.articleOutcomes(input.org_slug, input.run_date));
+  const outcomes = (await Promise.all(keys.map((k) => container.artifacts.get<ArticleOutcome>(k)))).filter((o): o is ArticleOutcome => o !== null);
+  const planned = outcomes.reduce((n, o) => n + o.planned, 0);
+  const published = outcomes.reduce((n, o) => n + o.published, 0);
+  const models = outcomes.map((o) => o.model).filter((m): m is ArticleModelUsage => m != null);
+  return {
+    articles_planned: planned,
+    engine: models.length ? 'model' : 'extractive',
+    ...(models.length ? {
+      model_calls: models.reduce((n, m) => n + m.calls, 0),
+      cost_units: models.reduce((n, m) => n + m.cost_units, 0),
+      cost_unit: 'tokens',
+      ungrounded_sentences_dropped: models.reduce((n, m) => n + m.dropped_sentences, 0),
+      model_fallbacks: models.reduce((n, m) => n + m.fallbacks, 0),
+    } : {}),
+    shortfall: Math.max(0, planned - published),
+    not_published: outcomes.filter((o) => o.published < o.planned).map((o) => ({
+      product_id: o.product_id, planned: o.planned, published: o.published, reason: o.shortfall_reason, rejected: o.rejected.slice(0, 10),
+    })),
+  };
 }
 
 /**
@@ -65,6 +116,7 @@ export async function publishArticlesAndTimestamps(container: Container, input: 
   const release = checkedToday ? await publishChangedSiteParts(container, input.org_slug) : await publishSiteParts(container, input.org_slug);
   return {
     articles_created: today.length,
+    ...(await dayOutcome(container, input)),
     article_paths: today.map((a) => a.article_path),
     deployed: release !== null,
     ...(release

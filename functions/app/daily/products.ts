@@ -9,7 +9,7 @@
  * Removed products (docs/decisions.md): their entities, prompts and score history are kept
  * (the product may come back, and its history stays readable); the AI site drops them: the
  * catalogue no longer lists them, so llms.txt, data.json, the sitemap and the product files
- * follow.
+ * follow, and their articles are retired by the merged deploy (retire-articles.ts, D150).
  */
 import { artifactKeys } from '../../core/artifacts';
 import { PRODUCT_PROMPTS_CRON } from '../../core/constants';

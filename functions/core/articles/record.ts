@@ -15,4 +15,12 @@ export interface ArticleRecord {
   /** The daily run that planned it (2a); null when created through the route. */
   run_date: string | null;
   created_at: string;
+  /** The question's intent and facet (questions.ts `Question.key`): one article per key and entity. Absent on older records. */
+  question_key?: string;
+  /** The answer's 5-word shingles (shingles.ts `encodeShingles`), for the near-copy gate. */
+  shingles?: string;
+  /** Every product the article quotes (its own, a comparison's counterpart, a business article's): it leaves when one of them does. */
+  subjects?: string[];
+  /** Which engine wrote the answer. */
+  engine?: 'extractive' | 'model';
 }

@@ -19,6 +19,7 @@
  * in real shares. Catalogue-wide figures (ordinary words, peers, peer materials) are computed
  * once per snapshot (`CatalogueIndex`): linear in the catalogue, ~5 s for 5,000 products.
  */
+import pluralize from 'pluralize';
 import type { CatalogProduct, SiteNarrative, StoreSnapshot } from '../site/types';
 import { categoriesOf, parsePrice, productTypeCounts, vendorCounts } from '../generate/catalog';
 import { extractAudience, extractKeyFacts, pageSentences, storeName } from '../generate/evidence';
@@ -64,18 +65,14 @@ export function isPlural(phrase: string): boolean {
   return /[^s]s$/.test(head) && !/(us|is|ss)$/.test(head) || /^(people|children|men|women|kids|feet|teeth|mice|geese)$/.test(head);
 }
 
-/** "mug" → "mugs", "accessory" → "accessories", "coffee" → "coffee", "teas" → "teas". */
+/** "mug" → "mugs", "knife" → "knives", "accessory" → "accessories", "coffee" → "coffee", "teas" → "teas" (the pluralize library's rules). */
 export function pluralPhrase(phrase: string): string {
   const p = phrase.trim();
   if (!p || isMass(p) || isPlural(p)) return p;
   const words = p.split(/\s+/);
   const head = words.pop()!;
-  let plural: string;
-  if (/[^aeiou]y$/i.test(head)) plural = `${head.slice(0, -1)}ies`;
-  else if (/(s|x|z|ch|sh)$/i.test(head)) plural = `${head}es`;
-  else if (/[^\p{L}\p{N}]$/u.test(head) || /\d$/.test(head)) return p;
-  else plural = `${head}s`;
-  return [...words, plural].join(' ');
+  if (/[^\p{L}\p{N}]$/u.test(head) || /\d$/.test(head)) return p;
+  return [...words, pluralize.plural(head)].join(' ');
 }
 
 /** "is"/"are" for a noun phrase. */

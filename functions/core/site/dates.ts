@@ -89,16 +89,27 @@ export function pageDatesOf(files: readonly SiteFile[]): Record<string, PageDate
 }
 
 /**
+ * A title's refreshable year (`(YYYY)`, `in YYYY`, `for YYYY`, `of YYYY`: what the daily refresh,
+ * refresh.ts, moves in titles, h1s and headlines) replaced by the placeholder date's year, for
+ * hashing: the refresh's year move is no content change. A bare number ("Model 2025") stays.
+ */
+export function neutralTitleYear(text: string): string {
+  const year = String(new Date(HASH_DATE).getUTCFullYear());
+  return text.replace(/(\(|\b(?:in|for|of) )(?:19|20)\d{2}(\)|\b)/gi, (_, before: string, after: string) => `${before}${year}${after}`);
+}
+
+/**
  * Renders a page whose content is `render(modified, checked)`: hashed with placeholder dates,
- * dated by `decideModified`, checked `now`.
+ * dated by `decideModified`, checked `now`. `neutral` is true for the hash's render: text that
+ * the daily refresh may move (a title's year, `neutralTitleYear`) is to be written neutral.
  */
 export function datedContent(
-  render: (dates: { modified: string; checked: string; hash: string }) => string,
+  render: (dates: { modified: string; checked: string; hash: string; neutral: boolean }) => string,
   previous: PageDate | undefined,
   sourceDate: string | null | undefined,
   now: string,
 ): { content: string; modified: string; hash: string } {
-  const hash = contentHash(render({ modified: HASH_DATE, checked: HASH_DATE, hash: '' }));
+  const hash = contentHash(render({ modified: HASH_DATE, checked: HASH_DATE, hash: '', neutral: true }));
   const modified = decideModified(hash, previous, sourceDate, now);
-  return { content: render({ modified, checked: isoSeconds(now), hash }), modified, hash };
+  return { content: render({ modified, checked: isoSeconds(now), hash, neutral: false }), modified, hash };
 }

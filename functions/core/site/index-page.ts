@@ -4,7 +4,7 @@
  * articles written by other steps. Labels are read back from the files themselves.
  */
 import { CONTENT_TYPES, decodeHtmlEntities, escapeHtml, isoSeconds, linkList, oneLine, renderPage, utcYear } from './html';
-import { datedContent, type PageDate } from './dates';
+import { datedContent, neutralTitleYear, type PageDate } from './dates';
 import { PUBLIC_ORIGIN_TOKEN, SITE_PATHS, aiHref, hrefForFile, resolvePublicOrigin } from './paths';
 import { SCHEMA_CONTEXT } from './structured-data';
 import type { DeployMetadata, SiteFile } from './types';
@@ -83,19 +83,22 @@ export function buildIndexPage(files: readonly SiteFile[], metadata: DeployMetad
   const storeHome = `${metadata.sourceUrl.replace(/\/+$/, '')}/`;
   const summary = llmsSummary(files) ?? `${name}: products, collections and answers to common questions, in a form AI assistants read easily.`;
   const hasQuestionsIndex = paths.has(SITE_PATHS.questionsIndex);
-  const body = `<h1>${escapeHtml(name)}</h1>
+  // The labels read from HTML pages are their h1s, whose title year the daily refresh moves:
+  // hashed year-neutral, so that move is no change of the AI home either (D112).
+  const fromHtml = (items: Item[], neutral: boolean) => (neutral ? items.map((i) => ({ ...i, label: neutralTitleYear(i.label) })) : items);
+  const bodyOf = (neutral: boolean) => `<h1>${escapeHtml(name)}</h1>
 <p>${escapeHtml(summary)}</p>
 <p><a href="${escapeHtml(storeHome)}">Visit ${escapeHtml(name)}</a></p>
-${section('Products', products)}
-${section('Collections', collections)}
-${questions.length || hasQuestionsIndex ? `<section>\n<h2>Questions and answers</h2>\n${hasQuestionsIndex ? `<p><a href="${hrefForFile(SITE_PATHS.questionsIndex)}">All questions on one page</a></p>\n` : ''}${linkList(questions)}\n</section>` : ''}
-${section('Articles', articles)}
+${section('Products', fromHtml(products, neutral))}
+${section('Collections', fromHtml(collections, neutral))}
+${questions.length || hasQuestionsIndex ? `<section>\n<h2>Questions and answers</h2>\n${hasQuestionsIndex ? `<p><a href="${hrefForFile(SITE_PATHS.questionsIndex)}">All questions on one page</a></p>\n` : ''}${linkList(fromHtml(questions, neutral))}\n</section>` : ''}
+${section('Articles', fromHtml(articles, neutral))}
 ${section('Store pages (markdown)', pages)}
 ${section('Product facts (plain text)', productFacts)}
 ${section('For machines', machine)}`;
 
   const { content: dated } = datedContent(
-    ({ modified, checked, hash }) =>
+    ({ modified, checked, hash, neutral }) =>
       renderPage({
         storeName: metadata.businessName,
         storeUrl: metadata.sourceUrl,
@@ -116,7 +119,7 @@ ${section('For machines', machine)}`;
             about: { '@type': ['Organization', 'OnlineStore'], name, url: metadata.sourceUrl.replace(/\/+$/, '') },
           },
         ],
-        body,
+        body: bodyOf(neutral),
       }),
     previous,
     null,

@@ -5,12 +5,14 @@
  * In every HTML file:
  * - the `Last checked: <Month D, YYYY>` line inside `<footer>` becomes today's;
  * - when the year changed since the last check, a year written as `(YYYY)`, `in YYYY`,
- *   `for YYYY` or `of YYYY` in `<title>` and `og:title` moves to the new year (a bare number
- *   such as a model name "Model 2025" is left alone).
+ *   `for YYYY` or `of YYYY` in the title everywhere the page states it: `<title>`, `og:title`,
+ *   the `<h1>` and the JSON-LD `"headline"` (an article's question), so they never disagree
+ *   (a bare number such as a model name "Model 2025" is left alone).
  * Never touched: `article:modified_time`, JSON-LD `dateModified`, the footer's `Last updated`
  * line, data.json and the sitemap: they say when the content changed, and a refresh is no change.
- * The content hash (core/site/dates.ts) ignores both dates and the title year, so a refreshed
- * page still counts as unchanged.
+ * The content hash (core/site/dates.ts) ignores both dates and the title year (a page is
+ * hashed with its title, h1 and headline year neutral), so a refreshed page still counts as
+ * unchanged; the AI home, which lists pages by their h1, hashes those labels year-neutral too.
  */
 import { LAST_CHECKED_PATTERN, isoSeconds, lastCheckedLine, utcYear } from './html';
 import type { SiteFile } from './types';
@@ -18,6 +20,10 @@ import type { SiteFile } from './types';
 const FOOTER = /<footer\b[^>]*>[\s\S]*?<\/footer>/gi;
 const TITLE = /(<title>)([\s\S]*?)(<\/title>)/gi;
 const OG_TITLE = /(<meta\s+property="og:title"\s+content=")([^"]*)(")/gi;
+const H1 = /(<h1\b[^>]*>)([\s\S]*?)(<\/h1>)/gi;
+const JSON_LD = /(<script\s+type="application\/ld\+json">)([\s\S]*?)(<\/script>)/gi;
+/** A `"headline"` string of a JSON-LD node (escapes kept as they are: a year has none). */
+const HEADLINE = /("headline"\s*:\s*")((?:[^"\\]|\\.)*)(")/g;
 
 function refreshYearInTitle(title: string, oldYear: number, newYear: number): string {
   const pattern = new RegExp(`(\\(|\\b(?:in|for|of) )${oldYear}(\\)|\\b)`, 'gi');
@@ -32,8 +38,9 @@ function refreshHtml(content: string, now: string): string {
   const oldYear = Number(/\d{4}$/.exec(previous[0])?.[0]);
   const newYear = utcYear(now);
   if (oldYear && oldYear !== newYear) {
-    out = out.replace(TITLE, (_, a: string, t: string, c: string) => `${a}${refreshYearInTitle(t, oldYear, newYear)}${c}`);
-    out = out.replace(OG_TITLE, (_, a: string, t: string, c: string) => `${a}${refreshYearInTitle(t, oldYear, newYear)}${c}`);
+    const move = (_: string, a: string, t: string, c: string) => `${a}${refreshYearInTitle(t, oldYear, newYear)}${c}`;
+    out = out.replace(TITLE, move).replace(OG_TITLE, move).replace(H1, move);
+    out = out.replace(JSON_LD, (_, a: string, json: string, c: string) => `${a}${json.replace(HEADLINE, move)}${c}`);
   }
   return out;
 }

@@ -155,8 +155,17 @@ export interface SiteNarrative {
   faqs: FaqEntry[];
   /** Per product (by productId): a short AI-friendly summary. */
   productSummaries: Record<string, string>;
-  /** Which engine produced it, and why the offline one was used when a model was configured. */
-  engine: { name: 'offline' | 'model'; model?: string; fallbackReason?: string };
+  /**
+   * Which engine produced it, and why the offline one was used when a model was configured.
+   * `grounding` (model engine, D36): sentences of model-written text checked against the
+   * store's content, how many were dropped as unsupported, and a few of them.
+   */
+  engine: {
+    name: 'offline' | 'model';
+    model?: string;
+    fallbackReason?: string;
+    grounding?: { checked: number; dropped: number; examples: string[] };
+  };
 }
 
 /** A file of the AI site: a path on the AI-site host and its content. */

@@ -57,7 +57,7 @@ export interface ChatClient {
    * Attempts until `parse` accepts the content, a non-retryable error, or `maxRetries` retries.
    * `gate` bounds the requests in flight; default: the client's own (`maxConcurrency`).
    */
-  call<T>(label: string, messages: ChatMessage[], parse: (content: string) => Parsed<T>, gate?: Gate): Promise<Parsed<T>>;
+  call<T>(label: string, messages: ChatMessage[], parse: (content: string) => Parsed<T>, gate?: Gate, onUsage?: (tokens: number) => void): Promise<Parsed<T>>;
   stats(): ChatClientStats;
 }
 
@@ -101,8 +101,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   /** Never let the key into a message, whatever a server or runtime echoes. */
   const scrub = createScrubber(apiKey);
 
-  /** One HTTP attempt: the message content, or an AttemptError. */
-  async function requestOnce(messages: ChatMessage[]): Promise<string> {
+  /** One HTTP attempt: the message content, or an AttemptError. `onUsage` gets the tokens the API reports (`usage.total_tokens`). */
+  async function requestOnce(messages: ChatMessage[], onUsage?: (tokens: number) => void): Promise<string> {
     const json = await requestJson(
       {
         url: endpoint,
@@ -112,17 +112,19 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         timeoutMs,
       },
       { fetchImpl, label: 'the model API', scrub },
-    ) as { choices?: Array<{ message?: { content?: unknown } }> } | null;
+    ) as { choices?: Array<{ message?: { content?: unknown } }>; usage?: { total_tokens?: unknown } } | null;
+    const tokens = json?.usage?.total_tokens;
+    if (onUsage && typeof tokens === 'number' && Number.isFinite(tokens)) onUsage(tokens);
     const content = json?.choices?.[0]?.message?.content;
     if (typeof content !== 'string' || !content.trim()) throw new AttemptError({ reason: 'model response has no choices[0].message.content', retryable: true });
     return content;
   }
 
-  async function call<T>(label: string, messages: ChatMessage[], parse: (content: string) => Parsed<T>, gate: Gate = clientGate): Promise<Parsed<T>> {
+  async function call<T>(label: string, messages: ChatMessage[], parse: (content: string) => Parsed<T>, gate: Gate = clientGate, onUsage?: (tokens: number) => void): Promise<Parsed<T>> {
     const outcome = await withRetries(
       async () => {
         counters.calls++;
-        const content = await gate(() => requestOnce(messages));
+        const content = await gate(() => requestOnce(messages, onUsage));
         const parsed = parse(content);
         if (!parsed.ok) throw new AttemptError({ reason: parsed.error, retryable: true });
         return parsed;

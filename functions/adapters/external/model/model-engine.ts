@@ -8,6 +8,10 @@
  * that still fails falls back to the same part of the fallback (offline) engine, and
  * `engine.fallbackReason` says which part and why. The API key is sent only in the
  * Authorization header: it is never logged and never part of a reason.
+ *
+ * What the model wrote is then grounded (D36, core/generate/ground-narrative.ts): each
+ * sentence not supported by the store's own content is dropped before anything is
+ * published, and `engine.grounding` records how many.
  */
 import type { CatalogProduct, FaqEntry, SiteNarrative, StoreSnapshot } from '../../../core/site/types';
 import type { NarrativeOverview, SiteGenerator } from '../../../core/generate/types';
@@ -21,6 +25,7 @@ import {
 } from '../../../core/generate/model-prompts';
 import { storeName } from '../../../core/generate/evidence';
 import { parseFaqs, parseOverview, parseProductSummaries } from '../../../core/generate/model-output';
+import { groundNarrative } from '../../../core/generate/ground-narrative';
 import { createChatClient, createGate, type ChatClientOptions, type FetchLike } from './chat-client';
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -142,7 +147,13 @@ export function createModelGenerator(options: ModelGeneratorOptions): ModelGener
     const engine: SiteNarrative['engine'] = modelParts > 0
       ? { name: 'model', model, ...(fallbackReason ? { fallbackReason } : {}) }
       : { name: 'offline', ...(fallbackReason ? { fallbackReason } : {}) };
-    return { ...overviewValue, faqs: faqsValue, productSummaries, engine };
+    const narrative: SiteNarrative = { ...overviewValue, faqs: faqsValue, productSummaries, engine };
+    if (modelParts === 0) return narrative;
+    // D36: model sentences the store's content does not support are dropped (offline parts are quotes, not re-checked).
+    const grounded = groundNarrative(narrative, snapshot, offline ? await offline : undefined);
+    const g = grounded.engine.grounding;
+    if (g?.dropped) log.warn('model sentences not grounded in the store content were dropped', { ...g, model, host, orgSlug: snapshot.business.orgSlug });
+    return grounded;
   }
 
   return {

@@ -1,0 +1,81 @@
+/**
+ * From a question to an article that passes the gate (D35), engine-independent: the planned
+ * questions of an entity not asked yet, each answered by a writer (the extractive one, or a
+ * model's grounded answer) and judged by the gate before anything is claimed or saved.
+ * Rejections keep their reason, so the plan's shortfall says why per question.
+ */
+import { answerText, writeExtractiveAnswer, type WrittenAnswer } from './answers';
+import { productSheet, storePolicyFacts, type ProductSheet } from './facts';
+import { gateArticle, type PublishedFingerprint } from './gate';
+import { businessQuestions, productQuestions, type Question } from './questions';
+import type { ArticleSources } from './site-sources';
+import type { CatalogProduct } from '../site/types';
+
+/** A writer: the answer to a question, or why it could not write one (a model answer left empty by the grounding check). */
+export type AnswerWriter = (question: Question) => Promise<WrittenAnswer | { unanswered: string }>;
+
+export const extractiveWriter: AnswerWriter = async (question) => writeExtractiveAnswer(question);
+
+/** What a model spent on one batch, and what its check removed (the batch outcome shows it). */
+export interface ArticleModelUsage {
+  model: string;
+  calls: number;
+  /** Tokens the API reported. */
+  cost_units: number;
+  cost_unit: 'tokens';
+  /** Model sentences the grounding check removed (D36). */
+  dropped_sentences: number;
+  /** Questions answered by the extractive engine instead (no fleet slot, or the call failed). */
+  fallbacks: number;
+  fallback_reasons: string[];
+}
+
+/** A configured article model (adapters/external/model/article-writer.ts): a writer per business batch. */
+export interface ArticleModel {
+  forBusiness(businessName: string, catalogue: ArticleCatalogue): { write: AnswerWriter; usage(): ArticleModelUsage };
+}
+
+export interface ArticleCatalogue {
+  sheets: ProductSheet[];
+  byId: Map<string, ProductSheet>;
+}
+
+/** The fact sheets of the current catalogue (products the AI site no longer lists get none). */
+export function articleCatalogue(products: readonly CatalogProduct[], sources: ArticleSources, businessName: string): ArticleCatalogue {
+  const sheets = products.map((p) => productSheet(p, sources, businessName)).filter((s): s is ProductSheet => s !== null);
+  return { sheets, byId: new Map(sheets.map((s) => [s.product.productId, s])) };
+}
+
+/** The questions of one entity: a product's, or (null) the business's. */
+export function entityQuestions(catalogue: ArticleCatalogue, productId: string | null, context: { businessName: string; industry: string; sources: ArticleSources }): Question[] {
+  if (productId === null) return businessQuestions({ industry: context.industry, policies: storePolicyFacts(context.sources), catalogue: catalogue.sheets, businessName: context.businessName });
+  const sheet = catalogue.byId.get(productId);
+  return sheet ? productQuestions(sheet, catalogue.sheets, context.businessName) : [];
+}
+
+export type Reviewed =
+  | { ok: true; question: Question; answer: WrittenAnswer; shingles: number[] }
+  | { ok: false; question: Question; reason: string };
+
+/** The product a question is about; null for the business (a choice between products included). */
+export function subjectOf(question: Question): string | null {
+  return question.intent === 'choice' ? null : question.subjects[0]?.product.productId ?? null;
+}
+
+/** One question written and gated against every published article of the business. */
+export async function reviewQuestion(question: Question, write: AnswerWriter, published: readonly PublishedFingerprint[]): Promise<Reviewed> {
+  const answer = await write(question);
+  if ('unanswered' in answer) return { ok: false, question, reason: answer.unanswered };
+  const text = answerText(answer);
+  const verdict = gateArticle({
+    title: question.title,
+    subject: subjectOf(question),
+    names: question.subjects.map((s) => s.label),
+    facet: question.facet,
+    answer: text,
+    facts: answer.engine === 'extractive' ? question.evidence.filter((f) => text.includes(f.text.trim())) : [],
+    subjects: new Set(question.subjects.map((s) => s.product.productId)),
+    business: question.subjects.length === 0 || question.intent === 'choice',
+  }, published);
+  return verdict.ok ? { ok: true, question, answer, shingles: verdict.shingles } : { ok: false, question, reason: verdict.reason };
+}

@@ -1,0 +1,118 @@
+/**
+ * The fact sheet of an article's subject (D35, D36): what the AI site itself says about one
+ * product, bounded and attributed, so an article quotes its own product and nothing else.
+ *
+ * - Own facts: the sentences of the product's AI page (its summary and description), or of
+ *   its catalogue description when the page is missing, each with its source; list items of a
+ *   description ("Natural tree rubber base") are facts too, written as list items.
+ * - Fields: product type, vendor, and the option names with their values ("Thickness: 4 mm,
+ *   6 mm"), read from the catalogue entry.
+ * - Never: prices, stock or availability (D36: volatile facts appear only where each publish
+ *   refreshes them, which an article is not).
+ *
+ * The store's own facts (shipping and returns lines of its pages) are store-level: they go
+ * into business articles only, or every product article would carry the same paragraph.
+ */
+import { classifyFact } from '../generate/evidence';
+import { dedupeKey, markdownToText, normalizeSpace } from '../generate/text';
+import { kindFromName, pluralPhrase } from '../prompts/offline-prompts';
+import { variantsOf } from '../products/variants';
+import { oneLine } from '../site/html';
+import type { CatalogProduct } from '../site/types';
+import { containsName } from '../text/name-match';
+import { sentencesOf, type ArticleSources, type ProductEntry, type Source, type Statement } from './site-sources';
+
+export interface Fact {
+  text: string;
+  source: Source;
+  /** Ends like a sentence; otherwise a list fragment ("Natural tree rubber base"). */
+  sentence: boolean;
+  /** The product the fact is about; null for a store fact. */
+  productId: string | null;
+}
+
+export interface ProductSheet {
+  product: CatalogProduct;
+  /** How a title names it: its name, or its kind when the name carries the store's name. */
+  label: string;
+  /** Its kind as a plural or mass noun ("yoga mats", "coffee"). */
+  kind: string;
+  /** The AI page of the product, when the site has one. */
+  page: ProductEntry | null;
+  facts: Fact[];
+  /** "Thickness" → ["4 mm", "6 mm"]: options with more than one value. */
+  options: Array<{ name: string; values: string[] }>;
+}
+
+/** Whether a text ends like a sentence (list fragments do not). */
+export function endsSentence(text: string): boolean {
+  return /[.!]["'”’)\]]*$/.test(text);
+}
+
+function uniqueFacts(facts: readonly Fact[]): Fact[] {
+  const seen = new Set<string>();
+  return facts.filter((f) => {
+    const key = dedupeKey(f.text);
+    if (!key || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function optionsOf(product: CatalogProduct): ProductSheet['options'] {
+  const variants = variantsOf(product);
+  return (product.optionNames ?? []).flatMap((raw, d) => {
+    const name = oneLine(raw);
+    const values = [...new Set(variants.map((v) => oneLine(v.options[d] ?? '')).filter(Boolean))];
+    if (!name || /^title$/i.test(name) || values.length < 2) return [];
+    return [{ name, values }];
+  });
+}
+
+/** Merchandising types that say nothing about what a product is. */
+const NOT_A_KIND = /^(sale|new|featured|default|other|misc|gift cards?|bundles?|test|all|products?|items?|uncategori[sz]ed)$/i;
+
+/** The product's kind: its type (plural), else what its name says it is, else "products". */
+export function kindOf(product: CatalogProduct, businessName: string): string {
+  const type = oneLine(product.productType);
+  if (type && type.split(' ').length <= 4 && !/\d{2,}/.test(type) && !NOT_A_KIND.test(type) && !containsName(type, businessName)) return pluralPhrase(lower(type));
+  const fromName = kindFromName(product.name);
+  return fromName ? pluralPhrase(fromName) : 'products';
+}
+
+function lower(label: string): string {
+  return label.split(/\s+/).map((w) => (/[A-Z].*[A-Z]/.test(w) ? w : w.toLowerCase())).join(' ');
+}
+
+/** The name a title uses: the product's name without the store's, or null when nothing is left. */
+function titleLabel(product: CatalogProduct, businessName: string): string | null {
+  const name = normalizeSpace(product.name).replace(/[?{}<>[\]|\\"]/g, '');
+  if (!name || name.length > 60 || !/\p{L}{2,}/u.test(name)) return null;
+  return containsName(name, businessName) ? null : name;
+}
+
+export function productSheet(product: CatalogProduct, site: ArticleSources, businessName: string): ProductSheet | null {
+  const label = titleLabel(product, businessName);
+  if (!label) return null;
+  const page = site.products.find((p) => p.url === product.url) ?? site.products.find((p) => p.name === oneLine(product.name)) ?? null;
+  const source: Source = page ? { path: page.path, label: page.name } : { path: '', label: oneLine(product.name) };
+  // The description is the store's own text; the page summary (a narrative's line) only stands in when there is none.
+  const texts = page ? (page.description.length ? page.description : sentencesOf(page.summary)) : sentencesOf(markdownToText(product.description));
+  const facts = uniqueFacts(texts.map((text) => ({ text, source, sentence: endsSentence(text), productId: product.productId })));
+  return { product, label, kind: kindOf(product, businessName), page, facts, options: optionsOf(product) };
+}
+
+/** The store's shipping and returns lines (its pages, llms.txt), for business articles. */
+export function storePolicyFacts(site: ArticleSources): Fact[] {
+  const fromStatement = (s: Statement): Fact => ({ text: s.text, source: s.source, sentence: endsSentence(s.text), productId: null });
+  return uniqueFacts(site.statements.filter((s) => {
+    const kind = classifyFact(s.text);
+    return kind === 'shipping' || kind === 'returns';
+  }).map(fromStatement));
+}
+
+/** "the Grip Pro Yoga Mat"; a name that starts with "The" keeps its own. */
+export function theName(name: string): string {
+  const clean = oneLine(name);
+  return /^the\s/i.test(clean) ? clean : `the ${clean}`;
+}

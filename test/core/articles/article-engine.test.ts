@@ -1,0 +1,168 @@
+/**
+ * AI articles that answer their question from the store's facts (issue 20, D35, D36): the
+ * questions planned from evidence, the extractive answers, the quality gate and the page, on a
+ * hand-written kitchen store shaped like real ones (two kettles that disagree about induction,
+ * a knife type whose plural is irregular, sold-out variants, prices) and, as whole-store
+ * figures, on the 50-product yoga store with messy merchant HTML.
+ */
+import { answerText, writeExtractiveAnswer } from '../../../functions/core/articles/answers';
+import { buildArticleFiles } from '../../../functions/core/articles/article-page';
+import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion } from '../../../functions/core/articles/compose';
+import { kindOf } from '../../../functions/core/articles/facts';
+import { gateArticle, titleProblem } from '../../../functions/core/articles/gate';
+import { shingleHashes } from '../../../functions/core/articles/shingles';
+import { readArticleSources } from '../../../functions/core/articles/site-sources';
+import { buildOfflineNarrative } from '../../../functions/core/generate';
+import { buildSiteFiles } from '../../../functions/core/site/build';
+import type { CatalogProduct, StoreSnapshot } from '../../../functions/core/site/types';
+import { storeArticles, yogaSnapshot } from '../../../bench/articles';
+
+const ORIGIN = 'https://brenner-kitchen.example';
+const NOW = '2026-03-14T09:12:00.000Z';
+
+function product(handle: string, name: string, type: string, description: string, extra: Partial<CatalogProduct> = {}): CatalogProduct {
+  return {
+    productId: handle, name, url: `${ORIGIN}/products/${handle}`, description, productType: type, vendor: 'Brenner', tags: [],
+    price: '49.00', compareAtPrice: null, currency: 'EUR', available: true, imageUrls: [], updatedAt: null, ...extra,
+  };
+}
+
+const KETTLE_A = 'The Copper Whistling Kettle is hand-hammered from solid copper. Note that it does not work on induction. Wipe with a soft cloth and dry after each use.';
+const KETTLE_B = 'The Steel Stovetop Kettle is made of brushed stainless steel. It works on gas, electric and induction hobs. Ideal for busy kitchens that boil water all day.';
+const KNIFE = 'Forged from VG-10 steel with a 20 cm blade. Ideal for home cooks who prep every day. Hand wash and dry immediately; never put it in the dishwasher.';
+
+const snapshot: StoreSnapshot = {
+  business: { name: 'Brenner Kitchen Co.', orgSlug: 'brenner', url: ORIGIN, domain: 'brenner-kitchen.example' },
+  pages: [],
+  products: [
+    product('copper-kettle', 'Copper Whistling Kettle', 'Kettle', KETTLE_A),
+    product('steel-kettle', 'Steel Stovetop Kettle', 'Kettle', KETTLE_B, {
+      optionNames: ['Color'], available: true,
+      variants: [
+        { id: '1', title: 'Silver', options: ['Silver'], price: '59.00', compareAtPrice: null, available: false, sku: 'SK-1', gtin: null },
+        { id: '2', title: 'Black', options: ['Black'], price: '64.00', compareAtPrice: null, available: true, sku: 'SK-2', gtin: null },
+      ],
+    }),
+    product('chef-knife', "Brenner-free 8-inch Chef's Knife", 'Kitchen Knife', KNIFE),
+  ],
+  collections: [],
+  storeSitemapUrls: [],
+};
+
+function siteOf(store: StoreSnapshot) {
+  const narrative = buildOfflineNarrative(store);
+  const files = buildSiteFiles(store, narrative, { now: NOW, indexNowKey: 'a1b2c3d4e5f60718', trackingEndpoint: 'https://api.example/hook' });
+  const sources = readArticleSources({
+    llmsTxt: files.find((f) => f.path === '/llms.txt')!.content,
+    dataJson: JSON.parse(files.find((f) => f.path === '/data.json')!.content),
+    pages: files.filter((f) => /\.(html|md)$/.test(f.path)),
+  });
+  const catalogue = articleCatalogue(store.products, sources, store.business.name);
+  return { sources, catalogue, context: { businessName: store.business.name, industry: narrative.industry, sources } };
+}
+
+describe('questions planned from the store\'s evidence', () => {
+  const { catalogue, context } = siteOf(snapshot);
+  const titles = (id: string) => entityQuestions(catalogue, id, context).map((q) => q.title);
+
+  test('a facet is asked only when the product\'s own text states it', () => {
+    const knife = titles('chef-knife');
+    expect(knife).toContain("Is the Brenner-free 8-inch Chef's Knife a good choice for home cooks?");
+    expect(knife).toContain("What is the Brenner-free 8-inch Chef's Knife made of?");
+    expect(knife).toContain("How do I care for the Brenner-free 8-inch Chef's Knife?");
+    // Nobody says anything about professionals, seniors, cities or years.
+    expect(knife.join(' ')).not.toMatch(/professional|senior|New York|20\d\d|\b(3|5|7|10) best\b/);
+    expect(titles('copper-kettle').some((t) => /good choice for/.test(t))).toBe(false);
+  });
+
+  test('titles are grammatical: irregular plurals from the inflection library, no lists, one per intent', () => {
+    expect(kindOf(snapshot.products[2]!, 'Brenner Kitchen Co.')).toBe('kitchen knives');
+    const all = snapshot.products.flatMap((p) => titles(p.productId));
+    for (const title of all) expect([title, titleProblem(title, snapshot.products.map((p) => p.name))]).toEqual([title, null]);
+    expect(new Set(all).size).toBe(all.length);
+    expect(titles('steel-kettle')).toContain('Which colors does the Steel Stovetop Kettle come in?');
+  });
+});
+
+describe('extractive answers', () => {
+  const { catalogue, context } = siteOf(snapshot);
+
+  test('an article quotes only its own product: a kettle never borrows the other kettle\'s induction sentence', () => {
+    for (const question of entityQuestions(catalogue, 'copper-kettle', context).filter((q) => q.intent !== 'comparison')) {
+      const text = answerText(writeExtractiveAnswer(question));
+      expect(text).not.toMatch(/works on gas, electric and induction/);
+    }
+    const care = entityQuestions(catalogue, 'copper-kettle', context).find((q) => q.intent === 'care')!;
+    expect(answerText(writeExtractiveAnswer(care))).toBe('Wipe with a soft cloth and dry after each use.');
+  });
+
+  test('a comparison states each product under its own name, and what only one side says', () => {
+    const comparison = entityQuestions(catalogue, 'copper-kettle', context).find((q) => q.intent === 'comparison')!;
+    expect(comparison.title).toBe('How does the Copper Whistling Kettle compare with the Steel Stovetop Kettle?');
+    const answer = writeExtractiveAnswer(comparison);
+    expect(answer.blocks.map((b) => b.heading)).toEqual(['Copper Whistling Kettle', 'Steel Stovetop Kettle']);
+    expect(answer.uncovered).toContain('The store does not say how to care for the Steel Stovetop Kettle.');
+  });
+
+  test('no sentence twice, no price, no stock on the page; the h1 and the JSON-LD headline are the question', async () => {
+    const question = entityQuestions(catalogue, 'steel-kettle', context).find((q) => q.intent === 'use')!;
+    const answer = writeExtractiveAnswer(question);
+    const build = buildArticleFiles({ title: question.title, slug: 'steel-kettle-use', business: { name: 'Brenner Kitchen Co.', url: ORIGIN }, product: snapshot.products[1], answer, publishedDate: NOW, relatedPosts: [] });
+    const html = build.files[0]!.content;
+    expect(html).toContain(`<h1>${question.title}</h1>`);
+    expect(html).toContain(`"headline":"${question.title}"`);
+    const body = html.slice(html.indexOf('<article>'), html.indexOf('</article>'));
+    expect(body).not.toMatch(/in stock|out of stock|sold out|availability|€|59\.00|64\.00/i);
+    const sentences = answerText(answer).split('\n');
+    expect(new Set(sentences).size).toBe(sentences.length);
+  });
+});
+
+describe('the quality gate (D35)', () => {
+  const { catalogue, context } = siteOf(snapshot);
+  const base = { facet: [], facts: [], subjects: new Set(['chef-knife']), business: false, subject: 'chef-knife', names: [] as string[] };
+
+  test('a near copy of any article of the business is turned down, with the article it copies', () => {
+    const answer = 'Forged from VG-10 steel with a 20 cm blade. Hand wash and dry immediately; never put it in the dishwasher.';
+    const verdict = gateArticle({ ...base, title: 'How do I care for the knife?', answer }, [{ title: 'What is it made of?', subject: 'other', path: '/knife-steel/', shingles: shingleHashes(answer) }]);
+    expect(verdict).toEqual({ ok: false, reason: 'near copy of /knife-steel/' });
+  });
+
+  test('a title that only changes a number, a list in a title, and a facet the answer ignores are turned down', () => {
+    const published = [{ title: 'What are the 5 best kettles for tea?', subject: 'chef-knife', path: '/five/', shingles: [] }];
+    expect(gateArticle({ ...base, title: 'What are the 7 best kettles for tea?', answer: 'Something else entirely here.' }, published)).toEqual({ ok: false, reason: 'same question as /five/' });
+    expect(gateArticle({ ...base, title: 'Is it good for hot yoga, vinyasa?', answer: 'x' }, [])).toEqual({ ok: false, reason: 'the title holds a list' });
+    expect(gateArticle({ ...base, title: 'Is the knife good for busy professionals?', facet: ['busy', 'professionals'], answer: 'Forged from VG-10 steel.' }, []))
+      .toEqual({ ok: false, reason: 'the store\'s facts do not answer the question' });
+  });
+
+  test('a sentence of another product outside a comparison is turned down', () => {
+    const stray = { text: 'It works on gas, electric and induction hobs.', source: { path: '', label: '' }, sentence: true, productId: 'steel-kettle' };
+    expect(gateArticle({ ...base, title: 'What is it made of?', answer: stray.text, facts: [stray] }, [])).toEqual({ ok: false, reason: 'a sentence is about another product (steel-kettle)' });
+  });
+
+  test('writing every question of the store publishes no near copies and answers each facet', async () => {
+    const published: any[] = [];
+    for (const p of snapshot.products) {
+      for (const q of entityQuestions(catalogue, p.productId, context)) {
+        const r = await reviewQuestion(q, extractiveWriter, published);
+        if (r.ok) published.push({ title: q.title, subject: p.productId, path: q.key, shingles: r.shingles });
+      }
+    }
+    expect(published.length).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('a real-shaped store as a whole (the bench figures)', () => {
+  test('the yoga store: every article answers its facet, none quotes another product, no near-copy pair', async () => {
+    const report = await storeArticles('yoga', yogaSnapshot());
+    expect(report.quality.published).toBeGreaterThanOrEqual(50);
+    expect(report.quality.answering).toBe(1);
+    expect(report.quality.offTopicSentences).toBe(0);
+    expect(report.quality.nearCopyPairs).toBe(0);
+    expect(report.quality.medianSameProductSimilarity).toBeLessThan(0.5);
+    // The quota (1,000) is a ceiling: what the facts cannot carry is not written.
+    expect(report.quality.published).toBeLessThan(1000);
+    expect(report.quality.articlesPerFact).toBeLessThan(10);
+  });
+});
