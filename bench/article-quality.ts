@@ -14,7 +14,7 @@
  *   perFact          articles per distinct store sentence quoted across them (67 articles on
  *                    4 sentences is scaled content)
  */
-import { answersFacet, articleAnswerText, facetStems } from '../functions/core/articles/quality';
+import { answersFacet, articleAnswerText, facetWords } from '../functions/core/articles/quality';
 import { jaccard, NEAR_COPY_JACCARD, shingleHashes } from '../functions/core/articles/shingles';
 import { dedupeKey, markdownToText, splitSentences } from '../functions/core/generate/text';
 import type { CatalogProduct } from '../functions/core/site/types';
@@ -70,7 +70,7 @@ export function measureArticleQuality(articles: readonly MeasuredArticle[], prod
     const answer = articleAnswerText(a.html);
     const product = a.productId ? byId.get(a.productId) ?? null : null;
     const subject = product ? [product.name, product.productType, product.vendor] : [];
-    return { ...a, answer, shingles: shingleHashes(answer), answered: answersFacet(facetStems(a.title, subject), answer) };
+    return { ...a, answer, shingles: shingleHashes(answer), answered: answersFacet(facetWords(a.title, subject), answer) };
   });
   let offTopicSentences = 0;
   let offTopicArticles = 0;

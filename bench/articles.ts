@@ -4,14 +4,16 @@
  * variants, SKUs), every product's planned questions are written by the extractive engine
  * and judged by the quality gate, at most the one-time burst's share per product (1,000
  * spread over the products), exactly as 2a does; the published pages are then measured
- * (article-quality.ts). With `modelWriter`, the model engine writes them instead.
+ * (article-quality.ts). Then the same with a stand-in model that adds two invented claims to
+ * every answer, through the model engine's check: how many it drops, and how many get published (0).
  * `npx tsx bench/articles.ts` prints the figures (~10 s).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildArticleFiles } from '../functions/core/articles/article-page';
-import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, subjectOf, type AnswerWriter } from '../functions/core/articles/compose';
+import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, subjectOf, type AnswerWriter, type ArticleCatalogue } from '../functions/core/articles/compose';
 import type { PublishedFingerprint } from '../functions/core/articles/gate';
+import { groundedAnswer } from '../functions/core/articles/model-answer';
 import { readArticleSources } from '../functions/core/articles/site-sources';
 import { articleSlug } from '../functions/core/articles/slugs';
 import { buildOfflineNarrative, inferIndustry } from '../functions/core/generate';
@@ -27,10 +29,14 @@ const BURST = 1000;
 
 export interface StoreArticles {
   label: string;
+  /** Set for the model run: sentences the check removed, and invented ones that still got published. */
+  model?: { dropped: number; inventedPublished: number };
   quality: ArticleQuality;
   /** Questions planned, and turned down by the gate, by reason. */
   planned: number;
   rejected: Record<string, number>;
+  /** Published articles holding one of the invented claims (must be 0). */
+  inventedSentences: number;
   ms: number;
 }
 
@@ -42,7 +48,10 @@ export function yogaSnapshot(): StoreSnapshot {
 }
 
 /** A first run's product articles for one store (see the header). */
-export async function storeArticles(label: string, snapshot: StoreSnapshot, write: AnswerWriter = extractiveWriter): Promise<StoreArticles> {
+/** The writer of a run, given the store's fact sheets. */
+type WriterFor = (catalogue: ArticleCatalogue) => AnswerWriter;
+
+export async function storeArticles(label: string, snapshot: StoreSnapshot, writerFor: WriterFor = () => extractiveWriter): Promise<StoreArticles> {
   const t0 = performance.now();
   const narrative = buildOfflineNarrative(snapshot);
   const files = buildSiteFiles(snapshot, narrative, { now: NOW, indexNowKey: 'a1b2c3d4e5f60718', trackingEndpoint: 'https://api.example/hook' });
@@ -53,6 +62,7 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
   });
   const businessName = snapshot.business.name;
   const catalogue = articleCatalogue(snapshot.products, sources, businessName);
+  const write = writerFor(catalogue);
   const context = { businessName, industry: narrative.industry || inferIndustry(snapshot).industry, sources };
   const taken = new Set(files.map((f) => f.path));
   const published: PublishedFingerprint[] = [];
@@ -80,19 +90,51 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
       made++;
     }
   }
-  return { label, quality: measureArticleQuality(articles, snapshot.products), planned, rejected, ms: performance.now() - t0 };
+  const inventedSentences = articles.filter((a) => INVENTED_MARK.test(a.html)).length;
+  return { label, quality: measureArticleQuality(articles, snapshot.products), planned, rejected, inventedSentences, ms: performance.now() - t0 };
+}
+
+/** Claims no store states: a model that adds them to every answer is what the check is for. */
+const INVENTED = ['It is assembled in Reykjavik and carries a lifetime guarantee.', 'Professional athletes rank it first, according to 2,000 reviews.'];
+const INVENTED_MARK = /Reykjavik|lifetime guarantee|Professional athletes|2,000 reviews/;
+
+/**
+ * A stand-in for a model that answers from the fact sheet and adds invented claims: its
+ * sentences go through the same check as a real model's (model-answer.ts `groundedAnswer`).
+ */
+function inventingModel(businessName: string, counter: { dropped: number }): WriterFor {
+  return (catalogue) => async (question) => {
+    const sentences = [...question.evidence.slice(0, 3).map((f) => (f.sentence ? f.text : `${f.text}.`)), ...INVENTED];
+    const grounded = groundedAnswer(question, sentences, businessName, catalogue.sheets);
+    counter.dropped += grounded.dropped.length;
+    return grounded.answer;
+  };
+}
+
+async function withInventingModel(label: string, snapshot: StoreSnapshot): Promise<StoreArticles> {
+  const counter = { dropped: 0 };
+  const report = await storeArticles(label, snapshot, inventingModel(snapshot.business.name, counter));
+  return { ...report, model: { dropped: counter.dropped, inventedPublished: report.inventedSentences } };
 }
 
 export async function measureArticles(): Promise<StoreArticles[]> {
+  const demo = buildDemoSiteInProcess(0, { prompts: false }).snapshot;
+  const yoga = yogaSnapshot();
   return [
-    await storeArticles('demo store (24 products)', buildDemoSiteInProcess(0, { prompts: false }).snapshot),
-    await storeArticles('yoga store (50 products, messy HTML)', yogaSnapshot()),
+    await storeArticles('demo store (24 products)', demo),
+    await storeArticles('yoga store (50 products, messy HTML)', yoga),
+    await withInventingModel('demo store, model adding 2 invented claims per answer', demo),
+    await withInventingModel('yoga store, model adding 2 invented claims per answer', yoga),
   ];
 }
 
 export function articleLines(report: StoreArticles): string[] {
   const reasons = Object.entries(report.rejected).map(([r, c]) => `${r}: ${c}`).join('; ');
-  return [`${report.label}: ${articleQualityLine(report.quality)}`, `  ${report.planned} questions planned, ${report.planned - report.quality.published} turned down${reasons ? ` (${reasons})` : ''}`];
+  return [
+    `${report.label}: ${articleQualityLine(report.quality)}`,
+    `  ${report.planned} questions planned, ${report.planned - report.quality.published} turned down${reasons ? ` (${reasons})` : ''}` +
+      (report.model ? `; ungrounded sentences dropped ${report.model.dropped}, published ${report.model.inventedPublished}` : '') + `; ${report.ms.toFixed(0)} ms`,
+  ];
 }
 
 if (require.main === module) {

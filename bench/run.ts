@@ -16,6 +16,10 @@
  *             pages flagged as changed, raw-HTML sha256 vs our fingerprint (~3-4 min, setup included)
  *   visibility  batch 2b: checks/s per AI platform (8 vendor fakes, real clients) under the fleet
  *             limits, and the cost units of one business per day (~10 s)
+ *   articles  the articles a first run publishes for the demo store and the 50-product yoga store
+ *             (messy HTML): share answering their facet, off-topic sentences, near-copy pairs and
+ *             the median similarity, articles per store fact; then with a stand-in model adding
+ *             invented claims: ungrounded sentences dropped and published (~1 s)
  * e.g. BENCH_SKIP=crawl,http npm run bench. Each section's own knobs (BENCH_DURATION,
  * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, BENCH_ONBOARDING_SIZES, BENCH_DAILY_SIZES, ...) are described at the top of its file.
  */
@@ -29,9 +33,10 @@ import { fidelityLine } from './fidelity';
 import { describeMachine, heading, int, kb, mb, ms, wholeMs } from './lib';
 import { deploysText, measureDaily, noiseLine, printDailyReport, type DailyReport } from './daily';
 import { measureVisibility, printVisibilityReport, visibilityLines, type VisibilityReport } from './visibility';
+import { articleLines, measureArticles, type StoreArticles } from './articles';
 import { createSiteWaitMs, measureOnboarding, printOnboardingReport, topFigureText, type OnboardingFigure, type OnboardingReport } from './onboarding';
 
-const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'visibility'] as const;
+const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'visibility', 'articles'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 const skipped = (name: SectionName): boolean => SKIP.has(name);
@@ -147,9 +152,10 @@ interface Results {
   onboarding?: OnboardingReport;
   daily?: DailyReport;
   visibility?: VisibilityReport;
+  articles?: StoreArticles[];
 }
 
-function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility }: Results): void {
+function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility, articles }: Results): void {
   heading('figures, side by side');
   const rows: [string, string][] = [['machine', describeMachine()]];
   if (bundles) {
@@ -182,6 +188,13 @@ function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility
     rows.push(['visibility (per platform)', p.map(rate).join(', ')]);
     rows.push(['', `per business/day: ${p.map((f) => `${f.platform.replace('platform_', 'p')} ${(f.costUnitsPerCheck * 10).toFixed(0)} ${f.costUnit}`).join(', ')}`]);
     for (const line of visibilityLines(visibility)) rows.push(['', line]);
+  }
+  if (articles) {
+    articles.forEach((report, i) => {
+      const [first, second] = articleLines(report);
+      rows.push([i === 0 ? 'articles (first run)' : '', first ?? '']);
+      rows.push(['', (second ?? '').trim()]);
+    });
   }
   const notRun = SECTIONS.filter(skipped);
   if (notRun.length) rows.push(['skipped', `${notRun.join(', ')} (BENCH_SKIP)`]);
@@ -229,6 +242,13 @@ async function main(): Promise<void> {
     if (!skipped('visibility')) {
       results.visibility = await section('visibility', () => measureVisibility());
       if (results.visibility) printVisibilityReport(results.visibility);
+    }
+    if (!skipped('articles')) {
+      results.articles = await section('articles', () => measureArticles());
+      if (results.articles) {
+        heading('articles');
+        for (const report of results.articles) for (const line of articleLines(report)) console.log(line);
+      }
     }
     summary(results);
   } finally {

@@ -64,10 +64,18 @@ export function parseArticleAnswer(content: string, businessName: string): Parse
   return { ok: true, value: sentences };
 }
 
-/** Product names of the catalogue that are not the question's subjects: a sentence naming one is off topic. */
+/**
+ * Product names of the catalogue that are not the question's subjects, nor named by the facts
+ * themselves ("3 oz of our Harbor House Blend" is the store's own word): a sentence naming one
+ * is about another product.
+ */
 function strangers(question: Question, catalogue: readonly ProductSheet[]): string[] {
   const own = new Set(question.subjects.map((s) => s.product.productId));
-  return catalogue.filter((s) => !own.has(s.product.productId) && s.product.name.split(' ').length >= 2).map((s) => ` ${dedupeKey(s.product.name)} `);
+  const sheet = ` ${dedupeKey(factSheetLines(question).join(' '))} `;
+  return catalogue
+    .filter((s) => !own.has(s.product.productId) && s.product.name.split(' ').length >= 2)
+    .map((s) => ` ${dedupeKey(s.product.name)} `)
+    .filter((name) => !sheet.includes(name));
 }
 
 export interface GroundedAnswer {

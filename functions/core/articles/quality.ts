@@ -41,18 +41,21 @@ export function stem(word: string): string {
   return w;
 }
 
-export function contentStems(text: string): string[] {
+function contentWords(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length >= 3 && !NOT_FACET.has(w) && !/^\d+$/.test(w))
-    .map(stem);
+    .filter((w) => w.length >= 3 && !NOT_FACET.has(w) && !/^\d+$/.test(w));
 }
 
-/** The words a title asks about beyond its subject (`subjectTexts`: the subject's name, kind and type). */
-export function facetStems(title: string, subjectTexts: readonly string[]): string[] {
+function contentStems(text: string): string[] {
+  return contentWords(text).map(stem);
+}
+
+/** The words a title asks about beyond its subject (`subjectTexts`: the subject's name, kind and type); stems compared. */
+export function facetWords(title: string, subjectTexts: readonly string[]): string[] {
   const subject = new Set(subjectTexts.flatMap(contentStems));
-  return [...new Set(contentStems(title).filter((w) => !subject.has(w)))];
+  return [...new Set(contentWords(title).filter((w) => !subject.has(stem(w))))];
 }
 
 /** Facet words an answer states in other words: "care" is answered by how to wash or wipe it. */
