@@ -2,6 +2,7 @@
  * Small, pure text helpers for the generators: markdown to plain text, sentence
  * splitting, and word-boundary keyword matching. No I/O, deterministic.
  */
+import indefinite from 'indefinite';
 
 /** Collapses every run of whitespace to one space and trims. */
 export function normalizeSpace(text: string): string {
@@ -222,9 +223,9 @@ export function joinList(items: string[], conjunction = 'and'): string {
   return `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]}`;
 }
 
-/** "a" or "an" for the word that follows. */
+/** "a" or "an" for the words that follow ("an 8-inch knife", "an SUV", "a one-piece"): the `indefinite` library's rules. */
 export function indefiniteArticle(word: string): string {
-  return /^[aeiou]/i.test(word) && !/^(uni|use|eu|one)/i.test(word) ? 'an' : 'a';
+  return indefinite(word, { articleOnly: true });
 }
 
 /** Case- and punctuation-insensitive key for de-duplication. */
