@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildArticleFiles } from '../functions/core/articles/article-page';
-import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, subjectOf, type AnswerWriter, type ArticleCatalogue } from '../functions/core/articles/compose';
+import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, fingerprintOf, type AnswerWriter, type ArticleCatalogue } from '../functions/core/articles/compose';
 import type { PublishedFingerprint } from '../functions/core/articles/gate';
 import { groundedAnswer } from '../functions/core/articles/model-answer';
 import { readArticleSources } from '../functions/core/articles/site-sources';
@@ -85,7 +85,7 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
       const slug = articleSlug(question.title, taken);
       taken.add(slug);
       const build = buildArticleFiles({ title: question.title, slug, business: { name: businessName, url: snapshot.business.url }, product, answer: reviewed.answer, publishedDate: NOW, relatedPosts: [] });
-      published.push({ title: question.title, subject: subjectOf(question), path: build.articlePath, shingles: reviewed.shingles });
+      published.push(fingerprintOf(question, build.articlePath, reviewed.shingles));
       articles.push({ title: question.title, productId: product.productId, html: build.files[0]!.content });
       made++;
     }

@@ -182,6 +182,13 @@ describe('the removed product\'s articles leave the site on day 2', () => {
       const page = await aiPage(a.article_path);
       expect([a.article_path, page.status === 404 || !page.text.includes(name)]).toEqual([a.article_path, true]);
     }
+    // No article of the release links to a retired one ("Related articles" are pruned on publish).
+    const release = await getContainer().siteStore.readCurrent(ORG);
+    const retired = [...removedArticles, ...quotingArticles].map((a) => a.article_path).filter((p) => !release!.files.some((f) => f.path === `${p}index.html`));
+    expect(retired.length).toBeGreaterThan(0);
+    for (const file of release!.files.filter((f) => f.path.endsWith('.html'))) {
+      for (const path of retired) expect([file.path, file.content.includes(`href="/ai${path}"`)]).toEqual([file.path, false]);
+    }
   });
 
   test('day 2 wrote articles, none of them for the removed product', () => {

@@ -8,17 +8,17 @@
  */
 import { articlePart, artifactKeys } from '../../core/artifacts';
 import { buildArticleFiles, publishedDateOf, type ArticleBuild } from '../../core/articles/article-page';
-import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, type ArticleModel, type ArticleModelUsage } from '../../core/articles/compose';
-import type { PublishedFingerprint } from '../../core/articles/gate';
+import { articleCatalogue, entityQuestions, extractiveWriter, fingerprintOf, reviewQuestion, type ArticleModel, type ArticleModelUsage } from '../../core/articles/compose';
+import { concurrentTwin, recordFingerprint, type PublishedFingerprint } from '../../core/articles/gate';
 import type { ArticleRecord } from '../../core/articles/record';
 import { weekBounds } from '../../core/articles/quota';
-import { decodeShingles, encodeShingles } from '../../core/articles/shingles';
-import { readArticleSources } from '../../core/articles/site-sources';
+import { encodeShingles } from '../../core/articles/shingles';
+import { readArticleSources, type SiteContent } from '../../core/articles/site-sources';
 import { articleSlug, takenSlugs } from '../../core/articles/slugs';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { inferIndustry } from '../../core/generate/industry';
 import { normalizeSpace } from '../../core/generate/text';
-import type { SiteFile, SiteNarrative } from '../../core/site/types';
+import type { SiteNarrative } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
 import { requireBusiness } from '../business';
 import { loadSnapshot } from '../snapshot';
@@ -43,15 +43,12 @@ export interface CreatedArticle {
   build: ArticleBuild;
 }
 
-/** The AI site's own content an article may draw on (spec: not the original website). */
-interface SiteContent {
-  llmsTxt: string;
-  dataJson: unknown;
-  pages: SiteFile[];
+/** The AI site's own content an article may draw on (spec: not the original website), and every path it serves. */
+interface LiveSiteContent extends SiteContent {
   paths: string[];
 }
 
-async function siteContent(container: Container, orgSlug: string): Promise<SiteContent> {
+async function siteContent(container: Container, orgSlug: string): Promise<LiveSiteContent> {
   const current = await container.siteStore.readCurrent(orgSlug);
   if (!current) throw new ValidationError(`the AI site of ${orgSlug} is not deployed yet: articles are written from its content`);
   const file = (path: string) => current.files.find((f) => f.path === path)?.content;
@@ -69,7 +66,7 @@ async function siteContent(container: Container, orgSlug: string): Promise<SiteC
   };
 }
 
-/** The product entity (404 when unknown) and its catalogue record (a minimal one when the catalogue lacks it). */
+/** The product entity, or 404 when the business has none with that id. */
 async function productEntity(container: Container, orgSlug: string, productId: string) {
   const entity = await container.products.find(orgSlug, productId);
   if (!entity) throw new NotFoundError(`product ${productId} not found for business ${orgSlug}`);
@@ -87,7 +84,7 @@ export interface CreateArticlesResult {
   articles: CreatedArticle[];
   /** Questions written and judged but not published, with the gate's reason. */
   rejected: RejectedQuestion[];
-  /** Why fewer than `count` were made, when the entity has no question left. */
+  /** Why fewer than `count` were made (the store's content answers no further question, the gate's turn-downs); null when all were. */
   exhausted: string | null;
   /** The organization's articles as they were before. */
   existing: ArticleRecord[];
@@ -123,7 +120,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
   const asked = new Set(existing.filter((a) => a.product_id === productId).map((a) => a.question_key ?? a.title));
   const questions = entityQuestions(catalogue, productId, { businessName: business.name, industry, sources })
     .filter((q) => !asked.has(q.key) && !asked.has(q.title));
-  const published: PublishedFingerprint[] = existing.map((a) => ({ title: a.title, subject: a.product_id, path: a.article_path, shingles: decodeShingles(a.shingles) }));
+  const published: PublishedFingerprint[] = existing.map(recordFingerprint);
   const taken = takenSlugs([...content.paths, ...existing.map((a) => a.article_path)]);
   const related = existing.filter((a) => a.product_id === productId).map((a) => ({ title: a.title, article_path: a.article_path }));
   const model = options.model ? options.model.forBusiness(business.name, catalogue) : null;
@@ -154,13 +151,23 @@ export async function createArticles(container: Container, orgSlug: string, opti
     // The slug is claimed first: a create that lost the race for it must not overwrite the
     // winner's files. Should the files fail to save, the claim is given back.
     if (!(await container.articles.add(orgSlug, record))) continue;
+    // Other batches of the business run in parallel (2a's Map): the gate did not see what they
+    // wrote meanwhile, so the claim is checked against those; the later of two twins gives way.
+    const fingerprint = fingerprintOf(question, record.article_path, reviewed.shingles);
+    const known = new Set(published.map((p) => p.path));
+    const twin = concurrentTwin({ ...fingerprint, slug, createdAt: record.created_at }, (await container.articles.list(orgSlug)).filter((a) => !known.has(a.article_path)));
+    if (twin) {
+      await container.articles.remove(orgSlug, record);
+      rejected.push({ title: question.title, reason: twin });
+      continue;
+    }
     try {
       await saveSitePart(container, orgSlug, articlePart(slug), build.files);
     } catch (err) {
       await container.articles.remove(orgSlug, record).catch(() => undefined);
       throw err;
     }
-    published.push({ title: record.title, subject: productId, path: record.article_path, shingles: reviewed.shingles });
+    published.push(fingerprint);
     related.push({ title: record.title, article_path: record.article_path });
     created.push({ record, build });
   }

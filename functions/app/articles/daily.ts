@@ -75,8 +75,10 @@ export async function createArticleBatch(container: Container, batch: ArticleBat
     product_id: batch.product_id, planned: batch.count, published: existing + created.articles.length,
     rejected: created.rejected, shortfall_reason: created.exhausted, model: created.modelUsage,
   };
-  // A retry that found nothing missing keeps the first attempt's reasons.
-  if (missing) await container.artifacts.put(artifactKeys.articleOutcome(batch.org_slug, batch.run_date, batch.product_id ?? 'business'), outcome);
+  // A retry that found nothing missing keeps the first attempt's reasons (or records the
+  // outcome the first attempt could not, when it stopped after writing its articles).
+  const key = artifactKeys.articleOutcome(batch.org_slug, batch.run_date, batch.product_id ?? 'business');
+  if (missing || !(await container.artifacts.get<ArticleOutcome>(key))) await container.artifacts.put(key, outcome);
   return { product_id: batch.product_id, planned: batch.count, already: existing, created: created.articles.length, rejected: created.rejected.length, exhausted: created.exhausted };
 }
 
@@ -89,7 +91,6 @@ async function dayOutcome(container: Container, input: BusinessTaskInput) {
   const models = outcomes.map((o) => o.model).filter((m): m is ArticleModelUsage => m != null);
   return {
     articles_planned: planned,
-    engine: models.length ? 'model' : 'extractive',
     ...(models.length ? {
       model_calls: models.reduce((n, m) => n + m.calls, 0),
       cost_units: models.reduce((n, m) => n + m.cost_units, 0),
@@ -116,6 +117,8 @@ export async function publishArticlesAndTimestamps(container: Container, input: 
   const release = checkedToday ? await publishChangedSiteParts(container, input.org_slug) : await publishSiteParts(container, input.org_slug);
   return {
     articles_created: today.length,
+    // Who wrote them: the model, or the extractive engine (offline, or the model's fallback).
+    written_by: { model: today.filter((a) => a.engine === 'model').length, extractive: today.filter((a) => a.engine !== 'model').length },
     ...(await dayOutcome(container, input)),
     article_paths: today.map((a) => a.article_path),
     deployed: release !== null,

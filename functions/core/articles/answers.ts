@@ -11,7 +11,7 @@
  *   made of.").
  * - A business question: the policy lines, or one labelled line per product of the kind
  *   ("Cork Yoga Block: Dense natural cork ...": never a bare product name).
- * The model engine (model-articles.ts) writes the same blocks from the same facts.
+ * The model engine (model-answer.ts) writes its answer from the same facts.
  */
 import { materialsOf } from '../prompts/offline-prompts';
 import { dedupeKey } from '../generate/text';
@@ -121,7 +121,8 @@ export function writeExtractiveAnswer(question: Question): WrittenAnswer {
   if (question.intent === 'comparison') return comparison(question, said);
   if (question.intent === 'choice') {
     const items = question.subjects.flatMap((sheet) => {
-      const fact = sheet.facts.find((f) => f.sentence && !said.has(dedupeKey(f.text))) ?? sheet.facts[0];
+      // Each product by a sentence of its own not said yet: products sharing one description are left out.
+      const fact = sheet.facts.find((f) => !said.has(dedupeKey(f.text)));
       if (!fact) return [];
       said.add(dedupeKey(fact.text));
       return [`${oneLine(sheet.product.name)}: ${oneLine(fact.text)}`];

@@ -6,7 +6,7 @@
  */
 import { answerText, writeExtractiveAnswer, type WrittenAnswer } from './answers';
 import { productSheet, storePolicyFacts, type ProductSheet } from './facts';
-import { gateArticle, type PublishedFingerprint } from './gate';
+import { aboutKey, gateArticle, type PublishedFingerprint } from './gate';
 import { businessQuestions, productQuestions, type Question } from './questions';
 import type { ArticleSources } from './site-sources';
 import type { CatalogProduct } from '../site/types';
@@ -19,6 +19,7 @@ export const extractiveWriter: AnswerWriter = async (question) => writeExtractiv
 /** What a model spent on one batch, and what its check removed (the batch outcome shows it). */
 export interface ArticleModelUsage {
   model: string;
+  /** Questions sent to the model (each with its own retries). */
   calls: number;
   /** Tokens the API reported. */
   cost_units: number;
@@ -57,9 +58,14 @@ export type Reviewed =
   | { ok: true; question: Question; answer: WrittenAnswer; shingles: number[] }
   | { ok: false; question: Question; reason: string };
 
-/** The product a question is about; null for the business (a choice between products included). */
-export function subjectOf(question: Question): string | null {
-  return question.intent === 'choice' ? null : question.subjects[0]?.product.productId ?? null;
+/** What a question is about (gate.ts `aboutKey`): its products, or '' for a business question (a choice between products included). */
+export function aboutOf(question: Question): string {
+  return question.intent === 'choice' ? '' : aboutKey(question.subjects.map((s) => s.product.productId));
+}
+
+/** The fingerprint a published answer leaves for the gate's later checks. */
+export function fingerprintOf(question: Question, path: string, shingles: number[]): PublishedFingerprint {
+  return { title: question.title, path, shingles, about: aboutOf(question), intent: question.intent };
 }
 
 /** One question written and gated against every published article of the business. */
@@ -69,7 +75,8 @@ export async function reviewQuestion(question: Question, write: AnswerWriter, pu
   const text = answerText(answer);
   const verdict = gateArticle({
     title: question.title,
-    subject: subjectOf(question),
+    about: aboutOf(question),
+    intent: question.intent,
     names: question.subjects.map((s) => s.label),
     facet: question.facet,
     answer: text,

@@ -34,9 +34,11 @@ const PROBLEM_CLAUSE = new RegExp(
 const OBJECT_END = /\s+(?:during|when|while|with|without|and|or|so|because|in|on|at|for|from|by|that|which|who|to|after|before|as|thanks|all|every|even)\b/i;
 const OBJECT_START_STOP = /^(you|your|yours|it|its|this|that|these|those|them|us|our|any|all|every|more|less|up|out|into|over|of|to|in|on|at|for|with|by|from|as|is|are|was|be|can|will|and|or|but|while|when)$/i;
 /** People are audiences, not problems. */
-const PEOPLE_HEAD = /^(people|person|everyone|anyone|someone|beginners?|students?|parents?|moms?|dads?|kids?|children|child|babies|baby|toddlers?|teens?|men|women|families|family|lovers?|fans?|enthusiasts?|drinkers?|brewers?|baristas?|roasters?|cooks?|chefs?|bakers?|athletes?|runners?|cyclists?|travell?ers?|hikers?|campers?|yogis?|owners?|professionals?|pros?|experts?|buyers?|shoppers?|customers?|users?|makers?|artists?|gardeners?|readers?|gamers?|collectors?|cafes?|cafés?|restaurants?|offices?|teams?|businesses|business|households?|couples?|friends?|him|her|them|gifters?|givers?|pets?|dogs?|cats?|connoisseurs?|aficionados?|foodies?|newcomers?|homes?)$/i;
+const PEOPLE_HEAD = /^(people|person|everyone|anyone|someone|beginners?|students?|parents?|moms?|dads?|kids?|children|child|babies|baby|toddlers?|teens?|men|women|families|family|lovers?|fans?|enthusiasts?|drinkers?|brewers?|baristas?|roasters?|cooks?|chefs?|bakers?|athletes?|runners?|cyclists?|travell?ers?|hikers?|campers?|yogis?|owners?|professionals?|pros?|experts?|buyers?|shoppers?|customers?|users?|makers?|artists?|gardeners?|readers?|gamers?|collectors?|cafes?|cafés?|restaurants?|offices?|teams?|businesses|business|households?|couples?|friends?|him|her|them|gifters?|givers?|pets?|dogs?|cats?|connoisseurs?|aficionados?|foodies?|newcomers?|homes?|eaters?|sleepers?|snackers?|learners?|kids?|seniors?|students?|commuters?)$/i;
 
 function problemPhrase(raw: string, gerund: string | null, businessName: string): string | null {
+  // "prevents the lid from leaking": the problem is after "from", not the lid.
+  if (/^\s*\S+(?:\s+\S+){0,3}?\s+from\s/i.test(raw) && OBJECT_END.exec(raw)?.[0].trim().toLowerCase() === 'from') return null;
   const object = (raw.split(OBJECT_END)[0] ?? '').trim();
   let words = object.split(/\s+/).filter(Boolean);
   while (words.length && /^(the|a|an)$/i.test(words[0] as string)) words = words.slice(1);
@@ -80,6 +82,8 @@ const FRIENDLY = /\b(beginner|kid|child|family|travel|pet)-friendly\b/gi;
 export function audiencesIn(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(AUDIENCE_FOR)) {
+    // "Not for children under 3", "not suitable for beginners": a warning, not an audience.
+    if (/\bnot\s+(?:\w+\s+){0,2}$/i.test(text.slice(Math.max(0, (m.index ?? 0) - 30), m.index))) continue;
     const words = (m[1] as string).trim().toLowerCase().split(' ');
     for (let n = 1; n <= words.length; n++) {
       const run = words.slice(0, n);
@@ -101,8 +105,13 @@ export function audiencesIn(text: string): string[] {
 /** How a product is looked after: washing, cleaning, storing, oiling ... */
 export const CARE = /\b((?:hand|machine|spot)[- ]wash(?:able)?|wash (?:it|them|in|with|by|before|after|cold|warm)|clean (?:it|them|with)|easy to clean|wipe(?:s|d)? (?:clean|down|with|it|them)|dishwasher|rinse|descal(?:e|ing)|re-?season|oil (?:it|them|the)|store (?:it|them|in|flat|rolled)|care (?:for|instructions)|air[- ]dry|tumble[- ]dry|do not (?:wash|soak|bleach|iron))\b/i;
 
-/** Where a product is made, grown or comes from. */
-export const ORIGIN = /\b(?:made|grown|sewn|woven|crafted|produced|roasted|thrown|harvested|distilled|designed|printed|handmade|assembled|sourced) (?:in|from|by)\s+\p{Lu}/u;
+const ORIGIN_VERBS = ['made', 'grown', 'sewn', 'woven', 'crafted', 'produced', 'roasted', 'thrown', 'harvested', 'distilled', 'designed', 'printed', 'handmade', 'assembled', 'sourced', 'built', 'knitted', 'blown', 'forged'];
+/**
+ * Where a product is made, grown or comes from: a verb of making ("Made", "handmade",
+ * "wheel-thrown") then "in"/"from" and a place name (a capital and a small letter: "Made in
+ * Portugal", not "made from FSC-certified pulp").
+ */
+export const ORIGIN = new RegExp(`\\b(?:${ORIGIN_VERBS.map((v) => `[${v[0]!.toUpperCase()}${v[0]}]${v.slice(1)}`).join('|')}) (?:in|from)\\s+\\p{Lu}\\p{Ll}`, 'u');
 
 /** What a product is for: "ideal for", "made for", "designed for", "use it for". */
 export const USE = /\b(?:(?:perfect|ideal|great|built|made|designed|suited|best|good|meant|works?|intended)\s+(?:\w+\s+)?for|use (?:it|them) (?:for|to|as|on|in)|(?:works|good|great) as)\b/i;

@@ -14,7 +14,7 @@
  * into business articles only, or every product article would carry the same paragraph.
  */
 import { classifyFact } from '../generate/evidence';
-import { dedupeKey, markdownToText, normalizeSpace } from '../generate/text';
+import { dedupeKey, markdownToText, normalizeSpace, statesPrice } from '../generate/text';
 import { kindFromName, pluralPhrase } from '../prompts/offline-prompts';
 import { variantsOf } from '../products/variants';
 import { oneLine } from '../site/html';
@@ -64,7 +64,8 @@ function optionsOf(product: CatalogProduct): ProductSheet['options'] {
   return (product.optionNames ?? []).flatMap((raw, d) => {
     const name = oneLine(raw);
     const values = [...new Set(variants.map((v) => oneLine(v.options[d] ?? '')).filter(Boolean))];
-    if (!name || /^title$/i.test(name) || values.length < 2) return [];
+    // An option whose values are amounts ("Amount: $25.00, $50.00") states prices (D36).
+    if (!name || /^title$/i.test(name) || values.length < 2 || values.some((v) => statesPrice(v) || /^[$€£¥]|\d[.,]\d{2}\b/.test(v))) return [];
     return [{ name, values }];
   });
 }

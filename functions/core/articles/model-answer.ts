@@ -18,13 +18,13 @@ import * as z from 'zod/mini';
 import { extractJson, type Parsed } from '../generate/model-output';
 import { hideName, restoreName, STORE_PLACEHOLDER, type ChatMessage } from '../generate/model-prompts';
 import { groundingIndex, checkSentence, type SentenceVerdict } from '../generate/grounding';
-import { dedupeKey, splitSentences, statesPrice } from '../generate/text';
+import { dedupeKey, splitSentences } from '../generate/text';
+import { statesVolatileFact } from './site-sources';
 import type { WrittenAnswer } from './answers';
 import type { ProductSheet } from './facts';
 import type { Question } from './questions';
 
 const MAX_SENTENCES = 6;
-const STOCK = /\b(in stock|out of stock|sold out|back in stock|available now|only \d+ left|low stock)\b/i;
 
 const answerSchema = z.object({ answer: z.array(z.string().check(z.trim(), z.maxLength(400))).check(z.maxLength(12)) });
 
@@ -94,8 +94,8 @@ export function groundedAnswer(question: Question, sentences: readonly string[],
     const key = dedupeKey(sentence);
     if (!key || seen.has(key)) continue;
     seen.add(key);
-    if (statesPrice(sentence) || STOCK.test(sentence)) {
-      dropped.push({ sentence, supported: false, missing: ['a price or stock level'] });
+    if (statesVolatileFact(sentence)) {
+      dropped.push({ sentence, supported: false, missing: ['a price, stock level or offer'] });
       continue;
     }
     const stranger = others.find((name) => ` ${key} `.includes(name));

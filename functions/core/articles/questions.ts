@@ -26,7 +26,7 @@
  */
 import pluralize from 'pluralize';
 import { dedupeKey, singularKey } from '../generate/text';
-import { featuresOf, materialsOf } from '../prompts/offline-prompts';
+import { featuresOf, isBroadKind, kindFromName, materialsOf } from '../prompts/offline-prompts';
 import { containsName } from '../text/name-match';
 import { audiencesIn, CARE, ORIGIN, problemClauses, stating, USE } from './facets';
 import { endsSentence, theName, type Fact, type ProductSheet } from './facts';
@@ -52,29 +52,44 @@ export interface Question {
   subjects: ProductSheet[];
 }
 
-/** "is" or "are" for a subject ("the Cork Blocks are ..."). */
+/** "is" or "are" for a subject ("the Cork Blocks are ..."; "the Cone Filters (100 ct) are ..."). */
 function verbFor(label: string): 'is' | 'are' {
-  const last = label.split(/\s+/).pop() ?? '';
+  const last = label.replace(/\s*[([][^)\]]*[)\]]\s*$/, '').split(/\s+/).pop() ?? '';
   return /^[a-z]+$/i.test(last) && last.length > 3 && pluralize.isPlural(last) && !pluralize.isSingular(last) ? 'are' : 'is';
 }
 
-/** A facet value fit for a title: no list, no comma, 1-4 words. */
+/** A facet value fit for a title: no list, no comma, no brackets, 1-4 words. */
 function titleValue(value: string): boolean {
-  return !!value && !/[,;/]|\b(and|or)\b/.test(value) && value.split(' ').length <= 4;
+  return !!value && !/[,;/()[\]]|\b(and|or)\b/.test(value) && value.split(' ').length <= 4;
 }
 
 function words(phrase: string): string[] {
   return dedupeKey(phrase).split(' ').filter((w) => w.length >= 3);
 }
 
-/** Products with the same kind, the closest names first. */
+/** A stable spread for ties, so a catalogue's products are not all compared with the same two. */
+function pairOrder(a: string, b: string): number {
+  let hash = 0x811c9dc5;
+  for (const ch of `${a}|${b}`) hash = Math.imul(hash ^ ch.charCodeAt(0), 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * Products of the same kind, the closest names first (distinct shared words; ties spread).
+ * A broad kind ("brewing gear", "merchandise") holds unlike things: a dripper is compared only
+ * with what its name says is the same thing (a shared name word, or the same kind by name).
+ */
 function counterpartsOf(sheet: ProductSheet, all: readonly ProductSheet[]): ProductSheet[] {
   const kind = singularKey(sheet.kind);
+  if (kind === 'product') return [];
   const own = new Set(words(sheet.product.name));
+  const byName = kindFromName(sheet.product.name);
+  const broad = isBroadKind(sheet.kind);
   return all
-    .filter((o) => o.product.productId !== sheet.product.productId && singularKey(o.kind) === kind && kind !== 'product' && o.facts.length >= 2)
-    .map((o) => ({ o, shared: words(o.product.name).filter((w) => own.has(w)).length }))
-    .sort((a, b) => b.shared - a.shared || a.o.product.name.localeCompare(b.o.product.name))
+    .filter((o) => o.product.productId !== sheet.product.productId && singularKey(o.kind) === kind && o.facts.length >= 2)
+    .map((o) => ({ o, shared: new Set(words(o.product.name).filter((w) => own.has(w))).size }))
+    .filter(({ o, shared }) => !broad || shared > 0 || (byName !== null && kindFromName(o.product.name) === byName))
+    .sort((a, b) => b.shared - a.shared || pairOrder(sheet.product.productId, a.o.product.productId) - pairOrder(sheet.product.productId, b.o.product.productId))
     .slice(0, MAX_COUNTERPARTS)
     .map((x) => x.o);
 }
@@ -104,7 +119,7 @@ export function productQuestions(sheet: ProductSheet, catalogue: readonly Produc
   add('materials', null, `What ${be} ${the} made of?`, materials, [...new Set(materials.flatMap((f) => materialsOf(f.text)))].flatMap(words).slice(0, 1));
 
   add('origin', null, `Where ${be === 'is' ? 'does' : 'do'} ${the} come from?`, facts.filter((f) => ORIGIN.test(f.text)), []);
-  add('care', null, `How do I care for ${the}?`, facts.filter((f) => CARE.test(f.text)), []);
+  add('care', null, `How do I care for ${the}?`, facts.filter((f) => CARE.test(f.text)), ['care']);
 
   const featured = facts.filter((f) => featuresOf(f.text).length > 0 || !endsSentence(f.text));
   const featureNames = new Set(featured.flatMap((f) => featuresOf(f.text)));

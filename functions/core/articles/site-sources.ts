@@ -53,13 +53,24 @@ export interface ArticleSources {
 
 const BOILERPLATE = /cookie|privacy policy|terms of (service|use)|all rights reserved|©|javascript|newsletter|subscribe|sign up|log ?in|password|add to cart|your cart|checkout|skip to (main )?content|powered by|\bllms\b|catalogue|optional section|are listed per|authoritative/i;
 
-/** A sentence that can stand in an article as a fact: a statement of 4-60 words, no price, no link, no boilerplate. */
+/**
+ * Stock, availability and offers change without the text being rebuilt (D36): "Only 3 left",
+ * "Back in stock", "Now 20% off", "Sale ends Sunday" are never quoted.
+ */
+const VOLATILE = /\b(in stock|out of stock|sold out|back in stock|restock(?:ed|ing)?|pre-?order|only \d+ left|\d+ left in stock|low stock|limited stock|while (?:stocks?|supplies) last|available now|ships? (?:today|tomorrow)|ready to ship|on sale|sale ends|% off|percent off|discount(?:ed)?|clearance|save \d+|deal of)\b/i;
+
+/** Whether a text states a price, stock, availability or an offer (D36: never in an article). */
+export function statesVolatileFact(text: string): boolean {
+  return statesPrice(text) || VOLATILE.test(text);
+}
+
+/** A sentence that can stand in an article as a fact: a statement of 4-60 words, no price, stock or offer, no link, no boilerplate. */
 export function isQuotable(sentence: string): boolean {
   const text = normalizeSpace(sentence);
   const words = wordCount(text);
   if (words < 4 || words > MAX_SENTENCE_WORDS || text.endsWith('?') || text.endsWith(':')) return false;
   if (!/\p{L}{3,}/u.test(text) || /https?:\/\/|www\.|[<>{}]/i.test(text)) return false;
-  return !statesPrice(text) && !BOILERPLATE.test(text);
+  return !statesVolatileFact(text) && !BOILERPLATE.test(text);
 }
 
 export function sentencesOf(text: string): string[] {

@@ -53,6 +53,11 @@ function headWord(phrase: string): string {
   return words[words.length - 1] ?? '';
 }
 
+/** A kind that holds unlike things ("brewing gear", "merchandise", "homeware"): not one variety. */
+export function isBroadKind(phrase: string): boolean {
+  return NON_VARIETY_MASS.test(headWord(phrase));
+}
+
 export function isMass(phrase: string): boolean {
   return MASS_HEAD.test(headWord(phrase));
 }

@@ -58,6 +58,7 @@ import { buildDataJson } from './structured-data';
 import { organizationProfile } from './organization';
 import { buildTrackingScript } from './tracking-script';
 import type { CatalogCollection, CatalogProduct, DeployMetadata, ScrapedPage, SiteFile, SiteNarrative, StoreSnapshot } from './types';
+import { withoutDeadRelatedLinks } from './related-links';
 
 export { buildProductLlmsFiles } from './llms';
 export { refreshTimestamps } from './refresh';
@@ -279,7 +280,8 @@ export function finalizeSite(contentFiles: readonly SiteFile[], metadata: Deploy
     const resolved = resolvePublicOrigin(file.content, metadata.publicOrigin);
     byPath.set(file.path, resolved === file.content ? file : { ...file, content: resolved });
   }
-  const content = [...byPath.values()];
+  // A related article that left (its product did, D150) is no longer linked from any page.
+  const content = withoutDeadRelatedLinks([...byPath.values()]);
   // The AI home keeps its date while its content is unchanged (D112), like every page.
   const index = buildIndexPage(content, metadata, pageDatesOf(previousGenerated)[SITE_PATHS.aiHome]);
   const sitemap = buildSitemap([...content, ...index], metadata, options.sitemapLimits);

@@ -5,9 +5,10 @@
  * In every HTML file:
  * - the `Last checked: <Month D, YYYY>` line inside `<footer>` becomes today's;
  * - when the year changed since the last check, a year written as `(YYYY)`, `in YYYY`,
- *   `for YYYY` or `of YYYY` in the title everywhere the page states it: `<title>`, `og:title`,
- *   the `<h1>` and the JSON-LD `"headline"` (an article's question), so they never disagree
- *   (a bare number such as a model name "Model 2025" is left alone).
+ *   `for YYYY` or `of YYYY` in `<title>` and `og:title`, and on an AI article (JSON-LD
+ *   `Article`) in its `<h1>` and `"headline"` too, so its question is stated one way
+ *   everywhere (a bare number such as a model name "Model 2025" is left alone; a product
+ *   page's h1 is the merchant's name and is never renamed).
  * Never touched: `article:modified_time`, JSON-LD `dateModified`, the footer's `Last updated`
  * line, data.json and the sitemap: they say when the content changed, and a refresh is no change.
  * The content hash (core/site/dates.ts) ignores both dates and the title year (a page is
@@ -24,6 +25,8 @@ const H1 = /(<h1\b[^>]*>)([\s\S]*?)(<\/h1>)/gi;
 const JSON_LD = /(<script\s+type="application\/ld\+json">)([\s\S]*?)(<\/script>)/gi;
 /** A `"headline"` string of a JSON-LD node (escapes kept as they are: a year has none). */
 const HEADLINE = /("headline"\s*:\s*")((?:[^"\\]|\\.)*)(")/g;
+/** An AI article's JSON-LD node. */
+const ARTICLE_NODE = /"@type"\s*:\s*"Article"/;
 
 function refreshYearInTitle(title: string, oldYear: number, newYear: number): string {
   const pattern = new RegExp(`(\\(|\\b(?:in|for|of) )${oldYear}(\\)|\\b)`, 'gi');
@@ -39,8 +42,13 @@ function refreshHtml(content: string, now: string): string {
   const newYear = utcYear(now);
   if (oldYear && oldYear !== newYear) {
     const move = (_: string, a: string, t: string, c: string) => `${a}${refreshYearInTitle(t, oldYear, newYear)}${c}`;
-    out = out.replace(TITLE, move).replace(OG_TITLE, move).replace(H1, move);
-    out = out.replace(JSON_LD, (_, a: string, json: string, c: string) => `${a}${json.replace(HEADLINE, move)}${c}`);
+    out = out.replace(TITLE, move).replace(OG_TITLE, move);
+    // The h1 and headline are an AI article's question; elsewhere they may be a name the
+    // merchant chose ("Wall Calendar (2025)"), which no refresh renames.
+    if (ARTICLE_NODE.test(content)) {
+      out = out.replace(H1, move);
+      out = out.replace(JSON_LD, (_, a: string, json: string, c: string) => `${a}${json.replace(HEADLINE, move)}${c}`);
+    }
   }
   return out;
 }

@@ -7,10 +7,11 @@
  */
 import { answerText, writeExtractiveAnswer } from '../../../functions/core/articles/answers';
 import { buildArticleFiles } from '../../../functions/core/articles/article-page';
-import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion } from '../../../functions/core/articles/compose';
+import { articleCatalogue, entityQuestions, extractiveWriter, fingerprintOf, reviewQuestion } from '../../../functions/core/articles/compose';
 import { kindOf } from '../../../functions/core/articles/facts';
-import { gateArticle, titleProblem } from '../../../functions/core/articles/gate';
-import { shingleHashes } from '../../../functions/core/articles/shingles';
+import { concurrentTwin, gateArticle, titleProblem } from '../../../functions/core/articles/gate';
+import { answersFacet, facetWords } from '../../../functions/core/articles/quality';
+import { encodeShingles, jaccard, shingleHashes } from '../../../functions/core/articles/shingles';
 import { readArticleSources } from '../../../functions/core/articles/site-sources';
 import { buildOfflineNarrative } from '../../../functions/core/generate';
 import { buildSiteFiles } from '../../../functions/core/site/build';
@@ -120,16 +121,16 @@ describe('extractive answers', () => {
 
 describe('the quality gate (D35)', () => {
   const { catalogue, context } = siteOf(snapshot);
-  const base = { facet: [], facts: [], subjects: new Set(['chef-knife']), business: false, subject: 'chef-knife', names: [] as string[] };
+  const base = { facet: [], facts: [], subjects: new Set(['chef-knife']), business: false, about: 'chef-knife', intent: 'care', names: [] as string[] };
 
   test('a near copy of any article of the business is turned down, with the article it copies', () => {
     const answer = 'Forged from VG-10 steel with a 20 cm blade. Hand wash and dry immediately; never put it in the dishwasher.';
-    const verdict = gateArticle({ ...base, title: 'How do I care for the knife?', answer }, [{ title: 'What is it made of?', subject: 'other', path: '/knife-steel/', shingles: shingleHashes(answer) }]);
+    const verdict = gateArticle({ ...base, title: 'How do I care for the knife?', answer }, [{ title: 'What is it made of?', about: 'other', intent: 'materials', path: '/knife-steel/', shingles: shingleHashes(answer) }]);
     expect(verdict).toEqual({ ok: false, reason: 'near copy of /knife-steel/' });
   });
 
   test('a title that only changes a number, a list in a title, and a facet the answer ignores are turned down', () => {
-    const published = [{ title: 'What are the 5 best kettles for tea?', subject: 'chef-knife', path: '/five/', shingles: [] }];
+    const published = [{ title: 'What are the 5 best kettles for tea?', about: 'chef-knife', intent: 'care', path: '/five/', shingles: [] }];
     expect(gateArticle({ ...base, title: 'What are the 7 best kettles for tea?', answer: 'Something else entirely here.' }, published)).toEqual({ ok: false, reason: 'same question as /five/' });
     expect(gateArticle({ ...base, title: 'Is it good for hot yoga, vinyasa?', answer: 'x' }, [])).toEqual({ ok: false, reason: 'the title holds a list' });
     expect(gateArticle({ ...base, title: 'Is the knife good for busy professionals?', facet: ['busy', 'professionals'], answer: 'Forged from VG-10 steel.' }, []))
@@ -143,13 +144,31 @@ describe('the quality gate (D35)', () => {
 
   test('writing every question of the store publishes no near copies and answers each facet', async () => {
     const published: any[] = [];
+    const answers: string[] = [];
     for (const p of snapshot.products) {
       for (const q of entityQuestions(catalogue, p.productId, context)) {
         const r = await reviewQuestion(q, extractiveWriter, published);
-        if (r.ok) published.push({ title: q.title, subject: p.productId, path: q.key, shingles: r.shingles });
+        if (!r.ok) continue;
+        published.push(fingerprintOf(q, q.key, r.shingles));
+        answers.push(answerText(r.answer));
+        expect([q.title, answersFacet(facetWords(q.title, [p.name, p.productType, p.vendor]), answerText(r.answer))]).toEqual([q.title, true]);
       }
     }
     expect(published.length).toBeGreaterThanOrEqual(8);
+    for (let i = 0; i < published.length; i++) {
+      for (let j = i + 1; j < published.length; j++) expect(jaccard(published[i].shingles, published[j].shingles)).toBeLessThan(0.8);
+    }
+  });
+
+  test('two batches writing twins at the same time: the later claim gives way, the earlier stays', () => {
+    const shingles = shingleHashes('Forged from VG-10 steel with a 20 cm blade. Hand wash and dry immediately.');
+    const record = (slug: string, createdAt: string) => ({
+      slug, title: `What is the ${slug} made of?`, article_path: `/${slug}/`, published_date: '2026-03-14', faq_category: 'product_article' as const,
+      product_id: slug, entity_id: slug, week_start: '2026-03-09', run_date: null, created_at: createdAt, subjects: [slug], shingles: encodeShingles(shingles),
+    });
+    const mine = { title: 'What is the knife made of?', path: '/knife/', shingles, about: 'knife', intent: 'materials', slug: 'knife' };
+    expect(concurrentTwin({ ...mine, createdAt: '2026-03-14T10:00:01Z' }, [record('other-knife', '2026-03-14T10:00:00Z')])).toBe('near copy of /other-knife/ (written at the same time)');
+    expect(concurrentTwin({ ...mine, createdAt: '2026-03-14T09:59:59Z' }, [record('other-knife', '2026-03-14T10:00:00Z')])).toBeNull();
   });
 });
 
@@ -164,5 +183,32 @@ describe('a real-shaped store as a whole (the bench figures)', () => {
     // The quota (1,000) is a ceiling: what the facts cannot carry is not written.
     expect(report.quality.published).toBeLessThan(1000);
     expect(report.quality.articlesPerFact).toBeLessThan(10);
+  });
+});
+
+describe('merchant text that misleads a planner', () => {
+  const tricky: StoreSnapshot = {
+    ...snapshot,
+    products: [
+      product('camp-mug', 'Camp Mug', 'Mug', 'Double-wall steel keeps drinks hot. Not for children under 3 years old. Prevents the lid from leaking in a bag. Only 3 left in stock, order soon! Now 20% off for a limited time.'),
+      product('gift-card', 'Digital Gift Card', 'Gift Card', 'A digital gift card delivered by email for any occasion.', {
+        optionNames: ['Amount'],
+        variants: ['25.00', '50.00'].map((p, i) => ({ id: String(i), title: `$${p}`, options: [`$${p}`], price: p, compareAtPrice: null, available: true, sku: null, gtin: null })),
+      }),
+      product('cone-filters', 'Unbleached #2 Cone Filters (100 ct)', 'Filters', 'Made in Germany from unbleached pulp. Rinse before brewing to remove any paper taste.'),
+    ],
+  };
+  const { catalogue, context } = siteOf(tricky);
+  const titles = (id: string) => entityQuestions(catalogue, id, context).map((q) => q.title);
+
+  test('a warning is not an audience, an object of "from" is not a problem, and stock or offers are never quoted', () => {
+    expect(titles('camp-mug').join(' ')).not.toMatch(/children|preventing lid/);
+    for (const q of entityQuestions(catalogue, 'camp-mug', context)) expect(answerText(writeExtractiveAnswer(q))).not.toMatch(/in stock|% off/);
+  });
+
+  test('option values that are prices make no question; a name with a count in brackets keeps its verb; "Made in" is an origin', () => {
+    expect(titles('gift-card').join(' ')).not.toMatch(/amounts/);
+    const filters = titles('cone-filters');
+    expect(filters).toContain('Where do the Unbleached #2 Cone Filters (100 ct) come from?');
   });
 });

@@ -156,6 +156,22 @@ describe('the title year moves with the title everywhere the page states it (h1,
     expect(headline($model)).toBe('What do buyers say about the Model 2025 grinder?');
   });
 
+  it('a page that is not an article keeps its h1 and headline: a product named "Wall Calendar (2025)" is not renamed', () => {
+    const calendar: SiteFile = {
+      path: '/ai/products/wall-calendar/index.html', contentType: CONTENT_TYPES.html,
+      content: renderPage({
+        storeName: 'Northwind Coffee Roasters', storeUrl: 'https://northwind.example', title: 'Wall Calendar (2025)', description: 'A calendar.',
+        canonical: publicUrlOfFile('/ai/products/wall-calendar/index.html'), modifiedTime: BUILT, checkedTime: BUILT, ogType: 'product',
+        jsonLd: [{ '@context': 'https://schema.org', '@type': 'Product', name: 'Wall Calendar (2025)', headline: 'Wall Calendar (2025)' }],
+        body: '<article>\n<h1>Wall Calendar (2025)</h1>\n</article>',
+      }),
+    };
+    const [refreshed] = refreshTimestamps([calendar], LATER);
+    const $ = cheerio.load(refreshed!.content);
+    expect($('h1').text()).toBe('Wall Calendar (2025)');
+    expect(headline($)).toBe('Wall Calendar (2025)');
+  });
+
   it('is still no content change: same hash, same modified dates, same sitemap lastmod', () => {
     const $before = page(first, '/best-grinder-for-espresso/index.html');
     const $ = page(second, '/best-grinder-for-espresso/index.html');
