@@ -1,5 +1,6 @@
 import { normalizePrompt } from '../../functions/core/prompts/prompt-identity';
-import { buildOfflinePrompts, kindFromName, pluralPhrase, priceBand, promptEvidence, useCases, tastingNotes, audiencePhrases } from '../../functions/core/prompts/offline-prompts';
+import { kindFromName, pluralPhrase } from '../../functions/core/prompts/product-words';
+import { buildOfflinePrompts, priceBand, promptEvidence, useCases, tastingNotes, audiencePhrases } from '../../functions/core/prompts/offline-prompts';
 import { onboardingProductPromptCounts } from '../../functions/core/prompts/strategy';
 import { containsBusinessName } from '../../functions/core/text/name-match';
 import type { StoreSnapshot } from '../../functions/core/site/types';

@@ -13,7 +13,7 @@
  *   ("Cork Yoga Block: Dense natural cork ...": never a bare product name).
  * The model engine (model-answer.ts) writes its answer from the same facts.
  */
-import { materialsOf } from '../prompts/offline-prompts';
+import { materialsOf } from '../prompts/product-words';
 import { dedupeKey } from '../generate/text';
 import { oneLine } from '../site/html';
 import { CARE, ORIGIN, USE } from './facets';

@@ -9,8 +9,7 @@
  * - care, origin, materials and features, by their wording.
  * Nothing is inferred: a facet no sentence states is not a facet.
  */
-import { splitSentences } from '../generate/text';
-import { lowerLabel } from '../generate/offline-engine';
+import { lowerLabel, splitSentences } from '../generate/text';
 import { containsName } from '../text/name-match';
 
 /** "prevents X" → "preventing X"; null: the object reads as it is ("helps with back pain" → "back pain"). */

@@ -15,7 +15,7 @@
  */
 import { classifyFact } from '../generate/evidence';
 import { dedupeKey, markdownToText, normalizeSpace, statesPrice } from '../generate/text';
-import { kindFromName, pluralPhrase } from '../prompts/offline-prompts';
+import { kindFromName, pluralPhrase } from '../prompts/product-words';
 import { variantsOf } from '../products/variants';
 import { oneLine } from '../site/html';
 import type { CatalogProduct } from '../site/types';

@@ -26,7 +26,7 @@
  */
 import pluralize from 'pluralize';
 import { dedupeKey, singularKey } from '../generate/text';
-import { featuresOf, isBroadKind, kindFromName, materialsOf } from '../prompts/offline-prompts';
+import { featuresOf, isBroadKind, kindFromName, materialsOf } from '../prompts/product-words';
 import { containsName } from '../text/name-match';
 import { audiencesIn, CARE, ORIGIN, problemClauses, stating, USE } from './facets';
 import { endsSentence, theName, type Fact, type ProductSheet } from './facts';

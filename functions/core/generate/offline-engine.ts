@@ -13,7 +13,13 @@ import { extractStoreFaqs } from './faq-extract';
 import { inferIndustry, type IndustryInference } from './industry';
 import { materialsQuestion } from './templates';
 import type { NarrativeOverview, SiteGenerator } from './types';
-import { dedupeKey, indefiniteArticle, isStatement, joinList, leadSentences, markdownToText, normalizeSpace, statesPrice, truncateText, withoutPrices } from './text';
+import { dedupeKey, isStatement, lowerLabel, joinList, leadSentences, markdownToText, normalizeSpace, statesPrice, truncateText, withoutPrices } from './text';
+import indefinite from 'indefinite';
+
+/** "a" or "an" for the words that follow ("an 8-inch knife", "an SUV", "a one-piece"): the `indefinite` library's rules. */
+function indefiniteArticle(word: string): string {
+  return indefinite(word, { articleOnly: true });
+}
 
 export const MIN_FAQS = 8;
 export const MAX_FAQS = 20;
@@ -67,17 +73,6 @@ function analyse(snapshot: StoreSnapshot): Analysis {
   };
 }
 
-/**
- * "Brewing Gear" → "brewing gear", "Single-Origin Coffee" → "single-origin coffee"; acronyms
- * and brand casing ("CBD Oil" → "CBD oil", "USB-C", "eKO") keep their case.
- */
-export function lowerLabel(label: string): string {
-  return label
-    .trim()
-    .split(/\s+/)
-    .map((w) => (w.split('-').some((part) => /[A-Z].*[A-Z]/.test(part) || /^\p{Ll}+\p{Lu}/u.test(part)) ? w : w.toLowerCase()))
-    .join(' ');
-}
 
 function possessive(name: string): string {
   return /s$/i.test(name) ? `${name}'` : `${name}'s`;

@@ -2,8 +2,6 @@
  * Small, pure text helpers for the generators: markdown to plain text, sentence
  * splitting, and word-boundary keyword matching. No I/O, deterministic.
  */
-import indefinite from 'indefinite';
-
 /** Collapses every run of whitespace to one space and trims. */
 export function normalizeSpace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
@@ -223,10 +221,6 @@ export function joinList(items: string[], conjunction = 'and'): string {
   return `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]}`;
 }
 
-/** "a" or "an" for the words that follow ("an 8-inch knife", "an SUV", "a one-piece"): the `indefinite` library's rules. */
-export function indefiniteArticle(word: string): string {
-  return indefinite(word, { articleOnly: true });
-}
 
 /** Case- and punctuation-insensitive key for de-duplication. */
 export function dedupeKey(text: string): string {
@@ -264,4 +258,16 @@ export function withoutPrices(text: string): string {
     .map((paragraph) => splitSentences(paragraph).filter((s) => !statesPrice(s)).join(' '))
     .filter((p) => p.trim())
     .join('\n\n');
+}
+
+/**
+ * "Brewing Gear" → "brewing gear", "Single-Origin Coffee" → "single-origin coffee"; acronyms
+ * and brand casing ("CBD Oil" → "CBD oil", "USB-C", "eKO") keep their case.
+ */
+export function lowerLabel(label: string): string {
+  return label
+    .trim()
+    .split(/\s+/)
+    .map((w) => (w.split('-').some((part) => /[A-Z].*[A-Z]/.test(part) || /^\p{Ll}+\p{Lu}/u.test(part)) ? w : w.toLowerCase()))
+    .join(' ');
 }

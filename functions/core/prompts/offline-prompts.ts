@@ -19,14 +19,14 @@
  * in real shares. Catalogue-wide figures (ordinary words, peers, peer materials) are computed
  * once per snapshot (`CatalogueIndex`): linear in the catalogue, ~5 s for 5,000 products.
  */
-import pluralize from 'pluralize';
 import type { CatalogProduct, SiteNarrative, StoreSnapshot } from '../site/types';
 import { categoriesOf, parsePrice, productTypeCounts, vendorCounts } from '../generate/catalog';
 import { extractAudience, extractKeyFacts, pageSentences, storeName } from '../generate/evidence';
-import { INDUSTRY_RULES, inferIndustry } from '../generate/industry';
-import { lowerLabel } from '../generate/offline-engine';
-import { dedupeKey, joinList, normalizeSpace, singularKey, splitSentences, wordText, wordVariants } from '../generate/text';
-import { brandWords, detectProductLines, MATERIALS } from './product-lines';
+import { inferIndustry } from '../generate/industry';
+import { lowerLabel } from '../generate/text';
+import { featuresOf, headWord, isBroadKind, isMass, isPlural, kindFromName, materialsOf, pluralPhrase } from './product-words';
+import { dedupeKey, joinList, normalizeSpace, singularKey, splitSentences, wordText } from '../generate/text';
+import { brandWords, detectProductLines } from './product-lines';
 import { PROMPT_INTENTS, type PromptIntent } from './prompt-quality';
 import { figureCap, PromptGate } from './strategy';
 import { containsBusinessName, distinctiveTokens } from '../text/name-match';
@@ -36,49 +36,11 @@ import type { PromptGenerator, PromptRequest, PromptSet, ProductPromptRequest } 
 // Noun phrases
 // ---------------------------------------------------------------------------------------
 
-/** Uncountable heads: "the best coffee is", "where can I buy brewing gear". */
-const MASS_HEAD = /^(meditation|fitness|nutrition|care|coffee|tea|brew|matcha|cocoa|espresso|decaf|wine|beer|cider|sake|whiskey|whisky|gin|rum|vodka|mezcal|tequila|chocolate|honey|candy|jam|granola|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|merchandise|merch|software|luggage|stationery|decor|skincare|haircare|bodycare|makeup|bedding|art|food|produce|yarn|lingerie|fashion|homeware|swag|firewood|coffeeware|teaware|\w+ware|\w+wear)$/i;
-
-/** Mass nouns that are not varieties: "Insulated Travel Tumbler" is not "... drinkware". */
-const NON_VARIETY_MASS = /(ware|wear|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|decor|luggage|stationery|bedding|art|merch|merchandise|software|makeup|skincare|haircare|bodycare)$/i;
-
 /** Tags that read as a noun after the type: "coffee blend", "tea sampler". */
 const NOUN_TAGS = /^(blend|set|kit|bundle|sampler|subscription|gift set|pods|capsules|refill|starter kit)$/i;
 
 /** Merchandising collections and tags: not a category or a product quality. */
 const MERCH_LABEL = /^(sale|on sale|new|new arrivals?|new in|just in|best ?sellers?|bestsellers?|featured|all|shop all|all products|clearance|gift cards?|bundles?|frontpage|home|home page|last chance|trending|popular|specials?|deals?|outlet|discount(ed)?|limited( edition)?|seasonal|restock(ed)?|in stock|out of stock|preorder|pre-order|exclusive|hot|top|default|misc|other|uncategori[sz]ed|test|hidden|merch|merchandise|swag|logo|branded)$/i;
-
-function headWord(phrase: string): string {
-  const words = phrase.trim().split(/\s+/);
-  return words[words.length - 1] ?? '';
-}
-
-/** A kind that holds unlike things ("brewing gear", "merchandise", "homeware"): not one variety. */
-export function isBroadKind(phrase: string): boolean {
-  return NON_VARIETY_MASS.test(headWord(phrase));
-}
-
-export function isMass(phrase: string): boolean {
-  return MASS_HEAD.test(headWord(phrase));
-}
-
-export function isPlural(phrase: string): boolean {
-  // "blends & espresso", "mugs and tumblers": two things.
-  if (/\s(&|and)\s/i.test(phrase)) return true;
-  const head = headWord(phrase).toLowerCase();
-  if (isMass(phrase)) return false;
-  return /[^s]s$/.test(head) && !/(us|is|ss)$/.test(head) || /^(people|children|men|women|kids|feet|teeth|mice|geese)$/.test(head);
-}
-
-/** "mug" → "mugs", "knife" → "knives", "accessory" → "accessories", "coffee" → "coffee", "teas" → "teas" (the pluralize library's rules). */
-export function pluralPhrase(phrase: string): string {
-  const p = phrase.trim();
-  if (!p || isMass(p) || isPlural(p)) return p;
-  const words = p.split(/\s+/);
-  const head = words.pop()!;
-  if (/[^\p{L}\p{N}]$/u.test(head) || /\d$/.test(head)) return p;
-  return [...words, pluralize.plural(head)].join(' ');
-}
 
 /** "is"/"are" for a noun phrase. */
 function be(phrase: string): 'is' | 'are' {
@@ -683,44 +645,6 @@ export function useCases(description: string, heads: readonly string[] = []): st
   return out.slice(0, 3);
 }
 
-const UPPER_MATERIALS = new Set(['tpe', 'pvc', 'eva foam', 'nbr foam']);
-/** One compiled matcher per material ("PVC-free" and "latex-free" say what a product is NOT made of). */
-const MATERIAL_RES = MATERIALS.map((m) => ({ m, re: new RegExp(`(?<![\\p{L}-])${m}(?![\\p{L}]|-free)`, 'u') }));
-
-/** Materials a text says a product is made of, in the order it says them ("natural rubber" before "rubber"). */
-export function materialsOf(text: string): string[] {
-  const hay = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}-]+/gu, ' ')} `;
-  const found: Array<{ m: string; at: number }> = [];
-  for (const { m, re } of MATERIAL_RES) {
-    const hit = re.exec(hay);
-    if (!hit) continue;
-    if (found.some((f) => f.m.includes(m) || (hit.index >= f.at && hit.index < f.at + f.m.length))) continue;
-    found.push({ m, at: hit.index });
-  }
-  return found.sort((x, y) => x.at - y.at).map((f) => (UPPER_MATERIALS.has(f.m) ? f.m.replace(/^\w+/, (w) => w.toUpperCase()) : f.m)).slice(0, 3);
-}
-
-const FEATURE_WORDS = [
-  'non-slip', 'anti-slip', 'sweat-wicking', 'quick-drying', 'machine washable', 'lightweight', 'foldable', 'reversible', 'washable', 'waterproof',
-  'water-resistant', 'biodegradable', 'recyclable', 'recycled', 'antimicrobial', 'portable', 'durable', 'cushioned', 'grippy', 'breathable',
-  'hypoallergenic', 'compact', 'insulated', 'ergonomic', 'adjustable', 'handmade', 'hand-woven', 'hand-hammered', 'vegan', 'organic',
-  'sustainable', 'eco-friendly', 'plastic-free', 'latex-free', 'pvc-free', 'toxin-free', 'closed-cell', 'extra thick', 'extra long', 'extra wide',
-  'dense', 'textured', 'absorbent', 'plant-based', 'leak-proof', 'dishwasher safe', 'unbreakable', 'rechargeable', 'wireless', 'cordless',
-  'compostable', 'heat-resistant', 'wheel-thrown', 'hand-sorted', 'vacuum-packed', 'hand-thrown',
-];
-const FEATURE_RES = FEATURE_WORDS.map((f) => ({ f, re: new RegExp(`(?<![\\p{L}-])${f.replace(/-/g, '[- ]?')}(?![\\p{L}-])`, 'u') }));
-
-/** Selling points a description states, in its order ("non-slip", "sweat-wicking", "latex-free"). */
-export function featuresOf(text: string): string[] {
-  const hay = text.toLowerCase();
-  const found: Array<{ f: string; at: number }> = [];
-  for (const { f, re } of FEATURE_RES) {
-    const hit = re.exec(hay);
-    if (hit) found.push({ f: f === 'pvc-free' ? 'PVC-free' : f, at: hit.index });
-  }
-  return found.sort((x, y) => x.at - y.at).map((x) => x.f).filter((f, i, all) => !(f === 'washable' && all.includes('machine washable'))).slice(0, 5);
-}
-
 /** "notes of jasmine, bergamot and lemon" or "Tasting notes: jasmine, bergamot and lemon" → ["jasmine", "bergamot"]. */
 export function tastingNotes(description: string): string[] {
   const m = /\b(?:notes? of|tasting notes?:|flavou?r notes?:)\s*([^.;:!?()]{3,120})/i.exec(description);
@@ -752,26 +676,6 @@ export function originOf(description: string): string | null {
   return place;
 }
 
-/**
- * What kind of product a name says it is, for products without a type (the scrape and the
- * catalogue failed): the industry keyword the name contains, the one ending last and the
- * longest ("Yirgacheffe Coffee Beans" → "coffee beans"). Null when the name names no kind.
- */
-export function kindFromName(name: string): string | null {
-  const text = wordText(name);
-  let best: { keyword: string; end: number } | null = null;
-  for (const rule of INDUSTRY_RULES) {
-    for (const keyword of rule.keywords) {
-      for (const variant of wordVariants(keyword)) {
-        const at = text.lastIndexOf(variant);
-        if (at < 0) continue;
-        const end = at + variant.length;
-        if (!best || end > best.end || (end === best.end && keyword.length > best.keyword.length)) best = { keyword, end };
-      }
-    }
-  }
-  return best ? best.keyword : null;
-}
 
 /** The product's type as a phrase; without one, the kind its name says, when it says one. */
 function productTypePhrase(product: CatalogProduct, knownKinds: Set<string>, categories: Category[]): string {
@@ -1217,7 +1121,7 @@ export function productCandidateGroups(snapshot: StoreSnapshot, ev: PromptEviden
   // "Ethiopia Yirgacheffe coffee": the name with its one-word type, unless the name already says it.
   let namePhrase = neutralName;
   // Not after a name that already ends on its own noun ("... Drip Bags", "... Filter Roast").
-  if (neutralName && type && !type.includes(' ') && isMass(type) && !NON_VARIETY_MASS.test(type) && !isPlural(neutralName) && singularKey(profile.kind) === singularKey(singularPhrase(type))) {
+  if (neutralName && type && !type.includes(' ') && isMass(type) && !isBroadKind(type) && !isPlural(neutralName) && singularKey(profile.kind) === singularKey(singularPhrase(type))) {
     const nameWords = new Set(singularKey(neutralName).split(' '));
     if (!nameWords.has(singularKey(type))) namePhrase = `${neutralName} ${singularPhrase(type)}`;
   }
