@@ -14,10 +14,10 @@ import { isoDate, orgSlug, productRef } from '../../http/schemas';
 const body = z.strictObject({ business_id: orgSlug, product_id: productRef, backdate_to: z.optional(z.nullable(isoDate)) });
 
 export const handler = endpoint('POST /api/cron/create-ai-article', { body }, async ({ body, container }) => {
-  const { articles, rejected, exhausted, existing } = await createArticles(container, body.business_id, { productId: body.product_id ?? null, count: 1, backdateTo: body.backdate_to ?? null });
+  const { articles, rejected, shortfall, existing } = await createArticles(container, body.business_id, { productId: body.product_id ?? null, count: 1, backdateTo: body.backdate_to ?? null });
   if (!articles[0]) {
     const turnedDown = rejected.slice(0, 3).map((r) => `"${r.title}": ${r.reason}`).join('; ');
-    throw new ConflictError(`${exhausted ?? 'no article could be created'}${turnedDown ? `. Turned down: ${turnedDown}` : ''}`);
+    throw new ConflictError(`${shortfall ?? 'no article could be created'}${turnedDown ? `. Turned down: ${turnedDown}` : ''}`);
   }
   return { statusCode: 201, body: createArticleResponse(container, body.business_id, articles[0], existing) };
 });

@@ -85,7 +85,7 @@ export interface CreateArticlesResult {
   /** Questions written and judged but not published, with the gate's reason. */
   rejected: RejectedQuestion[];
   /** Why fewer than `count` were made (the store's content answers no further question, the gate's turn-downs); null when all were. */
-  exhausted: string | null;
+  shortfall: string | null;
   /** The organization's articles as they were before. */
   existing: ArticleRecord[];
   /** What the article model spent and dropped; null when the extractive engine wrote. */
@@ -94,7 +94,7 @@ export interface CreateArticlesResult {
 
 /**
  * Creates up to `count` articles for one entity: its planned questions not asked yet, in
- * intent order, each written, gated (D35) and only then claimed and saved. `exhausted` says
+ * intent order, each written, gated (D35) and only then claimed and saved. `shortfall` says
  * why fewer were made; `rejected` lists the questions the gate turned down.
  */
 export async function createArticles(container: Container, orgSlug: string, options: CreateArticlesOptions): Promise<CreateArticlesResult> {
@@ -112,7 +112,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
   const productId = entity?.productId ?? null;
   const product = productId ? snapshot.products.find((p) => p.productId === productId) ?? null : null;
   const publishedDate = publishedDateOf(options.backdateTo ?? null, now);
-  if (entity && !product) return { articles: [], rejected: [], existing, modelUsage: null, exhausted: `${entity.name} is no longer in the store's catalogue: no article is written for it` };
+  if (entity && !product) return { articles: [], rejected: [], existing, modelUsage: null, shortfall: `${entity.name} is no longer in the store's catalogue: no article is written for it` };
   // Read once for the batch: a 5,000-page site takes ~0.6 s to read.
   const sources = readArticleSources(content);
   const industry = normalizeSpace(narrative?.industry ?? '') || inferIndustry(snapshot).industry;
@@ -171,11 +171,11 @@ export async function createArticles(container: Container, orgSlug: string, opti
     related.push({ title: record.title, article_path: record.article_path });
     created.push({ record, build });
   }
-  const exhausted = created.length < options.count
+  const shortfall = created.length < options.count
     ? `${created.length} of ${options.count} written: the store's content answers no further question about ${entity ? entity.name : 'the business'}` +
       (rejected.length ? ` (${rejected.length} turned down by the quality gate)` : '')
     : null;
-  return { articles: created, rejected, existing, exhausted, modelUsage: model?.usage() ?? null };
+  return { articles: created, rejected, existing, shortfall, modelUsage: model?.usage() ?? null };
 }
 
 /** The response of POST /api/cron/create-ai-article (spec table). */

@@ -70,16 +70,16 @@ export async function createArticleBatch(container: Container, batch: ArticleBat
   const missing = Math.max(0, batch.count - existing);
   const created = missing
     ? await createArticles(container, batch.org_slug, { productId: batch.product_id, count: missing, runDate: batch.run_date, existing: articles, model: articleModelOf(container) })
-    : { articles: [], rejected: [], exhausted: null, modelUsage: null };
+    : { articles: [], rejected: [], shortfall: null, modelUsage: null };
   const outcome: ArticleOutcome = {
     product_id: batch.product_id, planned: batch.count, published: existing + created.articles.length,
-    rejected: created.rejected, shortfall_reason: created.exhausted, model: created.modelUsage,
+    rejected: created.rejected, shortfall_reason: created.shortfall, model: created.modelUsage,
   };
   // A retry that found nothing missing keeps the first attempt's reasons (or records the
   // outcome the first attempt could not, when it stopped after writing its articles).
   const key = artifactKeys.articleOutcome(batch.org_slug, batch.run_date, batch.product_id ?? 'business');
   if (missing || !(await container.artifacts.get<ArticleOutcome>(key))) await container.artifacts.put(key, outcome);
-  return { product_id: batch.product_id, planned: batch.count, already: existing, created: created.articles.length, rejected: created.rejected.length, exhausted: created.exhausted };
+  return { product_id: batch.product_id, planned: batch.count, already: existing, created: created.articles.length, rejected: created.rejected.length, shortfall: created.shortfall };
 }
 
 /** The day's outcomes summed: planned (the quota), published, and per entity why the rest was not. */
