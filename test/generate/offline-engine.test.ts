@@ -187,6 +187,10 @@ describe('offline generator', () => {
     expect(productSummary({ ...PRODUCTS[0], productType: 'Accessories', currency: null, description: '' })).toBe(
       'Ethiopia Yirgacheffe is a product in the Accessories category from Ember & Leaf.',
     );
+    // A vendor ending in an abbreviation ends the sentence once ("Co.", not "Co..").
+    expect(productSummary({ ...PRODUCTS[0], vendor: 'Harbor & Pine Coffee Co.', description: '' })).toBe('Ethiopia Yirgacheffe is a coffee from Harbor & Pine Coffee Co.');
+    // a/an as the indefinite library says it: "an 8-inch knife".
+    expect(productSummary({ ...PRODUCTS[0], productType: '8-inch Knife', vendor: '', description: '' })).toBe('Ethiopia Yirgacheffe is an 8-inch knife.');
   });
 
   it('handles an empty catalogue', () => {

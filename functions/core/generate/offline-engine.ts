@@ -247,7 +247,8 @@ export function productSummary(product: CatalogProduct): string {
   if (product.vendor.trim()) head += ` from ${product.vendor.trim()}`;
   // No price or stock in prose: they change without the text being rewritten (offers live in
   // the structured fields: Offer JSON-LD, the Price/Availability facts).
-  head += '.';
+  // A vendor ending in an abbreviation ("Harbor & Pine Coffee Co.") ends the sentence itself.
+  if (!/[.!?]$/.test(head)) head += '.';
   const lead = leadSentences(withoutPrices(markdownToText(product.description)), 2, 320);
   return truncateText(lead ? `${head} ${lead}` : head, PRODUCT_SUMMARY_MAX);
 }
