@@ -33,6 +33,7 @@ import { fidelityLine } from './fidelity';
 import { describeMachine, heading, int, kb, mb, ms, wholeMs } from './lib';
 import { deploysText, measureDaily, noiseLine, printDailyReport, type DailyReport } from './daily';
 import { measureVisibility, printVisibilityReport, visibilityLines, type VisibilityReport } from './visibility';
+import { labelsLines, measureLabels, type LabelsReport } from './matcher-labels';
 import { articleLines, measureArticles, type StoreArticles } from './articles';
 import { createSiteWaitMs, measureOnboarding, printOnboardingReport, topFigureText, type OnboardingFigure, type OnboardingReport } from './onboarding';
 
@@ -152,10 +153,12 @@ interface Results {
   onboarding?: OnboardingReport;
   daily?: DailyReport;
   visibility?: VisibilityReport;
+  /** The matcher's precision/recall on the labelled set (printed with visibility). */
+  matcherLabels?: LabelsReport;
   articles?: StoreArticles[];
 }
 
-function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility, articles }: Results): void {
+function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility, matcherLabels, articles }: Results): void {
   heading('figures, side by side');
   const rows: [string, string][] = [['machine', describeMachine()]];
   if (bundles) {
@@ -189,6 +192,7 @@ function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility
     rows.push(['', `per business/day: ${p.map((f) => `${f.platform.replace('platform_', 'p')} ${(f.costUnitsPerCheck * 10).toFixed(0)} ${f.costUnit}`).join(', ')}`]);
     for (const line of visibilityLines(visibility)) rows.push(['', line]);
   }
+  if (matcherLabels) for (const line of labelsLines(matcherLabels)) rows.push([visibility ? '' : 'visibility', line]);
   if (articles) {
     articles.forEach((report, i) => {
       const [first, second] = articleLines(report);
@@ -242,6 +246,8 @@ async function main(): Promise<void> {
     if (!skipped('visibility')) {
       results.visibility = await section('visibility', () => measureVisibility());
       if (results.visibility) printVisibilityReport(results.visibility);
+      results.matcherLabels = measureLabels();
+      for (const line of labelsLines(results.matcherLabels)) console.log(line);
     }
     if (!skipped('articles')) {
       results.articles = await section('articles', () => measureArticles());

@@ -240,8 +240,8 @@ export interface PlatformLimits {
   dailyBudget: number;
 }
 
-/** What the fleet-wide limits hold: the 8 AI platforms, and the model that writes articles (issue 20). */
-export type LimitedProvider = PlatformKey | 'article_model';
+/** What the fleet-wide limits hold: the 8 AI platforms, the model that writes articles (issue 20) and the judge (issue 21). */
+export type LimitedProvider = PlatformKey | 'article_model' | 'judge';
 
 export interface PlatformLimiter {
   readonly limits: PlatformLimits;

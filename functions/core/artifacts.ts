@@ -18,6 +18,8 @@ export const artifactKeys = {
   /** 2a: what one planned entity published that day, and why the rest was not (D35). */
   articleOutcomes: (slug: string, runDate: string) => `article-outcomes/${slug}/${runDate}`,
   articleOutcome: (slug: string, runDate: string, entity: string) => `article-outcomes/${slug}/${runDate}/${entity}`,
+  /** 2b: why a day's visibility analysis checked nothing (no platform configured, no prompts), for its read-back. */
+  skippedAnalysis: (slug: string, runDate: string) => `visibility-outcomes/${slug}/${runDate}`,
 };
 
 /** The site part holding one AI article's files (one part per article: parallel creates never overwrite each other). */

@@ -23,7 +23,8 @@ const log = createLogger({ component: 'visibility-engines' });
 export const visibilityEnginesOf = perContainer((container): VisibilityEngines => {
   const { config } = container;
   const judge = config.judge.baseUrl && config.judge.model
-    ? createJudge({ baseUrl: config.judge.baseUrl, apiKey: config.judge.apiKey, model: config.judge.model, log })
+    // The judge is a paid call too: each takes a `judge` slot of the fleet limits (issue 21).
+    ? createJudge({ baseUrl: config.judge.baseUrl, apiKey: config.judge.apiKey, model: config.judge.model, log, limiter: container.platformLimiter })
     : null;
   const platforms = createPlatformClients({ platforms: config.platforms, search: config.search }, { log });
   log.info('visibility engines', {

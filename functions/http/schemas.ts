@@ -4,7 +4,26 @@ import * as z from 'zod/mini';
 /** The organization slug (business_id / org_slug / org_id are the same string). */
 export const orgSlug = z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,127}$/i, 'must be an organization slug (letters, digits, - and _)'));
 
-export const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in the form YYYY-MM-DD'));
+/** True for a real UTC calendar day written YYYY-MM-DD (not 2026-02-30, not 2026-13-01). */
+export function isCalendarDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const at = new Date(0);
+  at.setUTCFullYear(y, mo - 1, d);
+  return at.getUTCFullYear() === y && at.getUTCMonth() === mo - 1 && at.getUTCDate() === d;
+}
+
+/**
+ * A date field: a real calendar day in the form YYYY-MM-DD. Checked in the request schema,
+ * so an impossible day (2026-02-30, 2026-13-01) is a 400 naming the field before any work.
+ */
+export const isoDate = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in the form YYYY-MM-DD'),
+  z.refine((v) => !/^\d{4}-\d{2}-\d{2}$/.test(v) || isCalendarDate(v), { message: 'must be a real calendar day (YYYY-MM-DD)', abort: true }),
+);
+/** The same schema under the name that says what it checks. */
+export const calendarDate = isoDate;
 
 /** A required string, trimmed, non-empty, at most `max` characters. */
 export const requiredText = (field: string, max: number) =>

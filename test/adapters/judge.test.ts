@@ -198,7 +198,7 @@ describe('reading the output', () => {
     expect(out.ok).toBe(true);
     expect(received).toHaveLength(2);
     expect(received[1].body).toEqual(received[0].body);
-    expect(judge.stats()).toEqual({ calls: 2, failures: 1 });
+    expect(judge.stats()).toMatchObject({ calls: 2, failures: 1 });
   });
 
   test('output off the schema, then a valid answer: retried', async () => {
@@ -253,5 +253,51 @@ describe('failure after retries', () => {
     expect(e.verdict).toMatchObject({ mentioned: false, by: 'judge' });
     expect(e.matcherVerdict).toMatchObject({ mentioned: true, recommended: true, by: 'matcher' });
     expect(e.disagreement).toBe(true);
+  });
+});
+
+describe('the fleet limits (issue 21: the judge is a paid call too)', () => {
+  const c = () => CASES.find((x) => x.id === 'numbered-list')!;
+  const withUsage = (content: string, tokens: number) => JSON.stringify({
+    id: 'chatcmpl-1', object: 'chat.completion', model: 'judge-model-1',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: tokens - 10, completion_tokens: 10, total_tokens: tokens },
+  });
+
+  test('each call takes a `judge` slot first and gives it back; the tokens are its cost units', async () => {
+    const events: string[] = [];
+    const limiter = {
+      acquire: async (provider: string) => {
+        events.push(`acquire ${provider}`);
+        return { ok: true as const, release: async () => { events.push('release'); } };
+      },
+    };
+    respond = (r) => { events.push('call'); return { status: 200, raw: withUsage(cannedOutput(caseOf(r)), 321) }; };
+    const judge = judgeOf({ limiter });
+    const out = await judge.evaluate(answerOf(c()), ENTITY);
+    expect(out.ok).toBe(true);
+    expect(events).toEqual(['acquire judge', 'call', 'release']);
+    expect(judge.stats()).toMatchObject({ calls: 1, cost_units: 321, cost_unit: 'tokens', refused: 0 });
+  });
+
+  test('no slot: no call; the matcher decides that answer and the reason is recorded', async () => {
+    const limiter = { acquire: async () => ({ ok: false as const, reason: 'daily budget of 0 checks on judge is spent' }) };
+    respond = (r) => ({ status: 200, content: cannedOutput(caseOf(r)) });
+    const judge = judgeOf({ limiter });
+    const e = await evaluateAnswer(answerOf(c()), ENTITY, judge);
+    expect(received).toHaveLength(0);
+    expect(e.verdict).toEqual(matchAnswer(answerOf(c()), ENTITY));
+    expect(e.verdict.by).toBe('matcher');
+    expect(e.judgeError).toMatch(/fleet limit.*daily budget of 0 checks on judge is spent/);
+    expect(judge.stats()).toMatchObject({ calls: 0, refused: 1, cost_units: 0 });
+  });
+
+  test('a failed call still gives its slot back', async () => {
+    let held = 0;
+    const limiter = { acquire: async () => { held++; return { ok: true as const, release: async () => { held--; } }; } };
+    respond = () => ({ status: 401, raw: '{"error":"bad key"}' });
+    const out = await judgeOf({ limiter }).evaluate(answerOf(c()), ENTITY);
+    expect(out.ok).toBe(false);
+    expect(held).toBe(0);
   });
 });

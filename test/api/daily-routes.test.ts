@@ -108,3 +108,34 @@ describe('heavy routes answer 202 with an execution id that can be read back (D2
     expect((await stack.call('GET', '/api/cron/trigger-all/not%20an%20id', key)).status).toBe(400);
   });
 });
+
+describe('issue 21: the analyze-visibility read-back explains a run that checked nothing', () => {
+  test('no platform configured: the read-back says skipped with the reason the daily run records, not a bare succeeded', async () => {
+    const res = await stack.call('POST', '/api/cron/analyze-visibility', { ...key, body: { business_id: 'alpha' } });
+    expect(res.status).toBe(202);
+    await stack.workflows.finished(res.body.execution_id);
+    const status = await stack.call('GET', res.body.status_url, key);
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({
+      execution_id: res.body.execution_id, status: 'skipped', business_id: 'alpha', prompts_sampled: 0, report: null,
+      reason: expect.stringMatching(/no AI platform is configured/),
+    });
+
+    // The same reason as the daily run's 2b step.
+    const daily = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: ['alpha'] } });
+    await stack.workflows.finished(daily.body.execution_id);
+    const step = (await stack.call('GET', daily.body.status_url, key)).body.businesses.runs[0].steps['2b'];
+    expect(step).toMatchObject({ status: 'skipped', reason: status.body.reason });
+
+    // A read of an execution that did not write that skip does not borrow it.
+    const other = await stack.call('POST', '/api/cron/analyze-visibility', { ...key, body: { business_id: 'alpha' } });
+    expect((await stack.call('GET', `/api/cron/analyze-visibility/00000000-0000-0000-0000-000000000000?business_id=alpha`, key)).status).toBe(404);
+    await stack.workflows.finished(other.body.execution_id);
+  });
+
+  test('an impossible run_date is a 400 naming it and starts nothing', async () => {
+    const res = await stack.call('POST', '/api/cron/analyze-visibility', { ...key, body: { business_id: 'alpha', run_date: '2026-02-30' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/run_date.*real calendar day/);
+  });
+});

@@ -238,7 +238,7 @@ describe('the 2b routes validate their input', () => {
     ['POST', '/api/cron/analyze-visibility', { business_id: ORG, run_date: '2026-02-30x' }, 400, /run_date/],
     ['POST', '/api/cron/analyze-visibility', { business_id: 'nobody' }, 404, /not found/],
     ['POST', '/api/cron/analyze-visibility', { business_id: ORG, prompts: ['x'] }, 400, /prompts/],
-    ['POST', '/api/cron/store-visibility-report', { business_id: ORG, run_date: '2020-01-01' }, 404, /no visibility checks/],
+    ['POST', '/api/cron/store-visibility-report', { business_id: ORG, run_date: '2020-01-01' }, 400, /run_date must not be older than 90 days/],
     ['GET', '/api/cron/sample-prompts', undefined, 400, /business_id/],
   ])('%s %s %j → %i', async (method, path, body, status, message) => {
     const res = await stack.call(method, path, { ...key, body });
@@ -257,5 +257,57 @@ describe('the 2b routes validate their input', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'success', run_date: today(), report: { totals: { checks_done: 80 } } });
     expect(fakes.requestCount()).toBe(before);
+  });
+});
+
+describe('issue 21: an impossible or out-of-range date is a 400 naming the field, before any work', () => {
+  const key = { apiKey: DEV_API_KEY };
+  const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+  const routes = (bad: string): Array<[string, string, Record<string, unknown> | undefined, 'key' | 'token', string]> => [
+    ['POST', '/api/cron/analyze-visibility', { business_id: ORG, run_date: bad }, 'key', 'run_date'],
+    ['POST', '/api/cron/store-visibility-report', { business_id: ORG, run_date: bad }, 'key', 'run_date'],
+    ['GET', `/api/cron/sample-prompts?business_id=${ORG}&run_date=${bad}`, undefined, 'key', 'run_date'],
+    ['GET', `/api/cron/analyze-visibility/00000000-0000-0000-0000-000000000000?business_id=${ORG}&run_date=${bad}`, undefined, 'key', 'run_date'],
+    ['GET', `/api/visibility/${ORG}/checks?date=${bad}`, undefined, 'token', 'date'],
+    ['POST', '/api/cron/store-visibility-score', { business_id: ORG, results: [{ prompt: 'x', ...Object.fromEntries(PLATFORM_KEYS.map((k) => [k, true])) }], backdate_to: bad }, 'key', 'backdate_to'],
+    ['POST', '/api/cron/create-ai-article', { business_id: ORG, backdate_to: bad }, 'key', 'backdate_to'],
+    ['GET', `/api/ai-recommendations/${ORG}?from=${bad}`, undefined, 'token', 'from'],
+    ['GET', `/api/ai-recommendations/${ORG}?to=${bad}`, undefined, 'token', 'to'],
+    ['POST', '/api/cron/trigger-all', { business_ids: [ORG], run_date: bad }, 'key', 'run_date'],
+  ];
+
+  async function expectRefusedWithoutWork(method: string, path: string, body: unknown, auth: 'key' | 'token', field: string, message: RegExp) {
+    const container = getContainer();
+    const start = jest.spyOn(container.workflows, 'start');
+    const put = jest.spyOn(container.artifacts, 'put');
+    const before = fakes.requestCount();
+    const history = (await container.visibility.get(ORG, (await container.businesses.get(ORG))!.id))?.history.length;
+    try {
+      const res = await stack.call(method, path, { ...(auth === 'key' ? key : { token }), body });
+      expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: expect.stringContaining(field) });
+      expect(res.body.error).toMatch(message);
+      expect(start).not.toHaveBeenCalled();
+      expect(put).not.toHaveBeenCalled();
+      expect(fakes.requestCount()).toBe(before);
+      expect((await container.visibility.get(ORG, (await container.businesses.get(ORG))!.id))?.history.length).toBe(history);
+    } finally {
+      start.mockRestore();
+      put.mockRestore();
+    }
+  }
+
+  test.each([...routes('2026-02-30'), ...routes('2026-13-01')])('%s %s → 400 naming it; no workflow, no vendor call, nothing written', async (method, path, body, auth, field) => {
+    await expectRefusedWithoutWork(method, path, body, auth, field, /real calendar day|unrecognized key|must be a date/i);
+  });
+
+  test('a visibility run date older than the checks\' retention (90 days, D119) or in the future is refused before any work', async () => {
+    for (const day of [daysAgo(91), '2020-01-01']) {
+      await expectRefusedWithoutWork('POST', '/api/cron/analyze-visibility', { business_id: ORG, run_date: day }, 'key', 'run_date', /older than 90 days/);
+      await expectRefusedWithoutWork('GET', `/api/visibility/${ORG}/checks?date=${day}`, undefined, 'token', 'date', /older than 90 days/);
+    }
+    await expectRefusedWithoutWork('POST', '/api/cron/analyze-visibility', { business_id: ORG, run_date: daysAgo(-1) }, 'key', 'run_date', /must not be in the future/);
+    // The oldest day kept is still a day one may ask about.
+    const oldest = await stack.call('GET', `/api/cron/sample-prompts?business_id=${ORG}&run_date=${daysAgo(90)}`, key);
+    expect(oldest.status).toBe(200);
   });
 });

@@ -4,11 +4,11 @@
  * vendor clients stay out of route bundles: it starts the visibility-analysis workflow and
  * answers 202 with the execution id and the URL to read it back (D20).
  */
-import { checkRunDate, startVisibilityAnalysis } from '../../app/visibility/reads';
+import { startVisibilityAnalysis } from '../../app/visibility/reads';
 import { endpoint } from '../../http/endpoint';
-import { visibilityDayRequest } from './visibility-schemas';
+import { visibilityDayRequest, visibilityRunDate } from './visibility-schemas';
 
 export const handler = endpoint('POST /api/cron/analyze-visibility', { body: visibilityDayRequest }, async ({ body, container }) => ({
   statusCode: 202,
-  body: await startVisibilityAnalysis(container, body.business_id, checkRunDate(container, body.run_date)),
+  body: await startVisibilityAnalysis(container, body.business_id, visibilityRunDate(container, body.run_date)),
 }));

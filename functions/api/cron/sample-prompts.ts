@@ -5,13 +5,12 @@
  */
 import { drawSample } from '../../app/visibility/sample';
 import { requireBusiness } from '../../app/business';
-import { checkRunDate } from '../../app/visibility/reads';
 import { endpoint } from '../../http/endpoint';
-import { visibilityDayQuery } from './visibility-schemas';
+import { visibilityDayQuery, visibilityRunDate } from './visibility-schemas';
 
 export const handler = endpoint('GET /api/cron/sample-prompts', { query: visibilityDayQuery }, async ({ query, container }) => {
   await requireBusiness(container, query.business_id);
-  const runDate = checkRunDate(container, query.run_date);
+  const runDate = visibilityRunDate(container, query.run_date);
   const stored = await container.visibilityChecks.getSample(query.business_id, runDate);
   const sample = stored ?? await drawSample(container, query.business_id, runDate);
   return { body: { business_id: query.business_id, run_date: runDate, stored: stored !== null, prompts: sample.prompts, total: sample.prompts.length } };

@@ -3,10 +3,10 @@
  * day's report from its stored checks and stores it (the analysis stores it too; this
  * re-derives it, e.g. after competitors changed). Database only: no platform is asked.
  */
-import { checkRunDate, rebuildVisibilityReport } from '../../app/visibility/reads';
+import { rebuildVisibilityReport } from '../../app/visibility/reads';
 import { endpoint } from '../../http/endpoint';
-import { visibilityDayRequest } from './visibility-schemas';
+import { visibilityDayRequest, visibilityRunDate } from './visibility-schemas';
 
 export const handler = endpoint('POST /api/cron/store-visibility-report', { body: visibilityDayRequest }, async ({ body, container }) => ({
-  body: await rebuildVisibilityReport(container, body.business_id, checkRunDate(container, body.run_date)),
+  body: await rebuildVisibilityReport(container, body.business_id, visibilityRunDate(container, body.run_date)),
 }));

@@ -1,8 +1,29 @@
 /** Request contracts of the batch 2b cron routes (the spec shows no bodies for them). */
 import * as z from 'zod/mini';
+import { ValidationError } from '../../core/errors';
+import { CHECK_RETENTION_DAYS } from '../../core/visibility/checks';
+import { addDays } from '../../core/visibility/score';
+import { todayUtc, type Container } from '../../container';
 import { isoDate, orgSlug } from '../../http/schemas';
 
 /** `run_date`: the UTC day whose sample, checks and report are meant; default today. */
 export const visibilityDayRequest = z.strictObject({ business_id: orgSlug, run_date: z.optional(isoDate) });
 export const visibilityDayQuery = z.object({ business_id: orgSlug, run_date: z.optional(isoDate) });
 export const executionIdPath = z.object({ execution_id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,80}$/, 'must be an execution id')) });
+
+/**
+ * The day a visibility route may be asked about (the schema already made it a real calendar
+ * day): default today; never the future; never older than the checks' retention (D119: kept
+ * CHECK_RETENTION_DAYS days, so today and the 90 days before it). Checked before any work,
+ * so a refused day starts no workflow and asks no vendor. 400 naming `field` otherwise.
+ */
+export function visibilityRunDate(container: Container, runDate: string | undefined, field = 'run_date'): string {
+  const today = todayUtc(container);
+  const date = runDate ?? today;
+  if (date > today) throw new ValidationError(`invalid ${field}: ${field} must not be in the future (today is ${today} UTC)`);
+  const oldest = addDays(today, -CHECK_RETENTION_DAYS);
+  if (date < oldest) {
+    throw new ValidationError(`invalid ${field}: ${field} must not be older than ${CHECK_RETENTION_DAYS} days (the oldest day kept is ${oldest}; checks expire after ${CHECK_RETENTION_DAYS} days, D119)`);
+  }
+  return date;
+}

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { PLATFORM_KEYS } from '../../core/constants';
 import { requireBusiness } from '../../app/business';
-import { checkRunDate } from '../../app/visibility/reads';
+import { visibilityRunDate } from '../cron/visibility-schemas';
 import { endpoint } from '../../http/endpoint';
 import { isoDate, orgSlug } from '../../http/schemas';
 
@@ -15,7 +15,7 @@ export const handler = endpoint('GET /api/visibility/{business_id}/checks', {
   query: z.object({ date: z.optional(isoDate), platform: z.optional(z.enum(PLATFORM_KEYS)) }),
 }, async ({ path, query, container }) => {
   await requireBusiness(container, path.business_id);
-  const runDate = checkRunDate(container, query.date);
+  const runDate = visibilityRunDate(container, query.date, 'date');
   const [checks, report] = await Promise.all([
     container.visibilityChecks.listChecks(path.business_id, runDate),
     container.visibilityChecks.getReport(path.business_id, runDate),

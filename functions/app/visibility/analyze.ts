@@ -14,7 +14,7 @@ import pLimit from 'p-limit';
 import { PLATFORM_KEYS, type PlatformKey } from '../../core/constants';
 import type { CheckResult } from '../../core/visibility/score';
 import { computeScoreUpdate, type ScoreUpdate } from '../../core/visibility/score';
-import type { SampledPrompt, VisibilityCheck, VisibilitySample } from '../../core/visibility/checks';
+import { checkAnswerOf, type SampledPrompt, type VisibilityCheck, type VisibilitySample } from '../../core/visibility/checks';
 import { containsName } from '../../core/text/name-match';
 import { evaluateAnswer } from '../../core/visibility/evaluate';
 import { checkResult, type EntityIdentity, type PlatformClient } from '../../core/visibility/platform-answer';
@@ -25,7 +25,7 @@ import { createLogger } from '../../logger';
 import { requireBusiness } from '../business';
 import type { SkippedDailyStep } from '../daily/business-run';
 import { entityIdentityOf } from './identity';
-import { claimDailySample } from './sample';
+import { claimDailySample, recordSkippedAnalysis } from './sample';
 import { storeVisibilityReport } from './store-report';
 
 const log = createLogger({ component: 'visibility' });
@@ -50,10 +50,10 @@ export async function analyzeVisibility(container: Container, orgSlug: string, r
   if (configured.length === 0) {
     const reason = `no AI platform is configured (${engines.platforms.map((p) => p.unconfigured).join('; ')}): visibility not checked, no score stored`;
     log.warn('visibility skipped', { org: orgSlug, reason });
-    return { skipped: reason };
+    return skip(container, orgSlug, runDate, reason);
   }
   const sample = await claimDailySample(container, orgSlug, runDate);
-  if (sample.prompts.length === 0) return { skipped: 'the business has no tracked prompts to check' };
+  if (sample.prompts.length === 0) return skip(container, orgSlug, runDate, 'the business has no tracked prompts to check');
 
   const known = await entityIdentityOf(container, business);
   const checks = await runChecks(container, engines, sample, known.identity);
@@ -71,6 +71,12 @@ export async function analyzeVisibility(container: Container, orgSlug: string, r
     });
   }
   return summaryOf(runDate, sample, checks, report, score);
+}
+
+/** A skipped day, recorded where the on-demand read-back finds it (the daily run records it on its step). */
+async function skip(container: Container, orgSlug: string, runDate: string, reason: string): Promise<SkippedDailyStep> {
+  await recordSkippedAnalysis(container, orgSlug, runDate, reason);
+  return { skipped: reason };
 }
 
 /**
@@ -125,10 +131,7 @@ async function checkOne(
     result: checkResult(v),
     status: 'checked',
     reason: null,
-    answer: {
-      text: answer.text, citations: answer.citations, model: answer.model, latency_ms: answer.latencyMs,
-      cost_units: answer.costUnits, cost_unit: answer.costUnit, obtained_via: answer.obtainedVia,
-    },
+    answer: checkAnswerOf(answer),
     verdict: { mentioned: v.mentioned, recommended: v.recommended, competitors_mentioned: v.competitorsMentioned, citations: v.citations, by: v.by },
     matcher_agrees: engines.judge ? !evaluation.disagreement : null,
     judge_error: evaluation.judgeError ?? null,
@@ -170,7 +173,8 @@ function summaryOf(runDate: string, sample: VisibilitySample, checks: readonly V
     const mine = checks.filter((c) => c.platform === k);
     const booleans = mine.filter((c) => c.result !== null).length;
     const reasons = [...new Set(mine.map((c) => c.reason).filter((r): r is string => !!r))];
-    const status = booleans === sample.prompts.length ? 'checked' : booleans > 0 ? 'partial' : mine[0]?.status ?? 'not_run';
+    // The report's status (report.ts `platformStatus`): one rule for both, so they never disagree.
+    const status = report.platforms[k].status;
     return [k, { status, checks: booleans, reason: reasons.join('; ') || null }];
   })) as VisibilitySummary['platforms'];
   return {

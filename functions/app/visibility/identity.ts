@@ -2,12 +2,21 @@
  * Who is being looked for in an AI answer: the business's name and the other names it goes
  * by (vendor names that are the brand, product lines), its hosts (store, custom domain, AI
  * site, CDN) and product names, plus the competitors to label. Read once per analysis.
+ *
+ * Aliases follow core/visibility/brand-aliases.ts: a single word or a part of the name counts
+ * only when the store uses it standalone (vendor field, its scraped pages or product titles,
+ * its domain's first label) and, for a single word, it is not a common English word
+ * (common-words.ts). Where the word list cannot be read (a bundled Lambda without it), every
+ * single word is taken as ordinary: fewer aliases, never a false mention.
  */
 import { artifactKeys } from '../../core/artifacts';
 import { siteHost } from '../../core/crawl/url';
 import type { Business } from '../../core/model';
 import { brandWords, detectProductLines } from '../../core/prompts/product-lines';
+import { brandAliases } from '../../core/visibility/brand-aliases';
 import type { EntityIdentity } from '../../core/visibility/platform-answer';
+import type { ScrapeArtifact } from '../scrape-website';
+import { isCommonWord } from './common-words';
 import type { Container } from '../../container';
 import { aiSiteHostOf } from '../site-identity';
 import type { CatalogArtifact } from '../discover-products';
@@ -22,6 +31,15 @@ const hostOf = (value: unknown): string | null =>
 
 const unique = (values: Array<string | null | undefined>): string[] => [...new Set(values.filter((v): v is string => !!v))];
 
+/** `isCommonWord`, or "every word is ordinary" when the list cannot be read (see the module comment). */
+function ordinaryWord(word: string): boolean {
+  try {
+    return isCommonWord(word);
+  } catch {
+    return true;
+  }
+}
+
 export interface EntityIdentityRead {
   identity: EntityIdentity;
   catalog: CatalogArtifact | null;
@@ -30,17 +48,27 @@ export interface EntityIdentityRead {
 }
 
 export async function entityIdentityOf(container: Container, business: Business): Promise<EntityIdentityRead> {
-  const [site, catalog, competitors, productRecords] = await Promise.all([
+  const [site, catalog, competitors, productRecords, scrape] = await Promise.all([
     container.aiSites.get(business.orgSlug),
     container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(business.orgSlug)),
     competitorRepositoryOf(container).list(business.orgSlug),
     container.products.list(business.orgSlug),
+    container.artifacts.get<ScrapeArtifact>(artifactKeys.scrape(business.orgSlug)),
   ]);
   const products = catalog?.products ?? [];
+  const domains = unique([business.domain, hostOf(business.url), hostOf(site?.customDomain), hostOf(site?.publicOrigin)]);
+  const candidates = unique([...brandWords(products, business.name), ...detectProductLines(products, business.name)]);
+  const aliases = brandAliases({
+    businessName: business.name,
+    candidates,
+    vendors: products.map((p) => p.vendor ?? ''),
+    texts: [...(scrape?.pages ?? []).map((p) => `${p.title}\n${p.markdown}`), ...products.map((p) => p.name)],
+    domains: unique([business.domain, hostOf(business.url), hostOf(site?.customDomain)]),
+  }, ordinaryWord);
   const identity: EntityIdentity = {
     name: business.name,
-    aliases: unique([...brandWords(products, business.name), ...detectProductLines(products, business.name)]).filter((a) => a.toLowerCase() !== business.name.toLowerCase()),
-    domains: unique([business.domain, hostOf(business.url), hostOf(site?.customDomain), hostOf(site?.publicOrigin)]),
+    aliases,
+    domains,
     aiSiteDomains: unique([aiSiteHostOf(container, business.orgSlug), hostOf(site?.cdnDomain)]),
     productNames: unique(products.map((p) => p.name)).slice(0, MAX_PRODUCT_NAMES),
     competitors: competitors.map((c) => ({ name: c.name, domain: c.domain || null })),

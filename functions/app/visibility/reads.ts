@@ -4,7 +4,7 @@
  * report from its stored checks, and the checks behind a day's score.
  */
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, ValidationError } from '../../core/errors';
+import { NotFoundError } from '../../core/errors';
 import { rollingValue } from '../../core/visibility/statistics';
 import { addDays } from '../../core/visibility/score';
 import { todayUtc, type Container } from '../../container';
@@ -13,14 +13,6 @@ import { storeVisibilityReport } from './store-report';
 
 function analysisStatusUrl(executionId: string, orgSlug: string, runDate: string): string {
   return `/api/cron/analyze-visibility/${executionId}?business_id=${encodeURIComponent(orgSlug)}&run_date=${runDate}`;
-}
-
-/** Run dates a caller may ask for: today or a past day still within the checks' retention. */
-export function checkRunDate(container: Container, runDate: string | undefined): string {
-  const today = todayUtc(container);
-  const date = runDate ?? today;
-  if (date > today) throw new ValidationError('run_date must not be in the future');
-  return date;
 }
 
 export async function startVisibilityAnalysis(container: Container, orgSlug: string, runDate: string) {

@@ -21,7 +21,7 @@ const GENERIC_WORDS = new Set([
 ]);
 
 /** Lower case, accents removed, apostrophes dropped ("Joe’s" → "joes"), CamelCase kept for `nameTokens`. */
-function fold(text: string): string {
+export function fold(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/['’‘`´]/g, '').toLowerCase();
 }
 
@@ -131,7 +131,7 @@ export function containsBusinessName(prompt: string, businessName: string): bool
  * `fold`, one character at a time, with the index in `text` each folded character came
  * from; with `dropPossessive`, a possessive "'s" is left out (as `containsName` does).
  */
-function foldWithOffsets(text: string, dropPossessive: boolean): { folded: string; offsets: number[] } {
+export function foldWithOffsets(text: string, dropPossessive: boolean): { folded: string; offsets: number[] } {
   let folded = '';
   const offsets: number[] = [];
   let i = 0;

@@ -4,7 +4,7 @@
  * behind it (issue 11 item 7; retention: CHECK_RETENTION_DAYS).
  */
 import type { PlatformKey } from '../constants';
-import type { AnswerVerdict, PlatformFailure } from './platform-answer';
+import type { AnswerVerdict, PlatformAnswer, PlatformFailure } from './platform-answer';
 
 /** Per-check records (answers and labels) are kept this long, then expire (D119). */
 export const CHECK_RETENTION_DAYS = 90;
@@ -31,7 +31,15 @@ export type CheckStatus = 'checked' | PlatformFailure['kind'];
 
 export interface CheckAnswer {
   text: string;
+  /** Cited: the URLs the answer itself cites (PlatformAnswer.citations); the only ones counted. */
   citations: string[];
+  /**
+   * Retrieved: what the platform's search step returned that the answer does not cite,
+   * shown beside the citations, never counted. Absent on records written before it was kept.
+   */
+  retrieved?: string[];
+  /** Link → source host for links that do not show their source (PlatformAnswer.sourceHosts). */
+  source_hosts?: Record<string, string>;
   model: string | null;
   latency_ms: number;
   cost_units: number;
@@ -67,4 +75,19 @@ export interface VisibilityCheck {
   /** The judge failed for this answer and the matcher decided. */
   judge_error: string | null;
   checked_at: string;
+}
+
+/** The stored answer of a check: what the platform answered, cited and retrieved apart. */
+export function checkAnswerOf(answer: PlatformAnswer): CheckAnswer {
+  return {
+    text: answer.text,
+    citations: answer.citations,
+    retrieved: answer.retrieved ?? [],
+    ...(answer.sourceHosts && Object.keys(answer.sourceHosts).length ? { source_hosts: answer.sourceHosts } : {}),
+    model: answer.model,
+    latency_ms: answer.latencyMs,
+    cost_units: answer.costUnits,
+    cost_unit: answer.costUnit,
+    obtained_via: answer.obtainedVia,
+  };
 }

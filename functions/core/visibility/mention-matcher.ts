@@ -10,7 +10,14 @@
  * competitors' names are found with the service's one name matcher (core/text/name-match:
  * any casing, spacing, punctuation, "&"/"and", CamelCase joined, possessive; whole words
  * only, so "Ember" never matches "remember", "Sukha" never "Sukhasana", and "Harbor & Pine"
- * never "Harbor Pines"). Names are looked for in the text with every URL and host blanked
+ * never "Harbor Pines"). An occurrence of the entity's name or alias is not the entity when
+ * it is part of a longer name or an ordinary word (core/visibility/longer-names.ts): followed
+ * by a capitalised word that is not a legal-form word nor one of the store's own name words
+ * ("Finch Trading Co.", "Harbor & Pine Outfitters" for "Harbor & Pine Coffee Co."), or a
+ * one-word name written all in lower case ("a finch landed"). Which aliases the entity has
+ * is decided upstream (core/visibility/brand-aliases.ts: a single word only when the store
+ * uses it standalone and it is not a common English word). Names are looked for in the
+ * text with every URL and host blanked
  * out: a brand word inside some other site's URL (`https://reddit.com/r/yoga/sukha-review`)
  * is not a mention.
  * - An alias counts when it has at least one word that is not ordinary language (stop,
@@ -40,8 +47,8 @@
  * - it is in a top-level list item (not an indented sub-item) whose list is not introduced
  *   by a negative line ("Brands to avoid:"), or
  * - it has a recommend word: best, recommend, try, consider, top pick/choice/rated, go
- *   with, great/good/solid/excellent/popular/perfect/ideal option/choice/pick/bet, ideal,
- *   favourite, stands out, worth a look/trying/it, check out, can't go wrong.
+ *   with, great/good/solid/excellent/popular/perfect/ideal option/choice/pick/bet/alternative, ideal,
+ *   favourite, go-to, stands out, worth a look/trying/it, check out, can't go wrong.
  * Negated: "stay away", "steer clear", "beware", not/never/don't/wouldn't/can't/isn't...
  * followed (within one word) by recommend, buy, worth, the best, a good, a great; and
  * "avoid", except before an -ing word ("avoid slipping"; "avoid buying/using/ordering/
@@ -59,7 +66,8 @@
  * `aiSiteDomains` host → `ai_site`; of another entity host → `store`; of a competitor's
  * domain → `competitor`; anything else (unparsable URLs included) → `other`.
  */
-import { containsName, distinctiveTokens, findName, nameTokens } from '../text/name-match';
+import { distinctiveTokens, findName, nameTokens } from '../text/name-match';
+import { namesIt, ownWordsOf } from './longer-names';
 import type { AnswerVerdict, CitationKind, EntityIdentity, PlatformAnswer } from './platform-answer';
 
 // ---------------------------------------------------------------------------------------
@@ -213,8 +221,8 @@ export function productNameCounts(productName: string): boolean {
 
 const RECOMMEND = new RegExp(
   String.raw`\b(?:best|recommend(?:s|ed|ing|ation|ations)?|try|consider|top[- ]?(?:pick|picks|choice|choices|rated)|go with|` +
-    String.raw`(?:great|good|solid|excellent|popular|strong|safe|perfect|ideal)\s+(?:option|options|choice|choices|pick|picks|bet|fit)|` +
-    String.raw`ideal|favou?rites?|stands? out|worth (?:a look|checking|considering|trying|it)|check out|can'?t go wrong)\b`,
+    String.raw`(?:great|good|solid|excellent|popular|strong|safe|perfect|ideal)\s+(?:option|options|choice|choices|pick|picks|bet|fit|alternative|alternatives)|` +
+    String.raw`ideal|favou?rites?|go-to|stands? out|worth (?:a look|checking|considering|trying|it)|check out|can'?t go wrong)\b`,
   'i',
 );
 const NEG_WORD = String.raw`\b(?:not|never|don'?t|doesn'?t|didn'?t|wouldn'?t|won'?t|can'?t|cannot|couldn'?t|shouldn'?t|isn'?t|aren'?t|wasn'?t)`;
@@ -294,18 +302,18 @@ function clausesOf(text: string): Clause[] {
 // The verdict
 // ---------------------------------------------------------------------------------------
 
-export function matchAnswer(answer: Pick<PlatformAnswer, 'text' | 'citations'>, entity: EntityIdentity): AnswerVerdict {
+export function matchAnswer(answer: Pick<PlatformAnswer, 'text' | 'citations' | 'sourceHosts'>, entity: EntityIdentity): AnswerVerdict {
   const text = answer.text ?? '';
   const rules = citationRules(entity);
   const { blanked, hosts } = scanUrls(text);
   const isEntityHost = (host: string) => rules.entityHosts.some((d) => hostMatches(host, d));
 
-  const names = [
-    entity.name,
-    ...entity.aliases.filter(aliasCounts),
-    ...entity.productNames.filter(productNameCounts),
-  ].filter((n) => n && n.trim());
-  const namesIn = (part: string) => names.some((n) => containsName(part, n));
+  const aliases = entity.aliases.filter((n) => n && n.trim() && aliasCounts(n));
+  const products = entity.productNames.filter((n) => n && n.trim() && productNameCounts(n));
+  const own = ownWordsOf([entity.name, ...aliases], products);
+  const namesIn = (part: string) => (entity.name.trim() !== '' && namesIt(part, entity.name, own))
+    || aliases.some((n) => namesIt(part, n, own, true))
+    || products.some((n) => namesIt(part, n, own));
 
   // Recommending context, clause by clause.
   let namedInText = false;
@@ -319,7 +327,12 @@ export function matchAnswer(answer: Pick<PlatformAnswer, 'text' | 'citations'>, 
     if (clause.listed || recommends(part)) recommended = true;
   }
 
-  const citations = answer.citations.map((url) => ({ url, kind: classifyCitation(url, rules) }));
+  // A link that hides its source (Gemini's grounding redirects) is classified by the source
+  // host the vendor states for it (PlatformAnswer.sourceHosts), never by the redirect's own.
+  const citations = answer.citations.map((url) => {
+    const source = answer.sourceHosts?.[url];
+    return { url, kind: classifyCitation(source ? `https://${source}/` : url, rules) };
+  });
   const mentioned = namedInText
     || hosts.some((h) => isEntityHost(h.host))
     || citations.some((c) => c.kind === 'store' || c.kind === 'ai_site');

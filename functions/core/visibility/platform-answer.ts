@@ -10,8 +10,23 @@ export interface PlatformAnswer {
   platform: PlatformKey;
   /** The answer text the platform showed (markdown/plain), never empty. */
   text: string;
-  /** URLs the answer cites, in the order the platform gave them, absolute, de-duplicated. */
+  /**
+   * Cited: the URLs the answer itself cites (its citations, annotations, the numbered sources
+   * its text refers to), in the order the platform gave them, absolute, de-duplicated. Only
+   * these count as the answer surfacing a site (mention, citation counts, share of voice).
+   */
   citations: string[];
+  /**
+   * Retrieved: what the platform's search step returned that the answer does not cite
+   * (search results the model saw), absolute, de-duplicated, none of `citations`. Stored and
+   * shown beside the citations, never counted as one. Absent: the platform says nothing.
+   */
+  retrieved?: string[];
+  /**
+   * For links that do not show their source (the grounding redirects of platform_3): link →
+   * the source's host as the vendor names it, to classify the link by. The link is kept.
+   */
+  sourceHosts?: Record<string, string>;
   /** Model or version the vendor reported for this answer; null when it reports none. */
   model: string | null;
   /** Wall time of the call that produced the answer (retries included), ms. */

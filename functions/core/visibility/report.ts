@@ -32,10 +32,11 @@
  *   by a citation) comes after those found; ties go to the entity, then to the verdict's
  *   order of competitors.
  * - `products`: every product with prompts in the sample, and every catalogue product that
- *   was cited. `checks`/`trues`/`score` over its prompts' booleans; `citation_count` =
- *   cited URLs of the day that point at it (each answer's citations counted once per
- *   answer, an answer citing the store page and the llms file counts 2). A URL points at a
- *   product when:
+ *   was cited or retrieved. `checks`/`trues`/`score` over its prompts' booleans;
+ *   `citation_count` = cited URLs of the day that point at it (each answer's citations
+ *   counted once per answer, an answer citing the store page and the llms file counts 2);
+ *   `retrieved_count` = the same over the retrieved URLs (search results the answer saw and
+ *   did not cite), never added to `citation_count`. A URL points at a product when:
  *   - on a store host (or a subdomain), outside the AI site's routed paths (`/ai`,
  *     `/llms`: the customer domain serves them, D28): its path, with query, fragment,
  *     trailing slash, letter case, a locale prefix (`/en`, `/en-gb`) and a collection
@@ -44,15 +45,20 @@
  *     sampled product no longer in the catalogue);
  *   - on an AI-site host, or a routed path on a store host: `/llms/<product_id>.txt`, or a
  *     path containing `/products/<handle>` (`/ai/products/<slug>/`).
- * - `citations`: counts by kind as the verdict labelled them (the matcher's host rule,
- *   mention-matcher.ts `classifyCitation`, for an answer without labels), and the 20 most
- *   cited hosts (`www.` dropped; ties by host name).
+ * - `citations`: the cited URLs (the answers' own citations): counts by kind as the verdict
+ *   labelled them (the matcher's host rule, mention-matcher.ts `classifyCitation`, for an
+ *   answer without labels), and the 20 most cited hosts (`www.` dropped; ties by host
+ *   name). `citations.retrieved`: the same for the retrieved URLs, always by the host rule.
+ *   A link that hides its source (a grounding redirect, the answer's `source_hosts`) is
+ *   classified and counted by the source's host, and points at no product.
  * - `fact_mismatches`: see `factMismatches` below.
  * - `mentioned_prompts`: distinct prompts whose cell is `true` (mentioned or recommended)
  *   on at least one platform.
  */
 import { PLATFORM_KEYS, type PlatformKey } from '../constants';
 import type { CatalogProduct } from '../site/types';
+import { currencyOf, priceStatement, stockStatement } from '../site/offers';
+import { priceSpan } from '../products/variants';
 import { aliasCounts, classifyCitation, hostMatches, normalizeHost, productNameCounts, type CitationRules } from './mention-matcher';
 import { findName, nameTokens } from '../text/name-match';
 import type { CitationKind } from './platform-answer';
@@ -147,7 +153,10 @@ export interface ProductReport {
   trues: number;
   /** round(100 * trues / checks); null without a boolean. */
   score: number | null;
+  /** Cited URLs of the day pointing at it (the answers' own citations only). */
   citation_count: number;
+  /** Retrieved URLs of the day pointing at it: search results the answers saw and did not cite; never in `citation_count`. */
+  retrieved_count: number;
 }
 
 export type FactKind = 'price' | 'stock' | 'shipping';
@@ -161,10 +170,16 @@ export interface FactMismatch {
   kind: FactKind;
   /** The statement as written ("$79", "sold out", "free shipping"). */
   stated: string;
-  /** What the catalogue says ("89.00–129.00 USD", "in stock (2 of 3 variants available)"); null when it cannot say. */
+  /** What the published site says (site/offers.ts: "USD 89.00–129.00", "In stock (Sage: sold out)"); null when it cannot say. */
   catalogue: string | null;
   /** The sentence the statement is in (at most 240 characters). */
   excerpt: string;
+}
+
+export interface CitationTally {
+  total: number;
+  by_kind: Record<CitationKind, number>;
+  top_hosts: Array<{ host: string; count: number }>;
 }
 
 export interface VisibilityReport {
@@ -178,10 +193,10 @@ export interface VisibilityReport {
   /** Brands the verdicts named that are not known competitors (top 10, by mentions). */
   other_brands: Array<{ name: string; mentions: number }>;
   products: ProductReport[];
-  citations: {
-    total: number;
-    by_kind: Record<CitationKind, number>;
-    top_hosts: Array<{ host: string; count: number }>;
+  /** Cited: the answers' own citations; the only URLs counted as surfacing a site. */
+  citations: CitationTally & {
+    /** Retrieved: what the platforms' search steps returned that the answers did not cite; shown beside, never counted as cited. */
+    retrieved: CitationTally;
   };
   fact_mismatches: FactMismatch[];
   /** Distinct prompts with a `true` cell on at least one platform. */
@@ -505,28 +520,14 @@ const IN_STOCK = /\b(?:back )?in[\s-]stock\b/gi;
 const STOCK_HEDGE = /\b(?:rarely|never|seldom|often|sometimes|frequently|usually|quickly|may be|might be|can be|could be|tends to be|goes|go|get|gets)\s+$/i;
 const FREE_SHIPPING = /\bfree (?:standard |express |ground |worldwide |international |domestic |uk |us |eu )?(?:shipping|delivery)\b/gi;
 
-/** The variant prices of a product (its summary price when it has no variants): min and max as written. */
-function priceRange(product: CatalogProduct): { min: number; max: number; minText: string; maxText: string } | null {
-  const written = product.variants?.length ? product.variants.map((v) => v.price) : [product.price];
-  let range: { min: number; max: number; minText: string; maxText: string } | null = null;
-  for (const w of written) {
-    if (w === null || w === undefined) continue;
-    const v = Number(w);
-    if (!Number.isFinite(v)) continue;
-    if (!range) range = { min: v, max: v, minText: w, maxText: w };
-    if (v < range.min) Object.assign(range, { min: v, minText: w });
-    if (v > range.max) Object.assign(range, { max: v, maxText: w });
-  }
-  return range;
-}
-
+/**
+ * Stock as the published site states it (site/offers.ts `stockStatement`, which also honours
+ * `product.available` for a product with variants), so a fact mismatch never disagrees with
+ * the site: `In stock`, `Out of stock`, `In stock (Matte Black: sold out)`.
+ */
 function availability(product: CatalogProduct): { available: boolean; text: string } {
-  const variants = product.variants ?? [];
-  if (!variants.length) return { available: product.available, text: product.available ? 'in stock' : 'out of stock' };
-  const n = variants.filter((v) => v.available).length;
-  return n > 0
-    ? { available: true, text: `in stock (${n} of ${variants.length} variant${variants.length === 1 ? '' : 's'} available)` }
-    : { available: false, text: `out of stock (no variant available)` };
+  const text = stockStatement(product);
+  return { available: !/^out of stock/i.test(text), text };
 }
 
 function excerpt(text: string, [a, b]: Span): string {
@@ -548,14 +549,18 @@ export interface FactContext {
  *
  * - price: an amount with a currency marker ("$89", "US$89", "USD 89.00", "89 €", "€89,00",
  *   "£12.50", "89 dollars"), tied to the nearest product named in the same clause or
- *   sentence (`nearestProduct`). Fine when it lies within the product's variant price range
- *   (min..max, so any variant's price is fine) ±1%. A marker that names another currency
+ *   sentence (`nearestProduct`). Fine when it lies within the product's price span ±1%
+ *   (products/variants.ts `priceSpan`, min..max over the variants, so any variant's price
+ *   is fine); the catalogue side is written as the site writes it (site/offers.ts
+ *   `priceStatement`). A marker that names another currency
  *   than the catalogue's ("€" for a USD store) is not compared (the answer may have
  *   converted); "$" fits every dollar currency; without a catalogue currency the number is
  *   compared alone. Amounts after "over", "under", "up to", "save", "off", "shipping",
  *   ... are thresholds or discounts, not prices.
  * - stock: "out of stock" / "sold out" / "not in stock" / "currently unavailable" for a
- *   product with an available variant, or "in stock" / "back in stock" for one with none;
+ *   product the site states in stock, or "in stock" / "back in stock" for one it states
+ *   out of stock (site/offers.ts `stockStatement`: out of stock when the product is not
+ *   available or no variant is);
  *   hedged forms ("rarely sold out", "can be out of stock") and questions ("Is it in
  *   stock?") are not claims.
  * - shipping: "free shipping" / "free delivery" in a sentence that names one of the
@@ -591,13 +596,12 @@ export function factMismatches(
       const { sentence, product } = located(price.start, price.end);
       if (!product) continue;
       const p = products[product.product];
-      const currency = p.currency?.toUpperCase() ?? null;
+      const currency = currencyOf(p);
       if (currency && !price.currencies.has(currency)) continue;
-      const range = priceRange(p);
-      if (!range) continue;
-      if (price.value >= range.min * (1 - PRICE_TOLERANCE) && price.value <= range.max * (1 + PRICE_TOLERANCE)) continue;
-      const shown = range.min === range.max ? range.minText : `${range.minText}–${range.maxText}`;
-      push({ ...where, product_id: p.productId, kind: 'price', stated: price.written, catalogue: currency ? `${shown} ${currency}` : shown, excerpt: excerpt(text, sentence) });
+      const span = priceSpan(p);
+      if (!span) continue;
+      if (price.value >= span.lowValue * (1 - PRICE_TOLERANCE) && price.value <= span.highValue * (1 + PRICE_TOLERANCE)) continue;
+      push({ ...where, product_id: p.productId, kind: 'price', stated: price.written, catalogue: priceStatement(p), excerpt: excerpt(text, sentence) });
     }
 
     const outSpans: Span[] = [];
@@ -718,6 +722,23 @@ function productOfUrl(url: string, index: ProductUrlIndex): string | null {
 const FAILURE_KINDS = new Set<PlatformReportStatus>(['unconfigured', 'failed', 'budget', 'no_answer']);
 
 /**
+ * The one rule for a platform's status of the day, used by the report and the run summary
+ * (app/visibility/analyze.ts): `checked` with a boolean for every sampled prompt, `partial`
+ * with some, else the kind of its failures when they all agree (`unconfigured`, `failed`,
+ * `budget`, `no_answer`), `failed` when they differ, `not_run` without records. `own`: the
+ * platform's records, one per prompt.
+ */
+export function platformStatus(own: ReadonlyArray<Pick<VisibilityCheck, 'result' | 'status'>>, promptCount: number): PlatformReportStatus {
+  const booleans = own.filter((c) => c.result !== null).length;
+  if (!own.length) return 'not_run';
+  if (booleans && booleans >= promptCount) return 'checked';
+  if (booleans) return 'partial';
+  const kinds = new Set(own.map((c) => (c.status === 'checked' ? 'failed' : c.status)));
+  const [only] = [...kinds];
+  return kinds.size === 1 && FAILURE_KINDS.has(only as PlatformReportStatus) ? (only as PlatformReportStatus) : 'failed';
+}
+
+/**
  * One record per prompt and platform: a repeated record (a re-run) keeps the boolean over
  * a `null` (D30: a boolean is never overwritten by null), else the later one.
  */
@@ -731,6 +752,25 @@ function latestChecks(checks: readonly VisibilityCheck[]): VisibilityCheck[] {
     else if ((prev.result === null) === (c.result === null) && c.checked_at >= prev.checked_at) byKey.set(key, c);
   }
   return [...byKey.values()];
+}
+
+interface Tally {
+  total: number;
+  byKind: Record<CitationKind, number>;
+  hosts: Map<string, number>;
+  products: Map<string, number>;
+}
+
+function tally(): Tally {
+  return { total: 0, byKind: { store: 0, ai_site: 0, competitor: 0, other: 0 }, hosts: new Map(), products: new Map() };
+}
+
+function tallyOf(t: Tally): CitationTally {
+  const topHosts = [...t.hosts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, TOP_CITED_HOSTS)
+    .map(([host, count]) => ({ host, count }));
+  return { total: t.total, by_kind: t.byKind, top_hosts: topHosts };
 }
 
 export function buildVisibilityReport(input: VisibilityReportInput): VisibilityReport {
@@ -755,13 +795,7 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
     const trues = booleans.filter((c) => c.result === true).length;
     const answers = own.map((c) => c.answer).filter((a): a is NonNullable<typeof a> => a !== null);
     const failures = own.filter((c) => c.result === null);
-    const kinds = new Set(failures.map((c) => (c.status === 'checked' ? 'failed' : c.status)));
-    let status: PlatformReportStatus;
-    if (!own.length) status = 'not_run';
-    else if (booleans.length && booleans.length >= promptCount) status = 'checked';
-    else if (booleans.length) status = 'partial';
-    else if (kinds.size === 1 && FAILURE_KINDS.has([...kinds][0] as PlatformReportStatus)) status = [...kinds][0] as PlatformReportStatus;
-    else status = 'failed';
+    const status = platformStatus(own, promptCount);
     const distinct = (values: Array<string | null | undefined>) => [...new Set(values.filter((v): v is string => Boolean(v && v.trim())))];
     const models = distinct(answers.map((a) => a.model));
     const units = distinct(answers.map((a) => a.cost_unit));
@@ -822,11 +856,18 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
     competitors: competitors.map(() => ({ mentions: 0, first: 0 })),
   };
   const otherBrands = new Map<string, { name: string; mentions: number }>();
-  const byKind: Record<CitationKind, number> = { store: 0, ai_site: 0, competitor: 0, other: 0 };
-  const hostCounts = new Map<string, number>();
-  const productCitations = new Map<string, number>();
+  const cited = tally();
+  const retrieved = tally();
+  /** One URL of one answer into a tally: its kind, its host (the source's host when the link hides it), the product it points at. */
+  const count = (t: Tally, url: string, sourceHost: string | undefined, kind: CitationKind) => {
+    t.total++;
+    t.byKind[kind in t.byKind ? kind : 'other']++;
+    const host = sourceHost ? normalizeHost(sourceHost) : normalizeHost(url);
+    if (host) t.hosts.set(host, (t.hosts.get(host) ?? 0) + 1);
+    const product = sourceHost ? null : productOfUrl(url, urlIndex);
+    if (product) t.products.set(product, (t.products.get(product) ?? 0) + 1);
+  };
   const mismatches: FactMismatch[] = [];
-  let citationTotal = 0;
 
   for (const c of checks) {
     if (c.status !== 'checked' || !c.answer) continue;
@@ -834,20 +875,21 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
     const tokens = tokenize(text);
     const mentions = findProductMentions(text, nameIndex, tokens);
 
-    // Citations.
-    const cited = c.verdict?.citations?.length
+    // Citations: cited, then retrieved (search results the answer did not cite), apart.
+    const sources = c.answer.source_hosts ?? {};
+    const labelled = c.verdict?.citations?.length
       ? c.verdict.citations
       : (c.answer.citations ?? []).map((url) => ({ url, kind: classifyCitation(url, rules) }));
-    const seenUrls = new Set<string>();
-    for (const { url, kind } of cited) {
-      if (seenUrls.has(url)) continue;
-      seenUrls.add(url);
-      citationTotal++;
-      byKind[kind in byKind ? kind : 'other']++;
-      const host = normalizeHost(url);
-      if (host) hostCounts.set(host, (hostCounts.get(host) ?? 0) + 1);
-      const product = productOfUrl(url, urlIndex);
-      if (product) productCitations.set(product, (productCitations.get(product) ?? 0) + 1);
+    const citedUrls = new Set<string>();
+    for (const { url, kind } of labelled) {
+      if (citedUrls.has(url)) continue;
+      citedUrls.add(url);
+      count(cited, url, sources[url], sources[url] ? classifyCitation(`https://${sources[url]}/`, rules) : kind);
+    }
+    for (const url of new Set(c.answer.retrieved ?? [])) {
+      if (citedUrls.has(url)) continue;
+      const host = sources[url];
+      count(retrieved, url, host, classifyCitation(host ? `https://${host}/` : url, rules));
     }
 
     // Share of voice.
@@ -919,8 +961,9 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
     .map(({ order: _order, ...row }) => row);
 
   // Products.
+  const productCitations = cited.products;
   const entityOf = new Map(input.productEntities.map((e) => [e.productId, e.entityId]));
-  const productIds = [...new Set([...sampledIds, ...productCitations.keys()])].sort();
+  const productIds = [...new Set([...sampledIds, ...productCitations.keys(), ...retrieved.products.keys()])].sort();
   const products: ProductReport[] = productIds.map((id) => {
     const own = checks.filter((c) => c.product_id === id);
     const bools = own.filter((c) => c.result !== null);
@@ -933,13 +976,10 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
       trues,
       score: percent(trues, bools.length),
       citation_count: productCitations.get(id) ?? 0,
+      retrieved_count: retrieved.products.get(id) ?? 0,
     };
   });
 
-  const topHosts = [...hostCounts]
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, TOP_CITED_HOSTS)
-    .map(([host, count]) => ({ host, count }));
 
   return {
     org_slug: input.orgSlug,
@@ -950,7 +990,7 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
     share_of_voice: shareOfVoice,
     other_brands: [...otherBrands.values()].sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name)).slice(0, TOP_OTHER_BRANDS),
     products,
-    citations: { total: citationTotal, by_kind: byKind, top_hosts: topHosts },
+    citations: { ...tallyOf(cited), retrieved: tallyOf(retrieved) },
     fact_mismatches: mismatches,
     mentioned_prompts: new Set(checks.filter((c) => c.result === true).map((c) => c.prompt_id)).size,
   };

@@ -164,7 +164,8 @@ const geminiFormat: VendorFormat = {
           groundingMetadata: {
             webSearchQueries: [prompt],
             searchEntryPoint: { renderedContent: '<div class="fake-search-entry-point"></div>' },
-            groundingChunks: cited.map((uri) => ({ web: { uri, title: hostOf(uri) } })),
+            // Chunks the search found that no support ties to the text follow the cited ones.
+            groundingChunks: [...cited, ...(answer.searchResults ?? [])].map((uri) => ({ web: { uri, title: hostOf(uri) } })),
             groundingSupports: cited.length ? [{ segment: { startIndex: 0, endIndex: answer.text.length, text: answer.text }, groundingChunkIndices: cited.map((_, i) => i) }] : [],
           },
         } : {}),

@@ -37,8 +37,10 @@ test('POST {url}/responses with Bearer, model, input and the web_search tool; pa
   expect(answer.model).toBe('gpt-4.1-mini');
   const inTokens = Math.ceil('best coffee beans for espresso'.length / 4);
   const outTokens = Math.ceil(answer.text.length / 4);
-  expect(answer.costUnits).toBe(inTokens + outTokens);
-  expect(answer.costUnit).toBe('tokens');
+  // the per-call web search fee: one unit per web_search_call item, beside the tokens
+  expect(answer.costUnits).toBe(inTokens + outTokens + 1);
+  expect(answer.costUnit).toBe('tokens+web_searches');
+  expect(answer.retrieved).toEqual([]);
   expect(answer.obtainedVia).toBe('responses API + web_search tool');
 });
 
@@ -86,4 +88,21 @@ test('status failed, refusals and several messages', () => {
   expect(parts.text).toBe('One\n\nTwo');
   expect(parts.citations).toEqual(['https://a.example/']);
   expect(parts.costUnits).toBe(0);
+});
+
+test('each web_search_call item is one billed search in the cost units; the top-level citations[] are retrieved, not cited', () => {
+  const parts = answerFromResponses('platform_7', parseResponsesBody({
+    model: 'm',
+    output: [
+      { type: 'web_search_call' },
+      { type: 'web_search_call' },
+      { type: 'message', content: [{ type: 'output_text', text: 'One', annotations: [{ type: 'url_citation', url: 'https://a.example/' }] }] },
+    ],
+    usage: { input_tokens: 10, output_tokens: 5 },
+    citations: ['https://a.example/', 'https://seen-only.example/'],
+  }), 'v');
+  expect(parts.costUnits).toBe(10 + 5 + 2);
+  expect(parts.costUnit).toBe('tokens+web_searches');
+  expect(parts.citations).toEqual(['https://a.example/']);
+  expect(parts.retrieved).toEqual(['https://a.example/', 'https://seen-only.example/']);
 });

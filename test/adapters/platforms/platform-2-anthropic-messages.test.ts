@@ -39,8 +39,9 @@ test('POST {url}/v1/messages with x-api-key, anthropic-version, max_tokens and t
 
   // the fake splits the text into two blocks at the citation boundary: concatenated back
   expect(answer.text).toBe('Harbor & Pine Coffee Co. roasts the best espresso beans. Rival Roasters is a cheaper option.');
-  // cited URLs first (in the text's order), then the other search results
-  expect(answer.citations).toEqual(['https://harborpine.example/espresso', 'https://rival.example/beans', 'https://blog.example/espresso-guide']);
+  // cited: the URLs the text cites, in the text's order; retrieved: the search results it was given and did not cite
+  expect(answer.citations).toEqual(['https://harborpine.example/espresso', 'https://rival.example/beans']);
+  expect(answer.retrieved).toEqual(['https://blog.example/espresso-guide']);
   expect(answer.model).toBe('claude-sonnet-4-5');
   expect(answer.costUnit).toBe('tokens+web_searches');
   expect(answer.costUnits).toBe(Math.ceil('best espresso beans'.length / 4) + Math.ceil(answer.text.length / 4) + 1);

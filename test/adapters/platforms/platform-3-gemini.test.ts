@@ -29,10 +29,24 @@ test('POST {url}/v1beta/models/{model}:generateContent with x-goog-api-key and t
 
   expect(answer.text).toBe('Top picks for decaf coffee: Harbor & Pine Coffee Co. and Rival Roasters.');
   expect(answer.citations).toEqual(['https://harborpine.example/', 'https://rival.example/shop']);
+  expect(answer.retrieved).toEqual([]);
+  // the chunk titles name the links' own hosts: nothing to record
+  expect(answer.sourceHosts).toBeUndefined();
   expect(answer.model).toBe('gemini-2.5-flash');
   expect(answer.costUnits).toBe(Math.ceil('decaf coffee'.length / 4) + Math.ceil(answer.text.length / 4));
   expect(answer.costUnit).toBe('tokens');
   expect(answer.obtainedVia).toBe('generateContent + google_search grounding');
+});
+
+test('grounding chunks no support ties to the text are retrieved, not cited', async () => {
+  fake.setAnswerFor(() => ({ text: 'Rival Roasters is popular.', citations: ['https://rival.example/'], searchResults: ['https://harborpine.example/'] }));
+  try {
+    const answer = expectOk(await createPlatform3Client(settings(), testDeps().deps).ask('x'));
+    expect(answer.citations).toEqual(['https://rival.example/']);
+    expect(answer.retrieved).toEqual(['https://harborpine.example/']);
+  } finally {
+    fake.setAnswerFor((prompt) => ({ text: `Top picks for ${prompt}: Harbor & Pine Coffee Co. and Rival Roasters.`, citations: ['https://harborpine.example/', 'https://rival.example/shop'] }));
+  }
 });
 
 test('PLATFORM_3_MODEL goes into the path', async () => {
@@ -61,6 +75,32 @@ test('thought parts are skipped, text parts joined, redirect-style grounding URI
     model: 'gemini-2.5-flash-001',
     costUnits: 42,
   });
+});
+
+test('redirect links keep their URL and get the chunk title (the source domain) as their host; chunks no support cites are retrieved', async () => {
+  const redirect = (id: string) => `https://vertexaisearch.cloud.google.com/grounding-api-redirect/${id}`;
+  const t = testDeps({
+    fetchImpl: cannedFetch(200, {
+      candidates: [{
+        content: { parts: [{ text: 'Harbor & Pine Coffee Co. roasts to order.' }] },
+        finishReason: 'STOP',
+        groundingMetadata: {
+          groundingChunks: [
+            { web: { uri: redirect('store'), title: 'harborpine.example' } },
+            { web: { uri: redirect('rival'), title: 'www.Rival.example' } },
+            { web: { uri: redirect('page'), title: 'Best coffee roasters of 2026' } },
+          ],
+          groundingSupports: [{ segment: { startIndex: 0, endIndex: 41 }, groundingChunkIndices: [0, 2] }],
+        },
+      }],
+      usageMetadata: { totalTokenCount: 42 },
+    }),
+  });
+  const answer = expectOk(await createPlatform3Client(settings(), t.deps).ask('x'));
+  expect(answer.citations).toEqual([redirect('store'), redirect('page')]);
+  expect(answer.retrieved).toEqual([redirect('rival')]);
+  // a title that is not a domain (a page title) gives no host
+  expect(answer.sourceHosts).toEqual({ [redirect('store')]: 'harborpine.example', [redirect('rival')]: 'www.rival.example' });
 });
 
 test('a blocked prompt (no candidates) and a SAFETY stop without text are failed, not retried', async () => {

@@ -18,7 +18,7 @@ beforeEach(() => fake.reset());
 
 const settings = () => ({ apiUrl: fake.url, apiKey: fake.key });
 
-test('POST {url}/chat/completions with Bearer, model sonar and the user message; citations then search_results', async () => {
+test('POST {url}/chat/completions with Bearer, model sonar and the user message; cited: the [n] sources, retrieved: the other search results', async () => {
   const t = testDeps();
   const client = createPlatform4Client(settings(), t.deps);
   expect(client.kind).toBe('answer engine');
@@ -31,7 +31,8 @@ test('POST {url}/chat/completions with Bearer, model sonar and the user message;
   expect(req.body).toEqual({ model: 'sonar', messages: [{ role: 'user', content: 'whole bean coffee delivery' }] });
 
   expect(answer.text).toBe('Harbor & Pine Coffee Co. and Rival Roasters both ship whole beans. [1][2]');
-  expect(answer.citations).toEqual(['https://harborpine.example/', 'https://rival.example/', 'https://reviews.example/coffee']);
+  expect(answer.citations).toEqual(['https://harborpine.example/', 'https://rival.example/']);
+  expect(answer.retrieved).toEqual(['https://reviews.example/coffee']);
   expect(answer.model).toBe('sonar');
   expect(answer.costUnits).toBe(Math.ceil('whole bean coffee delivery'.length / 4) + Math.ceil(answer.text.length / 4));
   expect(answer.costUnit).toBe('tokens');
@@ -48,5 +49,19 @@ test('a reasoning model\'s <think> block is removed; only search_results is fine
     }),
   });
   const answer = expectOk(await createPlatform4Client(settings(), t.deps).ask('x'));
-  expect(answer).toMatchObject({ text: 'The answer [1].', citations: ['https://only-results.example/a'], model: 'sonar-reasoning', costUnits: 77 });
+  expect(answer).toMatchObject({ text: 'The answer [1].', citations: ['https://only-results.example/a'], retrieved: [], model: 'sonar-reasoning', costUnits: 77 });
+});
+
+test('a source the text never refers to by [n] is retrieved, not cited', async () => {
+  const t = testDeps({
+    fetchImpl: cannedFetch(200, {
+      model: 'sonar',
+      choices: [{ message: { role: 'assistant', content: 'Rival Roasters ships fast [2].' } }],
+      citations: ['https://harborpine.example/', 'https://rival.example/'],
+      search_results: [{ url: 'https://harborpine.example/' }, { url: 'https://rival.example/' }, { url: 'https://blog.example/' }],
+    }),
+  });
+  const answer = expectOk(await createPlatform4Client(settings(), t.deps).ask('x'));
+  expect(answer.citations).toEqual(['https://rival.example/']);
+  expect(answer.retrieved).toEqual(['https://harborpine.example/', 'https://blog.example/']);
 });

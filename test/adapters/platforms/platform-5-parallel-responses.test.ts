@@ -27,7 +27,8 @@ test('POST {url}/responses with Bearer, model parallel and the input, no tools (
   expect(answer.text).toBe('Rival Roasters leads on price; Harbor & Pine Coffee Co. on freshness.');
   expect(answer.citations).toEqual(['https://rival.example/', 'https://harborpine.example/about']);
   expect(answer.model).toBe('parallel');
-  expect(answer.costUnit).toBe('tokens');
+  // the Responses unit: built-in research shows no web_search_call item, so no search is added
+  expect(answer.costUnit).toBe('tokens+web_searches');
   expect(answer.costUnits).toBe(Math.ceil('freshest coffee roaster online'.length / 4) + Math.ceil(answer.text.length / 4));
   expect(answer.obtainedVia).toBe('responses API (built-in live web research)');
 });

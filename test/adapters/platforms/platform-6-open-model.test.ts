@@ -1,6 +1,6 @@
 /** platform_6 on the wire: the search API's results fed to an open model's chat completions, both served by its fake. */
 import { createPlatform6Client } from '../../../functions/adapters/external/platforms';
-import { orderByReference, systemMessage } from '../../../functions/adapters/external/platforms/platform-6-open-model';
+import { orderByReference, referencedUrls, systemMessage } from '../../../functions/adapters/external/platforms/platform-6-open-model';
 import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
 import { expectFailure, expectOk, testDeps } from './support';
 
@@ -51,7 +51,9 @@ test('GET the search API, then POST {url}/chat/completions with the numbered res
   expect(body.messages[0].content).toContain('[3] Result 3 (blog.example)\nURL: https://blog.example/guide');
 
   expect(answer.text).toBe('Harbor & Pine Coffee Co. is a good choice for espresso. [1]');
-  expect(answer.citations).toEqual(['https://harborpine.example/espresso', 'https://rival.example/', 'https://blog.example/guide']);
+  // cited: the results the answer refers to; retrieved: the other results the model was given
+  expect(answer.citations).toEqual(['https://harborpine.example/espresso']);
+  expect(answer.retrieved).toEqual(['https://rival.example/', 'https://blog.example/guide']);
   expect(answer.model).toBe('llama-3.3-70b');
   expect(answer.costUnit).toBe('tokens+web_searches');
   expect(answer.obtainedVia).toBe('web search API (3 results) + chat completions of an open model');
@@ -95,5 +97,8 @@ test('citations: the results the answer references come first, in the order it r
   expect(orderByReference('See [3] and [1, 2].', urls)).toEqual(['https://c.example/', 'https://a.example/', 'https://b.example/', 'https://d.example/']);
   expect(orderByReference('Per https://d.example and [9] (out of range)', urls)).toEqual(['https://d.example/', 'https://a.example/', 'https://b.example/', 'https://c.example/']);
   expect(orderByReference('No references.', urls)).toEqual(urls);
+  expect(referencedUrls('See [3] and [1, 2].', urls)).toEqual(['https://c.example/', 'https://a.example/', 'https://b.example/']);
+  expect(referencedUrls('Per https://d.example and [9] (out of range)', urls)).toEqual(['https://d.example/']);
+  expect(referencedUrls('No references.', urls)).toEqual([]);
   expect(systemMessage([{ title: 'T', url: 'https://a.example/', snippet: '' }])).toContain('[1] T\nURL: https://a.example/');
 });

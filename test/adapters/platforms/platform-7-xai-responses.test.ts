@@ -30,9 +30,10 @@ test('POST {url}/responses with Bearer and the web_search tool (not the deprecat
 
   // inline markdown citations stay in the text as the platform showed them
   expect(answer.text).toBe('People on X like Harbor & Pine Coffee Co. [[1]](https://harborpine.example/)');
-  // annotations first, then the top-level list of every source seen, de-duplicated
-  expect(answer.citations).toEqual(['https://harborpine.example/', 'https://x.com/i/status/123']);
+  // cited: the annotations; retrieved: the top-level list of every source seen, less the cited ones
+  expect(answer.citations).toEqual(['https://harborpine.example/']);
+  expect(answer.retrieved).toEqual(['https://x.com/i/status/123']);
   expect(answer.model).toBe('grok-4-1-fast');
-  expect(answer.costUnit).toBe('tokens');
+  expect(answer.costUnit).toBe('tokens+web_searches');
   expect(answer.obtainedVia).toBe('responses API + web_search agent tool');
 });

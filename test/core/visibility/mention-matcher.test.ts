@@ -219,3 +219,45 @@ describe('evaluateAnswer', () => {
     expect(t.judgeError).toMatch(/boom/);
   });
 });
+
+describe('longer names and ordinary words (issue 21)', () => {
+  const harbor: EntityIdentity = {
+    name: 'Harbor & Pine Coffee Co.', aliases: ['Harbor & Pine'], domains: [], aiSiteDomains: [],
+    productNames: ['Lighthouse Espresso Blend'], competitors: [],
+  };
+  const mentioned = (text: string, e: EntityIdentity = harbor) => matchAnswer({ text, citations: [] }, e).mentioned;
+
+  test('a following capitalised word that is not the store\'s own makes another company', () => {
+    expect(mentioned('Harbor & Pine Outfitters sells flannel.')).toBe(false);
+    expect(mentioned('We stayed at the Harbor & Pine Inn.')).toBe(false);
+    expect(mentioned('Harbor & Pine Coffee roasts on Tuesdays.')).toBe(true);
+    expect(mentioned('Harbor & Pine Co. roasts on Tuesdays.')).toBe(true);
+    expect(mentioned("Harbor & Pine's beans are fresh.")).toBe(true);
+    expect(mentioned('Harbor & Pine Lighthouse Espresso Blend is fresh.')).toBe(true);
+    expect(mentioned('Harbor & Pine, Stumptown and Onyx all ship fast.')).toBe(true);
+  });
+
+  test('an alias written all in lower case is ordinary language; the full name is not', () => {
+    expect(mentioned('a walk by the harbor & pine trees')).toBe(false);
+    expect(mentioned('honestly, harbor and pine coffee is great')).toBe(true);
+    const ember = { ...harbor, name: 'Ember', aliases: [], productNames: [] };
+    expect(mentioned('a glowing ember', ember)).toBe(false);
+    expect(mentioned('Ember makes boards.', ember)).toBe(true);
+  });
+
+  test('in a heading, capitals say nothing unless the next word is a company word', () => {
+    expect(mentioned('## Why Harbor & Pine Stands Out\nFresh beans.')).toBe(true);
+    expect(mentioned('## Harbor & Pine Outfitters Review\nFlannel.')).toBe(false);
+  });
+});
+
+describe('links that hide their source (issue 21 point 3)', () => {
+  const redirect = 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbF9wXE1';
+  const answer = (sourceHosts?: Record<string, string>) => ({ text: 'Several mats work well for hot yoga.', citations: [redirect], ...(sourceHosts ? { sourceHosts } : {}) });
+
+  test('a Gemini grounding redirect is classified by the source host the vendor states, not by the redirect', () => {
+    expect(matchAnswer(answer({ [redirect]: 'sukhastone.com' }), ENTITY)).toMatchObject({ mentioned: true, citations: [{ url: redirect, kind: 'store' }] });
+    expect(matchAnswer(answer({ [redirect]: 'manduka.com' }), ENTITY)).toMatchObject({ mentioned: false, citations: [{ url: redirect, kind: 'competitor' }] });
+    expect(matchAnswer(answer(), ENTITY)).toMatchObject({ mentioned: false, citations: [{ url: redirect, kind: 'other' }] });
+  });
+});

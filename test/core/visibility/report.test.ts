@@ -4,6 +4,7 @@ import {
   factMismatches,
   findProductMentions,
   parseStatedNumber,
+  platformStatus,
   type VisibilityReportInput,
 } from '../../../functions/core/visibility/report';
 import type { CheckVerdict, VisibilityCheck } from '../../../functions/core/visibility/checks';
@@ -290,9 +291,9 @@ describe('buildVisibilityReport on the hand-computed fixture', () => {
     //   /collections/props/products/zen-block, AI site /llms/zen-block.txt → 3.
     // travel-mat: never sampled, cited once by p4/biz → listed with no checks.
     expect(report.products).toEqual([
-      { product_id: 'cloud-nine-mat', entity_id: 'ent-cloud', prompts: 1, checks: 5, trues: 4, score: 80, citation_count: 5 },
-      { product_id: 'travel-mat', entity_id: null, prompts: 0, checks: 0, trues: 0, score: null, citation_count: 1 },
-      { product_id: 'zen-block', entity_id: 'ent-zen', prompts: 1, checks: 4, trues: 3, score: 75, citation_count: 3 },
+      { product_id: 'cloud-nine-mat', entity_id: 'ent-cloud', prompts: 1, checks: 5, trues: 4, score: 80, citation_count: 5, retrieved_count: 0 },
+      { product_id: 'travel-mat', entity_id: null, prompts: 0, checks: 0, trues: 0, score: null, citation_count: 1, retrieved_count: 0 },
+      { product_id: 'zen-block', entity_id: 'ent-zen', prompts: 1, checks: 4, trues: 3, score: 75, citation_count: 3, retrieved_count: 0 },
     ]);
   });
 
@@ -312,6 +313,7 @@ describe('buildVisibilityReport on the hand-computed fixture', () => {
         { host: 'reddit.com', count: 2 },
         { host: 'lululemon.com', count: 1 },
       ],
+      retrieved: { total: 0, by_kind: { store: 0, ai_site: 0, competitor: 0, other: 0 }, top_hosts: [] },
     });
   });
 
@@ -328,11 +330,11 @@ describe('buildVisibilityReport on the hand-computed fixture', () => {
     //   p4/zen "out of stock" while its only variant is available → stock
     const m = report.fact_mismatches;
     expect(m.map(({ excerpt: _e, ...rest }) => rest)).toEqual([
-      { platform: 'platform_1', prompt_id: 'p-cloud', prompt: PROMPTS[1].prompt, product_id: 'cloud-nine-mat', kind: 'price', stated: '$79', catalogue: '89.00–129.00 USD' },
-      { platform: 'platform_1', prompt_id: 'p-cloud', prompt: PROMPTS[1].prompt, product_id: 'cloud-nine-mat', kind: 'stock', stated: 'sold out', catalogue: 'in stock (1 of 2 variants available)' },
+      { platform: 'platform_1', prompt_id: 'p-cloud', prompt: PROMPTS[1].prompt, product_id: 'cloud-nine-mat', kind: 'price', stated: '$79', catalogue: 'USD 89.00–129.00' },
+      { platform: 'platform_1', prompt_id: 'p-cloud', prompt: PROMPTS[1].prompt, product_id: 'cloud-nine-mat', kind: 'stock', stated: 'sold out', catalogue: 'In stock (V2: sold out)' },
       { platform: 'platform_2', prompt_id: 'p-biz', prompt: PROMPTS[0].prompt, product_id: null, kind: 'shipping', stated: 'free shipping', catalogue: null },
-      { platform: 'platform_3', prompt_id: 'p-zen', prompt: PROMPTS[2].prompt, product_id: 'zen-block', kind: 'price', stated: '19.99 USD', catalogue: '24.00 USD' },
-      { platform: 'platform_4', prompt_id: 'p-zen', prompt: PROMPTS[2].prompt, product_id: 'zen-block', kind: 'stock', stated: 'out of stock', catalogue: 'in stock (1 of 1 variant available)' },
+      { platform: 'platform_3', prompt_id: 'p-zen', prompt: PROMPTS[2].prompt, product_id: 'zen-block', kind: 'price', stated: '19.99 USD', catalogue: 'USD 24.00' },
+      { platform: 'platform_4', prompt_id: 'p-zen', prompt: PROMPTS[2].prompt, product_id: 'zen-block', kind: 'stock', stated: 'out of stock', catalogue: 'In stock' },
     ]);
     expect(m[2].excerpt).toBe('Sukha Yoga offers free shipping on mats.');
     expect(m[3].excerpt).toBe('Zen Cork Block – 19.99 USD.');
@@ -381,7 +383,48 @@ describe('buildVisibilityReport edge cases', () => {
     check.answer!.citations = [`${STORE}/products/zen-block`, `${AI}/llms/zen-block.txt`, 'https://manduka.com/x', 'not a url'];
     const r = buildVisibilityReport({ ...INPUT, checks: [check] });
     expect(r.citations.by_kind).toEqual({ store: 1, ai_site: 1, competitor: 1, other: 1 });
-    expect(r.products).toEqual([{ product_id: 'zen-block', entity_id: 'ent-zen', prompts: 0, checks: 0, trues: 0, score: null, citation_count: 2 }]);
+    expect(r.products).toEqual([{ product_id: 'zen-block', entity_id: 'ent-zen', prompts: 0, checks: 0, trues: 0, score: null, citation_count: 2, retrieved_count: 0 }]);
+  });
+
+  test('retrieved URLs are shown beside the cited ones and never counted as citations', () => {
+    const check = answered('platform_2', 1, { text: 'Manduka makes good mats.', mentioned: false, competitors: ['Manduka'], citations: [['https://www.manduka.com/pro', 'competitor']] });
+    // The search step returned the store's product page and the AI site's file: the answer cites neither.
+    check.answer!.retrieved = [`${STORE}/products/cloud-nine-mat`, `${AI}/llms/cloud-nine-mat.txt`, 'https://www.manduka.com/pro', 'https://reddit.com/r/yoga/3'];
+    const r = buildVisibilityReport({ ...INPUT, checks: [check] });
+    expect(r.citations).toEqual({
+      total: 1,
+      by_kind: { store: 0, ai_site: 0, competitor: 1, other: 0 },
+      top_hosts: [{ host: 'manduka.com', count: 1 }],
+      // the cited Manduka page is not repeated among the retrieved
+      retrieved: {
+        total: 3,
+        by_kind: { store: 1, ai_site: 1, competitor: 0, other: 1 },
+        top_hosts: [{ host: 'reddit.com', count: 1 }, { host: 'sukha.ai-sites.example', count: 1 }, { host: 'sukha.com', count: 1 }],
+      },
+    });
+    expect(r.products).toEqual([{ product_id: 'cloud-nine-mat', entity_id: 'ent-cloud', prompts: 1, checks: 1, trues: 0, score: 0, citation_count: 0, retrieved_count: 2 }]);
+    expect(r.share_of_voice.find((row) => row.is_entity)).toMatchObject({ mentions: 0 });
+  });
+
+  test('a link that hides its source (a grounding redirect) is classified and counted by its source host', () => {
+    const redirect = 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC';
+    const seen = 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/XyZ';
+    const check = answered('platform_3', 0, { text: 'Sukha Yoga has eco mats.', mentioned: true, by: 'matcher', citations: [[redirect, 'other']] });
+    check.answer!.retrieved = [seen];
+    check.answer!.source_hosts = { [redirect]: 'sukha.com', [seen]: 'manduka.com' };
+    const r = buildVisibilityReport({ ...INPUT, checks: [check] });
+    expect(r.citations.by_kind).toEqual({ store: 1, ai_site: 0, competitor: 0, other: 0 });
+    expect(r.citations.top_hosts).toEqual([{ host: 'sukha.com', count: 1 }]);
+    expect(r.citations.retrieved).toMatchObject({ total: 1, by_kind: { store: 0, ai_site: 0, competitor: 1, other: 0 }, top_hosts: [{ host: 'manduka.com', count: 1 }] });
+  });
+
+  test('platformStatus: the one rule of the report and the run summary', () => {
+    const b = (result: boolean | null, status: VisibilityCheck['status'] = result === null ? 'failed' : 'checked') => ({ result, status });
+    expect(platformStatus([], 10)).toBe('not_run');
+    expect(platformStatus([b(true), b(false)], 2)).toBe('checked');
+    expect(platformStatus([b(true), b(null)], 2)).toBe('partial');
+    expect(platformStatus([b(null, 'budget'), b(null, 'budget')], 2)).toBe('budget');
+    expect(platformStatus([b(null, 'budget'), b(null, 'failed')], 2)).toBe('failed');
   });
 
   test('checks of another business or day are refused', () => {
@@ -419,19 +462,31 @@ describe('product names and stated facts', () => {
     // The AeroPress Go is priced in EUR (39.95): "39,95 €" and "€40" (within 1%) are fine,
     // "EUR 45" and "45 euros" are not; "$45" is another currency and is not compared.
     expect(facts('AeroPress Go: 39,95 €. AeroPress Go at €40. AeroPress Go for EUR 45. AeroPress Go, 45 euros. AeroPress Go costs $45.')).toEqual([
-      'price:aero:EUR 45:39.95 EUR',
-      'price:aero:45 euros:39.95 EUR',
+      'price:aero:EUR 45:EUR 39.95',
+      'price:aero:45 euros:EUR 39.95',
     ]);
     // £12.50 against a USD product: not compared. Thresholds and discounts are not prices.
     expect(facts('Zen Cork Block £12.50. Zen Cork Block ships free on orders over $50 and is $5 off today.')).toEqual([]);
     // Each price goes to the product named right before it.
-    expect(facts('The Zen Cork Block ($24) is cheaper than the Cloud Nine Mat Pro ($99).')).toEqual(['price:cloud-nine-mat-pro:$99:150.00 USD']);
+    expect(facts('The Zen Cork Block ($24) is cheaper than the Cloud Nine Mat Pro ($99).')).toEqual(['price:cloud-nine-mat-pro:$99:USD 150.00']);
     // "in stock" for a product with no available variant.
-    expect(facts('The Sukha Yoga Flow Mat – Navy is in stock.')).toEqual(['stock:mat-navy:in stock:out of stock (no variant available)']);
-    expect(facts('Is the Sukha Yoga Flow Mat – Navy in stock? The Zen Cork Block is not in stock.')).toEqual(['stock:zen-block:not in stock:in stock (1 of 1 variant available)']);
+    expect(facts('The Sukha Yoga Flow Mat – Navy is in stock.')).toEqual(['stock:mat-navy:in stock:Out of stock']);
+    expect(facts('Is the Sukha Yoga Flow Mat – Navy in stock? The Zen Cork Block is not in stock.')).toEqual(['stock:zen-block:not in stock:In stock']);
     // Free shipping said of a competitor only: not about the entity.
     expect(facts('Manduka offers free shipping.')).toEqual([]);
     expect(facts('Free shipping on the Zen Cork Block.')).toEqual(['shipping:zen-block:Free shipping:null']);
+  });
+
+  test('stock and price as the published site states them (site/offers.ts): a product marked unavailable is out of stock whatever its variants say', () => {
+    // The store marks the whole product unavailable while a variant still reads available:
+    // the site says "Out of stock", so "sold out" is no mismatch and "in stock" is one.
+    const withdrawn = { ...product('ember-bolster', 'Ember Bolster Pro', [['40.00', true], ['44.00', true]]), available: false };
+    const idx = buildProductNameIndex([withdrawn]);
+    const where = { platform: 'platform_1' as const, prompt_id: 'p', prompt: 'q' };
+    const facts = (text: string) => factMismatches(text, { index: idx, businessNames: [] }, where).map((f) => `${f.kind}:${f.stated}:${f.catalogue}`);
+    expect(facts('The Ember Bolster Pro is sold out.')).toEqual([]);
+    expect(facts('The Ember Bolster Pro is in stock.')).toEqual(['stock:in stock:Out of stock']);
+    expect(facts('The Ember Bolster Pro costs $50.')).toEqual(['price:$50:USD 40.00–44.00']);
   });
 
   test('5,000 products sharing their first words: each name resolved to its own product (timing: npm run bench)', () => {
@@ -445,6 +500,6 @@ describe('product names and stated facts', () => {
     for (let a = 0; a < 80; a++) found = factMismatches(text, { index: bigIndex, businessNames: ['Sukha Yoga'] }, { platform: 'platform_1', prompt_id: 'p', prompt: 'q' });
     // 40 sentences, each: the first price right (no mismatch), the "$1" wrong for the second product.
     expect(found).toHaveLength(40);
-    expect(found[0]).toMatchObject({ product_id: 'nova-1', stated: '$1', catalogue: '21.00 USD' });
+    expect(found[0]).toMatchObject({ product_id: 'nova-1', stated: '$1', catalogue: 'USD 21.00' });
   });
 });

@@ -18,6 +18,11 @@
  *   name one (the entity itself is dropped), de-duplicated in the model's order;
  *   citations come back for exactly the answer's URLs, in its order: URLs the answer does
  *   not cite are dropped, cited URLs the model left out get the matcher's kind.
+ * - Fleet limits: each call first takes a slot of the `judge` provider in the fleet limiter
+ *   (concurrency, rate per minute and daily budget shared by every Lambda instance, as the
+ *   platform checks do: the judge is a paid call too). No slot: `{ok: false, reason}` without
+ *   a call, so the deterministic matcher decides that answer and the check records why.
+ * - Cost units: the tokens the API reports (`usage.total_tokens`), summed in `stats()`.
  * - Never throws: a failure after retries is `{ok: false, reason}` (the key never in it).
  */
 import * as z from 'zod/mini';
@@ -28,6 +33,7 @@ import { containsName, nameTokens } from '../../../core/text/name-match';
 import type { Judge, JudgeOutcome } from '../../../core/visibility/evaluate';
 import { citationRules, classifyCitation, hostMatches, normalizeHost } from '../../../core/visibility/mention-matcher';
 import type { AnswerVerdict, CitationKind, EntityIdentity, PlatformAnswer } from '../../../core/visibility/platform-answer';
+import type { PlatformLimiter } from '../../../ports';
 import { createChatClient, type ChatClientOptions, type ChatClientStats } from './chat-client';
 
 export interface JudgeOptions extends Omit<ChatClientOptions, 'log' | 'temperature'> {
@@ -40,10 +46,20 @@ export interface JudgeOptions extends Omit<ChatClientOptions, 'log' | 'temperatu
   maxCitations?: number;
   /** Product names sent. Default 50. */
   maxProductNames?: number;
+  /** The fleet limiter: a `judge` slot is taken before each call. None: no fleet limit (tests, scripts). */
+  limiter?: Pick<PlatformLimiter, 'acquire'>;
+}
+
+export interface JudgeStats extends ChatClientStats {
+  /** Tokens the API reported (`usage.total_tokens`) over every call. */
+  cost_units: number;
+  cost_unit: 'tokens';
+  /** Answers not sent because the fleet limiter gave no slot (the matcher decided). */
+  refused: number;
 }
 
 export interface JudgeClient extends Judge {
-  stats(): ChatClientStats;
+  stats(): JudgeStats;
 }
 
 const KINDS = ['store', 'ai_site', 'competitor', 'other'] as const;
@@ -185,17 +201,31 @@ export function parseJudgeOutput(content: string): Parsed<JudgeOutput> {
 }
 
 export function createJudge(options: JudgeOptions): JudgeClient {
-  const { log, maxAnswerChars = 30_000, maxCitations = 100, maxProductNames = 50, temperature = 0, ...chat } = options;
+  const { log, limiter, maxAnswerChars = 30_000, maxCitations = 100, maxProductNames = 50, temperature = 0, ...chat } = options;
   const client = createChatClient({ ...chat, log, temperature });
   const limits = { maxAnswerChars, maxCitations, maxProductNames };
+  let costUnits = 0;
+  let refused = 0;
 
   async function evaluate(answer: PlatformAnswer, entity: EntityIdentity): Promise<JudgeOutcome> {
     const messages: ChatMessage[] = [
       { role: 'system', content: JUDGE_SYSTEM_PROMPT },
       { role: 'user', content: judgeUserMessage(answer, entity, limits) },
     ];
+    let slot: Awaited<ReturnType<PlatformLimiter['acquire']>>;
     try {
-      const result = await client.call('judge', messages, parseJudgeOutput);
+      slot = limiter ? await limiter.acquire('judge') : { ok: true, release: async () => undefined };
+    } catch (err) {
+      slot = { ok: false, reason: `the fleet limiter failed: ${(err as Error)?.message ?? String(err)}` };
+    }
+    if (!slot.ok) {
+      refused++;
+      const reason = `judge not asked (fleet limit): ${slot.reason}; the matcher decided`;
+      log.warn('judge call refused by the fleet limiter', { platform: answer.platform, model: client.model, reason: slot.reason });
+      return { ok: false, reason };
+    }
+    try {
+      const result = await client.call('judge', messages, parseJudgeOutput, undefined, (tokens) => { costUnits += tokens; });
       if (!result.ok) {
         log.warn('judge call failed', { platform: answer.platform, model: client.model, host: client.host, reason: result.error });
         return { ok: false, reason: result.error };
@@ -207,8 +237,10 @@ export function createJudge(options: JudgeOptions): JudgeClient {
       const reason = `judge error: ${(err as Error)?.message ?? String(err)}`;
       log.warn('judge call failed', { platform: answer.platform, model: client.model, host: client.host, reason });
       return { ok: false, reason };
+    } finally {
+      await slot.release().catch((err: unknown) => log.warn('judge slot release failed', { reason: (err as Error)?.message ?? String(err) }));
     }
   }
 
-  return { model: client.model, evaluate, stats: () => client.stats() };
+  return { model: client.model, evaluate, stats: () => ({ ...client.stats(), cost_units: costUnits, cost_unit: 'tokens', refused }) };
 }

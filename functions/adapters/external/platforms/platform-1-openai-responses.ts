@@ -9,8 +9,8 @@
  *
  *   POST {url}/responses  {"model": "...", "input": "<prompt>", "tools": [{"type": "web_search"}]}
  *
- * Citations are the `url_citation` annotations of the answer; cost is input + output tokens
- * (the per-call web search fee is not included).
+ * Cited: the `url_citation` annotations of the answer. Cost unit `tokens+web_searches`: input
+ * + output tokens plus one per `web_search_call` item (the per-call web search fee).
  */
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
 import { askResponses } from './responses-api';

@@ -19,8 +19,8 @@
  *       "usage": {"input_tokens": 9, "output_tokens": 120, "server_tool_use": {"web_search_requests": 1}}}
  *
  * Answer: the `text` blocks concatenated (the API splits text at citation boundaries).
- * Citations: the URLs the text cites (`web_search_result_location`), then the other search
- * results the model was given. Cost unit `tokens+web_searches`: input + output tokens plus
+ * Cited: the URLs the text cites (`web_search_result_location`). Retrieved: the search
+ * results the model was given (`web_search_tool_result`) that the text does not cite. Cost unit `tokens+web_searches`: input + output tokens plus
  * one per web search request (the vendor bills searches separately, per request).
  */
 import * as z from 'zod/mini';
@@ -83,7 +83,8 @@ export function createPlatform2Client(settings: PlatformSettings | undefined, de
     const searches = message.usage?.server_tool_use?.web_search_requests ?? 0;
     return {
       text,
-      citations: [...cited, ...results],
+      citations: cited,
+      retrieved: results,
       model: message.model ?? null,
       costUnits: sum(message.usage?.input_tokens, message.usage?.output_tokens, searches),
       costUnit: 'tokens+web_searches',

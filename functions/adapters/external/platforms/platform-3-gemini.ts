@@ -15,10 +15,13 @@
  *         "groundingMetadata": {"webSearchQueries": [...], "groundingChunks": [{"web": {"uri": "...", "title": "example.com"}}]}}],
  *        "usageMetadata": {"totalTokenCount": 321}, "modelVersion": "gemini-2.5-flash"}
  *
- * Answer: candidates[0]'s text parts (thought parts skipped). Citations: the grounding
- * chunks' `web.uri` in order. Note: the API gives those as redirect links on
- * vertexaisearch.cloud.google.com (the chunk's `title` is the source domain); they are kept
- * as the API gave them. Cost: usageMetadata.totalTokenCount (tokens).
+ * Answer: candidates[0]'s text parts (thought parts skipped). Cited: the grounding chunks
+ * that `groundingSupports` tie to the text (all chunks when the response has no
+ * `groundingSupports`), in chunk order. Retrieved: the other chunks. The API gives each
+ * chunk's `web.uri` as a redirect link on vertexaisearch.cloud.google.com, which never
+ * shows the source; the link is kept as the API gave it (never fetched) and the chunk's
+ * `web.title`, the source's domain, is recorded as its host (`sourceHosts`) to classify it
+ * by. Cost: usageMetadata.totalTokenCount (tokens).
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
@@ -31,7 +34,8 @@ const generateSchema = z.object({
     content: z.optional(z.object({ parts: z.optional(z.array(z.object({ text: z.optional(z.string()), thought: z.optional(z.boolean()) }))) })),
     finishReason: z.optional(z.string()),
     groundingMetadata: z.optional(z.object({
-      groundingChunks: z.optional(z.array(z.object({ web: z.optional(z.object({ uri: z.optional(z.string()) })) }))),
+      groundingChunks: z.optional(z.array(z.object({ web: z.optional(z.object({ uri: z.optional(z.string()), title: z.optional(z.string()) })) }))),
+      groundingSupports: z.optional(z.array(z.object({ groundingChunkIndices: z.optional(z.array(z.number())) }))),
     })),
   }))),
   promptFeedback: z.optional(z.object({ blockReason: z.optional(z.string()) })),
@@ -57,13 +61,41 @@ export function createPlatform3Client(settings: PlatformSettings | undefined, de
     }
     const text = (candidate.content?.parts ?? []).filter((p) => !p.thought && p.text).map((p) => p.text).join('');
     if (!text.trim()) throw new PlatformStop('failed', `platform_3: the answer has no text (finishReason ${candidate.finishReason ?? 'unknown'})`);
+    const chunks = candidate.groundingMetadata?.groundingChunks ?? [];
+    const supports = candidate.groundingMetadata?.groundingSupports;
+    const supported = new Set(supports ? supports.flatMap((s) => s.groundingChunkIndices ?? []) : chunks.map((_, i) => i));
+    const cited: string[] = [];
+    const retrieved: string[] = [];
+    const sourceHosts: Record<string, string> = {};
+    chunks.forEach((c, i) => {
+      const uri = c.web?.uri;
+      if (!uri) return;
+      (supported.has(i) ? cited : retrieved).push(uri);
+      const host = sourceHostOf(c.web?.title);
+      if (host && sourceHostOf(uri) !== host) sourceHosts[uri] = host;
+    });
     return {
       text,
-      citations: (candidate.groundingMetadata?.groundingChunks ?? []).flatMap((c) => (c.web?.uri ? [c.web.uri] : [])),
+      citations: cited,
+      retrieved,
+      sourceHosts,
       model: res.modelVersion ?? null,
       costUnits: res.usageMetadata?.totalTokenCount ?? 0,
       costUnit: 'tokens',
       obtainedVia: 'generateContent + google_search grounding',
     };
   });
+}
+
+/** A chunk title that is a domain (`example.com`, `www.Example.co.uk`) → its host; null otherwise (a page title). */
+function sourceHostOf(value: string | undefined): string | null {
+  if (!value) return null;
+  let host = value.trim().toLowerCase();
+  try {
+    if (/^https?:\/\//.test(host)) host = new URL(host).hostname;
+  } catch {
+    return null;
+  }
+  host = host.replace(/\.$/, '');
+  return /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(host) ? host : null;
 }

@@ -14,12 +14,14 @@
  *        "usage": {"prompt_tokens": 9, "completion_tokens": 200, "total_tokens": 209}}
  *
  * Answer: choices[0].message.content (a reasoning model's `<think>` block removed).
- * Citations: `citations[]` (numbered as the text's [n]) then `search_results[].url` (the newer
- * field; either may be absent). Cost: usage.total_tokens.
+ * Sources: `citations[]` (numbered as the text's [n]), or `search_results[].url` (the newer
+ * field, numbered the same way) when `citations` is absent. Cited: the sources the text
+ * refers to by `[n]`, in order of first reference. Retrieved: every other source and search
+ * result. Cost: usage.total_tokens.
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { createPlatformClient, parseBody, endpointUrl, stripThinking, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { createPlatformClient, parseBody, endpointUrl, referencedIndexes, stripThinking, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_4: PlatformSpec = { n: 4, kind: 'answer engine', keyRequired: true, defaultModel: 'sonar' };
 
@@ -42,9 +44,14 @@ export function createPlatform4Client(settings: PlatformSettings | undefined, de
       },
       parseBody(completionSchema, 'no choices[] in the chat completion'),
     );
+    const text = stripThinking(res.choices[0]?.message?.content ?? '');
+    const results = (res.search_results ?? []).map((r) => r.url);
+    const numbered: unknown[] = res.citations ?? results;
+    const cited = referencedIndexes(text, numbered.length).map((i) => numbered[i]);
     return {
-      text: stripThinking(res.choices[0]?.message?.content ?? ''),
-      citations: [...(res.citations ?? []), ...(res.search_results ?? []).map((r) => r.url)],
+      text,
+      citations: cited,
+      retrieved: [...numbered, ...results],
       model: res.model ?? null,
       costUnits: res.usage?.total_tokens ?? 0,
       costUnit: 'tokens',

@@ -15,9 +15,9 @@
  *      {"role": "system", "content": "<instructions + the numbered results: title, URL, snippet>"},
  *      {"role": "user", "content": "<prompt>"}]}
  *
- * Answer: choices[0].message.content (`<think>` removed). Citations: the result URLs given to
- * the model, those the answer references (by `[n]` or by URL) first, in the order it does,
- * then the rest. Cost unit `tokens+web_searches`: usage.total_tokens + 1 search request.
+ * Answer: choices[0].message.content (`<think>` removed). Cited: the result URLs given to
+ * the model that the answer references (by `[n]` or by URL), in the order it does.
+ * Retrieved: the other results the model was given. Cost unit `tokens+web_searches`: usage.total_tokens + 1 search request.
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
@@ -76,9 +76,12 @@ export function createPlatform6Client(settings: PlatformSettings | undefined, se
       parseBody(completionSchema, 'no choices[] in the chat completion'),
     );
     const text = stripThinking(res.choices[0]?.message?.content ?? '');
+    const urls = results.map((r) => r.url);
+    const cited = referencedUrls(text, urls);
     return {
       text,
-      citations: orderByReference(text, results.map((r) => r.url)),
+      citations: cited,
+      retrieved: urls,
       model: res.model ?? null,
       costUnits: (res.usage?.total_tokens ?? 0) + 1,
       costUnit: 'tokens+web_searches',
@@ -95,8 +98,19 @@ export function systemMessage(results: SearchResult[]): string {
   return `${intro}\n\nWeb search results:\n\n${list}`;
 }
 
+/** The given URLs the text references (`[n]`, `[1, 3]` or the URL itself), in order of first reference. */
+export function referencedUrls(text: string, urls: string[]): string[] {
+  return referenceOrder(text, urls).map((i) => urls[i]);
+}
+
 /** The given URLs, those the text references (`[n]`, `[1, 3]` or the URL itself) first in order of first reference. */
 export function orderByReference(text: string, urls: string[]): string[] {
+  const referenced = referenceOrder(text, urls);
+  return [...referenced.map((i) => urls[i]), ...urls.filter((_, i) => !referenced.includes(i))];
+}
+
+/** Indexes of the URLs the text references, in order of first reference. */
+function referenceOrder(text: string, urls: string[]): number[] {
   const firstAt = new Map<number, number>();
   const note = (index: number, at: number) => {
     if (index >= 0 && index < urls.length && !firstAt.has(index)) firstAt.set(index, at);
@@ -108,8 +122,7 @@ export function orderByReference(text: string, urls: string[]): string[] {
     const at = text.indexOf(url.replace(/\/$/, ''));
     if (at >= 0 && (!firstAt.has(i) || at < firstAt.get(i)!)) firstAt.set(i, at);
   });
-  const referenced = [...firstAt.entries()].sort((a, b) => a[1] - b[1]).map(([i]) => urls[i]);
-  return [...referenced, ...urls.filter((_, i) => !firstAt.has(i))];
+  return [...firstAt.entries()].sort((a, b) => a[1] - b[1]).map(([i]) => i);
 }
 
 /** The search adapter's UpstreamError as an attempt failure: 408, 429, 5xx, timeouts, network and shape errors are retried; other 4xx are final. */

@@ -14,9 +14,10 @@
  * now answers it with `410 Gone` ("Live search is deprecated. Please switch to the Agent
  * Tools API"), see https://github.com/vercel/ai/pull/15713.
  *
- * Citations: the answer's `url_citation` annotations first (inline citations are on by
- * default on this endpoint), then the top-level `citations[]`, which lists every source the
- * search looked at (the sources list the product shows under an answer).
+ * Cited: the answer's `url_citation` annotations (inline citations are on by default on
+ * this endpoint). Retrieved: the top-level `citations[]`, which lists every source the
+ * search looked at (the sources list the product shows under an answer), cited or not.
+ * Cost unit `tokens+web_searches` (responses-api.ts).
  */
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
 import { askResponses } from './responses-api';

@@ -23,7 +23,9 @@
  * No overview is `{ok: false, kind: 'no_answer'}`: a real outcome (the engine was asked and
  * showed none), recorded as such, never an invented answer. Answer text: the text blocks in
  * order (paragraphs, headings, list items as `- `, table rows, expandable sections).
- * Citations: references[].link in order. Cost unit `searches`: SERP requests answered.
+ * Cited: references[].link in order (the overview's own source links, shown with it).
+ * Retrieved: none (the organic results beside the overview are not the overview's search
+ * step). Cost unit `searches`: SERP requests answered.
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
@@ -72,6 +74,7 @@ export function createPlatform8Client(settings: PlatformSettings | undefined, de
     return {
       text,
       citations: (overview.references ?? []).map((r) => r.link),
+      retrieved: [],
       model: null,
       costUnits: searches,
       costUnit: 'searches',

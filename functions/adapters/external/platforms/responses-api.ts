@@ -14,8 +14,10 @@
  *        "citations": ["https://..."]}            ← xAI only: every source the search saw
  *
  * Answer: every `message` item's `output_text` parts, in order (joined by a blank line when
- * there are several messages). Citations: the `url_citation` annotations in order, then the
- * top-level `citations[]` when the vendor sends it (xAI). Cost: input + output tokens.
+ * there are several messages). Cited: the `url_citation` annotations in order. Retrieved: the
+ * top-level `citations[]` when the vendor sends it (xAI: every source the search saw, cited
+ * or not). Cost unit `tokens+web_searches`: input + output tokens plus one per
+ * `web_search_call` output item (the vendors bill each search call apart from the tokens).
  */
 import * as z from 'zod/mini';
 import { endpointUrl, parseBody, PlatformStop, sum, type AnswerParts, type PlatformContext } from './shared';
@@ -45,6 +47,14 @@ export interface ResponsesCall {
 
 export const parseResponsesBody: (json: unknown) => ResponsesBody = parseBody(responsesSchema, 'no output[] in the Responses body');
 
+/** Tokens in + out plus one per web search call. */
+export const RESPONSES_COST_UNIT = 'tokens+web_searches';
+
+/** The `web_search_call` items of a response: one billed search call each. */
+export function webSearchCalls(body: ResponsesBody): number {
+  return body.output.filter((item) => item.type === 'web_search_call').length;
+}
+
 /** Answer parts from a Responses body; a failed/refused response is a PlatformStop. */
 export function answerFromResponses(platform: string, body: ResponsesBody, obtainedVia: string): AnswerParts {
   if (body.status === 'failed') {
@@ -68,13 +78,13 @@ export function answerFromResponses(platform: string, body: ResponsesBody, obtai
   if (!text) {
     throw new PlatformStop('failed', `${platform}: the response has no output_text${refusal !== undefined ? ' (the model refused)' : body.status && body.status !== 'completed' ? ` (status ${body.status})` : ''}`);
   }
-  citations.push(...(body.citations ?? []));
   return {
     text,
     citations,
+    retrieved: body.citations ?? [],
     model: body.model ?? null,
-    costUnits: sum(body.usage?.input_tokens, body.usage?.output_tokens),
-    costUnit: 'tokens',
+    costUnits: sum(body.usage?.input_tokens, body.usage?.output_tokens, webSearchCalls(body)),
+    costUnit: RESPONSES_COST_UNIT,
     obtainedVia,
   };
 }

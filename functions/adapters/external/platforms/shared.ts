@@ -60,8 +60,12 @@ export function parseBody<S extends z.ZodMiniType>(schema: S, what: string): (js
   };
 }
 
-/** What a platform's `run` returns; citations are cleaned (cleanCitations) afterwards. */
-export type AnswerParts = Omit<PlatformAnswer, 'platform' | 'latencyMs' | 'citations'> & { citations: unknown[] };
+/**
+ * What a platform's `run` returns: `citations` what the answer cites, `retrieved` what its
+ * search step returned (cited ones may be repeated there); both are cleaned (cleanCitations)
+ * afterwards and the cited ones are dropped from `retrieved`.
+ */
+export type AnswerParts = Omit<PlatformAnswer, 'platform' | 'latencyMs' | 'citations' | 'retrieved'> & { citations: unknown[]; retrieved: unknown[] };
 
 export interface PlatformContext {
   /** One vendor request with retries; `parse` turns the JSON into a value or throws (malformed → retried). */
@@ -124,9 +128,14 @@ function definePlatformClient(def: PlatformDefinition): PlatformClient {
         const parts = await def.run(prompt, ctx);
         const text = parts.text.trim();
         if (!text) throw new PlatformStop('failed', `${platform}: the answer has no text`);
+        const citations = cleanCitations(parts.citations);
+        const cited = new Set(citations);
+        const retrieved = cleanCitations(parts.retrieved).filter((url) => !cited.has(url));
+        const sourceHosts = parts.sourceHosts && Object.keys(parts.sourceHosts).length ? { sourceHosts: normalizedKeys(parts.sourceHosts) } : {};
+        const { sourceHosts: _raw, ...rest } = parts;
         return {
           ok: true,
-          answer: { platform, ...parts, text, citations: cleanCitations(parts.citations), latencyMs: Math.max(0, now() - started) },
+          answer: { platform, ...rest, text, citations, retrieved, ...sourceHosts, latencyMs: Math.max(0, now() - started) },
         };
       } catch (err) {
         failure = err instanceof PlatformStop
@@ -174,6 +183,32 @@ function cleanCitations(urls: Iterable<unknown>): string[] {
     if (seen.has(url.href)) continue;
     seen.add(url.href);
     out.push(url.href);
+  }
+  return out;
+}
+
+/** Link → host, keyed by the link as cleanCitations writes it. */
+function normalizedKeys(hosts: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [link, host] of Object.entries(hosts)) {
+    const [clean] = cleanCitations([link]);
+    const h = host.trim().toLowerCase();
+    if (clean && h) out[clean] = h;
+  }
+  return out;
+}
+
+/**
+ * The 0-based indexes of a numbered source list (`n` entries) that a text refers to by
+ * `[n]` or `[1, 3]`, in order of first reference.
+ */
+export function referencedIndexes(text: string, n: number): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
+    for (const k of m[1].split(',')) {
+      const i = Number(k.trim()) - 1;
+      if (i >= 0 && i < n && !out.includes(i)) out.push(i);
+    }
   }
   return out;
 }
