@@ -94,10 +94,11 @@ export function endpoint<B extends $ZodType = $ZodType<unknown>, Q extends $ZodT
       // Secret values into the config before the handler may use a provider (D104); after auth, so
       // an unauthenticated request never costs a Secrets Manager read.
       await container.ready();
+      // Another organization named anywhere is refused before the request is even validated.
+      assertSameOrganization(state.auth!, namedOrganizations(event, state.body));
       const body = parse('body', options.body, state.body);
       const query = parse('query', options.query, event.queryStringParameters ?? {});
       const path = parse('path', options.path, event.pathParameters ?? {});
-      assertSameOrganization(state.auth!, namedOrganizations(event, state.body));
       const result = await fn({
         body, query, path,
         headers: event.headers as Record<string, string>,
@@ -240,7 +241,7 @@ function namedOrganizations(event: APIGatewayProxyEvent, body: unknown): Array<s
   const q = event.queryStringParameters ?? {};
   const b = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return [p.org_id, p.org_slug, p.business_id, q.org_slug, q.business_id, str(b.business_id), str(b.org_slug), str(b.org_id)];
+  return [p.org_id, p.org_slug, p.business_id, q.org_id, q.org_slug, q.business_id, str(b.business_id), str(b.org_slug), str(b.org_id)];
 }
 
 export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {

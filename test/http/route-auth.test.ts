@@ -47,6 +47,16 @@ describe('JWT routes', () => {
     expect(res.body.status).toBe('error');
   });
 
+  // Every JWT route, whatever its path: another organization named in the query (org_id,
+  // org_slug, business_id) is refused before the handler runs (issue 22: subscription-status
+  // answered the caller's own status for ?org_id=<another org>).
+  const queryParams = ['org_id', 'org_slug', 'business_id'];
+  test.each(routes.flatMap(([n, r]) => queryParams.map((q) => [n, q, r] as const)))('%s: ?%s=<another organization> → 403', async (_n, param, r) => {
+    const path = `${concrete(r)}${concrete(r).includes('?') ? '&' : '?'}${param}=globex`;
+    const res = await stack.call(r.method, path, { token: await stack.token(ORG), ...(r.method === 'GET' ? {} : { body: {} }) });
+    expect(res.status).toBe(403);
+  });
+
   test('a token without org_id, with alg none, or HS256 is refused with 401', async () => {
     const noOrg = await stack.token(null);
     expect((await stack.call('GET', '/api/products/acme', { token: noOrg })).status).toBe(401);
