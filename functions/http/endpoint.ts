@@ -94,11 +94,10 @@ export function endpoint<B extends $ZodType = $ZodType<unknown>, Q extends $ZodT
       // Secret values into the config before the handler may use a provider (D104); after auth, so
       // an unauthenticated request never costs a Secrets Manager read.
       await container.ready();
-      // Another organization named anywhere is refused before the request is even validated.
-      assertSameOrganization(state.auth!, namedOrganizations(event, state.body));
       const body = parse('body', options.body, state.body);
       const query = parse('query', options.query, event.queryStringParameters ?? {});
       const path = parse('path', options.path, event.pathParameters ?? {});
+      assertSameOrganization(state.auth!, namedOrganizations(event, state.body));
       const result = await fn({
         body, query, path,
         headers: event.headers as Record<string, string>,
