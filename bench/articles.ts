@@ -14,7 +14,7 @@ import { buildArticleFiles } from '../functions/core/articles/article-page';
 import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, fingerprintOf, type AnswerWriter, type ArticleCatalogue } from '../functions/core/articles/compose';
 import type { PublishedFingerprint } from '../functions/core/articles/gate';
 import { groundedAnswer } from '../functions/core/articles/model-answer';
-import { readArticleSources } from '../functions/core/articles/site-sources';
+import { readArticleSources, siteContentOf } from '../functions/core/articles/site-sources';
 import { articleSlug } from '../functions/core/articles/slugs';
 import { buildOfflineNarrative, inferIndustry } from '../functions/core/generate';
 import { toCatalogProduct, type StorefrontProduct } from '../functions/core/products/catalog';
@@ -55,11 +55,7 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
   const t0 = performance.now();
   const narrative = buildOfflineNarrative(snapshot);
   const files = buildSiteFiles(snapshot, narrative, { now: NOW, indexNowKey: 'a1b2c3d4e5f60718', trackingEndpoint: 'https://api.example/hook' });
-  const sources = readArticleSources({
-    llmsTxt: files.find((f) => f.path === '/llms.txt')?.content ?? '',
-    dataJson: JSON.parse(files.find((f) => f.path === '/data.json')?.content ?? 'null'),
-    pages: files.filter((f) => /\.(html|md)$/.test(f.path)),
-  });
+  const sources = readArticleSources(siteContentOf(files));
   const businessName = snapshot.business.name;
   const catalogue = articleCatalogue(snapshot.products, sources, businessName);
   const write = writerFor(catalogue);

@@ -13,7 +13,7 @@ import { concurrentTwin, recordFingerprint, type PublishedFingerprint } from '..
 import type { ArticleRecord } from '../../core/articles/record';
 import { weekBounds } from '../../core/articles/quota';
 import { encodeShingles } from '../../core/articles/shingles';
-import { readArticleSources, type SiteContent } from '../../core/articles/site-sources';
+import { readArticleSources, siteContentOf, type SiteContent } from '../../core/articles/site-sources';
 import { articleSlug, takenSlugs } from '../../core/articles/slugs';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { inferIndustry } from '../../core/generate/industry';
@@ -51,19 +51,7 @@ interface LiveSiteContent extends SiteContent {
 async function siteContent(container: Container, orgSlug: string): Promise<LiveSiteContent> {
   const current = await container.siteStore.readCurrent(orgSlug);
   if (!current) throw new ValidationError(`the AI site of ${orgSlug} is not deployed yet: articles are written from its content`);
-  const file = (path: string) => current.files.find((f) => f.path === path)?.content;
-  let dataJson: unknown = null;
-  try {
-    dataJson = JSON.parse(file('/data.json') ?? 'null');
-  } catch {
-    dataJson = null;
-  }
-  return {
-    llmsTxt: file('/llms.txt') ?? '',
-    dataJson,
-    pages: current.files.filter((f) => /\.(html|md)$/.test(f.path)),
-    paths: current.files.map((f) => f.path),
-  };
+  return { ...siteContentOf(current.files), paths: current.files.map((f) => f.path) };
 }
 
 /** The product entity, or 404 when the business has none with that id. */

@@ -21,7 +21,7 @@ function singular(w: string): string {
 }
 
 /** The list, loaded on first use. */
-export function commonWords(): Set<string> {
+function commonWords(): Set<string> {
   if (!words) {
     const set = new Set<string>();
     for (const dialect of ['english', 'american', 'british']) {

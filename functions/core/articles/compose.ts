@@ -59,7 +59,7 @@ export type Reviewed =
   | { ok: false; question: Question; reason: string };
 
 /** What a question is about (gate.ts `aboutKey`): its products, or '' for a business question (a choice between products included). */
-export function aboutOf(question: Question): string {
+function aboutOf(question: Question): string {
   return question.intent === 'choice' ? '' : aboutKey(question.subjects.map((s) => s.product.productId));
 }
 

@@ -64,7 +64,7 @@ export function recordFingerprint(record: ArticleRecord): PublishedFingerprint {
 }
 
 /** Titles compared with every number (a list size, a year) read as one. */
-export function titleIdentity(title: string): string {
+function titleIdentity(title: string): string {
   return promptIdentity(title.replace(/\d+/g, '#'));
 }
 

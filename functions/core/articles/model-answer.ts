@@ -29,7 +29,7 @@ const MAX_SENTENCES = 6;
 const answerSchema = z.object({ answer: z.array(z.string().check(z.trim(), z.maxLength(400))).check(z.maxLength(12)) });
 
 /** The facts the model may use, as lines (the same lines the check reads). */
-export function factSheetLines(question: Question): string[] {
+function factSheetLines(question: Question): string[] {
   const lines = question.evidence.map((f) => f.text);
   for (const sheet of question.subjects) {
     lines.push(`${sheet.product.name}: ${sheet.kind}`);
@@ -69,9 +69,9 @@ export function parseArticleAnswer(content: string, businessName: string): Parse
  * themselves ("3 oz of our Harbor House Blend" is the store's own word): a sentence naming one
  * is about another product.
  */
-function strangers(question: Question, catalogue: readonly ProductSheet[]): string[] {
+function strangers(question: Question, sheetLines: readonly string[], catalogue: readonly ProductSheet[]): string[] {
   const own = new Set(question.subjects.map((s) => s.product.productId));
-  const sheet = ` ${dedupeKey(factSheetLines(question).join(' '))} `;
+  const sheet = ` ${dedupeKey(sheetLines.join(' '))} `;
   return catalogue
     .filter((s) => !own.has(s.product.productId) && s.product.name.split(' ').length >= 2)
     .map((s) => ` ${dedupeKey(s.product.name)} `)
@@ -85,8 +85,9 @@ export interface GroundedAnswer {
 
 /** The model's sentences checked against the sheet (see the header). */
 export function groundedAnswer(question: Question, sentences: readonly string[], businessName: string, catalogue: readonly ProductSheet[]): GroundedAnswer {
-  const index = groundingIndex(factSheetLines(question), { names: [businessName] });
-  const others = strangers(question, catalogue);
+  const sheetLines = factSheetLines(question);
+  const index = groundingIndex(sheetLines, { names: [businessName] });
+  const others = strangers(question, sheetLines, catalogue);
   const kept: string[] = [];
   const dropped: SentenceVerdict[] = [];
   const seen = new Set<string>();

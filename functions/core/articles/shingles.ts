@@ -21,7 +21,7 @@ function fnv1a(text: string): number {
 }
 
 /** The words of a text as the shingles see them: lower case, letters and digits only. */
-export function shingleWords(text: string): string[] {
+function shingleWords(text: string): string[] {
   return text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 

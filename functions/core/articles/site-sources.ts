@@ -65,7 +65,7 @@ export function statesVolatileFact(text: string): boolean {
 }
 
 /** A sentence that can stand in an article as a fact: a statement of 4-60 words, no price, stock or offer, no link, no boilerplate. */
-export function isQuotable(sentence: string): boolean {
+function isQuotable(sentence: string): boolean {
   const text = normalizeSpace(sentence);
   const words = wordCount(text);
   if (words < 4 || words > MAX_SENTENCE_WORDS || text.endsWith('?') || text.endsWith(':')) return false;
@@ -196,6 +196,18 @@ export interface SiteContent {
   pages: readonly SiteFile[];
 }
 
+/** The content an article may quote out of a site's files (a release, or files just built): llms.txt, data.json (parsed; null when unreadable), its pages. */
+export function siteContentOf(files: readonly SiteFile[]): SiteContent {
+  const file = (path: string) => files.find((f) => f.path === path)?.content;
+  let dataJson: unknown = null;
+  try {
+    dataJson = JSON.parse(file(SITE_PATHS.dataJson) ?? 'null');
+  } catch {
+    dataJson = null;
+  }
+  return { llmsTxt: file(SITE_PATHS.llmsTxt) ?? '', dataJson, pages: files.filter((f) => /\.(html|md)$/.test(f.path)) };
+}
+
 export function readArticleSources(input: SiteContent): ArticleSources {
   const llms = readLlms(input.llmsTxt);
   const statements: Statement[] = [...llms.statements];
@@ -232,7 +244,7 @@ export function readArticleSources(input: SiteContent): ArticleSources {
   return { summary: llms.summary, statements: uniqueStatements(statements), qa, products };
 }
 
-export function uniqueStatements(statements: readonly Statement[]): Statement[] {
+function uniqueStatements(statements: readonly Statement[]): Statement[] {
   const seen = new Set<string>();
   return statements.filter((s) => {
     const key = dedupeKey(s.text);

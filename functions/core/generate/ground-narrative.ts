@@ -27,7 +27,7 @@ const MAX_EXAMPLES = 5;
 const AFFIRMS = /^(?:yes|yep|yeah|absolutely|certainly|of course|sure|indeed|definitely|correct|that's right)\b/i;
 
 /** The store's own content, as plain texts: pages, products (every field a shopper sees), collections. */
-export function groundingSources(snapshot: StoreSnapshot): string[] {
+function groundingSources(snapshot: StoreSnapshot): string[] {
   const out: string[] = [snapshot.business.domain];
   for (const page of orderedPages(snapshot)) out.push(page.title, page.description, markdownToText(page.markdown));
   for (const p of snapshot.products) out.push(...productSources(p));

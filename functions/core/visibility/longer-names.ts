@@ -30,7 +30,7 @@ const COMPANY_WORDS = new Set([
 const NEVER_EXTEND = new Set(['i', 'im', 'ive', 'id', 'ill']);
 
 /** The places `name` is written in `text`: [start, end) of `text`. */
-export function nameOccurrences(text: string, name: string): Array<[number, number]> {
+function nameOccurrences(text: string, name: string): Array<[number, number]> {
   const re = name.trim() ? nameMatcher(name) : null;
   if (!re || !text) return [];
   const out = new Map<number, [number, number]>();
@@ -70,7 +70,7 @@ export function ownWordsOf(names: readonly string[], products: readonly string[]
 }
 
 /** Whether the occurrence [start, end) of `name` in `text` is the name itself (see the module comment). */
-export function occurrenceCounts(text: string, name: string, [start, end]: [number, number], own: OwnWords, alias = false): boolean {
+function occurrenceCounts(text: string, name: string, [start, end]: [number, number], own: OwnWords, alias = false): boolean {
   const written = text.slice(start, end);
   const tokens = nameTokens(name).filter((t) => !LEGAL.has(t));
   if ((alias || tokens.length === 1) && /\p{Lu}/u.test(name) && !/\p{Lu}/u.test(written)) return false;

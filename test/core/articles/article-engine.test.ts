@@ -12,7 +12,7 @@ import { kindOf } from '../../../functions/core/articles/facts';
 import { concurrentTwin, gateArticle, titleProblem } from '../../../functions/core/articles/gate';
 import { answersFacet, facetWords } from '../../../functions/core/articles/quality';
 import { encodeShingles, jaccard, shingleHashes } from '../../../functions/core/articles/shingles';
-import { readArticleSources } from '../../../functions/core/articles/site-sources';
+import { readArticleSources, siteContentOf } from '../../../functions/core/articles/site-sources';
 import { buildOfflineNarrative } from '../../../functions/core/generate';
 import { buildSiteFiles } from '../../../functions/core/site/build';
 import type { CatalogProduct, StoreSnapshot } from '../../../functions/core/site/types';
@@ -53,11 +53,7 @@ const snapshot: StoreSnapshot = {
 function siteOf(store: StoreSnapshot) {
   const narrative = buildOfflineNarrative(store);
   const files = buildSiteFiles(store, narrative, { now: NOW, indexNowKey: 'a1b2c3d4e5f60718', trackingEndpoint: 'https://api.example/hook' });
-  const sources = readArticleSources({
-    llmsTxt: files.find((f) => f.path === '/llms.txt')!.content,
-    dataJson: JSON.parse(files.find((f) => f.path === '/data.json')!.content),
-    pages: files.filter((f) => /\.(html|md)$/.test(f.path)),
-  });
+  const sources = readArticleSources(siteContentOf(files));
   const catalogue = articleCatalogue(store.products, sources, store.business.name);
   return { sources, catalogue, context: { businessName: store.business.name, industry: narrative.industry, sources } };
 }

@@ -6,7 +6,7 @@
  */
 import { articleCatalogue, entityQuestions, reviewQuestion } from '../../../functions/core/articles/compose';
 import { answerText } from '../../../functions/core/articles/answers';
-import { readArticleSources } from '../../../functions/core/articles/site-sources';
+import { readArticleSources, siteContentOf } from '../../../functions/core/articles/site-sources';
 import { createModelArticleWriter } from '../../../functions/adapters/external/model/article-writer';
 import { buildOfflineNarrative } from '../../../functions/core/generate';
 import { buildSiteFiles } from '../../../functions/core/site/build';
@@ -49,7 +49,7 @@ afterAll(() => llm.close());
 function setup(limiter?: Parameters<typeof createModelArticleWriter>[0]['limiter']) {
   const narrative = buildOfflineNarrative(snapshot);
   const files = buildSiteFiles(snapshot, narrative, { now: '2026-03-14T09:12:00.000Z', indexNowKey: 'a1b2c3d4e5f60718', trackingEndpoint: 'https://api.example/hook' });
-  const sources = readArticleSources({ llmsTxt: files.find((f) => f.path === '/llms.txt')!.content, dataJson: JSON.parse(files.find((f) => f.path === '/data.json')!.content), pages: files.filter((f) => /\.(html|md)$/.test(f.path)) });
+  const sources = readArticleSources(siteContentOf(files));
   const catalogue = articleCatalogue(snapshot.products, sources, snapshot.business.name);
   const writer = createModelArticleWriter({ baseUrl: llm.baseUrl, model: 'fake', log: createLogger({ component: 'test' }), maxRetries: 0, retryBaseMs: 1, ...(limiter ? { limiter } : {}) });
   const questions = entityQuestions(catalogue, 'copper-kettle', { businessName: snapshot.business.name, industry: narrative.industry, sources });
