@@ -127,7 +127,8 @@ export function writeExtractiveAnswer(question: Question): WrittenAnswer {
       said.add(dedupeKey(fact.text));
       return [`${oneLine(sheet.product.name)}: ${oneLine(fact.text)}`];
     });
-    return { blocks: [{ heading: null, sentences: [], items }], uncovered: [], sources: sourcesOf(question.evidence), engine: 'extractive' };
+    // "Which should I choose?" is answered by two products or more, each by its own words.
+    return { blocks: items.length >= 2 ? [{ heading: null, sentences: [], items }] : [], uncovered: [], sources: sourcesOf(question.evidence), engine: 'extractive' };
   }
   const block = blockOf(null, ranked(question.evidence, question), said);
   return { blocks: [block], uncovered: judgementGap(question), sources: sourcesOf(question.evidence), engine: 'extractive' };

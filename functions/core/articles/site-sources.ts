@@ -69,6 +69,8 @@ function isQuotable(sentence: string): boolean {
   const text = normalizeSpace(sentence);
   const words = wordCount(text);
   if (words < 4 || words > MAX_SENTENCE_WORDS || text.endsWith('?') || text.endsWith(':')) return false;
+  // A merchant's heading written as a line ("Why we love it", "How to use") is no fact.
+  if (/^(why|what|how|who|where|when)\b/i.test(text) && !/[.!]$/.test(text)) return false;
   if (!/\p{L}{3,}/u.test(text) || /https?:\/\/|www\.|[<>{}]/i.test(text)) return false;
   return !statesVolatileFact(text) && !BOILERPLATE.test(text);
 }

@@ -208,3 +208,20 @@ describe('merchant text that misleads a planner', () => {
     expect(filters).toContain('Where do the Unbleached #2 Cone Filters (100 ct) come from?');
   });
 });
+
+describe('what a reader of the yoga store would object to', () => {
+  test('a merchant heading ("Why we love it") is never quoted, and a choice names at least two products', async () => {
+    const snapshotYoga = yogaSnapshot();
+    const { catalogue, context } = siteOf(snapshotYoga);
+    const published: any[] = [];
+    for (const id of [null, ...snapshotYoga.products.map((p) => p.productId)]) {
+      for (const q of entityQuestions(catalogue, id, context)) {
+        const r = await reviewQuestion(q, extractiveWriter, published);
+        if (!r.ok) continue;
+        published.push(fingerprintOf(q, q.key, r.shingles));
+        expect([q.title, answerText(r.answer)]).not.toEqual([q.title, expect.stringMatching(/why we love it/i)]);
+        if (q.intent === 'choice') expect([q.title, r.answer.blocks[0]!.items.length >= 2]).toEqual([q.title, true]);
+      }
+    }
+  });
+});
