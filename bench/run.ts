@@ -20,6 +20,8 @@
  *             (messy HTML): share answering their facet, off-topic sentences, near-copy pairs and
  *             the median similarity, articles per store fact; then with a stand-in model adding
  *             invented claims: ungrounded sentences dropped and published (~1 s)
+ *   agents    the User-Agent classifier on the corpus with sources (test/fixtures/ai-user-agents.ts):
+ *             AI agents recognised and attributed, browsers and search crawlers counted as AI (<1 s)
  * e.g. BENCH_SKIP=crawl,http npm run bench. Each section's own knobs (BENCH_DURATION,
  * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, BENCH_ONBOARDING_SIZES, BENCH_DAILY_SIZES, ...) are described at the top of its file.
  */
@@ -35,9 +37,10 @@ import { deploysText, measureDaily, noiseLine, printDailyReport, type DailyRepor
 import { measureVisibility, printVisibilityReport, visibilityLines, type VisibilityReport } from './visibility';
 import { labelsLines, measureLabels, type LabelsReport } from './matcher-labels';
 import { articleLines, measureArticles, type StoreArticles } from './articles';
+import { agentsLines, measureAgents, type AgentsReport } from './agents';
 import { createSiteWaitMs, measureOnboarding, printOnboardingReport, topFigureText, type OnboardingFigure, type OnboardingReport } from './onboarding';
 
-const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'visibility', 'articles'] as const;
+const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'visibility', 'articles', 'agents'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 const skipped = (name: SectionName): boolean => SKIP.has(name);
@@ -156,9 +159,10 @@ interface Results {
   /** The matcher's precision/recall on the labelled set (printed with visibility). */
   matcherLabels?: LabelsReport;
   articles?: StoreArticles[];
+  agents?: AgentsReport;
 }
 
-function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility, matcherLabels, articles }: Results): void {
+function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility, matcherLabels, articles, agents }: Results): void {
   heading('figures, side by side');
   const rows: [string, string][] = [['machine', describeMachine()]];
   if (bundles) {
@@ -200,6 +204,7 @@ function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility
       rows.push(['', (second ?? '').trim()]);
     });
   }
+  if (agents) agentsLines(agents).slice(0, 2).forEach((line, i) => rows.push([i === 0 ? 'agents (User-Agent classes)' : '', line]));
   const notRun = SECTIONS.filter(skipped);
   if (notRun.length) rows.push(['skipped', `${notRun.join(', ')} (BENCH_SKIP)`]);
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -254,6 +259,13 @@ async function main(): Promise<void> {
       if (results.articles) {
         heading('articles');
         for (const report of results.articles) for (const line of articleLines(report)) console.log(line);
+      }
+    }
+    if (!skipped('agents')) {
+      results.agents = await section('agents', async () => measureAgents());
+      if (results.agents) {
+        heading('agents');
+        for (const line of agentsLines(results.agents)) console.log(line);
       }
     }
     summary(results);

@@ -29,7 +29,7 @@ import { artifactKeys } from '../core/artifacts';
 import { BUSINESS_PROMPTS, BUSINESS_SEARCH_API_PROMPTS, PLATFORM_KEYS, PRODUCT_PROMPTS_CRON, PRODUCT_PROMPTS_REGENERATE } from '../core/constants';
 import { NotFoundError, ValidationError } from '../core/errors';
 import type { Business, Product, TrackedPrompt } from '../core/model';
-import { promptEvidence } from '../core/prompts/offline-prompts';
+import { productShortfallReason, promptEvidence } from '../core/prompts/offline-prompts';
 import { promptId } from '../core/prompts/prompt-identity';
 import { filterPrompts, onboardingProductPromptCounts } from '../core/prompts/strategy';
 import type { ProductPromptRequest, PromptEngineInfo, PromptGenerator, PromptSet, SearchPromptSource } from '../core/prompts/types';
@@ -71,6 +71,8 @@ export interface OnboardingPromptsResult {
     saved: number;
     /** Per product slug: how many fewer than `perProduct` it has, when the evidence was too thin. */
     shortfall: Record<string, number>;
+    /** Per product slug in `shortfall`: why (e.g. the siblings nothing in the catalogue tells it apart from). */
+    shortfallReasons: Record<string, string>;
   };
   searchApi: SearchApiOutcome;
   engine: PromptEngineInfo;
@@ -82,6 +84,8 @@ export interface ProductPromptsResult {
   generated: number;
   saved: number;
   shortfall: Record<string, number>;
+  /** Per product id in `shortfall`: why it is short. */
+  shortfallReasons: Record<string, string>;
   /** Requested product ids that are not product entities of the business. */
   notFound: string[];
   engine: PromptEngineInfo | null;
@@ -194,6 +198,25 @@ function shortfallOf(reqs: Array<{ entity: Product; request: ProductPromptReques
   return out;
 }
 
+/**
+ * Why each short product is short (per product slug, beside `shortfallOf`): the engine's own
+ * reason, else the offline reading of the catalogue (siblings nothing tells apart, evidence
+ * that ran out). Never silent: every product in the shortfall has a reason.
+ */
+function shortfallReasonsOf(evidence: Evidence, reqs: Array<{ entity: Product; request: ProductPromptRequest }>, set: PromptSet): Record<string, string> {
+  const out: Record<string, string> = {};
+  let ev: ReturnType<typeof promptEvidence> | null = null;
+  for (const { entity, request } of reqs) {
+    const got = set.products[entity.productId]?.length ?? 0;
+    if (got >= request.count) continue;
+    const given = set.shortfall.reasons?.[entity.productId];
+    if (given) { out[entity.productId] = given; continue; }
+    ev ??= promptEvidence(evidence.snapshot, evidence.narrative);
+    out[entity.productId] = productShortfallReason(evidence.snapshot, ev, request.product, got, request.count);
+  }
+  return out;
+}
+
 /** Onboarding 3a: business prompts (with the search API's when configured) and product prompts. */
 export async function generateOnboardingPrompts(container: Container, orgSlug: string, deps: PromptDeps = {}): Promise<OnboardingPromptsResult> {
   const business = await requireBusiness(container, orgSlug);
@@ -259,7 +282,7 @@ export async function generateOnboardingPrompts(container: Container, orgSlug: s
       saved: searchSaved + businessSaved,
       shortfall: Math.max(0, businessNeed - searchPrompts.length - set.business.length),
     },
-    products: { count: products.length, perProduct, generated: productTotals.generated, saved: productTotals.saved, shortfall: shortfallOf(reqs, set) },
+    products: { count: products.length, perProduct, generated: productTotals.generated, saved: productTotals.saved, shortfall: shortfallOf(reqs, set), shortfallReasons: shortfallReasonsOf(evidence, reqs, set) },
     searchApi,
     engine: set.engine,
     evidence: evidence.source,
@@ -278,7 +301,7 @@ export async function generateProductPrompts(container: Container, orgSlug: stri
     if (p && !found.some((f) => f.id === p.id)) found.push(p);
     else if (!p) notFound.push(id);
   }
-  if (!found.length) return { perProduct: count, generated: 0, saved: 0, shortfall: {}, notFound, engine: null, evidence: null };
+  if (!found.length) return { perProduct: count, generated: 0, saved: 0, shortfall: {}, shortfallReasons: {}, notFound, engine: null, evidence: null };
   const evidence = await loadEvidence(container, business, found);
   const trackedRows = await container.prompts.list(orgSlug);
   const existing = groupByEntity(trackedRows);
@@ -289,7 +312,7 @@ export async function generateProductPrompts(container: Container, orgSlug: stri
     ? await generator.generate({ snapshot: evidence.snapshot, narrative: evidence.narrative, products: active, tracked: trackedRows.map((p) => p.prompt) })
     : { business: [], products: {}, shortfall: { business: 0, products: {} }, engine: { name: generator.name } };
   const totals = await saveProducts(container, orgSlug, reqs, set);
-  return { perProduct: count, ...totals, shortfall: shortfallOf(reqs, set), notFound, engine: set.engine, evidence: evidence.source };
+  return { perProduct: count, ...totals, shortfall: shortfallOf(reqs, set), shortfallReasons: shortfallReasonsOf(evidence, reqs, set), notFound, engine: set.engine, evidence: evidence.source };
 }
 
 /**

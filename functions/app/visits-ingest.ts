@@ -30,11 +30,11 @@ export interface IngestSummary {
 
 const CONCURRENCY = 8;
 
-/** The User-Agent class of a log line that is an AI crawler's page request, else null (no I/O). */
+/** The User-Agent class of a log line that is an AI crawler's (or a search engine's, D160) page request, else null (no I/O). */
 function crawlerPageRequest(entry: AccessLogEntry): UserAgentClass | null {
   if (!isCountedRequest({ method: entry.method, path: entry.path, status: entry.status, contentType: entry.contentType })) return null;
   const verdict = classifyUserAgent(entry.userAgent);
-  return verdict.isAiCrawler ? verdict : null;
+  return verdict.visitClass ? verdict : null;
 }
 
 export async function ingestAccessLogLines(container: Container, lines: AsyncIterable<string> | Iterable<string>): Promise<IngestSummary> {

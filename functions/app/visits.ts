@@ -115,7 +115,7 @@ const ignored = (message: string, platformId: BotPlatformId = 'unknown'): Sighti
 /** Records one sighting: `ignored` for a human, a link previewer, a non-AI tool or a host no business serves (D17). */
 export async function recordSighting(container: Container, sighting: Sighting): Promise<SightingResult> {
   const verdict = sighting.verdict ?? classifyUserAgent(sighting.userAgent, { signatureAgent: sighting.signatureAgent });
-  if (!verdict.isAiCrawler) {
+  if (!verdict.visitClass) {
     const what = verdict.kind === 'human' ? 'a human browser' : verdict.kind === 'link-preview' ? `a link previewer (${verdict.token})` : `a bot that is no AI crawler (${verdict.token})`;
     return ignored(`not recorded: the User-Agent is ${what}`);
   }
@@ -161,6 +161,7 @@ export async function recordSighting(container: Container, sighting: Sighting): 
     host: url.host.toLowerCase(),
     path,
     via: site.via,
+    visit_class: verdict.visitClass,
   };
   const { outcome, source } = await visitRepositoryOf(container).record(site.orgSlug, visit, { key, bucket, neighbour });
   return {
@@ -168,7 +169,8 @@ export async function recordSighting(container: Container, sighting: Sighting): 
       status: 'success',
       platform_id: verdict.platformId,
       platform_name: verdict.platformName,
-      message: outcome === 'recorded' ? 'visit recorded' : `visit already recorded (first seen by ${source})`,
+      message: (verdict.visitClass === 'search_engine' ? `search-engine crawler (${verdict.token}), counted apart from AI visits: ` : '')
+        + (outcome === 'recorded' ? 'visit recorded' : `visit already recorded (first seen by ${source})`),
     },
     recorded: outcome === 'recorded',
   };
@@ -203,7 +205,7 @@ const pending = new Set<Promise<unknown>>();
 export function recordServedRequest(container: Container | (() => Container), seen: ServedRequestSeen): void {
   if (!isCountedRequest({ method: seen.method, path: seen.path, status: seen.status, contentType: seen.contentType })) return;
   const verdict = classifyUserAgent(seen.userAgent, { signatureAgent: seen.signatureAgent });
-  if (!verdict.isAiCrawler) return;
+  if (!verdict.visitClass) return;
   let resolved: Container;
   try {
     resolved = typeof container === 'function' ? container() : container;
@@ -258,6 +260,8 @@ export async function listVisits(container: Container, orgSlug: string, query: V
     to: range.to,
     total: counts.total,
     by_platform: Object.fromEntries(PLATFORM_IDS.map((id) => [id, counts.byPlatform[id] ?? 0])) as Record<BotPlatformId, number>,
+    /** Classic search-engine crawling (Googlebot, bingbot, ...), beside the AI visits, not in them (D160). */
+    search_engines: counts.searchEngines ?? 0,
     visits: page.visits,
     next_cursor: page.nextCursor,
   };

@@ -5,7 +5,7 @@
 import { recordSighting } from '../../functions/app/visits';
 import { visitRepositoryOf } from '../../functions/engines/visit-repository';
 import { getContainer } from '../../functions/container';
-import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, LINK_PREVIEW_SAMPLES } from '../fixtures/ai-user-agents';
+import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, LINK_PREVIEW_SAMPLES, SEARCH_CRAWLER_SAMPLES } from '../fixtures/ai-user-agents';
 import { startTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
@@ -162,7 +162,7 @@ describe('GET /api/ai-recommendations/{business_id}', () => {
       page_url: page('/ai/products/decaf/?utm_source=chatgpt.com'), page_type: 'ai_site', page_title: 'Decaf | Visits', user_agent: GPTBOT,
       ip_address: '198.51.100.1', referrer: 'https://chatgpt.com/', screen_width: 1280, screen_height: 800, language: 'en-US', timezone: 'Europe/Paris',
       source: 'beacon', sources: ['beacon'], bot: 'GPTBot', purpose: 'training', vendor: 'OpenAI', alt_platform_id: null,
-      host: `${ORG}.localhost`, path: '/ai/products/decaf/', via: 'ai_site_host',
+      host: `${ORG}.localhost`, path: '/ai/products/decaf/', via: 'ai_site_host', visit_class: 'ai',
     });
     const created = res.body.visits.map((v: { created_at: string }) => v.created_at.slice(0, 16));
     expect([...created].sort().reverse().map((c: string) => c.slice(0, 15))).toEqual(created.map((c: string) => c.slice(0, 15)));
@@ -198,6 +198,46 @@ describe('GET /api/ai-recommendations/{business_id}', () => {
     expect(seen.sort()).toEqual(['/ai/later/', '/ai/m-a/', '/ai/m-b/', '/ai/m-c/']);
   });
 
+  test('visits of one 5-minute bucket are listed by request time, newest first, across pages too', async () => {
+    const container = getContainer();
+    const day = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
+    // Six visits in the bucket 10:00-10:05 and two in the one before; their dedupe keys
+    // (hashes) order them differently from their times.
+    const times = ['10:00:05', '10:04:59', '10:01:30', '10:03:10', '10:02:00', '10:00:40', '09:58:00', '09:59:59'];
+    for (const [i, time] of times.entries()) {
+      const { response } = await recordSighting(container, { source: 'server', at: new Date(`${day}T${time}Z`), pageUrl: page(`/ai/bucket-${i}/`), userAgent: i % 2 ? GPTBOT : CLAUDEBOT, peer: '203.0.113.9' });
+      expect(response.status).toBe('success');
+    }
+    const newestFirst = [...times].sort().reverse().map((t) => `${day}T${t}`);
+    const whole = await get(`?from=${day}&to=${day}`);
+    expect(whole.body.visits.map((v: { created_at: string }) => v.created_at.slice(0, 19))).toEqual(newestFirst);
+    for (const limit of [1, 2, 3, 5]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: { status: number; body: any } = await get(`?from=${day}&to=${day}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(res.status).toBe(200);
+        expect(res.body.visits.length).toBeLessThanOrEqual(limit);
+        seen.push(...res.body.visits.map((v: { created_at: string }) => v.created_at.slice(0, 19)));
+        cursor = res.body.next_cursor;
+      } while (cursor && seen.length <= times.length);
+      expect(seen).toEqual(newestFirst);
+    }
+  });
+
+  test('classic search crawling (Googlebot, bingbot) is stored apart: search_engines, not total, by_platform or visits', async () => {
+    const before = (await get()).body;
+    for (const [name, path] of [['Googlebot smartphone', '/ai/se-a/'], ['bingbot', '/ai/se-b/']] as const) {
+      const res = await beacon({ page_url: page(path), user_agent: ua(SEARCH_CRAWLER_SAMPLES, name) });
+      expect(res.body).toMatchObject({ status: 'success', platform_id: 'unknown', message: expect.stringMatching(/search-engine crawler .*visit recorded/) });
+    }
+    const after = (await get()).body;
+    expect(after.search_engines).toBe(before.search_engines + 2);
+    expect(after.total).toBe(before.total);
+    expect(after.by_platform).toEqual(before.by_platform);
+    expect(after.visits.some((v: { path: string }) => v.path.startsWith('/ai/se-'))).toBe(false);
+  });
+
   test('visits older than the retention (400 days) are neither listed nor counted', async () => {
     const old = new Date(Date.now() - 420 * 86_400_000);
     await recordSighting(getContainer(), { source: 'server', at: old, pageUrl: page('/ai/ancient/'), userAgent: GPTBOT, peer: '203.0.113.5' });
@@ -221,7 +261,7 @@ describe('GET /api/ai-recommendations/{business_id}', () => {
   });
 
   test('a cursor of another business is refused', async () => {
-    const foreign = Buffer.from(JSON.stringify({ PK: `ORG#${OTHER}`, SK: 'VISIT#2025-01-10T12:00:00Z#x' })).toString('base64url');
+    const foreign = Buffer.from(JSON.stringify({ PK: `ORG#${OTHER}`, SK: 'VISIT#2025-01-10T12:00:00Z', skip: '0' })).toString('base64url');
     const res = await get(`?cursor=${foreign}`);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/same business/);

@@ -14,7 +14,7 @@ import { visitRepositoryOf } from '../../functions/engines/visit-repository';
 import { getContainer, type Container } from '../../functions/container';
 import { createIngestHandler, handler as ingestHandler } from '../../functions/tasks/ingest-access-logs';
 import type { VisitRecord } from '../../functions/core/visits/visit';
-import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, LINK_PREVIEW_SAMPLES } from '../fixtures/ai-user-agents';
+import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, LINK_PREVIEW_SAMPLES, SEARCH_CRAWLER_SAMPLES } from '../fixtures/ai-user-agents';
 import { cloudFrontLogFile, cloudFrontLogLine, gzipLogFile } from '../support/cloudfront-log';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -163,6 +163,25 @@ describe('access-log ingest', () => {
     const visits = await visitsAt(at);
     expect(visits).toHaveLength(1);
     expect(visits[0]).toMatchObject({ source: 'beacon', sources: ['beacon', 'server'], via: 'proxy' });
+  });
+
+  test('classic search crawling in the logs is stored in its own class, counted apart from AI visits (D160)', async () => {
+    const at = freshTime();
+    const day = at.toISOString().slice(0, 10);
+    const googlebot = SEARCH_CRAWLER_SAMPLES.find((s) => s.name === 'Googlebot smartphone')!.ua!;
+    const before = await visitRepositoryOf(container).counts(ORG, { from: day, to: day });
+    const time = new Date(at.getTime() - 2000).toISOString();
+    const summary = await ingestAccessLogLines(container, cloudFrontLogFile([
+      cloudFrontLogLine({ time, clientIp: '66.249.66.1', host: CUSTOM, path: '/ai/se/', userAgent: googlebot }),
+      cloudFrontLogLine({ time, clientIp: BOT_IP, host: CUSTOM, path: '/ai/se/', userAgent: GPTBOT }),
+    ]).split('\n'));
+    expect(summary).toMatchObject({ crawlerRequests: 2, recorded: 2 });
+    const after = await visitRepositoryOf(container).counts(ORG, { from: day, to: day });
+    expect(after.total).toBe(before.total + 1);
+    expect(after.byPlatform.platform_1).toBe(before.byPlatform.platform_1 + 1);
+    expect(after.byPlatform.unknown).toBe(before.byPlatform.unknown);
+    expect(after.searchEngines).toBe(before.searchEngines + 1);
+    expect((await visitsAt(at)).map((v) => [v.bot, v.visit_class])).toEqual([['GPTBot', 'ai']]);
   });
 
   test('the Lambda handler streams a gzip log object from S3 (ObjectCreated event)', async () => {

@@ -21,7 +21,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { visitWritesSettled } from '../../functions/app/visits';
 import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
-import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, LINK_PREVIEW_SAMPLES, NON_AI_BOT_SAMPLES } from '../fixtures/ai-user-agents';
+import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, LINK_PREVIEW_SAMPLES, NON_AI_BOT_SAMPLES, SEARCH_CRAWLER_SAMPLES } from '../fixtures/ai-user-agents';
 import { onboardViaApi } from '../support/onboard';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -31,7 +31,7 @@ if (!existsSync(CHROMIUM)) console.warn(`ai-visits.test.ts: the with-script part
 
 const ORG = 'visits';
 const CUSTOM = 'www.visits-shop.test';
-const ua = (name: string) => [...AI_CRAWLER_SAMPLES, ...HUMAN_SAMPLES, ...LINK_PREVIEW_SAMPLES, ...NON_AI_BOT_SAMPLES].find((s) => s.name === name)!.ua!;
+const ua = (name: string) => [...AI_CRAWLER_SAMPLES, ...SEARCH_CRAWLER_SAMPLES, ...HUMAN_SAMPLES, ...LINK_PREVIEW_SAMPLES, ...NON_AI_BOT_SAMPLES].find((s) => s.name === name)!.ua!;
 
 let stack: TestStack;
 let store: DemoStore;
@@ -154,9 +154,10 @@ describeWithBrowser('with the script: a JS-running crawler in headless Chromium'
 
   test('the beacon and the server-side record converge: one visit each, on the AI site and through the proxy', async () => {
     const before = await recommendations();
-    // Googlebot renders JavaScript (reference §10); it is counted as unknown (AI Overviews has no UA of its own).
-    const onAiSite = await crawl(`http://${aiHost()}/ai/questions/`, ua('Googlebot smartphone'), '/ai/questions/', 'unknown');
-    expect(onAiSite).toMatchObject({ sources: ['beacon', 'server'], via: 'ai_site_host', alt_platform_id: 'platform_8' });
+    // A browser agent renders JavaScript (Amazon's AgentCore browser: a vendor outside the 8, so unknown).
+    // Googlebot renders it too, but is classic search crawling, counted apart (D160).
+    const onAiSite = await crawl(`http://${aiHost()}/ai/questions/`, ua('Amazon-Bedrock-AgentCore-Browser'), '/ai/questions/', 'unknown');
+    expect(onAiSite).toMatchObject({ sources: ['beacon', 'server'], via: 'ai_site_host', bot: 'Amazon-Bedrock-AgentCore-Browser', visit_class: 'ai' });
     // Through the proxy on the custom domain: the proxy, the hop to the AI-site host and the beacon.
     const throughProxy = await crawl(`http://${CUSTOM}:${stack.proxy.port}/ai/collections/all/`, ua('Claude-User'), '/ai/collections/all/', 'platform_2');
     expect(throughProxy).toMatchObject({ sources: ['beacon', 'server'], via: 'proxy', page_url: `http://${CUSTOM}:${stack.proxy.port}/ai/collections/all/` });

@@ -94,7 +94,8 @@ describeWithBrowser('AI pages in headless Chromium', () => {
 
   test('a human visit posts nothing; an AI crawler visit is posted to the tracking webhook', async () => {
     received.length = 0;
-    const human = await visit('/ai/');
+    // A person's browser: headless Chromium's own UA says "HeadlessChrome", an automated agent (D160).
+    const human = await visit('/ai/', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36');
     await human.page.waitForTimeout(300);
     expect(received).toEqual([]);
     await human.context.close();

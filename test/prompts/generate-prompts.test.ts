@@ -45,7 +45,7 @@ describe('generateOnboardingPrompts (onboarding 3a) on the local stack', () => {
     const first = await generateOnboardingPrompts(getContainer(), org);
     expect(first).toEqual({
       business: { target: 50, generated: 50, saved: 50, shortfall: 0 },
-      products: { count: 24, perProduct: 5, generated: 120, saved: 120, shortfall: {} },
+      products: { count: 24, perProduct: 5, generated: 120, saved: 120, shortfall: {}, shortfallReasons: {} },
       searchApi: { status: 'skipped', reason: 'no search API configured', fetched: 0, saved: 0 },
       engine: { name: 'offline' },
       evidence: 'scrape',
@@ -141,7 +141,7 @@ describe('generateOnboardingPrompts (onboarding 3a) on the local stack', () => {
     const result = await generateOnboardingPrompts(getContainer(), org, { search: { fetchQueries: async () => { throw new Error('search API HTTP 503'); } } });
     expect(result.searchApi).toEqual({ status: 'failed', reason: 'search API HTTP 503', fetched: 0, saved: 0 });
     expect(result.business).toEqual({ target: 50, generated: 50, saved: 50, shortfall: 0 });
-    expect(result.products).toEqual({ count: 0, perProduct: 0, generated: 0, saved: 0, shortfall: {} });
+    expect(result.products).toEqual({ count: 0, perProduct: 0, generated: 0, saved: 0, shortfall: {}, shortfallReasons: {} });
     expect((await getContainer().prompts.list(org)).every((r) => r.source === 'generated')).toBe(true);
   });
 

@@ -7,7 +7,9 @@
  *   put keeps the first (core/visits/dedupe.ts has the rule).
  * - `VISITDAY#<date>`: per-day counters (`total` and one attribute per platform key), added
  *   to atomically once per recorded visit, so a range's `total` and `by_platform` are one
- *   Query of at most 366 small items whatever the traffic.
+ *   Query of at most 366 small items whatever the traffic. A classic search-engine visit
+ *   (`visit_class: search_engine`, D160) adds to `search_engine` only, and the visits list
+ *   leaves it out: it is shown beside the AI visits, never among them.
  * Single-item conditional writes only (the embedded local database has no transactions). A
  * writer that dies between the visit's put and its counter update leaves that one visit out
  * of the counters (a retry finds the visit and counts nothing twice).
@@ -28,8 +30,12 @@ import { queryAll } from './query-all';
 export const VISIT_RETENTION_DAYS = 400;
 
 const PLATFORM_IDS: readonly BotPlatformId[] = [...PLATFORM_KEYS, 'unknown'];
+/** The per-day counter of classic search-engine visits (not a platform key, never in `total`). */
+const SEARCH_ENGINE_COUNTER = 'search_engine';
 const INTERNAL = ['PK', 'SK', 'type', 'org_slug', 'dedupe_key', 'bucket', 'expires_at'];
 
+/** `VISIT#<bucket>`: the part of a visit's sort key its 5-minute bucket fills. */
+const bucketOf = (item: Record<string, any>) => String(item.SK).split('#', 2).join('#');
 const expiryOf = (bucket: string) => Math.floor(Date.parse(bucket) / 1000) + VISIT_RETENTION_DAYS * 86_400;
 
 function toVisit(item: Record<string, any>): VisitRecord {
@@ -37,6 +43,7 @@ function toVisit(item: Record<string, any>): VisitRecord {
   for (const [k, v] of Object.entries(item)) if (!INTERNAL.includes(k)) out[k] = v;
   const sources = item.sources instanceof Set ? [...item.sources] : Array.isArray(item.sources) ? item.sources : [item.source];
   out.sources = [...new Set(sources as VisitSource[])].sort();
+  out.visit_class ??= 'ai';
   return out as unknown as VisitRecord;
 }
 
@@ -106,11 +113,12 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
           return { outcome: 'duplicate', source: await markDuplicate(neighbourKey, visit) };
         }
       }
+      const search = visit.visit_class === 'search_engine';
       await db.send(new UpdateCommand({
         TableName: table,
         Key: keys.visitDay(orgSlug, dedupe.bucket.slice(0, 10)),
-        UpdateExpression: 'ADD #total :one, #platform :one SET expires_at = :exp',
-        ExpressionAttributeNames: { '#total': 'total', '#platform': visit.platform_id },
+        UpdateExpression: search ? 'ADD #search :one SET expires_at = :exp' : 'ADD #total :one, #platform :one SET expires_at = :exp',
+        ExpressionAttributeNames: search ? { '#search': SEARCH_ENGINE_COUNTER } : { '#total': 'total', '#platform': visit.platform_id },
         ExpressionAttributeValues: { ':one': 1, ':exp': expiryOf(dedupe.bucket) },
       }));
       return { outcome: 'recorded', source: visit.source };
@@ -118,30 +126,59 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
 
     async list(orgSlug, range, page) {
       const pk = keys.org(orgSlug);
-      let startKey = decodeCursor(page.cursor, ['PK', 'SK']);
-      if (startKey && (startKey.PK !== pk || !String(startKey.SK).startsWith(keys.visitPrefix))) {
+      const cursor = decodeCursor(page.cursor, ['PK', 'SK', 'skip']);
+      if (cursor && (cursor.PK !== pk || !/^VISIT#[^#]+$/.test(String(cursor.SK)) || !/^\d{1,6}$/.test(String(cursor.skip)))) {
         throw new ValidationError('invalid cursor: pass the next_cursor of a previous page of the same business');
       }
-      const items: Record<string, any>[] = [];
-      do {
+      // The sort key orders buckets, not the visits within one (the dedupe key follows the
+      // bucket), so a page reads whole buckets and lists each by request time, newest first
+      // (D142). The cursor names the bucket a page stopped in and how many of its visits
+      // were already listed.
+      let skip = cursor ? Number(cursor.skip) : 0;
+      const visits: VisitRecord[] = [];
+      let next: { SK: string; skip: number } | null = null;
+      const take = (bucket: Record<string, any>[]) => {
+        bucket.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)) || String(b.SK).localeCompare(String(a.SK)));
+        const taken = bucket.slice(skip, skip + page.limit - visits.length);
+        visits.push(...taken.map(toVisit));
+        if (skip + taken.length < bucket.length) next = { SK: bucketOf(bucket[0]), skip: skip + taken.length };
+        skip = 0;
+      };
+      let open: Record<string, any>[] = [];
+      let startKey: Record<string, any> | undefined;
+      read: do {
         const res = await db.send(new QueryCommand({
           TableName: table,
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-          FilterExpression: 'attribute_not_exists(expires_at) OR expires_at > :now',
+          FilterExpression: '(attribute_not_exists(expires_at) OR expires_at > :now) AND (attribute_not_exists(visit_class) OR visit_class = :ai)',
           ExpressionAttributeValues: {
             ':pk': pk,
+            ':ai': 'ai',
             ':lo': `${keys.visitPrefix}${range.from}T`,
-            ':hi': `${keys.visitPrefix}${range.to}T~`,
+            ':hi': cursor ? `${cursor.SK}#~` : `${keys.visitPrefix}${range.to}T~`,
             ':now': nowSeconds(),
           },
           ScanIndexForward: false,
-          Limit: page.limit - items.length,
+          Limit: page.limit + 1,
           ExclusiveStartKey: startKey,
         }));
-        items.push(...(res.Items ?? []));
         startKey = res.LastEvaluatedKey;
-      } while (startKey && items.length < page.limit);
-      return { visits: items.map(toVisit), nextCursor: encodeCursor(startKey) };
+        for (const item of res.Items ?? []) {
+          if (open.length && bucketOf(open[0]) !== bucketOf(item)) {
+            take(open);
+            open = [];
+            if (next) break read;
+            if (visits.length === page.limit) {
+              next = { SK: bucketOf(item), skip: 0 };
+              break read;
+            }
+          }
+          open.push(item);
+        }
+      } while (startKey);
+      if (open.length) take(open);
+      const last: { SK: string; skip: number } | null = next;
+      return { visits, nextCursor: last && encodeCursor({ PK: pk, SK: last.SK, skip: String(last.skip) }) };
     },
 
     async counts(orgSlug, range) {
@@ -158,11 +195,13 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
       });
       const byPlatform = Object.fromEntries(PLATFORM_IDS.map((id) => [id, 0])) as Record<BotPlatformId, number>;
       let total = 0;
+      let searchEngines = 0;
       for (const day of days) {
         total += Number(day.total ?? 0);
+        searchEngines += Number(day[SEARCH_ENGINE_COUNTER] ?? 0);
         for (const id of PLATFORM_IDS) byPlatform[id] += Number(day[id] ?? 0);
       }
-      return { total, byPlatform } satisfies VisitCounts;
+      return { total, byPlatform, searchEngines } satisfies VisitCounts;
     },
   };
 }

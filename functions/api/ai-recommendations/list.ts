@@ -3,7 +3,8 @@
  * the AI-bot visits of a date range. `from`/`to` are ISO dates (UTC days, inclusive;
  * default the last 30 days, at most 365 days apart). `total` and `by_platform` (all 8
  * platform keys and `unknown`) cover the whole range; `visits` is one page, newest first,
- * with `next_cursor` for the next page (null on the last).
+ * with `next_cursor` for the next page (null on the last). `search_engines` counts classic
+ * search-engine crawling (Googlebot, bingbot, ...) beside them, in neither (D160).
  */
 import * as z from 'zod/mini';
 import { listVisits } from '../../app/visits';

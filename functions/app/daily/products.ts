@@ -53,7 +53,7 @@ export async function promptNewProducts(container: Container, orgSlug: string): 
   const r = await generateProductPrompts(container, orgSlug, ids, PRODUCT_PROMPTS_CRON);
   return {
     products: ids.length - r.notFound.length, per_product: r.perProduct, prompts_generated: r.generated, prompts_saved: r.saved,
-    shortfall: r.shortfall, not_found: r.notFound, engine: r.engine?.name ?? null,
+    shortfall: r.shortfall, shortfall_reasons: r.shortfallReasons, not_found: r.notFound, engine: r.engine?.name ?? null,
   };
 }
 

@@ -1014,6 +1014,231 @@ function describe(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogP
   return d;
 }
 
+// ---------------------------------------------------------------------------------------
+// Siblings: what tells near-identical products apart
+// ---------------------------------------------------------------------------------------
+
+/** Colour words a title suffix or a colour option may hold ("Trail Tee - Red", Color: Slate). */
+const COLOUR_WORDS = new Set([
+  'black', 'white', 'grey', 'gray', 'charcoal', 'silver', 'gold', 'red', 'blue', 'navy', 'green', 'olive', 'sage', 'mint', 'teal', 'turquoise',
+  'yellow', 'mustard', 'orange', 'coral', 'peach', 'pink', 'rose', 'blush', 'purple', 'lavender', 'lilac', 'plum', 'violet', 'brown', 'tan', 'beige',
+  'sand', 'cream', 'ivory', 'natural', 'clay', 'terracotta', 'stone', 'slate', 'midnight', 'forest', 'ocean', 'sky', 'berry', 'wine', 'burgundy',
+  'rust', 'moss', 'khaki', 'indigo', 'camo', 'copper', 'bronze', 'graphite', 'smoke', 'ash', 'denim', 'mustard', 'maroon', 'aqua',
+]);
+/** Option values that say nothing a shopper would ask for. */
+const EMPTY_OPTION = /^(default( title)?|regular|standard|one size|os|n\/?a|none|xxs|xs|s|m|l|xl|xxl|xxxl|\d?x{1,3}l|small|medium|large|\d{1,2})$/i;
+const COLOUR_OPTION = /colou?r|shade|finish/i;
+const SIZE_OPTION = /size|length|capacity|volume|width|weight|fit|cut|style|rating|temperature/i;
+/** Figures a title states: "18L", "20 oz", "35°F", "100g", "1P" (a tent's people). */
+const TITLE_FIGURE = /(?<![\p{L}\p{N}])(\d+(?:[.,]\d+)?)\s?(mm|cm|m|in|inch|ft|oz|ml|l|kg|g|lb|°\s?[fc]|p)(?![\p{L}\p{N}])/giu;
+
+function figureWords(n: string, unit: string): string {
+  const u = unit.replace(/\s+/g, '');
+  if (/^p$/i.test(u)) return `${n}-person`;
+  if (/^l$/i.test(u)) return `${n}L`;
+  if (/^°/.test(u)) return `${n}${u.toUpperCase()}`;
+  return /^(oz|lb)$/i.test(u) ? `${n} ${u.toLowerCase()}` : `${n}${u.toLowerCase()}`;
+}
+
+/** What tells a product apart from its siblings: see `siblingTraits`. */
+export interface SiblingTraits {
+  /** The other products of its group (same type and kind, names starting with the same word after the brand). */
+  siblings: CatalogProduct[];
+  /** Words that qualify the product's kind, its own first ("red", "men's", "18L", "1-person", "carbon", "16 oz"). */
+  qualifiers: string[];
+  /** Those of `qualifiers` no sibling has. */
+  distinct: string[];
+  /** The product's price when no sibling has the same, and where it ranks in the group. */
+  price: number | null;
+  rank: 'lowest' | 'highest' | null;
+  /** Siblings' prices, distinct from the product's. */
+  otherPrices: number[];
+}
+
+function nameWords(name: string, ev: PromptEvidence): string[] {
+  return name.replace(TITLE_FIGURE, ' ').split(/[\s\-–—|/,()]+/)
+    .map((w) => w.replace(/^[^\p{L}\p{N}']+|[^\p{L}\p{N}']+$/gu, ''))
+    .filter((w) => w && !containsBusinessName(w, ev.businessName) && !ev.brandWords.includes(w.toLowerCase()));
+}
+
+/** The qualifiers a product's own title and options state (not yet compared with its siblings). */
+function ownQualifiers(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, kind: string): string[] {
+  const index = catalogueIndex(snapshot, ev);
+  const ctx = tagContext(snapshot);
+  const kindWords = new Set(singularKey(kind).split(' '));
+  const typeWords = new Set(singularKey(product.productType).split(' '));
+  const out: string[] = [];
+  const add = (q: string) => {
+    const t = normalizeSpace(q);
+    if (!t || t.length > 24 || EMPTY_OPTION.test(t) || /\d{3,}(?![\d.,]*\s?(?:g|ml|mm|cm|kg|lb|oz|°|L\b))/.test(t) && !/\d\s?(?:g|ml|mm|L)$/.test(t)) return;
+    if (ev.productLines.some((l) => containsBusinessName(t, l)) || containsBusinessName(t, ev.businessName)) return;
+    if (singularKey(t).split(' ').every((w) => kindWords.has(w) || typeWords.has(w))) return;
+    if (!out.some((o) => singularKey(o) === singularKey(t))) out.push(t);
+  };
+  const [main, ...suffixes] = product.name.split(/\s[-–—|]\s/);
+  // The title's own words after the brand and the product line: the suffix ("- Red", "- Men's"), its figures, its other words.
+  for (const suffix of suffixes) {
+    const words = nameWords(suffix, ev);
+    if (words.length && words.length <= 2) add(words.map((w) => (ctx.proper(w) ? w : w.toLowerCase())).join(' '));
+  }
+  for (const m of main.matchAll(TITLE_FIGURE)) add(figureWords(m[1], m[2]));
+  for (const w of nameWords(main, ev)) {
+    if (/^\d+$/.test(w) || w.length < 3) continue;
+    const lower = w.toLowerCase();
+    if (kindWords.has(singularKey(lower)) || typeWords.has(singularKey(lower))) continue;
+    // A plain word (the store writes it in lower case, or never capitalises it mid-sentence): "carbon", "wide".
+    if (/^\p{Lu}?\p{Ll}+$/u.test(w) && (index.ordinary(lower) || COLOUR_WORDS.has(lower) || !ctx.proper(w))) add(lower);
+    // A place or name the store always capitalises ("Nyamasheke Decaf" of "Ember Nyamasheke Decaf"): kept as written.
+    else if (/^\p{Lu}[\p{L}'’-]+$/u.test(w) && ctx.proper(w)) add(w);
+  }
+  // Option values: colours, sizes, lengths ("Slate", "16 oz", "Long").
+  const names = product.optionNames ?? [];
+  names.forEach((optionName, j) => {
+    const colour = COLOUR_OPTION.test(optionName);
+    if (!colour && !SIZE_OPTION.test(optionName)) return;
+    for (const v of product.variants ?? []) {
+      const value = normalizeSpace(v.options?.[j] ?? '');
+      if (!value || value.split(' ').length > 2 || /[/\\#&+]/.test(value)) continue;
+      if (colour && !value.split(' ').every((w) => COLOUR_WORDS.has(w.toLowerCase()))) continue;
+      add(/^\d/.test(value) ? value.replace(/\s+/g, ' ') : value.toLowerCase());
+    }
+  });
+  return out.slice(0, 8);
+}
+
+const siblingCache = new WeakMap<PromptEvidence, Map<string, CatalogProduct[]>>();
+const qualifierCache = new WeakMap<PromptEvidence, Map<CatalogProduct, string[]>>();
+const traitsCache = new WeakMap<PromptEvidence, Map<CatalogProduct, SiblingTraits>>();
+/** Siblings compared qualifier by qualifier: a bigger group (a whole archive of lots) is compared with its nearest. */
+const SIBLING_SCAN = 24;
+
+function qualifiersOf(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct): string[] {
+  let cache = qualifierCache.get(ev);
+  if (!cache) { cache = new Map(); qualifierCache.set(ev, cache); }
+  let q = cache.get(product);
+  if (!q) {
+    const { profile } = describe(snapshot, ev, product);
+    const kind = profile.kind || profile.type;
+    q = kind ? ownQualifiers(snapshot, ev, product, kind) : [];
+    cache.set(product, q);
+  }
+  return q;
+}
+function siblingKey(snapshot: StoreSnapshot, product: CatalogProduct, ev: PromptEvidence): string {
+  const first = nameWords(product.name.split(/\s[-–—|]\s/)[0], ev)[0] ?? '';
+  const { profile } = describe(snapshot, ev, product);
+  return `${product.productType.trim().toLowerCase()}|${first.toLowerCase()}|${singularKey(profile.kind || profile.type)}`;
+}
+
+/**
+ * Siblings are products of one type and kind whose names start with the same word after the
+ * brand ("Meadow Headlamp" … "Meadow Headlamp 5", "Trail Tee - Red" / "- Blue"): near-identical
+ * products a store sells separately. What tells one apart: its title's own words (the
+ * suffix, figures, other plain words), its colour and size option values, and its price.
+ */
+export function siblingTraits(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct): SiblingTraits {
+  let cache = traitsCache.get(ev);
+  if (!cache) { cache = new Map(); traitsCache.set(ev, cache); }
+  let t = cache.get(product);
+  if (!t) {
+    t = computeSiblingTraits(snapshot, ev, product);
+    cache.set(product, t);
+  }
+  return t;
+}
+
+function computeSiblingTraits(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct): SiblingTraits {
+  let groups = siblingCache.get(ev);
+  if (!groups) {
+    groups = new Map();
+    for (const p of snapshot.products) {
+      const key = siblingKey(snapshot, p, ev);
+      const list = groups.get(key) ?? [];
+      list.push(p);
+      groups.set(key, list);
+    }
+    siblingCache.set(ev, groups);
+  }
+  const group = groups.get(siblingKey(snapshot, product, ev)) ?? [];
+  const siblings = group.filter((p) => p !== product);
+  const qualifiers = qualifiersOf(snapshot, ev, product);
+  // Nearest siblings in catalogue order: the whole group when it is small.
+  const at = group.indexOf(product);
+  const near = siblings.length <= SIBLING_SCAN ? siblings : group.slice(Math.max(0, at - SIBLING_SCAN / 2), at + SIBLING_SCAN / 2 + 1).filter((p) => p !== product);
+  const theirs = new Set(near.flatMap((p) => qualifiersOf(snapshot, ev, p)).map((q) => singularKey(q)));
+  const distinct = qualifiers.filter((q) => !theirs.has(singularKey(q)));
+  const price = parsePrice(product.price);
+  const otherPrices = near.map((p) => parsePrice(p.price)).filter((v): v is number => v !== null && v !== price);
+  const samePrice = near.some((p) => parsePrice(p.price) === price);
+  const rank = price === null || samePrice || !otherPrices.length ? null : otherPrices.every((o) => o > price) ? 'lowest' : otherPrices.every((o) => o < price) ? 'highest' : null;
+  return { siblings, qualifiers: [...distinct, ...qualifiers.filter((q) => !distinct.includes(q))], distinct, price: samePrice ? null : price, rank, otherPrices };
+}
+
+/** "$39" → "$40": the round figure a shopper says. */
+function aroundPrice(price: number, currency: string): string {
+  const step = price < 20 ? 1 : price < 100 ? 5 : price < 500 ? 10 : 50;
+  return formatBudget(Math.round(price / step) * step, currency);
+}
+
+/**
+ * Candidates built on what tells the product apart from its siblings (`siblingTraits`): its
+ * qualifiers with its kind in every intent, and its price against theirs. Taken after the
+ * product's other candidates, so a product without siblings keeps its usual prompts and a
+ * sibling still reaches its count with prompts no sibling can have.
+ */
+function siblingFamilies(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, profile: ProductProfile, budget: string | null, giftable: boolean, name: string | null): Family[] {
+  const K = profile.kind || profile.type;
+  if (!K) return [];
+  const traits = siblingTraits(snapshot, ev, product);
+  const f: Family[] = [];
+  const push = (intent: PromptIntent, template: string, texts: string[]) => f.push({ intent, template, texts });
+  const is = isPlural(K) ? 'are' : 'is';
+  const Q = traits.qualifiers;
+  const U = profile.uses;
+  const q = (x: string) => `${x} ${K}`;
+  push('discovery', 's-buy', Q.map((x) => `Where can I buy ${withArticle(q(x))} online?`));
+  push('use-case', 's-best-for-use', Q.flatMap((x) => U.slice(0, 2).map((u) => `What ${is} the best ${q(x)} for ${u}?`)));
+  push('price', 's-under', budget ? Q.map((x) => `What ${is} the best ${q(x)} under ${budget}?`) : []);
+  push('discovery', 's-best', Q.map((x) => `What ${is} the best ${q(x)}?`));
+  push('gift', 's-gift', giftable ? Q.map((x) => `${isPlural(K) ? 'Are' : 'Is'} ${withArticle(q(x))} a good gift?`) : []);
+  // Against a sibling's own qualifier: "What is the difference between a men's and a women's down jacket?"
+  const theirs = traits.siblings.slice(0, 4).flatMap((p) => siblingTraits(snapshot, ev, p).distinct.slice(0, 1)).filter((x) => !Q.some((o) => singularKey(o) === singularKey(x)));
+  push('comparison', 's-vs', Q.slice(0, 2).flatMap((x) => theirs.slice(0, 2).map((y) => `Which ${is} better, ${withArticle(q(x))} or ${withArticle(q(y))}?`)));
+  push('discovery', 's-which', Q.map((x) => `Which online stores sell ${isPlural(K) ? q(x) : pluralPhrase(q(x))}?`));
+  if (traits.price !== null && ev.currency) {
+    const around = aroundPrice(traits.price, ev.currency);
+    push('price', 's-around', [`What ${is} a good ${K} for around ${around}?`, ...U.slice(0, 1).map((u) => `What ${is} a good ${K} for ${u} for around ${around}?`)]);
+    push('price', 's-rank', traits.rank === 'lowest' ? [`What ${is} the best budget ${K}?`, `What ${is} the cheapest good ${K}?`] : traits.rank === 'highest' ? [`What ${is} the best premium ${K}?`, `${isPlural(K) ? 'Are' : 'Is'} a high-end ${K} worth it?`] : []);
+    const cheaper = traits.otherPrices.filter((o) => o < traits.price!).sort((a, b) => a - b)[0];
+    push('comparison', 's-price-vs', cheaper !== undefined && !isPlural(K) ? [`Is ${withArticle(K)} at ${around} better than one at ${aroundPrice(cheaper, ev.currency)}?`] : []);
+    push('use-case', 's-use-budget', budget ? U.slice(0, 2).map((u) => `What ${is} the best ${K} for ${u} under ${budget}?`) : []);
+  }
+  // A sibling the shopper can name: "What is the difference between Lakeside Camp Chair and Lakeside Camp Chair 2?"
+  if (name) {
+    const named = traits.siblings.map((p) => describe(snapshot, ev, p).name).filter((n): n is string => Boolean(n) && dedupeKey(n!) !== dedupeKey(name));
+    push('comparison', 's-vs-name', named.slice(0, 2).map((n) => `What is the difference between ${name} and ${n}?`));
+  }
+  return f;
+}
+
+/**
+ * Why a product got `got` of `count` prompts, in words for the onboarding and daily results:
+ * the siblings nothing in the catalogue tells it apart from, or the evidence that ran out.
+ */
+export function productShortfallReason(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, got: number, count: number): string {
+  const traits = siblingTraits(snapshot, ev, product);
+  const { profile } = describe(snapshot, ev, product);
+  const head = `${got} of ${count} prompts`;
+  if (!profile.kind && !profile.type) return `${head}: the catalogue says no kind of product for it (no product type, no kind in its name), so no more distinct prompt can be written`;
+  const same = traits.siblings;
+  if (same.length && !traits.distinct.length && traits.price === null) {
+    const names = same.slice(0, 3).map((p) => `"${p.name}"`).join(', ');
+    return `${head}: nothing in the catalogue tells it apart from ${names}${same.length > 3 ? ` and ${same.length - 3} more` : ''} ` +
+      '(same kind; its title, options and price say nothing theirs do not); every further prompt would repeat one of theirs';
+  }
+  return `${head}: its kind, selling points, options and price give no further prompt that differs from the business's other prompts`;
+}
+
 /** Product-specific candidates by intent, most specific first, from the product's profile. */
 function profileFamilies(ev: PromptEvidence, profile: ProductProfile, budget: string | null, giftable: boolean): Family[] {
   const { kind: K, type: T, features: F, materials: M, peerMaterials: P, uses: U, figure: S, colours: C, origin: O } = profile;
@@ -1185,8 +1410,10 @@ export function productCandidateGroups(snapshot: StoreSnapshot, ev: PromptEviden
     ...f.filter((x) => own.has(x.template)),
     ...kindFamily(own_),
   ];
+  // Last: what tells it apart from its siblings (a sibling reaches its count with these).
+  const sibling = giftCard ? [] : siblingFamilies(snapshot, ev, product, own_, budget, giftable, distinctName);
   const byIntent = new Map<PromptIntent, Candidate[]>();
-  for (const c of [...roundRobinFamilies(specific), ...roundRobinFamilies(f.filter((x) => !own.has(x.template)))]) {
+  for (const c of [...roundRobinFamilies(specific), ...roundRobinFamilies(f.filter((x) => !own.has(x.template))), ...roundRobinFamilies(sibling)]) {
     const list = byIntent.get(c.intent) ?? [];
     list.push(c);
     byIntent.set(c.intent, list);
@@ -1330,15 +1557,19 @@ export function buildOfflinePrompts(request: PromptRequest): PromptSet {
   const business = request.business && request.business.count > 0 ? run.take(businessCandidateList(request.snapshot, ev), request.business.count) : [];
   const products: Record<string, string[]> = {};
   const shortfallProducts: Record<string, number> = {};
+  const shortfallReasons: Record<string, string> = {};
   (request.products ?? []).forEach((r, i) => {
     const list = r.count > 0 ? run.takeSpread(productCandidateGroups(request.snapshot, ev, r.product, i), r.count, productExcludedNames(r.product, ev.businessName, ev.brandWords)) : [];
     products[r.product.productId] = list;
-    if (list.length < r.count) shortfallProducts[r.product.productId] = r.count - list.length;
+    if (list.length < r.count) {
+      shortfallProducts[r.product.productId] = r.count - list.length;
+      shortfallReasons[r.product.productId] = productShortfallReason(request.snapshot, ev, r.product, list.length, r.count);
+    }
   });
   return {
     business,
     products,
-    shortfall: { business: Math.max(0, (request.business?.count ?? 0) - business.length), products: shortfallProducts },
+    shortfall: { business: Math.max(0, (request.business?.count ?? 0) - business.length), products: shortfallProducts, ...(Object.keys(shortfallReasons).length ? { reasons: shortfallReasons } : {}) },
     engine: { name: 'offline' },
     intents: run.intents,
   };

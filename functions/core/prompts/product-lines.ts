@@ -11,8 +11,10 @@
  *   colour, size or unit word, a word of any product type, or a word the store's own
  *   descriptions write in lower case mid-sentence at least as often as capitalised
  *   ("cork", "travel", "hot"); a name is written capitalised.
- * - Runs of the remaining words are candidate names. A run, or a single word of it, used
- *   in at least `max(3, 5%)` of the titles is a product line.
+ * - Runs of the remaining words are candidate names. A run that leads its title, or the
+ *   run's leading words (after the brand), used in at least `max(3, 5%)` of the titles is a
+ *   product line; a word later in the run is the product's own name or kind ("Microlot" of
+ *   "Honeyed Huila Microlot", "Reserve", "Half-Caf"), never a line on its own.
  * - Any title word that contains, or is contained in, a distinctive word of the business
  *   name (4+ letters: "SukhaGrip" for "Sukha"), or is one letter away from it, is a line
  *   however rarely it appears.
@@ -170,7 +172,12 @@ export function detectProductLines(products: readonly CatalogProduct[], business
       const flush = () => {
         if (run.length && leading) {
           count(run.join(' '), at, seenHere);
-          if (run.length > 1) for (const w of run) count(w, at, seenHere);
+          // A line leads the run ("Sukha PRO" → "PRO", after the brand); the run's later words
+          // are the product's own name and kind ("Honeyed Huila Microlot", "Amber Sidama
+          // Reserve", "Tidal Kenya Half-Caf Blend"): never counted on their own.
+          const named = run.filter((w, i) => i > 0 || !(brand.length > 0 && resemblesBrand(w, brand)));
+          const lead = run.length - named.length;
+          for (let k = 1; k <= named.length; k++) if (lead > 0 || k < run.length) count(run.slice(lead, lead + k).join(' '), at, seenHere);
         }
         if (run.length) leading = false;
         run = [];

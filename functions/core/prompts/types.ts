@@ -45,7 +45,12 @@ export interface PromptSet {
    * How many fewer than requested were produced because the store's evidence is too thin
    * for more distinct, sensible prompts (never padded with filler).
    */
-  shortfall: { business: number; products: Record<string, number> };
+  shortfall: {
+    business: number;
+    products: Record<string, number>;
+    /** Why each short product is short, by product id, when the engine says (the offline engine always does). */
+    reasons?: Record<string, string>;
+  };
   engine: PromptEngineInfo;
   /** The buyer intent of each prompt, by its text, when the engine knows it (the offline engine tags every prompt). */
   intents?: Record<string, PromptIntent>;

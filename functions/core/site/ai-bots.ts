@@ -10,30 +10,40 @@
  * looser mapping of §10 for when a product decision wants it (Googlebot → platform_8,
  * bingbot → platform_5, YouBot → platform_4, ...).
  *
- * Platforms 5 (the desktop-software assistant) and 8 (the search engine's AI overview) have
- * no User-Agent of their own, so nothing maps to them primarily. Google-Extended and
- * Applebot-Extended are robots.txt tokens, never User-Agents. Browser agents that use a stock
+ * Vendors (D160): platform_1 OpenAI, platform_2 Anthropic, platform_3 Google (Gemini and
+ * the company's other AI agents), platform_4 Perplexity, platform_5 Microsoft (Copilot, incl.
+ * GitHub Copilot), platform_6 DeepSeek, platform_7 xAI (Grok). Platform 8 (the search
+ * engine's AI overview) has no User-Agent of its own: Googlebot is classic search crawling.
+ * Google-Extended and Applebot-Extended are robots.txt tokens, never User-Agents. Browser agents that use a stock
  * Chrome UA (and HeadlessChrome) are not recognisable by UA: a server that sees the request
  * headers passes `Signature-Agent` (the ChatGPT agent sends `"https://chatgpt.com"`).
  *
  * What a request is (`kind`), in this order (§10 match order, first match wins):
  *   1. `Signature-Agent` of a known agent                       → `ai-crawler`
- *   2. a vendor AI/search bot token (AI_BOT_PATTERNS)           → `ai-crawler`
+ *   2. a vendor AI bot or agent token (AI_BOT_PATTERNS)         → `ai-crawler`
+ *   2b. a classic search-engine crawler (SEARCH_CRAWLER_PATTERNS: Googlebot, Storebot-Google,
+ *      bingbot, Applebot, DuckDuckBot, YandexBot, Baiduspider, ...) → `search-crawler`
+ *      (stored apart from AI visits, never in `total` or `by_platform`; D160)
  *   3. a link previewer (Slack, X, Facebook, Discord, WhatsApp, Telegram, LinkedIn, iMessage...)
  *                                                               → `link-preview` (not AI)
  *   4. a social in-app browser (FBAN, Instagram, ...)           → `human`
  *   5. a known non-AI tool (SEO crawlers, uptime monitors, feed readers, ad checkers, scanners)
  *                                                               → `non-ai-bot` (not AI)
- *   6. anything else that names itself a bot, crawler or spider → `ai-crawler`, `unknown` (D17)
+ *   6. anything else that declares itself automated (the maintained `isbot` pattern, or a
+ *      name ending in bot, crawler or spider)                  → `ai-crawler`, `unknown` (D17)
  *   7. everything else                                          → `human`
- * Only `ai-crawler` visits are recorded as AI recommendations.
+ * Only `ai-crawler` visits are recorded as AI recommendations; `search-crawler` visits are
+ * recorded in their own class.
  */
+import { getPattern as isbotPattern } from 'isbot';
 import type { PlatformKey } from '../constants';
 
 export type BotPlatformId = PlatformKey | 'unknown';
 /** What the vendor says the bot is for; `crawler` when the vendor does not say. */
 export type BotPurpose = 'training' | 'search' | 'user-fetch' | 'agent' | 'crawler';
-export type UserAgentKind = 'ai-crawler' | 'link-preview' | 'non-ai-bot' | 'human';
+export type UserAgentKind = 'ai-crawler' | 'search-crawler' | 'link-preview' | 'non-ai-bot' | 'human';
+/** How a stored visit is counted: an AI visit (total, by_platform) or classic search crawling (apart, D160). */
+export type VisitClass = 'ai' | 'search_engine';
 
 export interface AiBotPattern {
   /** Product token as it appears in the User-Agent. */
@@ -91,53 +101,70 @@ function token(
 const other = (name: string, vendor: string, pattern?: RegExp): OtherBotPattern =>
   ({ token: name, pattern: pattern ?? new RegExp(escape(name), 'i'), vendor });
 
-/** Ordered: the first matching entry wins. Platform tokens come before the `unknown` ones. */
+/**
+ * Ordered: the first matching entry wins. Platform tokens come before the `unknown` ones.
+ * Each token is documented at its vendor's crawler page (the fixture
+ * test/fixtures/ai-user-agents.ts lists the source beside every string).
+ */
 export const AI_BOT_PATTERNS: readonly AiBotPattern[] = [
-  // platform_1: the general chat assistant's vendor.
+  // platform_1: OpenAI (https://platform.openai.com/docs/bots).
   token('OAI-SearchBot', 'platform_1', 'OpenAI', 'search'),
   token('ChatGPT-User', 'platform_1', 'OpenAI', 'user-fetch'),
   token('GPTBot', 'platform_1', 'OpenAI', 'training'),
-  // platform_2: the second chat assistant's vendor.
+  // platform_2: Anthropic (support.claude.com, "Does Anthropic crawl data from the web").
   token('Claude-SearchBot', 'platform_2', 'Anthropic', 'search'),
   token('Claude-User', 'platform_2', 'Anthropic', 'user-fetch'),
   token('ClaudeBot', 'platform_2', 'Anthropic', 'training'),
   token('Claude-Web', 'platform_2', 'Anthropic', 'user-fetch', { documented: false }),
+  token('Anthropic-Claude', 'platform_2', 'Anthropic', 'user-fetch', { documented: false }),
   token('anthropic-ai', 'platform_2', 'Anthropic', 'training', { documented: false }),
-  // platform_3: the large search company's assistant (its own fetcher only; Googlebot is not it).
+  // platform_3: Google's AI agents (developers.google.com, user-triggered fetchers and common
+  // crawlers). Googlebot and Storebot-Google are classic search (SEARCH_CRAWLER_PATTERNS).
   token('Gemini-Deep-Research', 'platform_3', 'Google', 'user-fetch'),
-  // platform_4: the answer engine.
-  token('Perplexity-User', 'platform_4', 'Perplexity', 'user-fetch'),
+  token('GoogleAgent-Mariner', 'platform_3', 'Google', 'agent'),
+  token('GoogleAgent-Search', 'platform_3', 'Google', 'agent'),
+  token('Google-Agent', 'platform_3', 'Google', 'agent'),
+  token('Google-GeminiNotebook', 'platform_3', 'Google', 'user-fetch', { pattern: /Google-?GeminiNotebook|GeminiNotebook/i }),
+  token('Google-NotebookLM', 'platform_3', 'Google', 'user-fetch'),
+  token('Google-Gemini-CLI', 'platform_3', 'Google', 'agent', { documented: false, pattern: /Google-Gemini-CLI|\bGeminiCLI\//i }),
+  token('Gemini-AI', 'platform_3', 'Google', 'user-fetch', { documented: false, pattern: /\b(?:Bard|Gemini)-AI\b/i }),
+  token('Google-CloudVertexBot', 'platform_3', 'Google', 'crawler'),
+  // platform_4: Perplexity (https://docs.perplexity.ai/guides/bots); the user fetcher is also
+  // seen without its hyphen.
+  token('Perplexity-User', 'platform_4', 'Perplexity', 'user-fetch', { pattern: /Perplexity-?User/i }),
   token('PerplexityBot', 'platform_4', 'Perplexity', 'search'),
-  // platform_6: the open-model assistant ("DeepseekBot"/"DeepSeekBot" casing varies); undocumented.
+  // platform_5: Microsoft (Copilot). bingbot is classic search; BingPreview a link previewer.
+  token('GitHubCopilotChat', 'platform_5', 'Microsoft', 'agent', { documented: false, pattern: /GitHubCopilot(?:Chat)?/i }),
+  // platform_6: DeepSeek ("DeepseekBot"/"DeepSeekBot" casing varies); undocumented.
   token('DeepSeekBot', 'platform_6', 'DeepSeek', 'crawler', { documented: false }),
-  // platform_7: the social network's assistant; its vendor documents no crawler.
+  // platform_7: xAI (Grok); its vendor documents no crawler.
   token('xAI-Bot', 'platform_7', 'xAI', 'crawler', { documented: false }),
 
   // Outside the 8 platforms: unknown, with the looser mapping where §10 gives one.
-  token('Google-NotebookLM', 'unknown', 'Google', 'user-fetch', { altPlatformId: 'platform_3' }),
-  token('GoogleAgent-Mariner', 'unknown', 'Google', 'agent', { altPlatformId: 'platform_3' }),
-  token('Google-CloudVertexBot', 'unknown', 'Google', 'crawler'),
   token('GoogleOther', 'unknown', 'Google', 'crawler'),
-  token('Googlebot', 'unknown', 'Google', 'search', { altPlatformId: 'platform_8' }),
   token('DuckAssistBot', 'unknown', 'DuckDuckGo', 'user-fetch', { altPlatformId: 'platform_8' }),
-  token('bingbot', 'unknown', 'Microsoft', 'search', { altPlatformId: 'platform_5' }),
-  token('BingPreview', 'unknown', 'Microsoft', 'user-fetch', { altPlatformId: 'platform_5' }),
-  token('MicrosoftPreview', 'unknown', 'Microsoft', 'user-fetch', { altPlatformId: 'platform_5' }),
   token('meta-externalagent', 'unknown', 'Meta', 'training'),
   token('meta-externalfetcher', 'unknown', 'Meta', 'user-fetch'),
   token('meta-webindexer', 'unknown', 'Meta', 'search'),
   token('FacebookBot', 'unknown', 'Meta', 'training'),
+  // Mistral AI (https://docs.mistral.ai/robots).
   token('MistralAI-User', 'unknown', 'Mistral AI', 'user-fetch'),
+  token('MistralAI-Index', 'unknown', 'Mistral AI', 'search'),
+  token('MistralAI-Training', 'unknown', 'Mistral AI', 'training'),
   token('YouBot', 'unknown', 'You.com', 'search', { altPlatformId: 'platform_4' }),
   token('PhindBot', 'unknown', 'Phind', 'search', { altPlatformId: 'platform_4' }),
   token('iAskBot', 'unknown', 'iAsk', 'search', { altPlatformId: 'platform_4', pattern: /iask(?:bot|spider)/i }),
   token('Andibot', 'unknown', 'Andi', 'search', { altPlatformId: 'platform_4' }),
   token('ChatGLM-Spider', 'unknown', 'Zhipu', 'crawler', { altPlatformId: 'platform_6' }),
-  token('Applebot', 'unknown', 'Apple', 'search'),
+  // Amazon (https://developer.amazon.com/amazonbot; AWS Bedrock AgentCore and Nova Act docs).
+  token('Amzn-SearchBot', 'unknown', 'Amazon', 'search'),
+  token('Amzn-User', 'unknown', 'Amazon', 'user-fetch'),
   token('Amazonbot', 'unknown', 'Amazon', 'crawler'),
+  token('Amazon-Bedrock-AgentCore-Browser', 'unknown', 'Amazon', 'agent'),
+  token('AmazonBuyForMe', 'unknown', 'Amazon', 'agent'),
+  token('NovaAct', 'unknown', 'Amazon', 'agent', { pattern: /\bNova-?Act\b/i }),
   token('Bytespider', 'unknown', 'ByteDance', 'training'),
   token('TikTokSpider', 'unknown', 'ByteDance', 'crawler'),
-  token('PetalBot', 'unknown', 'Huawei', 'search'),
   token('CCBot', 'unknown', 'Common Crawl', 'training'),
   token('cohere-training-data-crawler', 'unknown', 'Cohere', 'training'),
   token('cohere-ai', 'unknown', 'Cohere', 'user-fetch', { documented: false }),
@@ -146,8 +173,36 @@ export const AI_BOT_PATTERNS: readonly AiBotPattern[] = [
   token('Timpibot', 'unknown', 'Timpi', 'crawler'),
   token('ImagesiftBot', 'unknown', 'ImageSift', 'crawler'),
   token('Kangaroo Bot', 'unknown', 'Kangaroo LLM', 'training'),
+  // Webz.io (https://webz.io/bot.html): omgili and omgilibot feed its AI data sets.
   token('Webzio-Extended', 'unknown', 'Webz.io', 'training'),
+  token('omgili', 'unknown', 'Webz.io', 'training', { pattern: /\bomgili(?:bot)?\b/i }),
   token('img2dataset', 'unknown', 'img2dataset', 'training'),
+];
+
+/**
+ * Classic search-engine crawlers: stored as their own class (`search_engine`), shown beside
+ * AI visits, never in `total` or `by_platform` (D160). `altPlatformId` keeps §10's looser
+ * mapping (Googlebot feeds the AI overview, bingbot Copilot) for a product decision that wants it.
+ */
+export const SEARCH_CRAWLER_PATTERNS: readonly AiBotPattern[] = [
+  // https://developers.google.com/search/docs/crawling-indexing/google-common-crawlers
+  token('Googlebot', 'unknown', 'Google', 'search', { altPlatformId: 'platform_8', pattern: /Googlebot/i }),
+  token('Storebot-Google', 'unknown', 'Google', 'search', { altPlatformId: 'platform_8' }),
+  // https://www.bing.com/webmasters/help/which-crawlers-does-bing-use-8c184ec0
+  token('bingbot', 'unknown', 'Microsoft', 'search', { altPlatformId: 'platform_5', pattern: /\b(?:bingbot|msnbot)\b/i }),
+  // https://support.apple.com/en-us/119829 (search for Siri/Spotlight; Applebot-Extended is the AI control)
+  token('Applebot', 'unknown', 'Apple', 'search'),
+  token('DuckDuckBot', 'unknown', 'DuckDuckGo', 'search'),
+  token('YandexBot', 'unknown', 'Yandex', 'search', { pattern: /\bYandex(?:Bot|Mobile(?:Bot)?|Images)\b/i }),
+  token('Baiduspider', 'unknown', 'Baidu', 'search'),
+  token('Yahoo! Slurp', 'unknown', 'Yahoo', 'search', { pattern: /Yahoo! Slurp/i }),
+  token('PetalBot', 'unknown', 'Huawei', 'search'),
+  token('SeznamBot', 'unknown', 'Seznam', 'search'),
+  token('Yeti', 'unknown', 'Naver', 'search', { pattern: /\bYeti\/\d/i }),
+  token('Qwantbot', 'unknown', 'Qwant', 'search', { pattern: /Qwantb?ot/i }),
+  token('MojeekBot', 'unknown', 'Mojeek', 'search'),
+  token('Sogou web spider', 'unknown', 'Sogou', 'search', { pattern: /Sogou (?:web|inst) spider/i }),
+  token('coccocbot', 'unknown', 'Coc Coc', 'search', { pattern: /coccocbot/i }),
 ];
 
 /**
@@ -189,6 +244,9 @@ export const LINK_PREVIEW_PATTERNS: readonly OtherBotPattern[] = [
   other('Google-PageRenderer', 'Google'),
   other('GroupMeBot', 'GroupMe'),
   other('SteamChatURLLookup', 'Valve'),
+  // Bing's and Microsoft's page previewers (https://aka.ms/MicrosoftPreview): a card, not AI.
+  other('BingPreview', 'Microsoft'),
+  other('MicrosoftPreview', 'Microsoft'),
 ];
 
 /** Social in-app browsers: a human in an app's web view (checked after the bot tokens). */
@@ -220,6 +278,7 @@ export const NON_AI_BOT_PATTERNS: readonly OtherBotPattern[] = [
   other('Google-InspectionTool', 'Google'),
   other('AdsBot-Google', 'Google'),
   other('Mediapartners-Google', 'Google'),
+  other('AdIdxBot', 'Microsoft'),
   other('OAI-AdsBot', 'OpenAI'),
   other('Feedfetcher-Google', 'Google'),
   other('Feedly', 'Feedly'),
@@ -234,10 +293,14 @@ export const NON_AI_BOT_PATTERNS: readonly OtherBotPattern[] = [
 ];
 
 /**
- * Anything else that names itself a bot, crawler or spider. `(?![a-z])` keeps words such as
- * "bottle" out; "CUBOT" (an Android phone brand) is excluded by `GENERIC_BOT_EXCEPTIONS`.
+ * Anything else that declares itself automated: the maintained `isbot` pattern (HTTP
+ * libraries, headless browsers, bare product tokens such as `NovaAct`, names without the
+ * word "bot"), or a name ending in bot, crawler or spider (`(?![a-z])` keeps "bottle" out).
+ * "CUBOT" (an Android phone brand) is excluded by `GENERIC_BOT_EXCEPTIONS`. One RegExp, so
+ * `/tracking.js` compiles in the same decision (isbot's lookbehinds need a 2023+ browser; an
+ * older one fails inside the script's try/catch and sends nothing).
  */
-export const GENERIC_BOT_PATTERN = /(?:bot|crawler|spider|scraper|crawl|slurp|fetcher)(?![a-z])/i;
+export const GENERIC_BOT_PATTERN = new RegExp(`${isbotPattern().source}|(?:bot|crawler|spider|scraper|crawl|slurp|fetcher)(?![a-z])`, 'i');
 export const GENERIC_BOT_EXCEPTIONS = /cubot/i;
 
 export interface UserAgentClass {
@@ -248,6 +311,8 @@ export interface UserAgentClass {
   isBot: boolean;
   /** What is recorded as an AI recommendation (`kind === 'ai-crawler'`). */
   isAiCrawler: boolean;
+  /** What is stored at all, and in which class: `ai`, `search_engine` (classic search crawling), or null (not stored). */
+  visitClass: VisitClass | null;
   /** The table entry's token, or `generic` for the generic pattern; absent for humans. */
   token?: string;
   vendor?: string;
@@ -262,13 +327,23 @@ export interface ClassifyOptions {
   signatureAgent?: string | null;
 }
 
-const HUMAN: Readonly<UserAgentClass> = { platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind: 'human', isBot: false, isAiCrawler: false };
+const HUMAN: Readonly<UserAgentClass> = { platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind: 'human', isBot: false, isAiCrawler: false, visitClass: null };
 
-const aiCrawler = (platformId: BotPlatformId, fields: Omit<UserAgentClass, 'platformId' | 'platformName' | 'kind' | 'isBot' | 'isAiCrawler'>): UserAgentClass =>
-  ({ platformId, platformName: PLATFORM_NAMES[platformId], kind: 'ai-crawler', isBot: true, isAiCrawler: true, ...fields });
+type VerdictFields = Omit<UserAgentClass, 'platformId' | 'platformName' | 'kind' | 'isBot' | 'isAiCrawler' | 'visitClass'>;
+
+const aiCrawler = (platformId: BotPlatformId, fields: VerdictFields): UserAgentClass =>
+  ({ platformId, platformName: PLATFORM_NAMES[platformId], kind: 'ai-crawler', isBot: true, isAiCrawler: true, visitClass: 'ai', ...fields });
 
 const notAi = (kind: 'link-preview' | 'non-ai-bot', entry: OtherBotPattern): UserAgentClass =>
-  ({ platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind, isBot: true, isAiCrawler: false, token: entry.token, vendor: entry.vendor });
+  ({ platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind, isBot: true, isAiCrawler: false, visitClass: null, token: entry.token, vendor: entry.vendor });
+
+const tableFields = (entry: AiBotPattern): VerdictFields => ({
+  token: entry.token,
+  vendor: entry.vendor,
+  ...(entry.altPlatformId ? { altPlatformId: entry.altPlatformId } : {}),
+  purpose: entry.purpose,
+  documented: entry.documented,
+});
 
 /** A structured-field string (`"https://chatgpt.com"`) or a bare value → lower case, no quotes, no trailing slash. */
 function signatureAgentOf(value: string | null | undefined): string {
@@ -284,22 +359,18 @@ export function classifyUserAgent(userAgent: string | null | undefined, options:
   }
   const ua = (userAgent ?? '').trim();
   if (!ua) return { ...HUMAN };
-  for (const entry of AI_BOT_PATTERNS) {
-    if (entry.pattern.test(ua)) {
-      return aiCrawler(entry.platformId, {
-        token: entry.token,
-        vendor: entry.vendor,
-        ...(entry.altPlatformId ? { altPlatformId: entry.altPlatformId } : {}),
-        purpose: entry.purpose,
-        documented: entry.documented,
-      });
-    }
+  const ai = AI_BOT_PATTERNS.find((e) => e.pattern.test(ua));
+  if (ai) return aiCrawler(ai.platformId, tableFields(ai));
+  const search = SEARCH_CRAWLER_PATTERNS.find((e) => e.pattern.test(ua));
+  if (search) {
+    return { platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind: 'search-crawler', isBot: true, isAiCrawler: false, visitClass: 'search_engine', ...tableFields(search) };
   }
   const preview = LINK_PREVIEW_PATTERNS.find((e) => e.pattern.test(ua));
   if (preview) return notAi('link-preview', preview);
   if (IN_APP_BROWSER_PATTERN.test(ua)) return { ...HUMAN };
   const tool = NON_AI_BOT_PATTERNS.find((e) => e.pattern.test(ua));
   if (tool) return notAi('non-ai-bot', tool);
+  // No self-declared automated agent is counted a human (isbot's list, GENERIC_BOT_PATTERN).
   if (GENERIC_BOT_PATTERN.test(ua) && !GENERIC_BOT_EXCEPTIONS.test(ua)) {
     return aiCrawler('unknown', { token: 'generic', documented: false });
   }

@@ -22,9 +22,12 @@
  *     tag possible); they are left out of the sitemap and start with their `Source:` URL.
  * - Dates (D112): every HTML page keeps its modified date until its content changes; pass the
  *   previous release's pages as `previousPages` (`pageDatesOf(files)`, core/site/dates.ts).
- * - Scale (D113): llms.txt lists at most `LLMS_PRODUCTS_PER_COLLECTION` products per collection
- *   and `LLMS_INDEX_MAX_PRODUCTS` in all; data.json holds the organization and those products;
- *   the full catalogue is in `/llms/catalog/full.txt` and `/llms/catalog/<n>.txt`.
+ * - Scale (D113, amended by D158): llms.txt lists every product while it stays within
+ *   `LLMS_TXT_BUDGET_BYTES` (100 KB) and data.json describes every product while it stays within
+ *   `DATA_JSON_BUDGET_BYTES` (1 MB); beyond a budget, llms.txt lists at most
+ *   `LLMS_PRODUCTS_PER_COLLECTION` per collection and `LLMS_INDEX_MAX_PRODUCTS` in all, most
+ *   relevant first, and data.json those products; the full catalogue is always in
+ *   `/llms/catalog/full.txt` and `/llms/catalog/<n>.txt`.
  * - Collections: the snapshot carries no collection membership, so products are matched to a
  *   collection when their product type, a tag or the vendor names the collection (handle or
  *   title, singular or plural); `all`-like handles hold every product; callers that know the
@@ -35,7 +38,7 @@
 import { ValidationError } from '../errors';
 import { CONTENT_TYPES, oneLine } from './html';
 import { buildIndexPage } from './index-page';
-import { DEFAULT_LLMS_LIMITS, buildLlmsFiles, buildProductLlmsFiles, productGroups, storeAgentFileLinks, type LlmsLimits } from './llms';
+import { DEFAULT_LLMS_LIMITS, buildLlmsIndex, buildProductLlmsFiles, publishedBytes, relevanceOrder, storeAgentFileLinks, type LlmsLimits } from './llms';
 import { pageDatesOf, type PageDates } from './dates';
 import {
   buildCollectionPage,
@@ -89,16 +92,38 @@ export interface BuildSiteOptions {
   articleSlugs?: readonly string[];
 }
 
-/** The products data.json describes: the ones llms.txt lists (D113). */
-function leadingProducts(groups: ReturnType<typeof productGroups>, limits: LlmsLimits): CatalogProduct[] {
-  const out: CatalogProduct[] = [];
-  for (const group of groups) {
-    for (const ref of group.products.slice(0, limits.perCollection)) {
-      if (out.length >= limits.indexMaxProducts) return out;
-      out.push(ref.product);
-    }
+/**
+ * The products data.json describes: every product while the document stays within the
+ * budget; beyond it the ones llms.txt lists, the least relevant left out first when even
+ * those do not fit (D158).
+ */
+function dataJsonDocument(
+  build: (products: readonly CatalogProduct[]) => Record<string, unknown>,
+  products: readonly CatalogProduct[],
+  listed: readonly CatalogProduct[],
+  compare: (a: CatalogProduct, b: CatalogProduct) => number,
+  limits: LlmsLimits,
+): string {
+  const render = (subset: readonly CatalogProduct[]) => `${JSON.stringify(build(subset), null, 2)}\n`;
+  const all = render(products);
+  if (publishedBytes(all) <= limits.dataJsonBudgetBytes) return all;
+  const ranked = [...listed].sort(compare);
+  // The listed order is kept; the prefix of the relevance order decides who stays.
+  const subset = (n: number) => {
+    const keep = new Set(ranked.slice(0, n).map((p) => p.productId));
+    return listed.filter((p) => keep.has(p.productId));
+  };
+  let content = render(listed);
+  if (publishedBytes(content) <= limits.dataJsonBudgetBytes) return content;
+  let lo = 0;
+  let hi = listed.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (publishedBytes(render(subset(mid))) <= limits.dataJsonBudgetBytes) lo = mid;
+    else hi = mid - 1;
   }
-  return out;
+  content = render(subset(lo));
+  return content;
 }
 
 /**
@@ -215,20 +240,20 @@ export function buildSiteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative
     limits: llmsLimits,
   };
   const files: SiteFile[] = [];
-  files.push(...buildLlmsFiles(llmsInput));
+  const llms = buildLlmsIndex(llmsInput);
+  files.push(...llms.files);
   files.push(...buildProductLlmsFiles(products, narrative, { now: options.now, business: snapshot.business }));
-  const leading = leadingProducts(productGroups(llmsInput), llmsLimits);
-  const dataJson = boundedDataJson(
-    buildDataJson(snapshot.business, leading, narrative, options.now, organizationProfile(snapshot)),
-    products.length,
-    leading.length,
-    Math.ceil(products.length / llmsLimits.catalogPageSize),
+  const listed = llms.selection.groups.flatMap((g) => g.shown.map((ref) => ref.product));
+  const profile = organizationProfile(snapshot);
+  const catalogPages = Math.ceil(products.length / llmsLimits.catalogPageSize);
+  const dataJson = dataJsonDocument(
+    (subset) => boundedDataJson(buildDataJson(snapshot.business, subset, narrative, options.now, profile), products.length, subset.length, catalogPages),
+    products,
+    listed,
+    relevanceOrder(llmsInput),
+    llmsLimits,
   );
-  files.push({
-    path: SITE_PATHS.dataJson,
-    content: `${JSON.stringify(dataJson, null, 2)}\n`,
-    contentType: CONTENT_TYPES.json,
-  });
+  files.push({ path: SITE_PATHS.dataJson, content: dataJson, contentType: CONTENT_TYPES.json });
   for (const ref of productRefs) files.push(buildProductPage(ctx, ref, collectionRefs));
   for (const ref of collectionRefs) files.push(buildCollectionPage(ctx, ref));
   faqRefs.forEach((_, i) => files.push(buildFaqPage(ctx, faqRefs, i)));

@@ -8,13 +8,14 @@
  * Links are absolute (llmstxt.org), on the site's public origin: written with
  * `PUBLIC_ORIGIN_TOKEN` and resolved by `finalizeSite` (the customer domain once connected,
  * else the AI host), in their routed form (`aiHref`), so they resolve on either host (D28).
- * `/llms.txt` is an index that stays small at any catalogue size (D113); the full catalogue
- * is in `/llms/catalog/full.txt` and `/llms/catalog/<n>.txt`.
+ * `/llms.txt` lists every product while it stays within a size budget (100 KB), and only
+ * beyond it becomes an index of the most relevant products (D113, amended by D158); the full
+ * catalogue is always in `/llms/catalog/full.txt` and `/llms/catalog/<n>.txt`.
  */
 import { CONTENT_TYPES, oneLine, truncate } from './html';
 import { isCatchAllCollection } from '../generate/industry';
 import { markdownDetails, markdownPlain } from './markdown';
-import { SITE_PATHS, isRoutedPath, productSlugs, publicUrl, publicUrlOfFile } from './paths';
+import { PUBLIC_ORIGIN_TOKEN, SITE_PATHS, isRoutedPath, productSlugs, publicUrl, publicUrlOfFile } from './paths';
 import { identifierFacts, priceStatement, stockNote, stockStatement, variantDetailBlock } from './offers';
 import type { CatalogProduct, SiteFile, SiteNarrative, StoreAgentFile, StoreIdentity, PageKind } from './types';
 
@@ -142,9 +143,20 @@ export function buildProductLlmsFiles(
   return files;
 }
 
-/** Products listed per collection in `/llms.txt` (the rest: collection page and catalogue files). */
+/**
+ * Size budgets (D113 as amended by D158, docs/decisions.md): `/llms.txt` lists every
+ * product while it stays within `LLMS_TXT_BUDGET_BYTES`, and `/data.json` describes every
+ * product while it stays within `DATA_JSON_BUDGET_BYTES`. Only beyond a budget do the
+ * per-collection cap and the total cap below apply, most relevant products first.
+ * Sizes are measured as published: each public-origin link counted at `ORIGIN_ALLOWANCE` bytes.
+ */
+export const LLMS_TXT_BUDGET_BYTES = 100 * 1024;
+export const DATA_JSON_BUDGET_BYTES = 1024 * 1024;
+/** Bytes the public origin may take once resolved (a customer domain), for the budgets. */
+export const ORIGIN_ALLOWANCE = 100;
+/** Beyond the budget: products listed per collection in `/llms.txt` (the rest: collection page and catalogue files). */
 export const LLMS_PRODUCTS_PER_COLLECTION = 10;
-/** At most this many products in `/llms.txt` in all. */
+/** Beyond the budget: at most this many products in `/llms.txt` in all. */
 export const LLMS_INDEX_MAX_PRODUCTS = 200;
 /** Products per `/llms/catalog/<n>.txt`. */
 export const LLMS_CATALOG_PAGE_SIZE = 500;
@@ -159,6 +171,10 @@ export interface LlmsLimits {
   indexMaxProducts: number;
   catalogPageSize: number;
   indexMaxPages: number;
+  /** llms.txt lists every product while it stays within this many bytes (as published). */
+  llmsTxtBudgetBytes: number;
+  /** data.json describes every product while it stays within this many bytes (as published). */
+  dataJsonBudgetBytes: number;
 }
 
 export const DEFAULT_LLMS_LIMITS: LlmsLimits = {
@@ -166,7 +182,49 @@ export const DEFAULT_LLMS_LIMITS: LlmsLimits = {
   indexMaxProducts: LLMS_INDEX_MAX_PRODUCTS,
   catalogPageSize: LLMS_CATALOG_PAGE_SIZE,
   indexMaxPages: LLMS_INDEX_MAX_PAGES,
+  llmsTxtBudgetBytes: LLMS_TXT_BUDGET_BYTES,
+  dataJsonBudgetBytes: DATA_JSON_BUDGET_BYTES,
 };
+
+/**
+ * The size of a file as published: UTF-8 bytes, each `PUBLIC_ORIGIN_TOKEN` counted as an
+ * origin of `ORIGIN_ALLOWANCE` bytes (the token is shorter than many customer domains).
+ */
+export function publishedBytes(content: string): number {
+  const links = content.split(PUBLIC_ORIGIN_TOKEN).length - 1;
+  return Buffer.byteLength(content, 'utf8') + links * Math.max(0, ORIGIN_ALLOWANCE - PUBLIC_ORIGIN_TOKEN.length);
+}
+
+/** Collections whose members a store features: best sellers, featured, popular, trending. */
+const FEATURED_COLLECTION = /best[\s_-]*sell|featured|popular|trending|top[\s_-]*(?:sell|pick|rated)|favou?rites|staff[\s_-]*picks/i;
+
+export function isFeaturedCollection(c: { handle?: string; title: string }): boolean {
+  return FEATURED_COLLECTION.test(c.handle ?? '') || FEATURED_COLLECTION.test(c.title);
+}
+
+/**
+ * Relevance, for what is kept beyond a budget: available first; then products of a featured
+ * or best-seller collection (in that collection's order); then the most recently updated
+ * (`updatedAt`, the newest date the catalogue carries); then catalogue order.
+ * Returns a comparator over product ids.
+ */
+export function relevanceOrder(input: Pick<LlmsTxtInput, 'products' | 'collections'>): (a: CatalogProduct, b: CatalogProduct) => number {
+  const featured = new Map<string, number>();
+  for (const c of input.collections) {
+    if (!isFeaturedCollection(c)) continue;
+    for (const id of c.productIds ?? []) if (!featured.has(id)) featured.set(id, featured.size);
+  }
+  const position = new Map(input.products.map((p, i) => [p.product.productId, i]));
+  const time = (p: CatalogProduct) => {
+    const t = p.updatedAt ? new Date(p.updatedAt).getTime() : NaN;
+    return Number.isNaN(t) ? -Infinity : t;
+  };
+  return (a, b) =>
+    Number(b.available) - Number(a.available) ||
+    (featured.get(a.productId) ?? Infinity) - (featured.get(b.productId) ?? Infinity) ||
+    time(b) - time(a) ||
+    (position.get(a.productId) ?? 0) - (position.get(b.productId) ?? 0);
+}
 
 /** Pages a reader looks for first: the store's own content, then its listings, then product copies. */
 const PAGE_KIND_ORDER: Record<PageKind, number> = { home: 0, page: 1, blog: 2, article: 3, other: 4, collection: 5, product: 6 };
@@ -262,9 +320,40 @@ export function productGroups(input: Pick<LlmsTxtInput, 'products' | 'collection
   return groups;
 }
 
+/** `SKU YM-1` or `SKUs YM-1, YM-2` (every variant's, once each); null when the store gives none. */
+export function skuNote(product: CatalogProduct): string | null {
+  const skus = [...new Set((product.variants ?? []).map((v) => oneLine(v.sku ?? '')).filter(Boolean))];
+  if (!skus.length) return null;
+  return `${skus.length === 1 ? 'SKU' : 'SKUs'} ${skus.join(', ')}`;
+}
+
 function productLink(ref: { product: CatalogProduct; slug: string }, narrative: SiteNarrative, noteLength: number): LlmsLink {
-  const notes = [offerNote(ref.product), truncate(productSummary(ref.product, narrative), noteLength)].filter(Boolean).join('; ');
+  const notes = [offerNote(ref.product), skuNote(ref.product), truncate(productSummary(ref.product, narrative), noteLength)].filter(Boolean).join('; ');
   return { name: ref.product.name, url: publicUrl(SITE_PATHS.productLlms(ref.slug)), notes };
+}
+
+/** The products `/llms.txt` lists, per group (the groups of `productGroups`, in order). */
+export interface LlmsIndexSelection {
+  groups: Array<{ group: ProductGroup; shown: ProductGroup['products'] }>;
+  /** Every product is listed (the catalogue fits the budget). */
+  complete: boolean;
+}
+
+/**
+ * Beyond the budget: each group in relevance order, at most `perCollection` of it and
+ * `maxTotal` in all.
+ */
+function cappedSelection(groups: ProductGroup[], compare: (a: CatalogProduct, b: CatalogProduct) => number, perCollection: number, maxTotal: number): LlmsIndexSelection {
+  let listed = 0;
+  return {
+    complete: false,
+    groups: groups.map((group) => {
+      const ranked = [...group.products].sort((a, b) => compare(a.product, b.product));
+      const shown = ranked.slice(0, Math.max(0, Math.min(perCollection, maxTotal - listed)));
+      listed += shown.length;
+      return { group, shown };
+    }),
+  };
 }
 
 function storeDetails(input: LlmsTxtInput): string[] {
@@ -285,32 +374,68 @@ function storeDetails(input: LlmsTxtInput): string[] {
 const OFFER_CAVEAT = 'Prices and availability change; the store pages are authoritative.';
 
 /**
- * `/llms.txt` (a concise index, llmstxt.org): H1, summary, details, then products by collection
- * (at most `perCollection` each and `indexMaxProducts` in all, each product once), collections,
- * Q&A, pages, and an Optional section with the full catalogue, its pages, data.json, the sitemap
- * and the store's own agent files. Plus `/llms/catalog/full.txt` (every product, one line each)
- * and `/llms/catalog/<n>.txt` (the same lines in pages). Links are absolute on the public origin.
+ * `/llms.txt` (llmstxt.org): H1, summary, details, then products by collection, collections,
+ * Q&A, pages, and an Optional section with the full catalogue, its pages, data.json, the
+ * sitemap and the store's own agent files. Every product is listed (with price, stock and
+ * SKUs) while the file stays within `llmsTxtBudgetBytes`; beyond it, at most `perCollection`
+ * per collection and `indexMaxProducts` in all, the most relevant first (`relevanceOrder`),
+ * fewer in all if that is still too large. Plus `/llms/catalog/full.txt` (every product, one
+ * line each) and `/llms/catalog/<n>.txt` (the same lines in pages). Links are absolute on the
+ * public origin.
  */
 export function buildLlmsFiles(input: LlmsTxtInput): SiteFile[] {
-  const { business, narrative } = input;
+  return buildLlmsIndex(input).files;
+}
+
+/** `buildLlmsFiles` and which products its `/llms.txt` lists. */
+export function buildLlmsIndex(input: LlmsTxtInput): { files: SiteFile[]; selection: LlmsIndexSelection } {
   const limits = input.limits ?? DEFAULT_LLMS_LIMITS;
   const groups = productGroups(input);
+  const render = (selection: LlmsIndexSelection) => renderLlmsTxt(input, limits, selection);
+  let selection: LlmsIndexSelection = { complete: true, groups: groups.map((group) => ({ group, shown: group.products })) };
+  let llmsTxt = render(selection);
+  if (publishedBytes(llmsTxt) > limits.llmsTxtBudgetBytes) {
+    const compare = relevanceOrder(input);
+    const fits = (perCollection: number, maxTotal: number) =>
+      publishedBytes(render(cappedSelection(groups, compare, perCollection, maxTotal))) <= limits.llmsTxtBudgetBytes;
+    /** The largest n in [lo, hi] with ok(n), given ok(lo) (ok is monotone). */
+    const largest = (lo: number, hi: number, ok: (n: number) => boolean) => {
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (ok(mid)) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    };
+    // Even the capped index can exceed the budget (long names or notes): then the largest total that fits.
+    const total = fits(limits.perCollection, limits.indexMaxProducts) ? limits.indexMaxProducts : largest(0, limits.indexMaxProducts, (n) => fits(limits.perCollection, n));
+    selection = cappedSelection(groups, compare, limits.perCollection, total);
+    llmsTxt = render(selection);
+  }
+  const files: SiteFile[] = [{ path: SITE_PATHS.llmsTxt, content: llmsTxt, contentType: CONTENT_TYPES.text }];
+  files.push(...catalogueFiles(input, limits, groups));
+  return { files, selection };
+}
+
+function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsIndexSelection): string {
+  const { business, narrative } = input;
   const total = input.products.length;
   const pageCount = Math.ceil(total / limits.catalogPageSize);
   const catalogueNote = total ? `${total} product${total === 1 ? '' : 's'}` : '';
+  const listed = selection.groups.reduce((n, g) => n + g.shown.length, 0);
 
   const details = storeDetails(input);
   details.push(
-    `Products are grouped by collection; at most ${limits.perCollection} are listed per collection here. ` +
-      `Every product is in the full catalogue (${catalogueNote || 'no products'}), linked in the Optional section. ${OFFER_CAVEAT}`,
+    selection.complete
+      ? `Every product is listed here with its price, stock and SKUs, grouped by collection (${catalogueNote || 'no products'}); ` +
+          `the same lines are in the full catalogue, linked in the Optional section. ${OFFER_CAVEAT}`
+      : `${listed} of ${total} products are listed here: at most ${limits.perCollection} per collection, available products first, ` +
+          `then best sellers and featured products, then the most recently updated. ` +
+          `Every product is in the full catalogue (${catalogueNote}), linked in the Optional section. ${OFFER_CAVEAT}`,
   );
 
   const sections: LlmsSection[] = [];
-  let listed = 0;
-  for (const group of groups) {
-    const room = Math.max(0, Math.min(limits.perCollection, limits.indexMaxProducts - listed));
-    const shown = group.products.slice(0, room);
-    listed += shown.length;
+  for (const { group, shown } of selection.groups) {
     const links = shown.map((ref) => productLink(ref, narrative, 160));
     const more = group.products.length - shown.length;
     if (more > 0) {
@@ -345,17 +470,22 @@ export function buildLlmsFiles(input: LlmsTxtInput): SiteFile[] {
     }
   }
   optional.push(
-    { name: 'Structured data', url: publicUrl(SITE_PATHS.dataJson), notes: 'schema.org JSON-LD: the store and its leading products' },
+    { name: 'Structured data', url: publicUrl(SITE_PATHS.dataJson), notes: 'schema.org JSON-LD: the store and its products' },
     { name: 'Sitemap', url: publicUrl(SITE_PATHS.sitemap), notes: 'every store page and AI page' },
   );
   for (const file of input.storeAgentFiles ?? []) optional.push({ name: file.name, url: file.url, notes: file.notes ?? 'published by the store itself' });
   sections.push({ title: 'Optional', links: optional });
+  return renderLlmsDocument({ title: business.name, summary: narrative.summary, details, sections });
+}
 
-  const files: SiteFile[] = [
-    { path: SITE_PATHS.llmsTxt, content: renderLlmsDocument({ title: business.name, summary: narrative.summary, details, sections }), contentType: CONTENT_TYPES.text },
-  ];
-  if (!total) return files;
-
+/** `/llms/catalog/full.txt` and `/llms/catalog/<n>.txt`: every product once, grouped. */
+function catalogueFiles(input: LlmsTxtInput, limits: LlmsLimits, groups: ProductGroup[]): SiteFile[] {
+  const { business, narrative } = input;
+  const total = input.products.length;
+  if (!total) return [];
+  const pageCount = Math.ceil(total / limits.catalogPageSize);
+  const catalogueNote = `${total} product${total === 1 ? '' : 's'}`;
+  const files: SiteFile[] = [];
   // Catalogue files: every product once, grouped, in the order above.
   const ordered = groups.flatMap((g) => g.products.map((ref) => ({ ref, group: g.title })));
   const catalogueSections = (items: typeof ordered): LlmsSection[] => {

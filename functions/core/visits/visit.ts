@@ -7,7 +7,9 @@
  * was built from (D1xx, docs/decisions.md).
  */
 import type { PlatformKey } from '../constants';
-import type { BotPlatformId, BotPurpose } from '../site/ai-bots';
+import type { BotPlatformId, BotPurpose, VisitClass } from '../site/ai-bots';
+
+export type { VisitClass };
 
 /** `beacon`: `/tracking.js` posted it; `server`: the AI-site host, the CDN proxy or the access logs saw the request. */
 export type VisitSource = 'beacon' | 'server';
@@ -49,7 +51,8 @@ export interface VisitRecord {
   /** The normalized path of the dedupe key. */
   path: string;
   via: VisitVia;
+  visit_class: VisitClass;
 }
 
-/** Visits per platform key (all 8 and `unknown`, zeros included). */
-export type VisitCounts = { total: number; byPlatform: Record<BotPlatformId, number> };
+/** AI visits per platform key (all 8 and `unknown`, zeros included); classic search-engine visits apart. */
+export type VisitCounts = { total: number; byPlatform: Record<BotPlatformId, number>; searchEngines: number };

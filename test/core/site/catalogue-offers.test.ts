@@ -47,12 +47,13 @@ const num = (s: string | number | null | undefined) => Number(s);
 /** Every check of this file, over one catalogue (raw store items and their catalogue entries). */
 function checkCatalogue(raw: StorefrontProduct[], products: CatalogProduct[], currency: string, snapshot: StoreSnapshot) {
   const { files, graph, slugs } = build(snapshot);
-  // data.json holds the leading products (the whole catalogue is linked from llms.txt); each
-  // product page holds its own node. Both must be the same node.
+  // data.json describes every product of a catalogue within its budget (D113 as amended);
+  // each product page holds its own node. Both must be the same node.
   const dataNodes = new Map(graph.filter((n) => n['@type'] === 'Product' || n['@type'] === 'ProductGroup').map((n) => [n.url as string, n]));
   expect(dataNodes.size).toBeGreaterThan(0);
   const llms = parseLlmsTxt(files.get('/llms.txt')!.content);
-  const listed = new Map(llms.sections.find((s) => s.title === 'Products')!.links.map((l) => [l.name, l.notes ?? '']));
+  // Keyed by the linked facts file: titles repeat within a catalogue (the yoga store has 4 pairs).
+  const listed = new Map(llms.sections.find((s) => s.title === 'Products')!.links.map((l) => [new URL(l.url).pathname, l.notes ?? '']));
   expect(listed.size).toBeGreaterThan(0);
   const counts = { offers: 0, groups: 0, ranges: 0, partlySoldOut: 0, soldOut: 0, gtins: 0, inDataJson: 0, inLlmsTxt: 0 };
 
@@ -140,11 +141,14 @@ function checkCatalogue(raw: StorefrontProduct[], products: CatalogProduct[], cu
       }
     }
     for (const tag of internal) expect(text).not.toContain(tag);
-    const note = listed.get(item.title.trim());
+    const note = listed.get(`/llms/${slug}.txt`);
     if (note !== undefined) {
       counts.inLlmsTxt++;
       expect(note.startsWith(price)).toBe(true);
       expect(note).toContain(stock.charAt(0).toLowerCase() + stock.slice(1));
+      // Every SKU of the product, once (issue 22.1).
+      const skus = [...new Set(variants.map((v) => (v.sku ?? '').trim()).filter(Boolean))];
+      if (skus.length) expect(note).toContain(`${skus.length === 1 ? 'SKU' : 'SKUs'} ${skus.join(', ')}`);
     }
 
     // The product page: og:type product with price meta, the same statements, the same JSON-LD.
@@ -175,8 +179,10 @@ describe('the yoga store fixture (50 products)', () => {
     expect(counts.soldOut).toBeGreaterThanOrEqual(2);
     expect(counts.gtins).toBeGreaterThanOrEqual(20);
     expect(counts.offers).toBeGreaterThan(200);
-    expect(counts.inDataJson).toBeGreaterThanOrEqual(10);
-    expect(counts.inLlmsTxt).toBeGreaterThanOrEqual(10);
+    // Issue 22.1: a 50-product store without collections keeps its whole catalogue in both
+    // files (D113's old 10-per-collection cap listed 10).
+    expect(counts.inDataJson).toBe(50);
+    expect(counts.inLlmsTxt).toBe(50);
   });
 
   it('keeps sold-out options and SKUs from collapsing (a whole colour sold out is named once)', () => {
@@ -292,5 +298,7 @@ describe('the demo store (24 products over HTTP)', () => {
     const products = raw.map((p) => toCatalogProduct(p, store.origin, currency));
     const counts = checkCatalogue(raw, products, 'USD', snapshotOf(store.origin, 'Harbor & Pine Coffee Co.', products));
     expect(counts.offers).toBeGreaterThanOrEqual(24);
+    expect(counts.inDataJson).toBe(24);
+    expect(counts.inLlmsTxt).toBe(24);
   });
 });

@@ -1,11 +1,19 @@
 /**
  * Issue items 5 (dates follow the content), 6 (text fidelity), 7 (llms.txt at scale) and 8
- * (what the store served is kept: sitemap images, the store's own agent files).
+ * (what the store served is kept: sitemap images, the store's own agent files); issue 22.1
+ * (every product in llms.txt and data.json within a size budget, the cap only beyond it).
  */
 import * as cheerio from 'cheerio';
 import { buildSiteFiles, finalizeSite } from '../../../functions/core/site/build';
 import { decideModified, pageDatesOf } from '../../../functions/core/site/dates';
-import { LLMS_INDEX_MAX_PRODUCTS } from '../../../functions/core/site/llms';
+import {
+  DATA_JSON_BUDGET_BYTES,
+  DEFAULT_LLMS_LIMITS,
+  LLMS_INDEX_MAX_PRODUCTS,
+  LLMS_PRODUCTS_PER_COLLECTION,
+  LLMS_TXT_BUDGET_BYTES,
+} from '../../../functions/core/site/llms';
+import { buildDemoSiteInProcess } from '../../../bench/fidelity';
 import { htmlToMarkdown } from '../../../functions/core/text/markdown';
 import { toCatalogProduct } from '../../../functions/core/products/catalog';
 import { markdownDetails, markdownHtml, markdownPlain } from '../../../functions/core/site/markdown';
@@ -130,18 +138,80 @@ function bigSnapshot(count: number): StoreSnapshot {
   return snap;
 }
 
+const productLinks = (llms: string) => llms.match(/\/llms\/(?!catalog\/)[a-z0-9-]+\.txt/g) ?? [];
+const productNodes = (data: any) => data['@graph'].filter((n: any) => n['@type'] === 'Product' || n['@type'] === 'ProductGroup');
+
+describe('D113 (amended): every product within the size budget, the cap only beyond it', () => {
+  it('a 51-product store without collections lists all 51 in llms.txt and data.json (issue 22.1; the old cap listed 10)', () => {
+    const snap = bigSnapshot(51);
+    snap.collections = [];
+    const files = finalizeSite(buildSiteFiles(snap, { ...narrative(), productSummaries: {} }, OPTIONS), metadata());
+    const llms = file(files, '/llms.txt').content;
+    const links = productLinks(llms);
+    expect(new Set(links).size).toBe(51);
+    expect(links).toHaveLength(51);
+    expect(llms).toContain('## Products');
+    expect(llms).not.toContain('more than listed here');
+    expect(llms).toContain('Every product is listed here');
+    const data = JSON.parse(file(files, '/data.json').content);
+    expect(productNodes(data).map((n: any) => n.url).sort()).toEqual(snap.products.map((p) => p.url).sort());
+    expect(data['@graph'].find((n: any) => n['@type'] === 'DataCatalog')).toBeUndefined();
+    expect(Buffer.byteLength(llms)).toBeLessThanOrEqual(LLMS_TXT_BUDGET_BYTES);
+  });
+
+  it('beyond the budget: the most relevant first (available, then best sellers, then newest), and each file within its budget', () => {
+    const snap = bigSnapshot(60);
+    snap.products.forEach((p, i) => (p.updatedAt = `2026-01-${String(1 + (i % 28)).padStart(2, '0')}T00:00:00Z`));
+    snap.products[50]!.updatedAt = '2026-03-01T00:00:00Z'; // the newest; bean-50 is available (50 % 7 != 0)
+    snap.collections = [{ handle: 'best-sellers', title: 'Best Sellers', url: `${STORE}/collections/best-sellers`, description: '' }];
+    const limits = { ...DEFAULT_LLMS_LIMITS, perCollection: 3, llmsTxtBudgetBytes: 6000, dataJsonBudgetBytes: 5000 };
+    const files = finalizeSite(
+      buildSiteFiles(snap, { ...narrative(), productSummaries: {} }, { ...OPTIONS, llmsLimits: limits, collectionMembers: { 'best-sellers': ['bean-35', 'bean-31', 'bean-30'] } }),
+      metadata(),
+    );
+    const llms = file(files, '/llms.txt').content;
+    expect(Buffer.byteLength(llms)).toBeLessThanOrEqual(6000);
+    const links = productLinks(llms);
+    expect(links.length).toBeGreaterThanOrEqual(3);
+    expect(links.length).toBeLessThan(60);
+    expect(new Set(links).size).toBe(links.length);
+    // Best sellers: available first (bean-35 is sold out), then the collection's order.
+    const best = productLinks(llms.slice(llms.indexOf('## Best Sellers'), llms.indexOf('## Other products')));
+    expect(best).toEqual(['/llms/bean-31.txt', '/llms/bean-30.txt', '/llms/bean-35.txt']);
+    // Other products: the newest available first, no sold-out product while available ones are left out.
+    const other = llms.slice(llms.indexOf('## Other products'), llms.indexOf('## Collections'));
+    expect(productLinks(other)[0]).toBe('/llms/bean-50.txt');
+    expect(other).not.toContain('out of stock');
+    expect(other).toMatch(/\[All 57 products: Other products\]\(https:\/\/northwind-coffee\.example\/llms\/catalog\/full\.txt\): \d+ more than listed here/);
+    expect(llms).toMatch(/\d+ of 60 products are listed here/);
+    // data.json: within its budget, the most relevant of the listed products, and a pointer to the catalogue.
+    const content = file(files, '/data.json').content;
+    expect(Buffer.byteLength(content)).toBeLessThanOrEqual(5000);
+    const data = JSON.parse(content);
+    const urls = productNodes(data).map((n: any) => n.url.replace(`${STORE}/products/`, ''));
+    expect(urls.length).toBeGreaterThan(0);
+    expect(urls.length).toBeLessThan(links.length);
+    for (const slug of urls) expect(links).toContain(`/llms/${slug}.txt`);
+    expect(urls).toEqual(expect.arrayContaining(['bean-31', 'bean-30', 'bean-50']));
+    expect(data['@graph'].find((n: any) => n['@type'] === 'DataCatalog').url).toBe('https://northwind-coffee.example/llms/catalog/full.txt');
+  });
+});
+
 describe('D113: llms.txt and data.json stay bounded', () => {
   const snap = bigSnapshot(1200);
   const files = finalizeSite(buildSiteFiles(snap, { ...narrative(), productSummaries: {} }, OPTIONS), metadata());
   const llms = file(files, '/llms.txt').content;
 
-  it('lists each product at most once, at most N per collection, available first', () => {
-    const links = llms.match(/\/llms\/bean-\d+\.txt/g) ?? [];
+  it('beyond the budget lists each product at most once, at most N per collection, available first, within 100 KB', () => {
+    expect(Buffer.byteLength(llms)).toBeLessThanOrEqual(LLMS_TXT_BUDGET_BYTES);
+    const links = productLinks(llms);
     expect(new Set(links).size).toBe(links.length);
-    expect(links.length).toBe(20);
+    expect(links.length).toBe(2 * LLMS_PRODUCTS_PER_COLLECTION);
     const coffee = llms.slice(llms.indexOf('## Coffee'), llms.indexOf('## Gear'));
+    expect(productLinks(coffee)).toHaveLength(LLMS_PRODUCTS_PER_COLLECTION);
     expect(coffee).toContain('[All 600 products: Coffee](https://northwind-coffee.example/ai/collections/coffee/): 590 more than listed here');
     expect(coffee).not.toContain('out of stock');
+    expect(llms).toContain('20 of 1200 products are listed here: at most 10 per collection');
     expect(llms).not.toMatch(/\]\(\/(?!\/)/); // absolute links only
   });
 
@@ -157,15 +227,43 @@ describe('D113: llms.txt and data.json stay bounded', () => {
     expect(sitemap).toContain('<loc>https://northwind-coffee.example/llms/catalog/2.txt</loc>');
   });
 
-  it('data.json holds the organization, the listed products and a pointer to the catalogue', () => {
-    const data = JSON.parse(file(files, '/data.json').content);
-    const products = data['@graph'].filter((n: any) => n['@type'] === 'Product' || n['@type'] === 'ProductGroup');
-    expect(products.length).toBe(20);
-    expect(products.length).toBeLessThanOrEqual(LLMS_INDEX_MAX_PRODUCTS);
+  it('data.json has its own budget: within 1 MB it describes all 1,200 products, beyond it the listed ones and a pointer to the catalogue', () => {
+    const content = file(files, '/data.json').content;
+    expect(Buffer.byteLength(content)).toBeLessThanOrEqual(DATA_JSON_BUDGET_BYTES);
+    const all = JSON.parse(content);
+    expect(productNodes(all)).toHaveLength(1200);
+    expect(all['@graph'].find((n: any) => n['@type'] === 'DataCatalog')).toBeUndefined();
+
+    const limits = { ...DEFAULT_LLMS_LIMITS, dataJsonBudgetBytes: 200 * 1024 };
+    const small = finalizeSite(buildSiteFiles(snap, { ...narrative(), productSummaries: {} }, { ...OPTIONS, llmsLimits: limits }), metadata());
+    const bounded = file(small, '/data.json').content;
+    expect(Buffer.byteLength(bounded)).toBeLessThanOrEqual(200 * 1024);
+    const data = JSON.parse(bounded);
+    const products = productNodes(data);
+    expect(products.map((n: any) => `/llms/${n.url.replace(`${STORE}/products/`, '')}.txt`).sort()).toEqual(productLinks(llms).sort());
     const catalog = data['@graph'].find((n: any) => n['@type'] === 'DataCatalog');
     expect(catalog.url).toBe('https://northwind-coffee.example/llms/catalog/full.txt');
+    expect(catalog.description).toBe(`${products.length} of 1200 products are described here; every product is listed in the catalogue files.`);
     expect(catalog.dataset).toHaveLength(3);
   });
+});
+
+describe('D113 (amended) on the demo store at 5,000 products', () => {
+  it('llms.txt stays within 100 KB and data.json within 1 MB as published', () => {
+    const site = buildDemoSiteInProcess(5000, { prompts: false });
+    const llms = file(site.files, '/llms.txt').content;
+    const data = file(site.files, '/data.json').content;
+    expect(site.raw.length).toBeGreaterThan(4900);
+    expect(Buffer.byteLength(llms)).toBeLessThanOrEqual(LLMS_TXT_BUDGET_BYTES);
+    expect(Buffer.byteLength(data)).toBeLessThanOrEqual(DATA_JSON_BUDGET_BYTES);
+    const links = productLinks(llms);
+    expect(new Set(links).size).toBe(links.length);
+    expect(links.length).toBeGreaterThanOrEqual(LLMS_PRODUCTS_PER_COLLECTION);
+    expect(links.length).toBeLessThanOrEqual(LLMS_INDEX_MAX_PRODUCTS);
+    // Beyond both budgets data.json describes the products llms.txt lists.
+    expect(productNodes(JSON.parse(data)).map((n: any) => new URL(n.url).pathname.replace('/products/', '')).sort()).toEqual(links.map((l) => l.slice(6, -4)).sort());
+    expect(file(site.files, '/llms/catalog/full.txt').content.match(/\/llms\/(?!catalog\/)[a-z0-9-]+\.txt/g)).toHaveLength(site.raw.length);
+  }, 60_000);
 });
 
 describe('D114: what the store served is kept', () => {
