@@ -11,7 +11,7 @@ import type { VisibilityCheck, VisibilitySample } from './core/visibility/checks
 import type { VisibilityReport } from './core/visibility/report';
 import type { PlatformKey } from './core/constants';
 import type { ArticleRecord } from './core/articles/record';
-import type { BusinessRun, DailyExecution, DailyStepId, DailyStepState } from './core/daily/run';
+import type { BusinessRun, DailyExecution, DailyStepId, DailyStepState, DayLease, DayLeaseClaim } from './core/daily/run';
 import type { MappedUrl, ScrapedPage } from './core/site/types';
 import type { StorefrontProduct } from './core/products/catalog';
 import type { SearchResult } from './core/competitors/types';
@@ -273,8 +273,18 @@ export interface PublishedRelease {
  */
 export interface SiteStore {
   publish(orgSlug: string, files: SiteFile[]): Promise<PublishedRelease>;
-  /** The current release's files (paths and contents). */
+  /**
+   * The current release's files (paths and contents), all from one release: the current id is
+   * pinned once and that release read (`readRelease`). Null when the site has no release.
+   */
   readCurrent(orgSlug: string): Promise<{ releaseId: string; files: SiteFile[] } | null>;
+  /** The id the `current` pointer names now, or null when the site has no release. */
+  currentReleaseId(orgSlug: string): Promise<string | null>;
+  /**
+   * One release's files. Null for an unknown (or pruned) release, like `readCurrent` for an
+   * unknown site. A release stays readable for a grace period after it was superseded.
+   */
+  readRelease(orgSlug: string, releaseId: string): Promise<{ releaseId: string; files: SiteFile[] } | null>;
   listReleases(orgSlug: string): Promise<string[]>;
   rollback(orgSlug: string, releaseId: string): Promise<void>;
 }
@@ -404,17 +414,27 @@ export interface DistributionIndex {
 
 export type { CompetitorRepository } from './core/competitors/types';
 
-/** Run records of the daily schedule (core/daily/run.ts): per business per day, and per execution. */
+/** Run records of the daily schedule (core/daily/run.ts): per execution (its businesses' runs) and each business's day lease. */
 export interface DailyRunRepository {
-  getBusinessRun(runDate: string, orgSlug: string): Promise<BusinessRun | null>;
-  /** Creates today's record, or hands an existing one to `executionId` (keeping its steps); returns it. */
-  claimBusinessRun(run: BusinessRun): Promise<BusinessRun>;
-  updateStep(runDate: string, orgSlug: string, step: DailyStepId, state: DailyStepState): Promise<void>;
-  /** Adds store URLs to the day's changed set (a set: adding twice keeps one). */
-  addChangedUrls(runDate: string, orgSlug: string, urls: string[]): Promise<void>;
-  finishBusinessRun(runDate: string, orgSlug: string, fields: Pick<BusinessRun, 'status' | 'reason' | 'finished_at' | 'steps'>): Promise<void>;
-  /** One page of the day's business runs, by organization slug. */
-  listBusinessRuns(runDate: string, options: { cursor?: string | null; limit: number; executionId?: string }): Promise<{ runs: BusinessRun[]; nextCursor: string | null }>;
+  getBusinessRun(executionId: string, orgSlug: string): Promise<BusinessRun | null>;
+  /** Creates the execution's record of the business, or returns the one a retry finds. */
+  claimBusinessRun(run: BusinessRun): Promise<{ run: BusinessRun; created: boolean }>;
+  /** Hands an abandoned run's settled steps and changed URLs to the execution resuming its day. */
+  resumeBusinessRun(executionId: string, orgSlug: string, fields: Pick<BusinessRun, 'steps' | 'changed_urls' | 'resumed_from'> & { resumed_from: string }): Promise<void>;
+  /** Takes the business's day for `executionId` when it is free, its own, or expired (ISO times). */
+  acquireDayLease(runDate: string, orgSlug: string, executionId: string, now: string, expiresAt: string): Promise<DayLeaseClaim>;
+  /** Extends the lease; false when `executionId` no longer holds it. */
+  renewDayLease(runDate: string, orgSlug: string, executionId: string, expiresAt: string): Promise<boolean>;
+  /** Frees the day, if `executionId` still holds it. */
+  releaseDayLease(runDate: string, orgSlug: string, executionId: string): Promise<void>;
+  getDayLease(runDate: string, orgSlug: string): Promise<{ lease: DayLease | null; latestExecutionId: string | null }>;
+  updateStep(executionId: string, orgSlug: string, step: DailyStepId, state: DailyStepState): Promise<void>;
+  /** Adds store URLs to the run's changed set (a set: adding twice keeps one). */
+  addChangedUrls(executionId: string, orgSlug: string, urls: string[]): Promise<void>;
+  /** Closes a running record; false when it was already closed (so it is counted once). */
+  finishBusinessRun(executionId: string, orgSlug: string, fields: Pick<BusinessRun, 'status' | 'reason' | 'finished_at' | 'steps'>): Promise<boolean>;
+  /** One page of the execution's business runs, by organization slug. */
+  listBusinessRuns(executionId: string, options: { cursor?: string | null; limit: number }): Promise<{ runs: BusinessRun[]; nextCursor: string | null }>;
   createExecution(execution: DailyExecution): Promise<void>;
   getExecution(executionId: string): Promise<DailyExecution | null>;
   /** Counts one business finished by the execution (an atomic counter per outcome). */

@@ -9,6 +9,7 @@ import type { DeployMetadata, SiteFile } from '../core/site/types';
 import { aiSiteOrigin, type Container } from '../container';
 import type { PublishedRelease } from '../ports';
 import { requireBusiness } from './business';
+import { savePublishedDigests } from './site-digests';
 import { withStoreImages } from './store-sitemap';
 
 export interface DeployRequest {
@@ -57,6 +58,7 @@ export async function deploySite(container: Container, request: DeployRequest): 
     storeRobotsTxt: request.storeRobotsTxt ?? site?.storeRobotsTxt,
   });
   const release = await container.siteStore.publish(orgSlug, files);
+  await savePublishedDigests(container, orgSlug, release.releaseId, files);
   await container.aiSites.patch(orgSlug, business.id, {
     projectName: orgSlug,
     deploymentUrl,

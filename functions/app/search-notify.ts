@@ -1,8 +1,8 @@
 /**
  * Batch 3 (spec: after all content is deployed, one IndexNow submission per business and one
- * sitemap resubmission to the webmaster console): the day's changed URLs (1a) and new article
- * paths (2a) in the URL form that resolves on the host submitted (D28; rules in
- * core/indexnow/submission.ts), and the sitemap only once the site is verified.
+ * sitemap resubmission to the webmaster console): the URLs this execution changed, in the URL
+ * form that resolves on the host submitted (D28; rules in core/indexnow/submission.ts), and
+ * the sitemap only once the site is verified.
  */
 import { UpstreamError } from '../core/errors';
 import { isPubliclyReachableHost, planIndexNowSubmissions } from '../core/indexnow/submission';
@@ -11,7 +11,9 @@ import type { SitemapResubmission, WebmasterClient } from '../engines/search-not
 import type { AiSiteRecord } from '../core/model';
 import { searchNotifyEnginesOf, type SearchNotifyEngines } from '../engines/search-notify';
 import { createLogger } from '../logger';
-import type { SkippedDailyStep } from './daily/business-run';
+import type { BusinessTaskInput, SkippedDailyStep } from './daily/business-run';
+import { digestChanges } from '../core/site/digests';
+import { dailyBaseline, publishedDigests } from './site-digests';
 import { siteIdentity } from './site-identity';
 
 const log = createLogger({ component: 'search-notify' });
@@ -76,23 +78,30 @@ export async function resubmitSitemap(
   return webmaster.resubmitSitemap({ siteUrl, sitemapUrl: `${origin}/sitemap.xml`, verified });
 }
 
-/** Batch 3 of the daily run: after the day's deploys, notify once, and resubmit the sitemap when verified. */
-export async function notifySearchEngines(container: Container, orgSlug: string, runDate: string, engines: SearchNotifyEngines = searchNotifyEnginesOf(container)): Promise<Record<string, unknown> | SkippedDailyStep> {
-  const [run, site] = await Promise.all([
-    container.dailyRuns.getBusinessRun(runDate, orgSlug),
+/**
+ * Batch 3 of the daily run: after the day's deploys, notify once, and resubmit the sitemap
+ * when verified. What is announced is what this execution changed: the AI-site pages added,
+ * changed or removed since it took the business's day (digests, app/site-digests.ts; a
+ * removed page is announced once, when it leaves, and the engine finds it gone) and the
+ * store URLs 1a found changed. A run that changed nothing announces nothing.
+ */
+export async function notifySearchEngines(container: Container, input: BusinessTaskInput, engines: SearchNotifyEngines = searchNotifyEnginesOf(container)): Promise<Record<string, unknown> | SkippedDailyStep> {
+  const { org_slug: orgSlug, execution_id: executionId } = input;
+  const [run, site, baseline] = await Promise.all([
+    container.dailyRuns.getBusinessRun(executionId, orgSlug),
     container.aiSites.get(orgSlug),
+    dailyBaseline(container, orgSlug, executionId),
   ]);
   const changedUrls = run?.changed_urls ?? [];
-  // The articles 2a published today, as its step recorded them (no listing of every article
-  // the business ever had; and an article created but not published is not submitted).
-  const published = run?.steps['2a']?.result?.article_paths;
-  const articlePaths = Array.isArray(published) ? published.filter((p): p is string => typeof p === 'string') : [];
+  const siteChanges = baseline ? digestChanges(baseline, await publishedDigests(container, orgSlug)) : { changed: [], removed: [] };
+  const counts = { ai_paths_changed: siteChanges.changed.length, ai_paths_removed: siteChanges.removed.length, store_urls_changed: changedUrls.length };
   const sitemap = await resubmitSitemap(container, orgSlug, engines.webmaster, site);
-  if (changedUrls.length === 0 && articlePaths.length === 0) {
-    return { skipped: 'nothing changed or was published today: no IndexNow submission', result: { sitemap } };
+  if (changedUrls.length === 0 && siteChanges.changed.length === 0 && siteChanges.removed.length === 0) {
+    return { skipped: 'this run published and found no change: no IndexNow submission', result: { ...counts, sitemap } };
   }
-  const indexNow = await submitIndexNow(container, { orgSlug, changedUrls, articlePaths }, engines, site);
-  if (indexNow.skipped) return { skipped: indexNow.skipped, result: { index_now: indexNow, sitemap } };
+  const aiPaths = [...siteChanges.changed, ...siteChanges.removed];
+  const indexNow = await submitIndexNow(container, { orgSlug, changedUrls, aiPaths }, engines, site);
+  if (indexNow.skipped) return { skipped: indexNow.skipped, result: { ...counts, index_now: indexNow, sitemap } };
   if (!indexNow.ok) {
     const errors = indexNow.submissions.filter((s) => 'error' in s);
     const message = `IndexNow: ${errors.map((s) => ('error' in s ? s.error : '')).join('; ')}`;
@@ -100,5 +109,5 @@ export async function notifySearchEngines(container: Container, orgSlug: string,
     const transient = errors.some((s) => s.status === null || s.status === 429 || s.status >= 500);
     throw transient ? new UpstreamError(message) : Object.assign(new Error(message), { name: 'IndexNowRejected' });
   }
-  return { index_now: indexNow, sitemap };
+  return { ...counts, index_now: indexNow, sitemap };
 }

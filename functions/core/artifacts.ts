@@ -18,6 +18,10 @@ export const artifactKeys = {
   /** 2a: what one planned entity published that day, and why the rest was not (D35). */
   articleOutcomes: (slug: string, runDate: string) => `article-outcomes/${slug}/${runDate}`,
   articleOutcome: (slug: string, runDate: string, entity: string) => `article-outcomes/${slug}/${runDate}/${entity}`,
+  /** What the live release says, page by page (core/site/digests.ts), and the release it describes. */
+  siteDigests: (slug: string) => `site-digests/${slug}`,
+  /** The site's digests when a daily execution took the business's day: batch 3 announces what changed since. */
+  dailyBaseline: (slug: string, executionId: string) => `daily-baselines/${slug}/${executionId}`,
   /** 2b: why a day's visibility analysis checked nothing (no platform configured, no prompts), for its read-back. */
   skippedAnalysis: (slug: string, runDate: string) => `visibility-outcomes/${slug}/${runDate}`,
 };

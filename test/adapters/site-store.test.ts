@@ -6,11 +6,19 @@ import { CloudFrontKeyValueStoreClient, DescribeKeyValueStoreCommand, PutKeyComm
 import { mockClient } from 'aws-sdk-client-mock';
 import { createFsSiteStore } from '../../functions/adapters/local/fs-site-store';
 import { createS3SiteStore } from '../../functions/adapters/aws/s3-site-store';
+import { RELEASE_READER_GRACE_MS } from '../../functions/core/site/release';
 import type { SiteFile } from '../../functions/core/site/types';
+import type { SiteStore } from '../../functions/ports';
 
-let tick = 0;
-const clock = { now: () => new Date(Date.UTC(2026, 10, 21, 12, 0, tick++)) };
+/** A test clock: one second passes per reading; `pass` jumps ahead. */
+const testClock = () => {
+  let at = Date.UTC(2026, 10, 21, 12, 0, 0);
+  return { clock: { now: () => new Date((at += 1000)) }, pass: (ms: number) => { at += ms; } };
+};
+const { clock, pass } = testClock();
 const file = (path: string, content: string): SiteFile => ({ path, content, contentType: 'text/plain' });
+const noSuchKey = () => Object.assign(new Error('The specified key does not exist.'), { name: 'NoSuchKey' });
+const s3 = mockClient(S3Client);
 
 describe('local site store', () => {
   const root = mkdtempSync(join(tmpdir(), 'sites-'));
@@ -33,7 +41,10 @@ describe('local site store', () => {
 
   test('keeps the newest releases for rollback, prunes older ones', async () => {
     const ids = [];
-    for (let i = 2; i <= 5; i++) ids.push((await store.publish('shop', [file('/llms.txt', `v${i}`)])).releaseId);
+    for (let i = 2; i <= 5; i++) {
+      if (i === 5) pass(RELEASE_READER_GRACE_MS); // older releases have had their readers' time
+      ids.push((await store.publish('shop', [file('/llms.txt', `v${i}`)])).releaseId);
+    }
     const releases = await store.listReleases('shop');
     expect(releases).toEqual(ids.slice(-3));
     await store.rollback('shop', ids[1]);
@@ -47,11 +58,11 @@ describe('local site store', () => {
 });
 
 describe('S3 site store', () => {
-  const s3 = mockClient(S3Client);
   const kvs = mockClient(CloudFrontKeyValueStoreClient);
   beforeEach(() => {
     s3.reset();
     kvs.reset();
+    s3.on(GetObjectCommand).rejects(noSuchKey()); // no pointer yet, unless a test says otherwise
   });
 
   test('uploads every object before moving the pointer and the KVS key, with content types', async () => {
@@ -98,6 +109,154 @@ describe('S3 site store', () => {
     s3.on(GetObjectCommand, { Key: 'sites/shop/releases/R1/llms.txt' }).resolves(body('# Shop'));
     const store = createS3SiteStore({ bucket: 'b', s3: new S3Client({}), clock });
     expect(await store.readCurrent('shop')).toEqual({ releaseId: 'R1', files: [{ path: '/llms.txt', content: '# Shop', contentType: 'text/plain; charset=utf-8' }] });
+  });
+});
+
+/**
+ * Issue 23.4: reads race a publish. Every reader reads one consistent release, and a superseded
+ * release outlives the readers that pinned it (the grace), on both stores.
+ */
+type Harness = { store: SiteStore; pass: (ms: number) => void };
+
+const numbered = (n: number) => [
+  file('/llms.txt', `release ${n}`),
+  file('/ai/products/a/index.html', `<p>release ${n}</p>`),
+  file('/best-mugs/index.html', `<p>release ${n} mugs</p>`),
+];
+const pathsAndContents = (files: SiteFile[]) => files.map((f) => [f.path, f.content]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+
+function readersAreSafe(make: (keep: number) => Harness) {
+  const KEEP = 3;
+
+  test('(a) a pinned release stays readable, whole, while keep+3 newer ones are published', async () => {
+    const { store } = make(KEEP);
+    await store.publish('shop', numbered(0));
+    const pinned = (await store.currentReleaseId('shop'))!;
+    for (let n = 1; n <= KEEP + 3; n++) await store.publish('shop', numbered(n));
+    expect(await store.currentReleaseId('shop')).not.toBe(pinned);
+    const read = await store.readRelease('shop', pinned);
+    expect(read!.releaseId).toBe(pinned);
+    expect(pathsAndContents(read!.files)).toEqual(pathsAndContents(numbered(0)));
+  });
+
+  test('(b) once the grace has passed, the next publish prunes it, keeps the newest and the current one', async () => {
+    const { store, pass } = make(KEEP);
+    await store.publish('shop', numbered(0));
+    const pinned = (await store.currentReleaseId('shop'))!;
+    for (let n = 1; n <= KEEP + 3; n++) await store.publish('shop', numbered(n));
+    pass(RELEASE_READER_GRACE_MS);
+    const last = await store.publish('shop', numbered(KEEP + 4));
+    const releases = await store.listReleases('shop');
+    expect(releases).not.toContain(pinned);
+    expect(releases).toHaveLength(KEEP);
+    expect(releases.at(-1)).toBe(last.releaseId);
+    expect(await store.readRelease('shop', pinned)).toBeNull();
+    const current = await store.readCurrent('shop');
+    expect(current!.releaseId).toBe(last.releaseId);
+    expect(pathsAndContents(current!.files)).toEqual(pathsAndContents(numbered(KEEP + 4)));
+  });
+
+  test('an unknown release, or an id that is no release, reads as null', async () => {
+    const { store } = make(KEEP);
+    await store.publish('shop', numbered(0));
+    expect(await store.readRelease('shop', '20200101T000000000Z-000000')).toBeNull();
+    expect(await store.readRelease('shop', '../shop')).toBeNull();
+    expect(await store.readRelease('ghost', 'R1')).toBeNull();
+    expect(await store.currentReleaseId('ghost')).toBeNull();
+  });
+
+  test('(c) readCurrent in a loop while 12 publishes happen: every read succeeds, all its files from one release', async () => {
+    // keep 1: without the grace, each publish deletes the release a reader may just have pinned.
+    const { store } = make(1);
+    await store.publish('shop', numbered(0));
+    let publishing = true;
+    const reads: { releaseId: string; files: SiteFile[] }[] = [];
+    const reader = async () => {
+      do {
+        const read = await store.readCurrent('shop');
+        expect(read).not.toBeNull();
+        reads.push(read!);
+        // The same by hand, without readCurrent's one re-pin, and with work between pin and read
+        // (as a route does): the pinned release itself must last.
+        const releaseId = (await store.currentReleaseId('shop'))!;
+        for (let turns = reads.length % 20; turns > 0; turns--) await new Promise((resolve) => setImmediate(resolve));
+        const pinned = await store.readRelease('shop', releaseId);
+        expect(pinned).not.toBeNull();
+        reads.push(pinned!);
+      } while (publishing);
+    };
+    const readers = [reader(), reader(), reader()];
+    try {
+      for (let n = 1; n <= 12; n++) await store.publish('shop', numbered(n));
+    } finally {
+      publishing = false;
+    }
+    await Promise.all(readers);
+    const seen = new Set<string>();
+    for (const read of reads) {
+      expect(read.files).toHaveLength(3);
+      const markers = new Set(read.files.map((f) => /release (\d+)/.exec(f.content)![1]));
+      expect(markers.size).toBe(1);
+      seen.add([...markers][0]);
+    }
+    expect(seen.size).toBeGreaterThan(1); // the reads did overlap the publishes
+  });
+}
+
+describe('local site store: readers of a superseded release', () => {
+  readersAreSafe((keep) => {
+    const { clock: own, pass: ownPass } = testClock();
+    return { store: createFsSiteStore(mkdtempSync(join(tmpdir(), 'sites-')), own, keep), pass: ownPass };
+  });
+});
+
+describe('S3 site store: readers of a superseded release (in-memory bucket)', () => {
+  /** Enough of S3 for the store; calls take 1 to 3 turns of the event loop, so readers and publishers interleave. */
+  const inMemoryBucket = () => {
+    const objects = new Map<string, string>();
+    let calls = 0;
+    const latency = async () => {
+      for (let turns = 1 + (calls++ % 3); turns > 0; turns--) await new Promise((resolve) => setImmediate(resolve));
+    };
+    s3.on(PutObjectCommand).callsFake(async (input) => {
+      await latency();
+      objects.set(input.Key, String(input.Body));
+      return {};
+    });
+    s3.on(GetObjectCommand).callsFake(async (input) => {
+      await latency();
+      const text = objects.get(input.Key);
+      if (text === undefined) throw noSuchKey();
+      return { Body: { transformToString: async () => text } };
+    });
+    s3.on(ListObjectsV2Command).callsFake(async (input) => {
+      await latency();
+      const prefix: string = input.Prefix ?? '';
+      const keys = [...objects.keys()].filter((k) => k.startsWith(prefix)).sort();
+      if (!input.Delimiter) return { Contents: keys.map((Key) => ({ Key })) };
+      const prefixes = new Set<string>();
+      const contents: { Key: string }[] = [];
+      for (const key of keys) {
+        const cut = key.indexOf(input.Delimiter, prefix.length);
+        if (cut >= 0) prefixes.add(key.slice(0, cut + 1));
+        else contents.push({ Key: key });
+      }
+      return { Contents: contents, CommonPrefixes: [...prefixes].map((Prefix) => ({ Prefix })) };
+    });
+    s3.on(DeleteObjectsCommand).callsFake(async (input) => {
+      await latency();
+      for (const o of input.Delete.Objects) objects.delete(o.Key);
+      return {};
+    });
+  };
+  beforeEach(() => {
+    s3.reset();
+    inMemoryBucket();
+  });
+
+  readersAreSafe((keep) => {
+    const { clock: own, pass: ownPass } = testClock();
+    return { store: createS3SiteStore({ bucket: 'b', s3: new S3Client({}), clock: own, keep }), pass: ownPass };
   });
 });
 

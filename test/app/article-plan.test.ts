@@ -5,8 +5,9 @@
  */
 import { planDailyArticles } from '../../functions/app/articles/daily';
 import type { Container } from '../../functions/container';
+import { newBusinessRun, type BusinessRun } from '../../functions/core/daily/run';
 
-function fakeContainer(products: number, articlesThisWeek: () => number, removed: readonly string[] = []) {
+function fakeContainer(products: number, articlesThisWeek: () => number, removed: readonly string[] = [], run: BusinessRun | null = null) {
   const list = Array.from({ length: products }, (_, i) => ({
     id: `entity-${i}`, orgSlug: 'o', productId: `p-${i}`, name: `Product ${i}`, url: null, citationCount: 0, articleCount: i % 3, createdAt: '', updatedAt: '',
   }));
@@ -18,6 +19,9 @@ function fakeContainer(products: number, articlesThisWeek: () => number, removed
     products: { list: async () => list },
     articleStats: { countInWeek: async () => articlesThisWeek() },
     artifacts: { get: async (k: string) => artifacts.get(k) ?? null, put: async (k: string, v: unknown) => { artifacts.set(k, v); } },
+    clock: { now: () => new Date('2026-11-23T14:00:00Z') },
+    // The execution holds the business's day; its run record as batch 1 left it.
+    dailyRuns: { renewDayLease: async () => true, getBusinessRun: async () => run },
   } as unknown as Container;
 }
 
@@ -44,4 +48,12 @@ test('the plan is stored once: a retry after the first articles exist follows it
 test('a product the store removed keeps its entity and quota line but gets no article planned (issue 20)', async () => {
   const { items } = await planDailyArticles(fakeContainer(4, () => 0, ['p-2']), input);
   expect(items.map((i) => i.product_id).sort()).toEqual(['p-0', 'p-1', 'p-3']);
+});
+
+test('a store that could not be read today (1a and 1b failed) gets no article written from yesterday\'s facts (issue 23)', async () => {
+  const run = newBusinessRun('o', input.run_date, input.execution_id, '2026-11-23T14:00:00Z');
+  run.steps['1a'] = { ...run.steps['1a'], status: 'failed', reason: 'UpstreamError: could not map' };
+  expect((await planDailyArticles(fakeContainer(4, () => 0, [], run), input)).items).toHaveLength(4);
+  run.steps['1b'] = { ...run.steps['1b'], status: 'failed', reason: 'UpstreamError: 500' };
+  expect((await planDailyArticles(fakeContainer(4, () => 0, [], run), input)).items).toEqual([]);
 });

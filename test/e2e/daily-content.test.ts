@@ -9,6 +9,7 @@
 import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { startIndexNowFake, type IndexNowFake } from '../../functions/local/indexnow-fake';
+import { urlPathOfFile } from '../../functions/core/site/paths';
 import { getWithHost } from '../support/http';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
@@ -144,7 +145,55 @@ describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', 
       status: 200, host: aiHost(), key: site!.indexNowKey,
       keyLocation: `http://${aiHost()}/${site!.indexNowKey}.txt`, keyCheck: { matched: true },
     });
-    const paths = run.steps['2a'].result.article_paths as string[];
-    expect(submission!.urlList!.sort()).toEqual(paths.map((p) => `http://${aiHost()}${p}`).sort());
+    // Every article this run published, and the few pages they changed (the AI home and the
+    // questions index list them; older articles gained Related links); nothing else.
+    const urls = submission!.urlList!;
+    const articles = (run.steps['2a'].result.article_paths as string[]).map((p) => `http://${aiHost()}${p}`);
+    expect(urls).toEqual(expect.arrayContaining(articles));
+    const live = new Set((await getContainer().siteStore.readCurrent(ORG))!.files.map((f) => `http://${aiHost()}${urlPathOfFile(f.path)}`));
+    for (const url of urls) expect([url, live.has(url)]).toEqual([url, true]);
+    expect(urls.length - articles.length).toBeLessThan(articles.length);
+    expect(urls.some((u) => /sitemap|robots\.txt|tracking\.js/.test(u))).toBe(false);
+    expect(run.steps['3'].result).toMatchObject({ ai_paths_changed: urls.length, ai_paths_removed: 0 });
   });
+
+  test('a second run the same day publishes nothing and submits nothing (issue 23)', async () => {
+    indexNow.reset();
+    const started = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
+    await stack.workflows.finished(started.body.execution_id);
+    const again = (await stack.call('GET', started.body.status_url, key)).body.businesses.runs[0];
+    expect(again.steps['2a'].result).toMatchObject({ deployed: false });
+    expect(again.steps['3']).toMatchObject({ status: 'skipped', reason: 'this run published and found no change: no IndexNow submission' });
+    expect(indexNow.submissions).toEqual([]);
+  }, 120_000);
+
+  test('new products\' AI pages are submitted; a removed product\'s pages and articles are submitted once, as they leave (issue 23)', async () => {
+    const NEW = ['kyoto-drip-kettle', 'harbor-cold-brew-kit', 'pine-travel-grinder'];
+    for (const [i, handle] of NEW.entries()) {
+      store.admin.addProduct({
+        handle, title: handle.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' '), product_type: 'Brewing Gear', tags: ['gear'],
+        body_html: `<p>A ${['gooseneck kettle', 'cold brew pitcher', 'hand grinder'][i]} in brushed stainless steel, made for travel and daily brewing.</p>`,
+        price: `${30 + i * 10}.00`,
+      });
+    }
+    const gone = (await getContainer().articles.list(ORG)).find((a) => a.product_id)!;
+    store.admin.removeProduct(gone.product_id!);
+    indexNow.reset();
+    offsetMs += 86_400_000;
+    const started = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
+    await stack.workflows.finished(started.body.execution_id);
+    const next = (await stack.call('GET', started.body.status_url, key)).body.businesses.runs[0];
+    expect(next.steps['3']).toMatchObject({ status: 'succeeded' });
+    expect(indexNow.submissions).toHaveLength(1);
+    const urls = indexNow.submissions[0]!.urlList!;
+    for (const handle of NEW) {
+      expect(urls).toContain(`http://${aiHost()}/ai/products/${handle}/`);
+      expect(urls).toContain(`http://${aiHost()}/llms/${handle}.txt`);
+    }
+    // The removed product's page and its articles: no longer served, announced once.
+    expect(urls).toContain(`http://${aiHost()}/ai/products/${gone.product_id}/`);
+    expect(urls).toContain(`http://${aiHost()}${gone.article_path}`);
+    expect((await aiPage(`/ai/products/${gone.product_id}/`)).status).toBe(404);
+    expect(next.steps['3'].result.ai_paths_removed).toBeGreaterThanOrEqual(2);
+  }, 240_000);
 });

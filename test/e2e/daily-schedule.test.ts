@@ -53,6 +53,7 @@ afterAll(async () => {
 describe('daily schedule over three businesses', () => {
   let first: any;
   let promptsBefore: number;
+  let brokenRelease: string;
 
   beforeAll(async () => {
     const admin = stores.changing.admin;
@@ -75,22 +76,29 @@ describe('daily schedule over three businesses', () => {
       price: '36.00',
     });
     await stores.broken.close();
+    brokenRelease = (await getContainer().aiSites.get('broken'))!.releaseId!;
     promptsBefore = (await getContainer().prompts.list('changing')).length;
     first = await runSchedule();
   }, 240_000);
 
   test('the execution completes; the failing business is recorded with its reason and the others complete', () => {
     expect(first.status).toBe('succeeded');
-    // The broken store's business still gets its articles, written from its published AI
-    // site, and its check dates refreshed (2a): its day is partial, with the reasons.
-    expect(first.counts).toEqual({ succeeded: 2, partial: 1, failed: 0, skipped: 0 });
-    const broken = runOf(first, 'broken');
-    expect(broken.status).toBe('partial');
-    expect(broken.steps['2a'].status).toBe('succeeded');
-    expect(broken.reason).toMatch(/1a \(change detection\): UpstreamError: could not map/);
-    expect(broken.reason).toMatch(/1b \(product discovery\): UpstreamError/);
+    expect(first.counts).toEqual({ succeeded: 2, partial: 0, failed: 1, skipped: 0 });
     expect(runOf(first, 'steady').status).toBe('succeeded');
     expect(runOf(first, 'changing').status).toBe('succeeded');
+  });
+
+  test('a store that is down gets nothing published from stale facts: its day failed, the previous release stays served (issue 23)', async () => {
+    const broken = runOf(first, 'broken');
+    expect(broken.status).toBe('failed');
+    expect(broken.reason).toMatch(/^the store could not be read today \(1a and 1b failed\): nothing was published/);
+    expect(broken.reason).toMatch(/1a \(change detection\): UpstreamError: could not map/);
+    expect(broken.reason).toMatch(/1b \(product discovery\): UpstreamError/);
+    for (const step of ['deploy', '2a', '3']) expect(broken.steps[step]).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/store could not be read/) });
+    expect(broken.steps['2a'].result).toMatchObject({ deployed: false });
+    // No article written or published, no check date moved: the release is the one before the run.
+    expect((await getContainer().aiSites.get('broken'))!.releaseId).toBe(brokenRelease);
+    expect((await getContainer().articles.list('broken')).filter((a) => a.run_date === first.run_date)).toEqual([]);
   });
 
   test('exactly the new and really changed pages are scraped; noisy unchanged pages are not', async () => {
@@ -169,7 +177,38 @@ describe('daily schedule over three businesses', () => {
     expect(again.steps['2a'].result).toMatchObject({ deployed: false, articles_created: runOf(first, 'changing').steps['2a'].result.articles_created });
     expect((await container.aiSites.get('changing'))!.releaseId).toBe(release);
     expect((await container.articles.list('changing')).length).toBe(articles);
-    // The day's changed URLs are a set: the second run added none twice.
-    expect(again.changed_urls).toEqual(runOf(first, 'changing').changed_urls);
+    // Each execution keeps its own record: this one found nothing changed, and the first
+    // execution still reads back whole, with its changes (issue 23).
+    expect(again.changed_urls).toEqual([]);
+    const firstAgain = await stack.call('GET', `/api/cron/trigger-all/${first.execution_id}`, { apiKey: DEV_API_KEY });
+    expect(firstAgain.body.businesses.runs.map((r: any) => r.org_slug).sort()).toEqual(ORGS.slice().sort());
+    expect(runOf(firstAgain.body, 'changing')).toMatchObject({ execution_id: first.execution_id, status: 'succeeded', changed_urls: runOf(first, 'changing').changed_urls });
+    expect(runOf(firstAgain.body, 'changing').steps.deploy.result).toMatchObject({ deployed: true, deploys: 1 });
+    expect(again.steps['3']).toMatchObject({ status: 'skipped', reason: 'this run published and found no change: no IndexNow submission', result: { ai_paths_changed: 0, ai_paths_removed: 0 } });
+  }, 120_000);
+
+  test('two executions started at once for one business and day: one runs the day, the other skips it naming the holder (issue 23)', async () => {
+    const container = getContainer();
+    const releasesBefore = (await container.siteStore.listReleases('changing')).length;
+    stores.changing.admin.editPage('about', { body_html: '<p>Our Biddeford roastery now runs a second roaster, a 15 kg Loring.</p>' });
+    const start = () => stack.call('POST', '/api/cron/trigger-all', { apiKey: DEV_API_KEY, body: { business_ids: ['changing'] } });
+    const [a, b] = await Promise.all([start(), start()]);
+    expect([a.status, b.status]).toEqual([202, 202]);
+    await Promise.all([stack.workflows.finished(a.body.execution_id), stack.workflows.finished(b.body.execution_id)]);
+    const read = async (id: string) => runOf((await stack.call('GET', `/api/cron/trigger-all/${id}`, { apiKey: DEV_API_KEY })).body, 'changing');
+    const runs = [await read(a.body.execution_id), await read(b.body.execution_id)];
+    const ran = runs.filter((r) => r.status !== 'skipped');
+    const skipped = runs.filter((r) => r.status === 'skipped');
+    expect(ran).toHaveLength(1);
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0].reason).toMatch(new RegExp(`^already running in ${ran[0].execution_id} \\(since `));
+    expect(ran[0].status).toBe('succeeded');
+    // One content deploy (batch 1's, for the edited page) and 2a's: exactly the deploys of one run.
+    const deploys = [ran[0].steps.deploy.result.deploys, ran[0].steps['2a'].result.deployed ? 1 : 0].reduce((n, d) => n + d, 0);
+    expect((await container.siteStore.listReleases('changing')).length - releasesBefore).toBe(deploys);
+    expect(ran[0].steps.deploy.result).toMatchObject({ deployed: true, deploys: 1 });
+    for (const step of Object.values(skipped[0].steps) as Array<{ status: string }>) expect(step.status).toBe('pending');
+    // The day is free again once the run finished.
+    expect((await container.dailyRuns.getDayLease(first.run_date, 'changing')).lease).toBeNull();
   }, 120_000);
 });

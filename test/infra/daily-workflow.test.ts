@@ -1,6 +1,7 @@
 /**
  * The real daily-schedule state machine as the CDK app deploys it: valid JSONPath ASL, a
- * Distributed Map per page of businesses whose every step catches its failures, the
+ * Distributed Map per page of businesses whose every step catches its failures, batch 2
+ * as one Parallel (2a beside 2b) in the file and in the asset CDK uploads, the
  * EventBridge rule at 14:00 UTC, and the routes that start and read it granted exactly that.
  */
 import { readFileSync } from 'node:fs';
@@ -10,6 +11,8 @@ import { taskStates } from '../../functions/local/workflow-runner';
 import { STATE_MACHINES_DIR } from '../../lib/paths';
 import { asArray, buildTestService, ofType, roleOf, statementsOfRole } from './helpers';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { StateMachine } = require('aws-local-stepfunctions') as typeof import('aws-local-stepfunctions');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const aslValidator = require('asl-validator') as (definition: unknown) => { isValid: boolean; errorsText: (sep?: string) => string };
 
@@ -41,14 +44,78 @@ describe('daily-schedule.asl.json', () => {
     expect(states.WaitForEdgePropagation).toMatchObject({ Type: 'Wait', SecondsPath: '$.edge_wait_seconds' });
   });
 
-  test('after the merged deploy and the edge wait: 2a (plan, articles, one publish), 2b, and batch 3 last, after every deploy', () => {
+  test('after the merged deploy and the edge wait: batch 2 as one Parallel, 2a (plan, articles, one publish, then batch 3) beside 2b', () => {
     const states = definition.States.ProcessBusinesses.ItemProcessor.States;
-    expect(states.DeployedToday.Default).toBe('PlanArticles');
-    expect(states.WaitForEdgePropagation.Next).toBe('PlanArticles');
+    expect(states.DeployedToday.Default).toBe('DailyBatch2');
+    expect(states.WaitForEdgePropagation.Next).toBe('DailyBatch2');
+    const batch2 = states.DailyBatch2;
+    expect(batch2).toMatchObject({ Type: 'Parallel', Next: 'FinishBusinessRun', ResultPath: null, Catch: [{ ErrorEquals: ['States.ALL'], Next: 'RecordBusinessFailure' }] });
+    expect(batch2.Branches.map((b: { StartAt: string }) => b.StartAt)).toEqual(['PlanArticles', 'AnalyzeVisibility']);
+    // Only the business's ids go in (the article plan stays inside its branch); nothing comes back.
+    expect(batch2.Parameters).toEqual({ 'org_slug.$': '$.org_slug', 'run_date.$': '$.run_date', 'execution_id.$': '$.execution_id' });
+    for (const name of ['PlanArticles', 'CreateArticles', 'PublishArticlesAndTimestamps', 'AnalyzeVisibility', 'NotifySearchEngines']) expect(states[name]).toBeUndefined();
+
+    const [a, b] = batch2.Branches.map((br: { States: Record<string, any> }) => br.States);
     const chain: string[] = [];
-    for (let name: string | undefined = 'PlanArticles'; name; name = states[name].Next) chain.push(name);
-    expect(chain).toEqual(['PlanArticles', 'CreateArticles', 'PublishArticlesAndTimestamps', 'AnalyzeVisibility', 'NotifySearchEngines', 'FinishBusinessRun']);
-    expect(states.CreateArticles).toMatchObject({ Type: 'Map', ItemsPath: '$.articles.items', ItemProcessor: { StartAt: 'CreateArticleBatch' } });
+    for (let name: string | undefined = 'PlanArticles'; name; name = a[name].Next) chain.push(name);
+    // Batch 3 ends branch 2a: after every deploy of the day (2b deploys nothing), never waiting for the platforms.
+    expect(chain).toEqual(['PlanArticles', 'CreateArticles', 'PublishArticlesAndTimestamps', 'NotifySearchEngines']);
+    expect(a.NotifySearchEngines.End).toBe(true);
+    expect(a.PlanArticles.ResultPath).toBe('$.articles');
+    expect(a.CreateArticles).toMatchObject({ Type: 'Map', ItemsPath: '$.articles.items', ItemProcessor: { StartAt: 'CreateArticleBatch' } });
+    // A failing 2a step (it recorded its reason as step 2a) still lets batch 3 announce batch 1's deploy.
+    for (const name of ['PlanArticles', 'CreateArticles', 'PublishArticlesAndTimestamps']) {
+      expect(a[name].Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'NotifySearchEngines' }]);
+    }
+    expect(a.NotifySearchEngines.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'SearchNotificationFailed' }]);
+    expect(Object.keys(b)).toEqual(['AnalyzeVisibility', 'VisibilityAnalysisFailed']);
+    expect(b.AnalyzeVisibility).toMatchObject({ End: true, Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'VisibilityAnalysisFailed' }] });
+    for (const pass of [a.SearchNotificationFailed, b.VisibilityAnalysisFailed]) expect(pass).toMatchObject({ Type: 'Pass', End: true });
+    expect(states.FinishBusinessRun.Parameters.Payload).toEqual({ 'org_slug.$': '$.org_slug', 'run_date.$': '$.run_date', 'execution_id.$': '$.execution_id' });
+  });
+
+  test('in the engine: 2a and 2b run at once, batch 3 does not wait for 2b, and a failure in one branch never stops the other', async () => {
+    const item = definition.States.ProcessBusinesses.ItemProcessor;
+    const runBusiness = async (failing: string | null) => {
+      const events: string[] = [];
+      const task = (name: string, payload: object = {}) => async (): Promise<any> => {
+        events.push(`start ${name}`);
+        // A slow platform: 2b answers only once batch 3 is done (or after 2 s, when something waits for it).
+        for (let waited = 0; name === 'AnalyzeVisibility' && !events.includes('end NotifySearchEngines') && waited < 2000; waited += 5) await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 5));
+        events.push(`end ${name}`);
+        if (name === failing) throw Object.assign(new Error(`${name} broke`), { name: 'Broken' });
+        return { Payload: payload };
+      };
+      const handlers: Record<string, ReturnType<typeof task>> = Object.fromEntries([...taskStates(item.States).keys()].map((name) => [name, task(name)]));
+      handlers.StartBusinessRun = task('StartBusinessRun', { run: 'go', reason: null });
+      handlers.UpdateAiSite = task('UpdateAiSite', { deployed: false });
+      handlers.PlanArticles = task('PlanArticles', { items: [{ org_slug: 'acme', product_id: null, count: 2 }] });
+      const machine = new StateMachine({ StartAt: item.StartAt, States: item.States }, { validationOptions: { checkPaths: true, checkArn: false } });
+      const started = Date.now();
+      const output = await machine.run({ org_slug: 'acme', run_date: '2026-03-02', execution_id: 'e1', edge_wait_seconds: 0 }, { overrides: { taskResourceLocalHandlers: handlers } }).result;
+      return { events, output, waitedForTimeout: Date.now() - started >= 2000 };
+    };
+
+    const ok = await runBusiness(null);
+    const at = (e: string) => ok.events.indexOf(e);
+    expect(at('start AnalyzeVisibility')).toBeLessThan(at('end PlanArticles'));
+    expect(at('end PublishArticlesAndTimestamps')).toBeLessThan(at('end AnalyzeVisibility'));
+    expect(at('end NotifySearchEngines')).toBeLessThan(at('end AnalyzeVisibility'));
+    expect(at('start FinishBusinessRun')).toBeGreaterThan(at('end AnalyzeVisibility'));
+    expect(ok.waitedForTimeout).toBe(false);
+    expect(ok.output).not.toHaveProperty('articles');
+
+    // A failed plan ends 2a's articles only: batch 3 still runs, 2b goes on, the business is finished (not recorded as a failure).
+    const planFailed = await runBusiness('PlanArticles');
+    expect(planFailed.events).not.toContain('start PublishArticlesAndTimestamps');
+    expect(planFailed.events).toEqual(expect.arrayContaining(['end NotifySearchEngines', 'end AnalyzeVisibility', 'start FinishBusinessRun']));
+    expect(planFailed.events).not.toContain('start RecordBusinessFailure');
+
+    // 2b failing (it recorded its reason as its step) ends 2b only: 2a publishes, batch 3 runs.
+    const visibilityFailed = await runBusiness('AnalyzeVisibility');
+    expect(visibilityFailed.events).toEqual(expect.arrayContaining(['end PublishArticlesAndTimestamps', 'end NotifySearchEngines', 'start FinishBusinessRun']));
+    expect(visibilityFailed.events).not.toContain('start RecordBusinessFailure');
   });
 
   test('no state of a business can fail the fan-out: every task catches, retries with jitter and times out', () => {
@@ -69,12 +136,34 @@ describe('daily-schedule.asl.json', () => {
 });
 
 describe('the deployed daily schedule (CDK)', () => {
-  const { stacks } = buildTestService({ realWorkflows: true });
+  const { app, stacks } = buildTestService({ realWorkflows: true });
   const workflows = Template.fromStack(stacks.workflow);
   const apiTemplates = [...stacks.api.functionStacks.values()].map((n) => Template.fromStack(n));
   const routeFunction = (description: string) => apiTemplates
     .flatMap((t) => Object.entries(ofType(t, 'AWS::Lambda::Function')).map(([id, fn]) => ({ t, id, fn })))
     .find(({ fn }) => fn.Properties!.Description === description)!;
+
+  test('the deployed definition (the S3 asset CDK uploads, DefinitionBody.fromFile) has batch 2 as one Parallel: 2a beside 2b', () => {
+    const [sm] = Object.values(ofType(workflows, 'AWS::StepFunctions::StateMachine')).filter((r) => r.Properties!.StateMachineName === 'ai-visibility-daily-schedule');
+    // Not a DefinitionString: the file goes up as an asset, and the template points at its key.
+    expect(sm.Properties!.DefinitionString).toBeUndefined();
+    const { Key } = sm.Properties!.DefinitionS3Location as { Key: string };
+    const assembly = app.synth();
+    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stacks.workflow.artifactId}.assets.json`), 'utf8')) as
+      { files: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }> };
+    const asset = Object.values(manifest.files).find((f) => Object.values(f.destinations).some((d) => d.objectKey === Key))!;
+    const deployed = JSON.parse(readFileSync(join(assembly.directory, asset.source.path), 'utf8'));
+    const states = deployed.States.ProcessBusinesses.ItemProcessor.States;
+    expect(states.DailyBatch2).toMatchObject({ Type: 'Parallel', ResultPath: null, Next: 'FinishBusinessRun' });
+    expect(states.DailyBatch2.Branches.map((b: { StartAt: string; States: object }) => [b.StartAt, Object.keys(b.States)])).toEqual([
+      ['PlanArticles', ['PlanArticles', 'CreateArticles', 'PublishArticlesAndTimestamps', 'NotifySearchEngines', 'SearchNotificationFailed']],
+      ['AnalyzeVisibility', ['AnalyzeVisibility', 'VisibilityAnalysisFailed']],
+    ]);
+    expect(states.DeployedToday.Default).toBe('DailyBatch2');
+    // The placeholders inside the branches are substituted like any other.
+    const substitutions = sm.Properties!.DefinitionSubstitutions as Record<string, unknown>;
+    for (const name of ['PlanArticles', 'CreateArticleBatch', 'PublishArticlesAndTimestamps', 'AnalyzeVisibility', 'NotifySearchEngines']) expect(substitutions).toHaveProperty(`${name}FunctionArn`);
+  });
 
   test('the state machine exists and the 14:00 UTC rule starts it', () => {
     const machines = Object.values(ofType(workflows, 'AWS::StepFunctions::StateMachine')).map((r) => r.Properties!.StateMachineName);

@@ -2,7 +2,8 @@
  * AI-site releases in S3: `sites/<slug>/releases/<id>/<path>` plus a `sites/<slug>/current`
  * pointer object. CloudFront picks the release at the edge from a KeyValueStore entry
  * (`<slug>` → release id), so switching the KVS key is the atomic step: every object of
- * the new release is uploaded before it, and old releases stay until pruned.
+ * the new release is uploaded before it, and old releases stay until pruned. Each release is its
+ * own prefix, and a superseded one is pruned only after a grace, so a pinned reader finishes it.
  */
 import {
   DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client,
@@ -14,7 +15,10 @@ import '@aws-sdk/signature-v4a'; // KVS requests are signed with SigV4A
 import pLimit from 'p-limit';
 import { NotFoundError } from '../../core/errors';
 import { contentTypeOf } from '../../core/site/content-types';
-import { assertUniquePaths, newReleaseId, releaseRelativePath, RELEASES_KEPT, withAiFallbackCopies, withoutAiFallbackCopies } from '../../core/site/release';
+import {
+  assertUniquePaths, isReleaseId, newReleaseId, readPinnedRelease, releaseRelativePath, RELEASES_KEPT, releasesToPrune,
+  withAiFallbackCopies, withoutAiFallbackCopies,
+} from '../../core/site/release';
 import type { SiteFile } from '../../core/site/types';
 import type { Clock, SiteStore } from '../../ports';
 
@@ -65,6 +69,23 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
   const listReleases = async (slug: string) =>
     (await listKeys(`${prefix(slug)}releases/`, '/')).prefixes.map((p) => p.split('/').at(-2)!).sort();
 
+  const currentId = async (slug: string) => (await getText(`${prefix(slug)}current`))?.trim() || null;
+
+  const readRelease = async (slug: string, releaseId: string) => {
+    if (!isReleaseId(releaseId)) return null;
+    const base = releasePrefix(slug, releaseId);
+    const { keys } = await listKeys(base);
+    if (keys.length === 0) return null;
+    const files = await Promise.all(keys.map((key) => limit(async () => {
+      const path = '/' + key.slice(base.length);
+      const content = await getText(key);
+      return content === null ? null : { path, content, contentType: contentTypeOf(path) };
+    })));
+    // An object gone between list and get: the release was pruned under us; never a partial one.
+    if (files.some((f) => f === null)) return null;
+    return { releaseId, files: withoutAiFallbackCopies(files as SiteFile[]).sort((a, b) => (a.path < b.path ? -1 : 1)) };
+  };
+
   const point = async (slug: string, releaseId: string) => {
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix(slug)}current`, Body: releaseId, ContentType: 'text/plain' }));
     if (kvs) await putKvsKey(kvs, slug, releaseId);
@@ -88,9 +109,9 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
         }));
       })));
       await point(slug, releaseId);
-      const releases = await listReleases(slug);
-      for (const old of releases.slice(0, Math.max(0, releases.length - keep))) {
-        if (old === releaseId) continue;
+      // The pointer is re-read: a concurrent publish may have moved it.
+      const current = (await currentId(slug)) ?? releaseId;
+      for (const old of releasesToPrune(await listReleases(slug), current, clock.now(), keep)) {
         const { keys } = await listKeys(releasePrefix(slug, old));
         for (let i = 0; i < keys.length; i += 1000) {
           await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
@@ -99,17 +120,11 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
       return { releaseId, fileCount: siteFiles.length, bytes };
     },
 
-    async readCurrent(slug) {
-      const releaseId = (await getText(`${prefix(slug)}current`))?.trim();
-      if (!releaseId) return null;
-      const base = releasePrefix(slug, releaseId);
-      const { keys } = await listKeys(base);
-      const files: SiteFile[] = await Promise.all(keys.map((key) => limit(async () => {
-        const path = '/' + key.slice(base.length);
-        return { path, content: (await getText(key)) ?? '', contentType: contentTypeOf(path) };
-      })));
-      return { releaseId, files: withoutAiFallbackCopies(files).sort((a, b) => (a.path < b.path ? -1 : 1)) };
-    },
+    readCurrent: (slug) => readPinnedRelease(() => currentId(slug), (id) => readRelease(slug, id), slug),
+
+    currentReleaseId: currentId,
+
+    readRelease,
 
     listReleases,
 

@@ -1,13 +1,17 @@
 /**
- * Daily-schedule run records. Per business per day: `PK = DAILYRUN#<date>`, `SK = ORG#<slug>`
- * (one partition per day, so the status route pages through a day's businesses with one
- * query); each step updates only its own entry of the `steps` map, and the changed URLs
- * are a string set, so retries add nothing twice. Per execution: `PK = DAILYEXEC#<id>`, with
- * atomic counters per outcome.
+ * Daily-schedule run records (core/daily/run.ts):
+ * - per execution, `PK = DAILYEXEC#<id>`: the execution record (`SK = EXECUTION`, atomic
+ *   counters per outcome) and one run record per business (`SK = ORG#<slug>`), so every
+ *   execution reads back whole, whatever ran later that day. Each step updates only its own
+ *   entry of the `steps` map, and the changed URLs are a string set, so retries add nothing
+ *   twice.
+ * - per business per day, `PK = DAILYRUN#<date>, SK = ORG#<slug>`: the day's lease (one
+ *   execution at a time; conditional writes, expiring) and the latest execution.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BusinessRun, DailyExecution } from '../../core/daily/run';
+import type { BusinessRun, DailyExecution, DayLease } from '../../core/daily/run';
 import type { DailyRunRepository } from '../../ports';
+import { conditionalWrite, isConditionFailure } from './client';
 import { keys } from './keys';
 import { decodeCursor, encodeCursor } from './page-cursor';
 
@@ -31,50 +35,124 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
     finished_at: item.finished_at ?? null,
     steps: item.steps,
     changed_urls: item.changed_urls ? [...(item.changed_urls as Set<string>)].sort() : [],
+    resumed_from: item.resumed_from ?? null,
   });
+  const leaseOf = (item: Record<string, any> | undefined): DayLease | null => (item?.lease_execution_id
+    ? { execution_id: item.lease_execution_id, acquired_at: item.lease_acquired_at, expires_at: item.lease_expires_at }
+    : null);
+  const getRun = async (executionId: string, orgSlug: string) => {
+    const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.dailyBusinessRun(executionId, orgSlug), ConsistentRead: true }));
+    return Item ? toRun(Item) : null;
+  };
 
   return {
-    async getBusinessRun(runDate, orgSlug) {
-      const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.dailyRun(runDate, orgSlug), ConsistentRead: true }));
-      return Item ? toRun(Item) : null;
-    },
+    getBusinessRun: getRun,
 
     async claimBusinessRun(run) {
-      const { Attributes } = await db.send(new UpdateCommand({
-        TableName: table,
-        Key: keys.dailyRun(run.run_date, run.org_slug),
-        UpdateExpression: 'SET #type = :type, org_slug = :org, run_date = :date, execution_id = :exec, #status = :status, reason = :null, '
-          + 'finished_at = :null, started_at = if_not_exists(started_at, :started), steps = if_not_exists(steps, :steps)',
-        ExpressionAttributeNames: { '#type': 'type', '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':type': RUN_TYPE, ':org': run.org_slug, ':date': run.run_date, ':exec': run.execution_id, ':status': run.status,
-          ':null': null, ':started': run.started_at, ':steps': run.steps,
-        },
-        ReturnValues: 'ALL_NEW',
-      }));
-      return toRun(Attributes!);
+      const { changed_urls: _urls, ...item } = run;
+      try {
+        await db.send(new PutCommand({
+          TableName: table,
+          Item: { ...keys.dailyBusinessRun(run.execution_id, run.org_slug), type: RUN_TYPE, ...item },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }));
+        return { run, created: true };
+      } catch (err) {
+        // A retried StartBusinessRun: the execution's record of the business exists already.
+        if (!isConditionFailure(err)) throw err;
+        return { run: (await getRun(run.execution_id, run.org_slug))!, created: false };
+      }
     },
 
-    async updateStep(runDate, orgSlug, step, state) {
-      await updateExisting(keys.dailyRun(runDate, orgSlug), 'SET steps.#step = :state', { ':state': state }, { '#step': step });
+    async resumeBusinessRun(executionId, orgSlug, fields) {
+      await updateExisting(keys.dailyBusinessRun(executionId, orgSlug), 'SET steps = :steps, resumed_from = :from'
+        + (fields.changed_urls.length ? ' ADD changed_urls :urls' : ''),
+      { ':steps': fields.steps, ':from': fields.resumed_from, ...(fields.changed_urls.length ? { ':urls': new Set(fields.changed_urls) } : {}) });
     },
 
-    async addChangedUrls(runDate, orgSlug, urls) {
+    async acquireDayLease(runDate, orgSlug, executionId, now, expiresAt) {
+      const Key = keys.dailyLease(runDate, orgSlug);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { Attributes } = await db.send(new UpdateCommand({
+            TableName: table,
+            Key,
+            UpdateExpression: 'SET #type = :type, lease_execution_id = :exec, lease_acquired_at = :now, lease_expires_at = :exp, latest_execution_id = :exec',
+            ConditionExpression: 'attribute_not_exists(lease_execution_id) OR lease_execution_id = :exec OR lease_expires_at < :now',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: { ':type': 'daily_lease', ':exec': executionId, ':now': now, ':exp': expiresAt },
+            ReturnValues: 'ALL_OLD',
+          }));
+          const previous = leaseOf(Attributes);
+          return { acquired: true, abandoned: previous && previous.execution_id !== executionId ? previous : null };
+        } catch (err) {
+          if (!isConditionFailure(err)) throw err;
+          const { Item } = await db.send(new GetCommand({ TableName: table, Key, ConsistentRead: true }));
+          const holder = leaseOf(Item);
+          // Released between the two requests: ask again.
+          if (holder || attempt >= 3) return { acquired: false, holder: holder ?? { execution_id: 'unknown', acquired_at: now, expires_at: now } };
+        }
+      }
+    },
+
+    async renewDayLease(runDate, orgSlug, executionId, expiresAt) {
+      return conditionalWrite(async () => {
+        await db.send(new UpdateCommand({
+          TableName: table,
+          Key: keys.dailyLease(runDate, orgSlug),
+          UpdateExpression: 'SET lease_expires_at = :exp',
+          ConditionExpression: 'lease_execution_id = :exec',
+          ExpressionAttributeValues: { ':exec': executionId, ':exp': expiresAt },
+        }));
+      });
+    },
+
+    async releaseDayLease(runDate, orgSlug, executionId) {
+      await conditionalWrite(async () => {
+        await db.send(new UpdateCommand({
+          TableName: table,
+          Key: keys.dailyLease(runDate, orgSlug),
+          UpdateExpression: 'REMOVE lease_execution_id, lease_acquired_at, lease_expires_at',
+          ConditionExpression: 'lease_execution_id = :exec',
+          ExpressionAttributeValues: { ':exec': executionId },
+        }));
+      });
+    },
+
+    async getDayLease(runDate, orgSlug) {
+      const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.dailyLease(runDate, orgSlug), ConsistentRead: true }));
+      return { lease: leaseOf(Item), latestExecutionId: Item?.latest_execution_id ?? null };
+    },
+
+    async updateStep(executionId, orgSlug, step, state) {
+      await updateExisting(keys.dailyBusinessRun(executionId, orgSlug), 'SET steps.#step = :state', { ':state': state }, { '#step': step });
+    },
+
+    async addChangedUrls(executionId, orgSlug, urls) {
       if (urls.length === 0) return;
-      await updateExisting(keys.dailyRun(runDate, orgSlug), 'ADD changed_urls :urls', { ':urls': new Set(urls) });
+      await updateExisting(keys.dailyBusinessRun(executionId, orgSlug), 'ADD changed_urls :urls', { ':urls': new Set(urls) });
     },
 
-    async finishBusinessRun(runDate, orgSlug, fields) {
-      await updateExisting(keys.dailyRun(runDate, orgSlug), 'SET #status = :status, reason = :reason, finished_at = :finished, steps = :steps',
-        { ':status': fields.status, ':reason': fields.reason, ':finished': fields.finished_at, ':steps': fields.steps }, { '#status': 'status' });
+    async finishBusinessRun(executionId, orgSlug, fields) {
+      // Only a running record is closed, so a retried close counts the business once.
+      return conditionalWrite(async () => {
+        await db.send(new UpdateCommand({
+          TableName: table,
+          Key: keys.dailyBusinessRun(executionId, orgSlug),
+          UpdateExpression: 'SET #status = :status, reason = :reason, finished_at = :finished, steps = :steps',
+          ConditionExpression: '#status = :running',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': fields.status, ':reason': fields.reason, ':finished': fields.finished_at, ':steps': fields.steps, ':running': 'running' },
+        }));
+      });
     },
 
-    async listBusinessRuns(runDate, { cursor, limit, executionId }) {
+    async listBusinessRuns(executionId, { cursor, limit }) {
+      const pk = keys.dailyExecution(executionId).PK;
       const page = await db.send(new QueryCommand({
         TableName: table,
-        KeyConditionExpression: 'PK = :pk',
-        ...(executionId ? { FilterExpression: 'execution_id = :exec' } : {}),
-        ExpressionAttributeValues: { ':pk': keys.dailyRun(runDate, '').PK, ...(executionId ? { ':exec': executionId } : {}) },
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :org)',
+        ExpressionAttributeValues: { ':pk': pk, ':org': 'ORG#' },
         ExclusiveStartKey: decodeCursor(cursor, ['PK', 'SK']),
         Limit: limit,
         ConsistentRead: true,
@@ -87,9 +165,9 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
         TableName: table,
         Item: { ...keys.dailyExecution(execution.execution_id), type: 'daily_execution', ...execution },
         ConditionExpression: 'attribute_not_exists(PK)',
-      })).catch((err: { name?: string }) => {
+      })).catch((err: unknown) => {
         // A retried task: the execution is already recorded.
-        if (err.name !== 'ConditionalCheckFailedException') throw err;
+        if (!isConditionFailure(err)) throw err;
       });
     },
 

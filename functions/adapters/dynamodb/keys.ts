@@ -57,9 +57,14 @@ export const keys = {
   /** Local workflow executions (Step Functions keeps its own on AWS). */
   execution: (executionId: string) => ({ PK: `EXECUTION#${executionId}`, SK: 'EXECUTION' }),
 
-  /** Daily schedule: one run record per business per UTC day (one partition per day), one per execution. */
-  dailyRun: (runDate: string, slug: string) => ({ PK: `DAILYRUN#${runDate}`, SK: `ORG#${slug}` }),
+  /**
+   * Daily schedule: per execution, its record and one run record per business (one
+   * partition per execution, so every execution reads back whole); per business per UTC
+   * day, the day's lease and the latest execution.
+   */
   dailyExecution: (executionId: string) => ({ PK: `DAILYEXEC#${executionId}`, SK: 'EXECUTION' }),
+  dailyBusinessRun: (executionId: string, slug: string) => ({ PK: `DAILYEXEC#${executionId}`, SK: `ORG#${slug}` }),
+  dailyLease: (runDate: string, slug: string) => ({ PK: `DAILYRUN#${runDate}`, SK: `ORG#${slug}` }),
 
   /** GSI1: a store's normalized domain → its organization. */
   domainIndex: (domain: string) => ({ GSI1PK: `DOMAIN#${domain}`, GSI1SK: 'BUSINESS' }),

@@ -2,11 +2,14 @@
  * AI-site releases on local disk: `<root>/<slug>/releases/<id>/...` plus a `current`
  * pointer file. A release is written to a staging directory and renamed into place,
  * then the pointer is replaced with an atomic rename: readers see old or new, never a mix.
+ * A superseded release is deleted only after a grace period, so a reader that pinned it finishes.
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { NotFoundError } from '../../core/errors';
-import { assertUniquePaths, newReleaseId, releaseRelativePath, RELEASES_KEPT } from '../../core/site/release';
+import {
+  assertUniquePaths, isReleaseId, newReleaseId, readPinnedRelease, releaseRelativePath, RELEASES_KEPT, releasesToPrune,
+} from '../../core/site/release';
 import type { SiteFile } from '../../core/site/types';
 import type { Clock, SiteStore } from '../../ports';
 import { contentTypeOf } from '../../core/site/content-types';
@@ -37,6 +40,30 @@ export function createFsSiteStore(root: string, clock: Clock, keep = RELEASES_KE
     }
   };
 
+  const readRelease = async (slug: string, releaseId: string) => {
+    if (!isReleaseId(releaseId)) return null;
+    const base = join(releasesDir(slug), releaseId);
+    const files: SiteFile[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else {
+          const path = '/' + relative(base, full).split(sep).join('/');
+          files.push({ path, content: await readFile(full, 'utf8'), contentType: contentTypeOf(path) });
+        }
+      }
+    };
+    try {
+      await walk(base);
+    } catch (err) {
+      // Unknown, or pruned under us: never a partial release.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    return { releaseId, files: files.sort((a, b) => (a.path < b.path ? -1 : 1)) };
+  };
+
   return {
     async publish(slug, files) {
       assertUniquePaths(files.map((f) => f.path));
@@ -57,32 +84,19 @@ export function createFsSiteStore(root: string, clock: Clock, keep = RELEASES_KE
         throw err;
       }
       await point(slug, releaseId);
-      // Old releases go only after the pointer moved, and never the current one.
-      const releases = await listReleases(slug);
-      for (const old of releases.slice(0, Math.max(0, releases.length - keep))) {
-        if (old !== releaseId) await rm(join(releasesDir(slug), old), { recursive: true, force: true });
+      // Old releases go only after the pointer moved; the pointer is re-read, as a concurrent publish may have moved it.
+      const current = (await currentId(slug)) ?? releaseId;
+      for (const old of releasesToPrune(await listReleases(slug), current, clock.now(), keep)) {
+        await rm(join(releasesDir(slug), old), { recursive: true, force: true });
       }
       return { releaseId, fileCount: files.length, bytes };
     },
 
-    async readCurrent(slug) {
-      const releaseId = await currentId(slug);
-      if (!releaseId) return null;
-      const base = join(releasesDir(slug), releaseId);
-      const files: SiteFile[] = [];
-      const walk = async (dir: string): Promise<void> => {
-        for (const entry of await readdir(dir, { withFileTypes: true })) {
-          const full = join(dir, entry.name);
-          if (entry.isDirectory()) await walk(full);
-          else {
-            const path = '/' + relative(base, full).split(sep).join('/');
-            files.push({ path, content: await readFile(full, 'utf8'), contentType: contentTypeOf(path) });
-          }
-        }
-      };
-      await walk(base);
-      return { releaseId, files: files.sort((a, b) => (a.path < b.path ? -1 : 1)) };
-    },
+    readCurrent: (slug) => readPinnedRelease(() => currentId(slug), (id) => readRelease(slug, id), slug),
+
+    currentReleaseId: currentId,
+
+    readRelease,
 
     listReleases,
 

@@ -13,7 +13,8 @@
 import { artifactKeys } from '../../core/artifacts';
 import { articleModelOf } from '../../engines/article-writer';
 import { todayUtc, type Container } from '../../container';
-import type { BusinessTaskInput } from '../daily/business-run';
+import { failingInto, holdDay, type BusinessTaskInput } from '../daily/business-run';
+import { storeUnreadable } from '../../core/daily/run';
 import { publishChangedSiteParts, publishSiteParts } from '../site-parts';
 import type { CatalogArtifact } from '../discover-products';
 import type { ArticleModelUsage } from '../../core/articles/compose';
@@ -31,7 +32,15 @@ interface ArticlePlan {
   items: Array<{ product_id: string | null; count: number }>;
 }
 
-export async function planDailyArticles(container: Container, input: BusinessTaskInput): Promise<{ items: ArticleBatch[] }> {
+export function planDailyArticles(container: Container, input: BusinessTaskInput): Promise<{ items: ArticleBatch[] }> {
+  return failingInto(container, input, '2a', () => planOnce(container, input));
+}
+
+async function planOnce(container: Container, input: BusinessTaskInput): Promise<{ items: ArticleBatch[] }> {
+  await holdDay(container, input);
+  // No article is written from yesterday's facts on a day the store could not be read.
+  const run = await container.dailyRuns.getBusinessRun(input.execution_id, input.org_slug);
+  if (run && storeUnreadable(run.steps)) return { items: [] };
   const key = artifactKeys.articlePlan(input.org_slug, input.run_date);
   let plan = await container.artifacts.get<ArticlePlan>(key);
   if (!plan) {
@@ -64,7 +73,12 @@ export interface ArticleOutcome {
 }
 
 /** Creates the batch's articles that the day's run has not created yet, and records the entity's outcome. */
-export async function createArticleBatch(container: Container, batch: ArticleBatch) {
+export function createArticleBatch(container: Container, batch: ArticleBatch) {
+  return failingInto(container, batch, '2a', () => createMissingArticles(container, batch));
+}
+
+async function createMissingArticles(container: Container, batch: ArticleBatch) {
+  await holdDay(container, batch);
   const articles = await container.articles.list(batch.org_slug);
   const existing = articles.filter((a) => a.run_date === batch.run_date && a.product_id === batch.product_id).length;
   const missing = Math.max(0, batch.count - existing);

@@ -25,7 +25,7 @@ import { agentFilesAfter, probeStoreAgentFiles, sameAgentFiles } from '../store-
 import { saveStoreSitemap } from '../store-sitemap';
 
 
-export async function detectChanges(container: Container, orgSlug: string, runDate: string) {
+export async function detectChanges(container: Container, orgSlug: string, executionId: string) {
   const business = await requireBusiness(container, orgSlug);
   const stored = await container.artifacts.get<ScrapeArtifact>(artifactKeys.scrape(orgSlug));
   if (!stored) throw new ValidationError(`no stored site map for ${orgSlug}: onboarding's website scrape (1a) has not run`);
@@ -62,7 +62,7 @@ export async function detectChanges(container: Container, orgSlug: string, runDa
   if (!hasChanges(diff) && !agentFilesChanged && !imagesChanged) return { ...counts, changed: false, changed_urls: 0 };
 
   const changedUrls = [...diff.added, ...diff.changed, ...diff.removed];
-  if (changedUrls.length) await container.dailyRuns.addChangedUrls(runDate, orgSlug, changedUrls);
+  if (changedUrls.length) await container.dailyRuns.addChangedUrls(executionId, orgSlug, changedUrls);
   const storeRobotsTxt = storeRobotsTxtOf(map) ?? stored.storeRobotsTxt;
   const artifact: ScrapeArtifact = {
     mappedAt: container.clock.now().toISOString(), urls, pages: mergePages(stored.pages, scraped.pages, urls), storeRobotsTxt, agentFiles,

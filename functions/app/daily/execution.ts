@@ -100,7 +100,7 @@ export async function readDailyExecution(container: Container, executionId: stri
     if (!described) throw new NotFoundError(`no daily-schedule execution ${executionId}`);
     return { execution_id: executionId, status: endedUnrecorded ? 'failed' : 'running', ...engine, started_at: described.startedAt, finished_at: described.stoppedAt, businesses: { runs: [], next_cursor: null } };
   }
-  const { runs, nextCursor } = await container.dailyRuns.listBusinessRuns(execution.run_date, { ...page, executionId });
+  const { runs, nextCursor } = await container.dailyRuns.listBusinessRuns(executionId, page);
   return {
     execution_id: executionId,
     status: endedUnrecorded ? 'failed' : execution.status,

@@ -2,8 +2,11 @@
  * The daily schedule's run records (spec: Daily schedule): one record per business per UTC
  * day, with one state per batch step, and one record per execution. Pure rules only.
  *
- * Re-running a day is safe: within one execution a settled step is kept (retries); a later
- * execution the same day runs the steps again, which are idempotent by content.
+ * One execution at a time holds a business's day (a lease, renewed by every step); a second
+ * execution finding it held skips the business, naming the holder. Within one execution a
+ * settled step is kept (retries); an execution resuming an abandoned day keeps that run's
+ * settled steps; a later execution the same day runs the steps again, which are idempotent
+ * by content. Each execution keeps its own record per business.
  */
 export const DAILY_STEPS = {
   '1a': 'change detection',
@@ -32,6 +35,8 @@ export interface DailyStepState {
   result: Record<string, unknown> | null;
   /** The execution that last ran it. */
   execution_id: string | null;
+  /** Settled by an execution that stopped, and kept by the one that resumed its day. */
+  resumed_from?: string;
 }
 
 /** `skipped`: the business was not processed (the reason says why). */
@@ -46,8 +51,10 @@ export interface BusinessRun {
   started_at: string;
   finished_at: string | null;
   steps: Record<DailyStepId, DailyStepState>;
-  /** Store URLs added, changed or removed today (batch 3 notifies search engines of them). */
+  /** Store URLs this execution found added, changed or removed (batch 3 notifies search engines of them). */
   changed_urls: string[];
+  /** The execution whose day this one resumed (it stopped without finishing; its lease expired). */
+  resumed_from: string | null;
 }
 
 export type ExecutionStatus = 'running' | 'succeeded' | 'failed';
@@ -82,6 +89,7 @@ export function newBusinessRun(orgSlug: string, runDate: string, executionId: st
     finished_at: null,
     steps: Object.fromEntries(DAILY_STEP_IDS.map((id) => [id, pendingDailyStep()])) as Record<DailyStepId, DailyStepState>,
     changed_urls: [],
+    resumed_from: null,
   };
 }
 
@@ -105,8 +113,49 @@ export function businessOutcome(steps: Record<DailyStepId, DailyStepState>): { s
   const failed = ran.filter((id) => steps[id].status === 'failed' || steps[id].status === 'running');
   if (failed.length === 0) return { status: 'succeeded', reason: null };
   const reason = failed.map((id) => `${id} (${DAILY_STEPS[id]}): ${steps[id].reason ?? 'stopped without reporting (timeout or crash)'}`).join('; ');
+  // A store that could not be read is a failed day whatever else ran: nothing was published.
+  if (storeUnreadable(steps)) return { status: 'failed', reason: `${STORE_UNREADABLE}; ${reason}` };
   const succeeded = ran.filter((id) => steps[id].status === 'succeeded');
   return { status: succeeded.length === 0 ? 'failed' : 'partial', reason };
+}
+
+/** The steps that publish (or announce) content: none of them runs on a day the store could not be read. */
+export const PUBLISHING_STEPS: readonly DailyStepId[] = ['deploy', '2a', '3'];
+
+export const STORE_UNREADABLE = 'the store could not be read today (1a and 1b failed): nothing was published from stale facts, the previous release stays served';
+
+/**
+ * Both of batch 1's reads of the store failed (it is down, or refuses us): what the site
+ * would publish today is yesterday's facts under today's date, so nothing is published.
+ */
+export function storeUnreadable(steps: Record<DailyStepId, DailyStepState>): boolean {
+  return steps['1a'].status === 'failed' && steps['1b'].status === 'failed';
+}
+
+/** How long a business's day is held by one execution without a sign of life (every step renews it). */
+export const DAY_LEASE_SECONDS = 15 * 60;
+
+/** Who holds a business's day: one execution at a time (issue 23). */
+export interface DayLease {
+  execution_id: string;
+  acquired_at: string;
+  expires_at: string;
+}
+
+/**
+ * The outcome of asking for a business's day. `abandoned`: the previous holder's lease ran
+ * out without being released (its execution stopped mid-day), so the new holder resumes it.
+ */
+export type DayLeaseClaim = { acquired: true; abandoned: DayLease | null } | { acquired: false; holder: DayLease };
+
+/**
+ * The settled steps of an abandoned run, handed to the execution that resumes its day: they
+ * are kept (not run again), marked with where they came from; the rest start over.
+ */
+export function resumedSteps(abandoned: Record<DailyStepId, DailyStepState>, fresh: Record<DailyStepId, DailyStepState>, executionId: string, from: string): Record<DailyStepId, DailyStepState> {
+  return Object.fromEntries(DAILY_STEP_IDS.map((id) => [id, isSettled(abandoned[id])
+    ? { ...abandoned[id], execution_id: executionId, resumed_from: abandoned[id].resumed_from ?? from }
+    : fresh[id]])) as Record<DailyStepId, DailyStepState>;
 }
 
 /** A step that never reported back is marked failed with that reason, so a record never says `running` forever. */

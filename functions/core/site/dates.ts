@@ -73,7 +73,8 @@ export function decideModified(hash: string, previous: PageDate | undefined, sou
   return isoSeconds(now);
 }
 
-const HASH_META = /<meta\s+name="ai-site:content-hash"\s+content="([0-9a-f]+)"/i;
+/** The content hash an HTML page carries (its content rendered with placeholder dates). */
+export const HASH_META = /<meta\s+name="ai-site:content-hash"\s+content="([0-9a-f]+)"/i;
 const MODIFIED_META = /<meta\s+property="article:modified_time"\s+content="([^"]+)"/i;
 
 /** The dates of the HTML pages of a (previous) release, for `BuildSiteOptions.previousPages`. */
