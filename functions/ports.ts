@@ -61,7 +61,8 @@ export interface ProductListing {
 export interface StoreCollection {
   handle: string;
   title: string;
-  description: string;
+  /** As the platform sends it (HTML); turned into markdown by whoever keeps it, so route bundles need no HTML converter. */
+  descriptionHtml: string;
 }
 
 /** The hosted platform's public storefront endpoints (`/products.json`, `/collections.json`). */

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { newProducts, productsHash, productsSnapshot, toCatalogProduct } from '../core/products/catalog';
+import { htmlToMarkdown } from '../core/text/markdown';
 import type { Business } from '../core/model';
 import type { CatalogCollection, CatalogProduct } from '../core/site/types';
 import type { Container } from '../container';
@@ -76,7 +77,7 @@ export async function readAndSaveCatalogue(container: Container, business: Busin
   });
   const catalog: CatalogArtifact = {
     products,
-    collections: collections.map((c) => ({ handle: c.handle, title: c.title, description: c.description, url: `${business.url}/collections/${encodeURIComponent(c.handle)}` })),
+    collections: collections.map((c) => ({ handle: c.handle, title: c.title, description: htmlToMarkdown(c.descriptionHtml), url: `${business.url}/collections/${encodeURIComponent(c.handle)}` })),
   };
   const catalogChanged = await saveSiteInput(container, orgSlug, business.id, 'catalog', catalog);
   return {

@@ -5,7 +5,6 @@
  */
 import * as z from 'zod/mini';
 import { UpstreamError } from '../../core/errors';
-import { htmlToMarkdown } from '../../core/text/markdown';
 import type { StorefrontProduct } from '../../core/products/catalog';
 import { currencyFromHtml, currencyFromJson } from '../../core/products/currency';
 import type { HttpFetcher, ProductListing, Storefront, StoreCollection } from '../../ports';
@@ -66,7 +65,7 @@ export async function fetchCollections(fetchUrl: HttpFetcher, origin: string, ma
   const out: StoreCollection[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const { collections } = await fetchJsonPage(fetchUrl, `${origin}/collections.json?limit=${MAX_PAGE_SIZE}&page=${page}`, collectionPageSchema, `${origin}/collections.json`);
-    out.push(...collections.map((c) => ({ handle: c.handle, title: c.title, description: htmlToMarkdown(c.description ?? c.body_html ?? '') })));
+    out.push(...collections.map((c) => ({ handle: c.handle, title: c.title, descriptionHtml: c.description ?? c.body_html ?? '' })));
     if (collections.length < MAX_PAGE_SIZE) break;
   }
   return out;
