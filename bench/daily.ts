@@ -37,6 +37,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { argValue, heading, int, isMain, mb, ms, printTable, ROOT, runBenchEntry } from './lib';
+import { startUsageMeter, type UsageCounts } from './usage-meter';
+import { modelledVendorUsage, printCostReport, type DailyUsage } from './cost-model';
 
 const run = promisify(execFile);
 const RESULT_MARKER = '@@daily-bench-result ';
@@ -93,6 +95,28 @@ interface DailyChildResult {
   baselineRssBytes: number;
   /** Event-loop delay of the daily child during the run (ms): the tasks of every business in flight share that one loop. */
   loopDelay: { meanMs: number; p99Ms: number; maxMs: number };
+  usage: RunUsage;
+}
+
+/** What one run used, all businesses together (bench/usage-meter.ts). */
+export interface RunUsage extends UsageCounts {
+  stateTransitions: number;
+  mapChildExecutions: number;
+  /** CPU time of the whole child during the run (the tasks, and the embedded database and hosts too). */
+  cpuMs: number;
+}
+
+/** A later run of the same businesses: every store changed, or none. */
+export interface LaterRunFigure {
+  day: number;
+  executionStatus: string;
+  counts: Record<string, number>;
+  wallMs: number;
+  peakRssBytes: number;
+  usage: RunUsage;
+  deploys: number;
+  /** Requests the stores served during the run (all businesses). */
+  storeRequests: number;
 }
 
 export interface NoiseFigure {
@@ -123,6 +147,11 @@ export interface GroupFigure {
 }
 
 export interface DailyFigure {
+  /** The first run's usage (day 1: the one-time article burst, 20% of stores changed). */
+  usage: RunUsage;
+  /** Day 2, every store changed; day 3, none. */
+  changedDay: LaterRunFigure;
+  steadyDay: LaterRunFigure;
   businesses: number;
   storeProducts: number;
   storePages: number;
@@ -155,7 +184,7 @@ const orgOf = (index: number) => `bench-daily-${String(index + 1).padStart(3, '0
 // ---------------------------------------------------------------------------------------
 // children: the local stack on a persistent data directory
 
-async function startStack(dataDir: string) {
+async function startStack(dataDir: string, options: { clock?: { now(): Date }; taskOverrides?: Record<string, (payload: unknown) => Promise<unknown>> } = {}) {
   const { startLocalStack } = await import('../functions/local/runtime');
   const { setLogSink } = await import('../functions/logger');
   const errors: Record<string, number> = {};
@@ -168,7 +197,9 @@ async function startStack(dataDir: string) {
     }
     process.stderr.write(`${line}\n`);
   });
-  const stack = await startLocalStack({ dataDir, env: STACK_ENV, workflows: { retryWithoutDelay: true } });
+  const stack = await startLocalStack({
+    dataDir, env: STACK_ENV, workflows: { retryWithoutDelay: true, taskOverrides: options.taskOverrides }, ...(options.clock ? { clock: options.clock } : {}),
+  });
   const call = async (method: string, path: string, auth: { token?: string; apiKey?: string }, body?: unknown) => {
     const headers: Record<string, string> = {};
     if (auth.token) headers.Authorization = `Bearer ${auth.token}`;
@@ -245,9 +276,25 @@ function businessFigure(r: any): DailyBusinessFigure {
   };
 }
 
-async function dailyChild(dataDir: string): Promise<DailyChildResult> {
-  const { stack, call, errors } = await startStack(dataDir);
+/** The daily schedule's task functions, each loadable as the runner would. */
+function dailyTaskMeter() {
+  const { taskStates } = require('../functions/local/workflow-runner') as typeof import('../functions/local/workflow-runner');
+  const definition = JSON.parse(readFileSync(join(ROOT, 'state-machines', 'daily-schedule.asl.json'), 'utf8'));
+  const names = [...new Set([...taskStates(definition.States).values()].map((t) => t.fn))];
+  const kebab = (pascal: string) => pascal.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+  return startUsageMeter(names, (fn) => require(join(ROOT, 'functions', 'tasks', kebab(fn))).handler);
+}
+
+async function dailyChild(dataDir: string, day: number): Promise<DailyChildResult> {
+  // Day 1 is the first daily run after onboarding; day n runs n-1 days later (the service's clock only).
+  const clock = { now: () => new Date(Date.now() + (day - 1) * 86_400_000) };
+  const meter = dailyTaskMeter();
+  const { stack, call, errors } = await startStack(dataDir, { clock, taskOverrides: meter.taskOverrides });
+  const { getContainer } = await import('../functions/container');
+  meter.attach(getContainer());
   try {
+    meter.take();
+    const cpuBefore = process.cpuUsage();
     const baselineRssBytes = rss();
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
@@ -258,6 +305,15 @@ async function dailyChild(dataDir: string): Promise<DailyChildResult> {
     await stack.workflows.finished(started.body.execution_id);
     const wallMs = performance.now() - t0;
     const peakRssBytes = rss();
+    const history = stack.workflows.history(started.body.execution_id);
+    const cpu = process.cpuUsage(cpuBefore);
+    const usage: RunUsage = {
+      ...meter.take(),
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      // Billed: every state entered, every retry; each business is one Distributed Map child execution.
+      stateTransitions: history.filter((e) => e.type === 'StateEntered' || e.type === 'StateRetried').length,
+      mapChildExecutions: history.filter((e) => e.type === 'MapIterationStarted' && e.state === 'ProcessBusinesses').length,
+    };
     loop.disable();
     const loopDelay = { meanMs: loop.mean / 1e6, p99Ms: loop.percentile(99) / 1e6, maxMs: loop.max / 1e6 };
 
@@ -284,8 +340,10 @@ async function dailyChild(dataDir: string): Promise<DailyChildResult> {
       peakRssBytes,
       baselineRssBytes,
       loopDelay,
+      usage,
     };
   } finally {
+    meter.stop();
     await stack.close();
   }
 }
@@ -297,7 +355,7 @@ async function child(): Promise<SetupResult | DailyChildResult> {
     const stores = JSON.parse(readFileSync(argValue('--stores') ?? join(dataDir, '..', 'stores.json'), 'utf8')) as StoreSpec[];
     return setupChild(dataDir, stores, Number(argValue('--concurrency') ?? 4));
   }
-  return dailyChild(dataDir);
+  return dailyChild(dataDir, Number(argValue('--day') ?? 1));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -332,6 +390,23 @@ function changeStore(store: DemoStore, index: number): void {
     body_html: '<p>A 0.9 L gooseneck kettle in brushed stainless steel for precise pour-over brewing.</p><ul><li>Built-in thermometer</li></ul>',
     variants: [{ title: 'Steel', price: '48.00', sku: 'KDK-ST' }, { title: 'Matte Black', price: '54.00', sku: 'KDK-BK' }], option_name: 'Finish',
   });
+}
+
+/** A second day's change for every store: the about page edited and one product added. */
+function changeStoreAgain(store: DemoStore, index: number): void {
+  store.admin.editPage('about', { body_html: `<p>Store ${index + 1} now roasts twice a week and ships the same day.</p>` });
+  store.admin.addProduct({
+    handle: 'harbor-decaf-blend', title: 'Harbor Decaf Blend', product_type: 'Coffee', tags: ['decaf', 'blend'],
+    body_html: '<p>Swiss Water Process decaf from Colombia and Brazil. Notes of cocoa and toasted almond; medium roast.</p>',
+    variants: [{ title: '12 oz', price: '17.50', sku: 'HDB-12' }, { title: '2 lb', price: '39.00', sku: 'HDB-32' }], option_name: 'Size',
+  });
+}
+
+function laterRun(day: number, run: DailyChildResult, storeRequests: number): LaterRunFigure {
+  return {
+    day, executionStatus: run.executionStatus, counts: run.counts, wallMs: run.wallMs, peakRssBytes: run.peakRssBytes, usage: run.usage,
+    deploys: run.businesses.reduce((n, b) => n + b.deploys, 0), storeRequests,
+  };
 }
 
 /** Maps one store twice with the real mapper; per HTML page: changed by our fingerprint? by sha256 of the raw body? */
@@ -427,7 +502,19 @@ async function measureSize(businesses: number, storeProducts: number, setupConcu
       return b ? [{ ...b, storeRequests: requests[i] }] : [];
     };
     const indexes = stores.map((_, i) => i);
+    // Day 2: every store changed (a page edited, a product added); day 3: none did (the steady state).
+    stores.forEach((s, i) => changeStoreAgain(s, i));
+    const later = async (day: number) => {
+      const sent = stores.reduce((n, st) => n + st.requests(), 0);
+      const result = await runChild<DailyChildResult>(['--phase', 'daily', '--data', dataDir, '--day', String(day)], `daily day ${day} (${businesses})`);
+      return laterRun(day, result, stores.reduce((n, st) => n + st.requests(), 0) - sent);
+    };
+    const changedDay = await later(2);
+    const steadyDay = await later(3);
     return {
+      changedDay,
+      steadyDay,
+      usage: daily.usage,
       businesses,
       storeProducts,
       storePages,
@@ -533,12 +620,112 @@ export function printDailyReport(r: DailyReport): void {
       ['store requests', int(small.totalStoreRequests), int(big.totalStoreRequests), ratio(big.totalStoreRequests, small.totalStoreRequests)],
     ]);
   }
+  for (const f of figs) printDaysTable(f);
+  const f = figs[figs.length - 1];
+  heading(`daily cost model, from the ${int(f.businesses)}-business runs (assumptions: COST_ASSUMPTIONS in bench/daily.ts; prices: bench/cost-model.ts)`);
+  printCostReport([
+    { name: 'unchanged (day 3)', usage: dailyUsageOf(f.steadyDay.usage, f.businesses, f.steadyDay.storeRequests) },
+    { name: 'changed (day 2)', usage: dailyUsageOf(f.changedDay.usage, f.businesses, f.changedDay.storeRequests) },
+    { name: 'first day (day 1)', usage: dailyUsageOf(f.usage, f.businesses, f.totalStoreRequests) },
+  ]);
   console.log('\nNotes: every task runs in ONE Node process here (the stand-in), the Map state runs up to 10 businesses at once' +
     ' (MaxConcurrency 10) on one event loop, and the database is dynalite on LevelDB in that same process; on AWS each task is' +
     ' its own Lambda. Step durations therefore overlap and stretch each other (a step made of many sequential awaits, like the' +
     ' deploy\'s file-by-file release write, waits a loop turn per await), and the first businesses also pay the child\'s module' +
     ' loading (tsx) and JIT warm-up, which weighs more at small N. The stores run in the parent process. Raw-HTML hashing would' +
     ' re-scrape (and redeploy) every unchanged business every day; the fingerprint flags only real changes.');
+}
+
+/** What one business used on a day, from a run's totals (per business: the run's total over its businesses). */
+export function perBusiness(usage: RunUsage, businesses: number) {
+  const tasks = Object.values(usage.tasks);
+  const per = (v: number) => v / Math.max(1, businesses);
+  return {
+    taskInvocations: per(tasks.reduce((n, t) => n + t.invocations, 0)),
+    taskSeconds: per(tasks.reduce((n, t) => n + t.durationMs, 0) / 1000),
+    stateTransitions: per(usage.stateTransitions),
+    readUnits: per(usage.dynamo.readUnits),
+    writeUnits: per(usage.dynamo.writeUnits),
+    releaseFilesWritten: per(usage.objects.releaseFilesWritten),
+    s3ObjectsWritten: per(usage.objects.releaseObjectsWrittenOnS3 + usage.objects.artifactsWritten),
+    artifactsWritten: per(usage.objects.artifactsWritten),
+    objectReads: per(usage.objects.reads),
+  };
+}
+
+/**
+ * Assumptions where the local run measures nothing (each named so the cost table can be read):
+ * on Lambda a task's billed time is its share of the run's CPU time (the child's CPU, the
+ * embedded database's included: an overestimate) plus the network time of its requests,
+ * spread by each function's share of the measured task time; and the AI sites' viewer traffic.
+ */
+export const COST_ASSUMPTIONS = {
+  /** Network time per DynamoDB request and per S3 request from a Lambda in the same region. */
+  dynamoRequestMs: 5,
+  s3RequestMs: 15,
+  /** Per invocation: the Lambda runtime's own overhead, init amortized over warm starts. */
+  invocationMs: 10,
+  /** Requests to one business's AI site per day (crawlers and people) and their mean size. */
+  viewerRequestsPerDay: 300,
+  viewerBytesPerRequest: 30_000,
+  /** Releases kept per business (RELEASES_KEPT): what S3 stores. */
+  releasesKept: 5,
+} as const;
+
+/** One business's day for the cost model (bench/cost-model.ts), from a run's measured totals. */
+export function dailyUsageOf(usage: RunUsage, businesses: number, storeRequests: number): DailyUsage {
+  const n = Math.max(1, businesses);
+  const a = COST_ASSUMPTIONS;
+  // The task Lambdas' configured memory; loaded here only (the CDK app is heavy, the children never need it).
+  const { TASK_MEMORY_MB } = require('../lib/stacks/workflow-stack') as typeof import('../lib/stacks/workflow-stack');
+  const tasks = Object.entries(usage.tasks);
+  const wallTotal = tasks.reduce((t, [, u]) => t + u.durationMs, 0) || 1;
+  const s3Requests = usage.objects.releaseObjectsWrittenOnS3 + usage.objects.artifactsWritten + usage.objects.reads + usage.objects.lists;
+  const spreadMs = usage.cpuMs + usage.dynamo.requests * a.dynamoRequestMs + s3Requests * a.s3RequestMs;
+  return {
+    lambda: tasks.map(([fn, u]) => ({
+      fn, invocations: u.invocations / n, memoryMb: TASK_MEMORY_MB,
+      durationMs: (spreadMs * (u.durationMs / wallTotal) + u.invocations * a.invocationMs) / n,
+    })),
+    // The parent is billed one transition per child execution it starts, besides the children's own.
+    stateTransitions: (usage.stateTransitions + usage.mapChildExecutions) / n,
+    mapChildExecutions: usage.mapChildExecutions / n,
+    dynamo: { readUnits: usage.dynamo.readUnits / n, writeUnits: usage.dynamo.writeUnits / n },
+    s3: {
+      puts: (usage.objects.releaseObjectsWrittenOnS3 + usage.objects.artifactsWritten) / n,
+      gets: usage.objects.reads / n,
+      lists: usage.objects.lists / n,
+      storedBytes: (usage.objects.releaseBytesWritten / n) * a.releasesKept,
+    },
+    cloudfront: { requests: a.viewerRequestsPerDay, bytesOut: a.viewerRequestsPerDay * a.viewerBytesPerRequest, functionInvocations: a.viewerRequestsPerDay },
+    // Offline here: the day's 80 checks and their judge as the platforms would bill them.
+    vendors: modelledVendorUsage(),
+    scrapes: { pages: storeRequests / n },
+  };
+}
+
+/** The three days side by side: the first run (burst), a day every store changed, a day none did. */
+function printDaysTable(f: DailyFigure): void {
+  const days = [
+    { name: 'day 1: first run (20% changed)', wallMs: f.wallMs, peak: f.peakRssBytes, usage: f.usage, status: f.executionStatus, deploys: f.changed.deploys * f.changedStores + f.unchanged.deploys * (f.businesses - f.changedStores) },
+    { name: 'day 2: every store changed', wallMs: f.changedDay.wallMs, peak: f.changedDay.peakRssBytes, usage: f.changedDay.usage, status: f.changedDay.executionStatus, deploys: f.changedDay.deploys },
+    { name: 'day 3: none changed (steady)', wallMs: f.steadyDay.wallMs, peak: f.steadyDay.peakRssBytes, usage: f.steadyDay.usage, status: f.steadyDay.executionStatus, deploys: f.steadyDay.deploys },
+  ];
+  const per = days.map((d) => perBusiness(d.usage, f.businesses));
+  heading(`daily: ${int(f.businesses)} businesses over three days (each day a fresh child; usage per business, estimated by bench/usage-meter.ts)`);
+  printTable(['', ...days.map((d) => d.name)], [
+    ['execution status', ...days.map((d) => d.status)],
+    ['wall time (trigger-all -> finished)', ...days.map((d) => ms(d.wallMs))],
+    ['peak RSS (daily child)', ...days.map((d) => mb(d.peak))],
+    ['merged deploys (batch 1), all businesses', ...days.map((d) => int(d.deploys))],
+    ['per business: task invocations', ...per.map((p) => dec(p.taskInvocations))],
+    ['  task time (s, one shared process)', ...per.map((p) => p.taskSeconds.toFixed(2))],
+    ['  state transitions', ...per.map((p) => dec(p.stateTransitions))],
+    ['  DynamoDB read / write units', ...per.map((p) => `${dec(p.readUnits)} / ${dec(p.writeUnits)}`)],
+    ['  release files written', ...per.map((p) => dec(p.releaseFilesWritten))],
+    ['  objects written on S3 (release + /ai/ copies + artifacts)', ...per.map((p) => dec(p.s3ObjectsWritten))],
+    ['  objects read (release files, artifacts)', ...per.map((p) => dec(p.objectReads))],
+  ]);
 }
 
 export async function runDailyBench(): Promise<DailyReport> {

@@ -33,7 +33,7 @@ import { measureCrawl, printCrawlReport, type CrawlReport, type CrawlSideFigure 
 import { printLoadReport, runHttpLoad, type LoadFigure, type LoadReport } from './http-load';
 import { fidelityLine } from './fidelity';
 import { describeMachine, heading, int, kb, mb, ms, wholeMs } from './lib';
-import { deploysText, measureDaily, noiseLine, printDailyReport, type DailyReport } from './daily';
+import { deploysText, measureDaily, noiseLine, perBusiness, printDailyReport, type DailyReport } from './daily';
 import { measureVisibility, printVisibilityReport, visibilityLines, type VisibilityReport } from './visibility';
 import { labelsLines, measureLabels, type LabelsReport } from './matcher-labels';
 import { articleLines, measureArticles, type StoreArticles } from './articles';
@@ -137,6 +137,10 @@ function dailyRows(r: DailyReport): [string, string][] {
     rows.push(['', `per business, changed / unchanged: ${dec(c.storeRequests)} / ${dec(u.storeRequests)} store requests, ` +
       `${dec(c.pagesScraped)} / ${dec(u.pagesScraped)} pages scraped, ${deploysText(c)} / ${deploysText(u)} deploys; 0 model calls (offline)`]);
     rows.push(['', noiseLine(f.noise)]);
+    const steady = perBusiness(f.steadyDay.usage, f.businesses);
+    const changedDay = perBusiness(f.changedDay.usage, f.businesses);
+    rows.push(['', `steady day (none changed): ${ms(f.steadyDay.wallMs)}, ${mb(f.steadyDay.peakRssBytes)} peak RSS; every store changed: ${ms(f.changedDay.wallMs)}; ` +
+      `objects written on S3 per business: ${dec(steady.s3ObjectsWritten)} steady / ${dec(changedDay.s3ObjectsWritten)} changed`]);
   }
   const [small, big] = [r.figures[0], r.figures[r.figures.length - 1]];
   if (small && big && small !== big) {

@@ -182,6 +182,8 @@ export interface PrepaymentScanRepository {
 
 export interface ProductRepository {
   list(orgSlug: string): Promise<Product[]>;
+  /** How many product entities the business has, without reading them. */
+  count(orgSlug: string): Promise<number>;
   /** By slug (`product_id`) or entity UUID. */
   find(orgSlug: string, productIdOrEntityId: string): Promise<Product | null>;
   /** Inserts products that do not exist yet (by slug); returns how many were new. */
@@ -295,6 +297,8 @@ export interface ArticleRepository {
   add(orgSlug: string, article: ArticleRecord): Promise<boolean>;
   /** Every article of the organization, oldest first. */
   list(orgSlug: string): Promise<ArticleRecord[]>;
+  /** The articles a daily run wrote on `runDate`, oldest first (one Query, whatever the business's total). */
+  listOfRunDate(orgSlug: string, runDate: string): Promise<ArticleRecord[]>;
   /** Takes back an article whose files could not be saved (its record and its counts). */
   remove(orgSlug: string, article: ArticleRecord): Promise<void>;
   /**

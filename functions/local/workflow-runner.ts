@@ -49,7 +49,7 @@ export function taskStates(states: Record<string, State>, out = new Map<string, 
 /** One event of an execution's history (states by name; no data). */
 export interface ExecutionEvent {
   type: string;
-  /** The state entered, exited, retried, caught or failed. */
+  /** The state entered, exited, retried, caught or failed; for a Map iteration or Parallel branch, the Map or Parallel state. */
   state?: string;
   stateType?: string;
   /** A Map iteration's index. */
@@ -137,8 +137,10 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
       const history: ExecutionEvent[] = [];
       void (async () => {
         for await (const event of execution.eventLogs) {
-          const e = event as { type: string; state?: { name: string; type: string }; index?: number };
-          history.push({ type: e.type, ...(e.state ? { state: e.state.name, stateType: e.state.type } : {}), ...(typeof e.index === 'number' ? { index: e.index } : {}) });
+          // A Map iteration or Parallel branch event names its Map or Parallel state as the parent.
+          const e = event as { type: string; state?: { name: string; type: string }; parentState?: { name: string; type: string }; index?: number };
+          const state = e.state ?? e.parentState;
+          history.push({ type: e.type, ...(state ? { state: state.name, stateType: state.type } : {}), ...(typeof e.index === 'number' ? { index: e.index } : {}) });
         }
       })().catch(() => undefined);
       const ended = async (status: ExecutionDescription['status']) => { await record(workflow, executionId, { status, startedAt, stoppedAt: new Date().toISOString() }); };

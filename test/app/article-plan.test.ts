@@ -3,7 +3,7 @@
  * D10, D125): products only, 1,000 spread round-robin, and stored once so a retry of the day
  * follows the same plan although the quota reads 0 once articles exist.
  */
-import { planDailyArticles } from '../../functions/app/articles/daily';
+import { ARTICLES_PER_ITEM, itemsOfPlan, planDailyArticles } from '../../functions/app/articles/daily';
 import type { Container } from '../../functions/container';
 import { newBusinessRun, type BusinessRun } from '../../functions/core/daily/run';
 
@@ -27,12 +27,19 @@ function fakeContainer(products: number, articlesThisWeek: () => number, removed
 
 const input = { org_slug: 'o', run_date: '2026-11-23', execution_id: 'e1' };
 
+/** The plan's entity lines, whatever Map items they are grouped into. */
+const entitiesOf = (items: Array<{ entities: Array<{ product_id: string | null; count: number }> }>) => items.flatMap((i) => i.entities);
+
 test('one-time burst: 1,000 articles across the products only, never the business', async () => {
   const { items } = await planDailyArticles(fakeContainer(51, () => 0), input);
-  expect(items.every((i) => i.product_id !== null)).toBe(true);
-  expect(items).toHaveLength(51);
-  expect(items.reduce((n, i) => n + i.count, 0)).toBe(1000);
-  expect(items[0]).toMatchObject({ ...input, product_id: expect.stringMatching(/^p-/) });
+  const entities = entitiesOf(items);
+  expect(entities.every((i) => i.product_id !== null)).toBe(true);
+  expect(entities).toHaveLength(51);
+  expect(entities.reduce((n, i) => n + i.count, 0)).toBe(1000);
+  expect(items[0]).toMatchObject({ ...input, entities: expect.arrayContaining([{ product_id: expect.stringMatching(/^p-/), count: expect.any(Number) }]) });
+  // Grouped: each Map item reads the site once for up to ARTICLES_PER_ITEM planned articles.
+  expect(items.length).toBeLessThan(51);
+  for (const item of items) expect(item.entities.length === 1 || item.entities.reduce((n, e) => n + e.count, 0) <= ARTICLES_PER_ITEM).toBe(true);
 });
 
 test('the plan is stored once: a retry after the first articles exist follows it, not the quota (which now reads 0)', async () => {
@@ -47,7 +54,7 @@ test('the plan is stored once: a retry after the first articles exist follows it
 
 test('a product the store removed keeps its entity and quota line but gets no article planned (issue 20)', async () => {
   const { items } = await planDailyArticles(fakeContainer(4, () => 0, ['p-2']), input);
-  expect(items.map((i) => i.product_id).sort()).toEqual(['p-0', 'p-1', 'p-3']);
+  expect(entitiesOf(items).map((i) => i.product_id).sort()).toEqual(['p-0', 'p-1', 'p-3']);
 });
 
 test('a store that could not be read today (1a and 1b failed) gets no article written from yesterday\'s facts (issue 23)', async () => {
@@ -56,4 +63,10 @@ test('a store that could not be read today (1a and 1b failed) gets no article wr
   expect((await planDailyArticles(fakeContainer(4, () => 0, [], run), input)).items).toHaveLength(4);
   run.steps['1b'] = { ...run.steps['1b'], status: 'failed', reason: 'UpstreamError: 500' };
   expect((await planDailyArticles(fakeContainer(4, () => 0, [], run), input)).items).toEqual([]);
+});
+
+test('Map items group entities up to the per-item budget, never splitting one', () => {
+  const e = (product_id: string, count: number) => ({ product_id, count });
+  expect(itemsOfPlan([e('a', 20), e('b', 20), e('c', 1), e('d', 60), e('f', 5)], 40)).toEqual([[e('a', 20), e('b', 20)], [e('c', 1)], [e('d', 60)], [e('f', 5)]]);
+  expect(itemsOfPlan([])).toEqual([]);
 });

@@ -23,6 +23,9 @@ export const keys = {
   /** One AI article, by its slug (the slug is claimed once: a retried create adds nothing twice). */
   article: (slug: string, articleSlug: string) => ({ PK: keys.org(slug), SK: `ARTICLE#${articleSlug}` }),
   articlePrefix: 'ARTICLE#',
+  /** The same article under its run date (daily-run articles only): a day's articles are one Query, not a read of all. */
+  articleOfDay: (slug: string, runDate: string, articleSlug: string) => ({ PK: keys.org(slug), SK: `ARTICLEDAY#${runDate}#${articleSlug}` }),
+  articleDayPrefix: (runDate: string) => `ARTICLEDAY#${runDate}#`,
   competitor: (slug: string, competitorId: string) => ({ PK: keys.org(slug), SK: `COMPETITOR#${competitorId}` }),
   competitorPrefix: 'COMPETITOR#',
   /**

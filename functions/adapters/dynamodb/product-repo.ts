@@ -13,6 +13,24 @@ export function createProductRepository(db: DynamoDBDocumentClient, table: strin
   return {
     list,
 
+    async count(orgSlug) {
+      // Select COUNT: no item comes back, so a 5,000-product business costs no transfer.
+      let count = 0;
+      let startKey: Record<string, any> | undefined;
+      do {
+        const page = await db.send(new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.org(orgSlug), ':prefix': keys.productPrefix },
+          Select: 'COUNT',
+          ExclusiveStartKey: startKey,
+        }));
+        count += page.Count ?? 0;
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return count;
+    },
+
     async find(orgSlug, productIdOrEntityId) {
       // One item read by slug; an entity UUID goes through its GSI1 entry. Either way the
       // cost does not grow with the catalogue (stores reach thousands of products).

@@ -8,20 +8,23 @@
  */
 import { articlePart, artifactKeys } from '../../core/artifacts';
 import { buildArticleFiles, publishedDateOf, type ArticleBuild } from '../../core/articles/article-page';
-import { articleCatalogue, entityQuestions, extractiveWriter, fingerprintOf, reviewQuestion, type ArticleModel, type ArticleModelUsage } from '../../core/articles/compose';
+import {
+  articleCatalogue, entityQuestions, extractiveWriter, fingerprintOf, reviewQuestion, type ArticleCatalogue, type ArticleModel, type ArticleModelUsage,
+} from '../../core/articles/compose';
 import { concurrentTwin, recordFingerprint, type PublishedFingerprint } from '../../core/articles/gate';
 import type { ArticleRecord } from '../../core/articles/record';
 import { weekBounds } from '../../core/articles/quota';
 import { encodeShingles } from '../../core/articles/shingles';
-import { readArticleSources, siteContentOf, type SiteContent } from '../../core/articles/site-sources';
+import { readArticleSources, siteContentOf, type ArticleSources, type SiteContent } from '../../core/articles/site-sources';
 import { articleSlug, takenSlugs } from '../../core/articles/slugs';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { inferIndustry } from '../../core/generate/industry';
 import { normalizeSpace } from '../../core/generate/text';
-import type { SiteNarrative } from '../../core/site/types';
+import type { SiteNarrative, StoreSnapshot } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
 import { requireBusiness } from '../business';
 import { loadSnapshot } from '../snapshot';
+import type { Business } from '../../core/model';
 import { saveSitePart } from '../site-part-store';
 
 export interface CreateArticlesOptions {
@@ -36,6 +39,8 @@ export interface CreateArticlesOptions {
   model?: ArticleModel | null;
   /** The organization's articles when the caller has just listed them (saves listing them again). */
   existing?: ArticleRecord[];
+  /** What the articles are written from, when the caller loaded it for several entities (`loadArticleSite`). */
+  site?: ArticleSite;
 }
 
 export interface CreatedArticle {
@@ -48,10 +53,35 @@ interface LiveSiteContent extends SiteContent {
   paths: string[];
 }
 
-async function siteContent(container: Container, orgSlug: string): Promise<LiveSiteContent> {
-  const current = await container.siteStore.readCurrent(orgSlug);
+/**
+ * Everything an entity's articles are written from, loaded once for all the entities of a
+ * batch: the live release read and its sources parsed once (a 5,000-page site takes ~0.6 s
+ * to read), the store snapshot and its fact sheets.
+ */
+export interface ArticleSite {
+  business: Business;
+  snapshot: StoreSnapshot;
+  content: LiveSiteContent;
+  sources: ArticleSources;
+  catalogue: ArticleCatalogue;
+  industry: string;
+}
+
+export async function loadArticleSite(container: Container, orgSlug: string): Promise<ArticleSite> {
+  const business = await requireBusiness(container, orgSlug);
+  const [snapshot, narrative, current] = await Promise.all([
+    loadSnapshot(container, orgSlug, business),
+    container.artifacts.get<SiteNarrative>(artifactKeys.narrative(orgSlug)),
+    container.siteStore.readCurrent(orgSlug),
+  ]);
   if (!current) throw new ValidationError(`the AI site of ${orgSlug} is not deployed yet: articles are written from its content`);
-  return { ...siteContentOf(current.files), paths: current.files.map((f) => f.path) };
+  const content = { ...siteContentOf(current.files), paths: current.files.map((f) => f.path) };
+  const sources = readArticleSources(content);
+  return {
+    business, snapshot, content, sources,
+    catalogue: articleCatalogue(snapshot.products, sources, business.name),
+    industry: normalizeSpace(narrative?.industry ?? '') || inferIndustry(snapshot).industry,
+  };
 }
 
 /** The product entity, or 404 when the business has none with that id. */
@@ -86,25 +116,18 @@ export interface CreateArticlesResult {
  * why fewer were made; `rejected` lists the questions the gate turned down.
  */
 export async function createArticles(container: Container, orgSlug: string, options: CreateArticlesOptions): Promise<CreateArticlesResult> {
-  const business = await requireBusiness(container, orgSlug);
   const now = container.clock.now().toISOString();
   const today = now.slice(0, 10);
   if (options.backdateTo && options.backdateTo > today) throw new ValidationError('backdate_to must not be in the future');
   const entity = options.productId ? await productEntity(container, orgSlug, options.productId) : null;
-  const snapshot = await loadSnapshot(container, orgSlug, business);
-  const [narrative, content, existing] = await Promise.all([
-    container.artifacts.get<SiteNarrative>(artifactKeys.narrative(orgSlug)),
-    siteContent(container, orgSlug),
+  const [{ business, snapshot, content, sources, catalogue, industry }, existing] = await Promise.all([
+    options.site ?? loadArticleSite(container, orgSlug),
     options.existing ?? container.articles.list(orgSlug),
   ]);
   const productId = entity?.productId ?? null;
   const product = productId ? snapshot.products.find((p) => p.productId === productId) ?? null : null;
   const publishedDate = publishedDateOf(options.backdateTo ?? null, now);
   if (entity && !product) return { articles: [], rejected: [], existing, modelUsage: null, shortfall: `${entity.name} is no longer in the store's catalogue: no article is written for it` };
-  // Read once for the batch: a 5,000-page site takes ~0.6 s to read.
-  const sources = readArticleSources(content);
-  const industry = normalizeSpace(narrative?.industry ?? '') || inferIndustry(snapshot).industry;
-  const catalogue = articleCatalogue(snapshot.products, sources, business.name);
   const asked = new Set(existing.filter((a) => a.product_id === productId).map((a) => a.question_key ?? a.title));
   const questions = entityQuestions(catalogue, productId, { businessName: business.name, industry, sources })
     .filter((q) => !asked.has(q.key) && !asked.has(q.title));
@@ -143,7 +166,9 @@ export async function createArticles(container: Container, orgSlug: string, opti
     // wrote meanwhile, so the claim is checked against those; the later of two twins gives way.
     const fingerprint = fingerprintOf(question, record.article_path, reviewed.shingles);
     const known = new Set(published.map((p) => p.path));
-    const twin = concurrentTwin({ ...fingerprint, slug, createdAt: record.created_at }, (await container.articles.list(orgSlug)).filter((a) => !known.has(a.article_path)));
+    // Only a daily run's batches run at once, all on its run date: its day's articles are the ones to check.
+    const others = options.runDate ? await container.articles.listOfRunDate(orgSlug, options.runDate) : await container.articles.list(orgSlug);
+    const twin = concurrentTwin({ ...fingerprint, slug, createdAt: record.created_at }, others.filter((a) => !known.has(a.article_path)));
     if (twin) {
       await container.articles.remove(orgSlug, record);
       rejected.push({ title: question.title, reason: twin });

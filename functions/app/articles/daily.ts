@@ -17,19 +17,51 @@ import { failingInto, holdDay, type BusinessTaskInput } from '../daily/business-
 import { storeUnreadable } from '../../core/daily/run';
 import { publishChangedSiteParts, publishSiteParts } from '../site-parts';
 import type { CatalogArtifact } from '../discover-products';
-import type { ArticleModelUsage } from '../../core/articles/compose';
-import { createArticles, type RejectedQuestion } from './create';
+import type { ArticleModel, ArticleModelUsage } from '../../core/articles/compose';
+import { createArticles, loadArticleSite, type ArticleSite, type RejectedQuestion } from './create';
+import type { ArticleRecord } from '../../core/articles/record';
 import { articleQuotaOf } from './quota';
 
-export interface ArticleBatch extends BusinessTaskInput {
+/** One entity's line of the day's plan. */
+export interface PlannedEntity {
   /** Product slug; null: the business entity. */
   product_id: string | null;
   count: number;
 }
 
+/** One Map item: several entities, written from one read of the site. */
+export interface ArticleBatch extends BusinessTaskInput {
+  entities: PlannedEntity[];
+}
+
+/**
+ * Articles one Map item may hold: a model-written article takes a few seconds and an item
+ * must finish within its task's 300 s; an extractive one takes milliseconds. Entities are
+ * grouped up to this many planned articles (an entity is never split).
+ */
+export const ARTICLES_PER_ITEM = 40;
+
+/** The plan's entities in Map items of at most `ARTICLES_PER_ITEM` planned articles (one entity may exceed it alone). */
+export function itemsOfPlan(entities: readonly PlannedEntity[], perItem = ARTICLES_PER_ITEM): PlannedEntity[][] {
+  const items: PlannedEntity[][] = [];
+  let current: PlannedEntity[] = [];
+  let planned = 0;
+  for (const entity of entities) {
+    if (current.length && planned + entity.count > perItem) {
+      items.push(current);
+      current = [];
+      planned = 0;
+    }
+    current.push(entity);
+    planned += entity.count;
+  }
+  if (current.length) items.push(current);
+  return items;
+}
+
 interface ArticlePlan {
   run_date: string;
-  items: Array<{ product_id: string | null; count: number }>;
+  items: PlannedEntity[];
 }
 
 export function planDailyArticles(container: Container, input: BusinessTaskInput): Promise<{ items: ArticleBatch[] }> {
@@ -58,7 +90,7 @@ async function planOnce(container: Container, input: BusinessTaskInput): Promise
     plan = { run_date: input.run_date, items };
     await container.artifacts.put(key, plan);
   }
-  return { items: plan.items.map((item) => ({ ...input, ...item })) };
+  return { items: itemsOfPlan(plan.items).map((entities) => ({ ...input, entities })) };
 }
 
 /** What one planned entity published on a day, and why the rest of its quota was not (D35). */
@@ -72,28 +104,47 @@ export interface ArticleOutcome {
   model: ArticleModelUsage | null;
 }
 
-/** Creates the batch's articles that the day's run has not created yet, and records the entity's outcome. */
+/** Creates the articles the batch's entities still lack today, and records each entity's outcome. */
 export function createArticleBatch(container: Container, batch: ArticleBatch) {
   return failingInto(container, batch, '2a', () => createMissingArticles(container, batch));
 }
 
 async function createMissingArticles(container: Container, batch: ArticleBatch) {
   await holdDay(container, batch);
-  const articles = await container.articles.list(batch.org_slug);
-  const existing = articles.filter((a) => a.run_date === batch.run_date && a.product_id === batch.product_id).length;
-  const missing = Math.max(0, batch.count - existing);
+  // One read of the site and one parse of its sources for every entity of the item.
+  const [site, listed] = await Promise.all([loadArticleSite(container, batch.org_slug), container.articles.list(batch.org_slug)]);
+  const model = articleModelOf(container);
+  let articles = listed;
+  const entities = [];
+  for (const entity of batch.entities) {
+    const { summary, created } = await createEntityArticles(container, batch, entity, site, articles, model);
+    // The next entity's gate sees what this one just wrote.
+    articles = [...articles, ...created];
+    entities.push(summary);
+  }
+  return { entities };
+}
+
+async function createEntityArticles(
+  container: Container, batch: ArticleBatch, entity: PlannedEntity, site: ArticleSite, articles: ArticleRecord[], model: ArticleModel | null,
+) {
+  const existing = articles.filter((a) => a.run_date === batch.run_date && a.product_id === entity.product_id).length;
+  const missing = Math.max(0, entity.count - existing);
   const created = missing
-    ? await createArticles(container, batch.org_slug, { productId: batch.product_id, count: missing, runDate: batch.run_date, existing: articles, model: articleModelOf(container) })
+    ? await createArticles(container, batch.org_slug, { productId: entity.product_id, count: missing, runDate: batch.run_date, existing: articles, model, site })
     : { articles: [], rejected: [], shortfall: null, modelUsage: null };
   const outcome: ArticleOutcome = {
-    product_id: batch.product_id, planned: batch.count, published: existing + created.articles.length,
+    product_id: entity.product_id, planned: entity.count, published: existing + created.articles.length,
     rejected: created.rejected, shortfall_reason: created.shortfall, model: created.modelUsage,
   };
   // A retry that found nothing missing keeps the first attempt's reasons (or records the
   // outcome the first attempt could not, when it stopped after writing its articles).
-  const key = artifactKeys.articleOutcome(batch.org_slug, batch.run_date, batch.product_id ?? 'business');
+  const key = artifactKeys.articleOutcome(batch.org_slug, batch.run_date, entity.product_id ?? 'business');
   if (missing || !(await container.artifacts.get<ArticleOutcome>(key))) await container.artifacts.put(key, outcome);
-  return { product_id: batch.product_id, planned: batch.count, already: existing, created: created.articles.length, rejected: created.rejected.length, shortfall: created.shortfall };
+  return {
+    created: created.articles.map((a) => a.record),
+    summary: { product_id: entity.product_id, planned: entity.count, already: existing, created: created.articles.length, rejected: created.rejected.length, shortfall: created.shortfall },
+  };
 }
 
 /** The day's outcomes summed: planned (the quota), published, and per entity why the rest was not. */
@@ -125,8 +176,7 @@ async function dayOutcome(container: Container, input: BusinessTaskInput) {
  * today: a second run of the day deploys nothing.
  */
 export async function publishArticlesAndTimestamps(container: Container, input: BusinessTaskInput) {
-  const [articles, site] = await Promise.all([container.articles.list(input.org_slug), container.aiSites.get(input.org_slug)]);
-  const today = articles.filter((a) => a.run_date === input.run_date);
+  const [today, site] = await Promise.all([container.articles.listOfRunDate(input.org_slug, input.run_date), container.aiSites.get(input.org_slug)]);
   const checkedToday = site?.deployedAt?.slice(0, 10) === todayUtc(container);
   const release = checkedToday ? await publishChangedSiteParts(container, input.org_slug) : await publishSiteParts(container, input.org_slug);
   return {

@@ -1,0 +1,1332 @@
+/**
+ * Capacity benchmark (issue 24 point 4): can one daily run serve 10,000 businesses in the
+ * 24-hour window, and which limit stops it first? A deterministic discrete-event simulation
+ * (simulated time on an event heap, seeded random numbers, no AWS, no sleeps) of ONE day's
+ * fan-out as state-machines/daily-schedule.asl.json runs it:
+ *
+ *   PrepareDailyRun, then page after page (ListDailyBusinesses: DAILY_PAGE_SIZE businesses,
+ *   functions/app/daily/execution.ts): the ProcessBusinesses Distributed Map runs at most
+ *   MaxConcurrency businesses of the page at once and the next page starts only when the
+ *   whole page is done; FinishDailyRun at the end. Per business:
+ *     StartBusinessRun
+ *     batch 1  DetectChanges || (DiscoverNewProducts -> GenerateProductPrompts ->
+ *              GenerateProductLlmsTxt -> CommitProductSnapshot)
+ *     UpdateAiSite, then WaitForEdgePropagation (EDGE_PROPAGATION_WAIT_SECONDS) when it deployed
+ *     batch 2  (PlanArticles -> CreateArticles Map (MaxConcurrency from the ASL) ->
+ *              PublishArticlesAndTimestamps -> NotifySearchEngines)
+ *              || AnalyzeVisibility: 10 sampled prompts on each of the 8 platforms (D117);
+ *              each platform's prompts go through the business's local gate (as many at once
+ *              as PLATFORM_CONCURRENCY, analyze.ts) and the fleet-wide limiter (D120,
+ *              platform-limiter.ts): a concurrency slot, then the calendar-minute rate counter,
+ *              then the daily budget, in that order; a call waits at most 120 s for a slot or
+ *              the rate and is then refused; the slot is held for the vendor call only, the
+ *              judge runs after it
+ *     FinishBusinessRun once both branches of batch 2 are done.
+ *   Every task holds one unit of the account's Lambda concurrency while it runs (AnalyzeVisibility
+ *   for all of its calls and waits); a task that finds none waits in a FIFO queue.
+ *
+ * Reported per N (1,000 / 10,000 / 50,000 by default, BENCH_CAPACITY_SIZES): when the day would
+ * finish (after the 14:00 UTC start), whether it fits in 24 h, calls made / skipped by budget /
+ * refused after the limiter's wait per platform, peak Lambda concurrency, and the limits by
+ * utilisation: the one with the highest utilisation is what the finish time depends on; the first
+ * limit (other than the Map) to delay or refuse a call is named with its time. Then a sweep
+ * (`chooseDefaults`) picks the smallest MaxConcurrency and page size, the smallest per-platform
+ * rate and concurrency (under the vendor's RPM, ASSUMED_VENDOR_RPM) and the daily budget with
+ * which 10,000 businesses finish within BENCH_CAPACITY_TARGET_HOURS (default 20) with no call
+ * skipped or refused, and runs 1,000 / 10,000 / 50,000 again with those.
+ *
+ * Modelling choices (assumptions, all overridable through `SimulationOptions`):
+ * - step durations: DEFAULT_STEP_SECONDS (plausible figures, to be replaced with measured ones),
+ *   each drawn uniformly within ±durationJitter of its mean;
+ * - vendor call latency 5-15 s uniform per call (DEFAULT_CALL_LATENCY_SECONDS), judge 1-3 s;
+ * - the limiter's waiters are served first come, first served (the real one polls with jitter);
+ *   a refused call gives up at exactly 120 s;
+ * - Lambda throttling is a FIFO queue; on AWS a throttled task is retried by Step Functions
+ *   (2 s, doubling, at most 60 s, 6 attempts: about 122 s in all), so a wait longer than that
+ *   is counted as a task that would have failed (`beyondRetry`);
+ * - AnalyzeVisibility longer than the 300 s Lambda timeout is counted (`overTimeout`), not cut
+ *   short (on AWS it is retried and resumes the unsettled checks);
+ * - no cold starts, no failures, no retries; Step Functions overheads are fixed per task, per
+ *   Map item and per Map run (DEFAULT_OVERHEAD_SECONDS).
+ *
+ *   npx tsx bench/capacity.ts
+ *   BENCH_CAPACITY_SIZES=1000,10000 BENCH_CAPACITY_TARGET_HOURS=20 BENCH_CAPACITY_VENDOR_RPM=500 npx tsx bench/capacity.ts
+ *   BENCH_CAPACITY_SEED=7 ...   (another draw of durations; the figures move by well under 1%)
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DAILY_PAGE_SIZE } from '../functions/app/daily/execution';
+import { EDGE_PROPAGATION_WAIT_SECONDS, PLATFORM_KEYS, PLATFORM_LIMIT_DEFAULTS, PROMPTS_SAMPLED_PER_DAY } from '../functions/core/constants';
+import { heading, int, isMain, ms, percentile, printTable, ROOT } from './lib';
+
+// ---------------------------------------------------------------------------------------
+// assumptions
+
+/** The daily run starts at 14:00 UTC (lib/stacks/workflow-stack.ts DAILY_SCHEDULE_CRON). */
+export const DAY_START_UTC_HOUR = 14;
+/** The window a day's run must fit in. */
+export const WINDOW_HOURS = 24;
+/** AWS's default account-level Lambda concurrency per region (shared with the API functions). */
+export const DEFAULT_LAMBDA_CONCURRENCY = 1000;
+/** Task Lambdas' timeout (lib/stacks/workflow-stack.ts TASK_TIMEOUT_SECONDS). */
+export const TASK_TIMEOUT_SECONDS = 300;
+/** The platform limiter's longest wait for a slot or the rate (platform-limiter.ts maxWaitMs, D120). */
+export const LIMITER_MAX_WAIT_SECONDS = 120;
+
+/**
+ * Mean duration in seconds of each Lambda task of the daily chain, per business (the page and
+ * run tasks once per page / run). PLAUSIBLE GUESSES for a small-to-medium store on a steady day,
+ * not measurements: the lead replaces them with measured per-step figures (`npm run bench`,
+ * section daily, reports each step's duration) or passes them as `stepSeconds`.
+ * AnalyzeVisibility is modelled as `visibilityBefore` (business, sample, identity reads), the
+ * platform calls (simulated one by one) and `visibilityAfter` (report, tracker, score writes).
+ */
+export const DEFAULT_STEP_SECONDS = {
+  prepareDailyRun: 0.5,
+  listDailyBusinesses: 0.5,
+  startBusinessRun: 0.3,
+  detectChanges: 20,
+  discoverNewProducts: 3,
+  generateProductPrompts: 1,
+  generateProductLlmsTxt: 2,
+  commitProductSnapshot: 0.5,
+  updateAiSite: 8,
+  planArticles: 0.5,
+  /** One CreateArticles item (one entity's missing articles). */
+  createArticleBatch: 60,
+  publishArticlesAndTimestamps: 5,
+  notifySearchEngines: 1,
+  visibilityBefore: 1.5,
+  visibilityAfter: 2.5,
+  finishBusinessRun: 0.3,
+  finishDailyRun: 0.5,
+};
+export type StepSeconds = typeof DEFAULT_STEP_SECONDS;
+
+/**
+ * Step Functions' own time (assumed): per task (state transition + Lambda invoke), per Map item
+ * (a Distributed Map child execution starting) and per Map run (one page's Map starting and closing).
+ */
+export const DEFAULT_OVERHEAD_SECONDS = { task: 0.1, mapItem: 0.5, mapRun: 2 };
+export type OverheadSeconds = typeof DEFAULT_OVERHEAD_SECONDS;
+
+export interface Range {
+  min: number;
+  max: number;
+}
+
+/** Vendor answer time per platform call (assumption: answers with web search take seconds). */
+export const DEFAULT_CALL_LATENCY_SECONDS: Range = { min: 5, max: 15 };
+/** The judge's evaluation of one answer (the service's own model API, not under the platform limits). */
+export const DEFAULT_JUDGE_SECONDS: Range = { min: 1, max: 3 };
+
+/**
+ * Requests per minute a vendor's paid tier typically allows one account: 500 is OpenAI's first
+ * paid tier for small models; Anthropic's and Perplexity's entry tiers allow only about 50 (their
+ * next tiers several hundred to 1,000), and the SERP API of platform 8 is sold as searches per
+ * month. An ASSUMPTION: check every platform against the account's real tier (and the monthly
+ * cost of PLATFORM_DAILY_BUDGET × 30) before using the defaults chosen from it.
+ */
+export const ASSUMED_VENDOR_RPM = 500;
+
+/** Candidates the sweep tries (ascending). */
+export const MAX_CONCURRENCY_CANDIDATES = [10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200];
+export const PAGE_SIZE_CANDIDATES = [100, 200, 500, 1000];
+export const RATE_CANDIDATES = [60, 90, 120, 150, 180, 240, 300, 400, 500, 600, 800, 1000];
+export const CONCURRENCY_CANDIDATES = [4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 96, 128];
+
+/** The real limits the ASL sets: the two Maps' MaxConcurrency and the Lambda-throttle retry window. */
+export interface AslLimits {
+  processBusinessesMaxConcurrency: number;
+  createArticlesMaxConcurrency: number;
+  /** Sum of the delays of the Lambda.TooManyRequestsException retrier (IntervalSeconds, BackoffRate, MaxDelaySeconds, MaxAttempts). */
+  lambdaRetryWindowSeconds: number;
+}
+
+let aslCache: AslLimits | undefined;
+
+/** Reads the limits from state-machines/daily-schedule.asl.json, so the simulation follows the file. */
+export function aslLimits(): AslLimits {
+  if (aslCache) return aslCache;
+  const asl = JSON.parse(readFileSync(join(ROOT, 'state-machines', 'daily-schedule.asl.json'), 'utf8')) as AslNode;
+  const states = new Map<string, AslNode>();
+  const walk = (node: AslNode) => {
+    for (const [name, state] of Object.entries(node.States ?? {})) {
+      states.set(name, state);
+      for (const branch of state.Branches ?? []) walk(branch);
+      if (state.ItemProcessor) walk(state.ItemProcessor);
+      if (state.Iterator) walk(state.Iterator);
+    }
+  };
+  walk(asl);
+  const concurrencyOf = (name: string) => {
+    const value = states.get(name)?.MaxConcurrency;
+    if (typeof value !== 'number') throw new Error(`daily-schedule.asl.json: no MaxConcurrency on ${name}`);
+    return value;
+  };
+  const retrier = states.get('StartBusinessRun')?.Retry?.find((r) => r.ErrorEquals.includes('Lambda.TooManyRequestsException'));
+  let window = 0;
+  if (retrier) {
+    let delay = retrier.IntervalSeconds ?? 1;
+    for (let i = 0; i < (retrier.MaxAttempts ?? 3); i++) {
+      window += Math.min(delay, retrier.MaxDelaySeconds ?? Infinity);
+      delay *= retrier.BackoffRate ?? 2;
+    }
+  }
+  aslCache = {
+    processBusinessesMaxConcurrency: concurrencyOf('ProcessBusinesses'),
+    createArticlesMaxConcurrency: concurrencyOf('CreateArticles'),
+    lambdaRetryWindowSeconds: window,
+  };
+  return aslCache;
+}
+
+interface AslNode {
+  States?: Record<string, AslNode>;
+  Branches?: AslNode[];
+  ItemProcessor?: AslNode;
+  Iterator?: AslNode;
+  MaxConcurrency?: number;
+  Retry?: Array<{ ErrorEquals: string[]; IntervalSeconds?: number; MaxAttempts?: number; BackoffRate?: number; MaxDelaySeconds?: number }>;
+}
+
+// ---------------------------------------------------------------------------------------
+// options and results
+
+export interface PlatformLimitSettings {
+  concurrency: number;
+  ratePerMinute: number;
+  dailyBudget: number;
+}
+
+export interface SimulationOptions {
+  businesses: number;
+  /** Seed of every random draw (default 1); each business has its own stream, so the same business draws the same durations under any limits. */
+  seed?: number;
+  /** Businesses per page (DAILY_PAGE_SIZE). */
+  pageSize?: number;
+  /** ProcessBusinesses MaxConcurrency (from the ASL). */
+  maxConcurrency?: number;
+  /** CreateArticles MaxConcurrency (from the ASL). */
+  articleMapConcurrency?: number;
+  /** Account-level Lambda concurrency (DEFAULT_LAMBDA_CONCURRENCY). */
+  lambdaConcurrency?: number;
+  /** WaitForEdgePropagation (EDGE_PROPAGATION_WAIT_SECONDS). */
+  edgeWaitSeconds?: number;
+  /** Share of businesses whose batch 1 deployed (they wait for the edge); default 0.2. */
+  changedShare?: number;
+  /** Share of businesses with articles planned today (new businesses' first burst); default 0.02. */
+  articleShare?: number;
+  /** CreateArticles items of such a business; default 10. */
+  articleItems?: number;
+  /** Prompts asked per platform per business (PROMPTS_SAMPLED_PER_DAY). */
+  promptsPerBusiness?: number;
+  /** AI platforms (PLATFORM_KEYS.length). */
+  platforms?: number;
+  /** Fleet-wide limits, the same for every platform (PLATFORM_LIMIT_DEFAULTS). */
+  platformLimits?: Partial<PlatformLimitSettings>;
+  /** Vendor latency per call: one range for all platforms or one per platform. */
+  callLatencySeconds?: Range | Range[];
+  judgeSeconds?: Range;
+  limiterMaxWaitSeconds?: number;
+  /** The limiter checks the budget after the slot and the rate (false, as platform-limiter.ts does) or before them (true). */
+  budgetCheckedFirst?: boolean;
+  taskTimeoutSeconds?: number;
+  /** Longest Lambda throttle the Step Functions retrier rides out (from the ASL). */
+  lambdaRetryWindowSeconds?: number;
+  stepSeconds?: Partial<StepSeconds>;
+  /** Each duration is drawn uniformly in mean × [1 − jitter, 1 + jitter]; default 0.3. */
+  durationJitter?: number;
+  overheadSeconds?: Partial<OverheadSeconds>;
+  windowHours?: number;
+}
+
+export type ResolvedOptions = Required<Omit<SimulationOptions, 'platformLimits' | 'callLatencySeconds' | 'stepSeconds' | 'overheadSeconds'>> & {
+  platformLimits: PlatformLimitSettings;
+  callLatencySeconds: Range[];
+  stepSeconds: StepSeconds;
+  overheadSeconds: OverheadSeconds;
+};
+
+export function resolveOptions(options: SimulationOptions): ResolvedOptions {
+  const asl = aslLimits();
+  const platforms = options.platforms ?? PLATFORM_KEYS.length;
+  const latency = options.callLatencySeconds ?? DEFAULT_CALL_LATENCY_SECONDS;
+  const latencies = Array.isArray(latency) ? latency : Array.from({ length: platforms }, () => latency);
+  if (latencies.length !== platforms) throw new Error(`callLatencySeconds: ${latencies.length} ranges for ${platforms} platforms`);
+  const resolved: ResolvedOptions = {
+    businesses: options.businesses,
+    seed: options.seed ?? 1,
+    pageSize: options.pageSize ?? DAILY_PAGE_SIZE,
+    maxConcurrency: options.maxConcurrency ?? asl.processBusinessesMaxConcurrency,
+    articleMapConcurrency: options.articleMapConcurrency ?? asl.createArticlesMaxConcurrency,
+    lambdaConcurrency: options.lambdaConcurrency ?? DEFAULT_LAMBDA_CONCURRENCY,
+    edgeWaitSeconds: options.edgeWaitSeconds ?? EDGE_PROPAGATION_WAIT_SECONDS,
+    changedShare: options.changedShare ?? 0.2,
+    articleShare: options.articleShare ?? 0.02,
+    articleItems: options.articleItems ?? 10,
+    promptsPerBusiness: options.promptsPerBusiness ?? PROMPTS_SAMPLED_PER_DAY,
+    platforms,
+    platformLimits: { ...PLATFORM_LIMIT_DEFAULTS, ...options.platformLimits },
+    callLatencySeconds: latencies,
+    judgeSeconds: options.judgeSeconds ?? DEFAULT_JUDGE_SECONDS,
+    limiterMaxWaitSeconds: options.limiterMaxWaitSeconds ?? LIMITER_MAX_WAIT_SECONDS,
+    budgetCheckedFirst: options.budgetCheckedFirst ?? false,
+    taskTimeoutSeconds: options.taskTimeoutSeconds ?? TASK_TIMEOUT_SECONDS,
+    lambdaRetryWindowSeconds: options.lambdaRetryWindowSeconds ?? asl.lambdaRetryWindowSeconds,
+    stepSeconds: { ...DEFAULT_STEP_SECONDS, ...options.stepSeconds },
+    durationJitter: options.durationJitter ?? 0.3,
+    overheadSeconds: { ...DEFAULT_OVERHEAD_SECONDS, ...options.overheadSeconds },
+    windowHours: options.windowHours ?? WINDOW_HOURS,
+  };
+  const positive = ['pageSize', 'maxConcurrency', 'articleMapConcurrency', 'lambdaConcurrency'] as const;
+  for (const key of positive) if (!(resolved[key] >= 1)) throw new Error(`${key} must be 1 or more, got ${resolved[key]}`);
+  const { concurrency, ratePerMinute, dailyBudget } = resolved.platformLimits;
+  if (!(concurrency >= 1 && ratePerMinute >= 1 && dailyBudget >= 0)) throw new Error(`platform limits must be positive: ${JSON.stringify(resolved.platformLimits)}`);
+  if (!(resolved.businesses >= 0)) throw new Error(`businesses must be 0 or more, got ${resolved.businesses}`);
+  return resolved;
+}
+
+export interface PlatformDay {
+  platform: string;
+  /** Calls the businesses wanted to make (prompts × businesses that reached 2b). */
+  wanted: number;
+  made: number;
+  skippedByBudget: number;
+  /** Gave up after the limiter's longest wait (120 s) for a slot or the rate. */
+  refusedByWait: number;
+  /** Time of the first call refused by the spent budget. */
+  budgetSpentAt: number | null;
+  peakInFlight: number;
+  /** Limiter wait of the calls that got through it (made or refused by budget). */
+  meanWaitSeconds: number;
+  maxWaitSeconds: number;
+  /** Minute-counter units taken (made calls and, when the budget is checked last, budget-refused ones) over rate × finish time. */
+  rateUtilisation: number;
+  /** Slot-seconds held over concurrency × finish time. */
+  concurrencyUtilisation: number;
+  firstRateWaitAt: number | null;
+  firstSlotWaitAt: number | null;
+}
+
+export type LimitKind = 'map' | 'platform-rate' | 'platform-concurrency' | 'platform-budget' | 'lambda';
+
+export interface LimitUse {
+  limit: string;
+  kind: LimitKind;
+  /** The setting, as text. */
+  setting: string;
+  /**
+   * Time-based limits: capacity used over capacity × finish time (the Map: the finish with no other
+   * limit over the actual finish). The budget: calls wanted over the budget (above 1: calls skipped).
+   */
+  utilisation: number;
+  /** First time the limit delayed or refused a request (the Map: null, it queues by design). */
+  firstAt: number | null;
+}
+
+export interface DayResult {
+  businesses: number;
+  pages: number;
+  pageSize: number;
+  maxConcurrency: number;
+  lambdaConcurrency: number;
+  platformLimits: PlatformLimitSettings;
+  windowHours: number;
+  /** Seconds after the 14:00 UTC start when FinishDailyRun ends. */
+  finishSeconds: number;
+  fits: boolean;
+  /** The finish with only the Map (MaxConcurrency, pages) and the chain: every other limit infinite. */
+  mapOnlyFinishSeconds: number;
+  business: { meanSeconds: number; p95Seconds: number; maxSeconds: number };
+  visibility: { meanSeconds: number; p95Seconds: number; maxSeconds: number; overTimeout: number };
+  lambda: { peak: number; throttled: number; meanWaitSeconds: number; maxWaitSeconds: number; beyondRetry: number; busySeconds: number };
+  platforms: PlatformDay[];
+  totals: { wanted: number; made: number; skippedByBudget: number; refusedByWait: number };
+  /** Every limit, highest utilisation first. */
+  limits: LimitUse[];
+  /** The time-based limit with the highest utilisation: the one the finish time depends on. */
+  binding: LimitUse;
+  /** The first limit other than the Map to delay or refuse a request, and when. */
+  firstLimit: { limit: string; at: number } | null;
+  /** No call skipped or refused, no task beyond its timeout or the throttle retries: the day's work was all done. */
+  complete: boolean;
+  events: number;
+}
+
+// ---------------------------------------------------------------------------------------
+// simulation machinery
+
+/** mulberry32: a small, fast, seedable generator (uniform in [0, 1)). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A per-business seed: seed and index mixed (murmur3's finaliser), so neighbouring businesses draw unrelated streams. */
+function streamSeed(seed: number, index: number): number {
+  let h = (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca77)) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Binary min-heap of events by (time, insertion order): equal times run in the order they were scheduled. */
+class EventHeap {
+  private readonly times: number[] = [];
+  private readonly seqs: number[] = [];
+  private readonly fns: Array<() => void> = [];
+  private seq = 0;
+
+  get size(): number {
+    return this.times.length;
+  }
+
+  push(time: number, fn: () => void): void {
+    const { times, seqs, fns } = this;
+    const s = this.seq++;
+    let i = times.length;
+    times.push(time);
+    seqs.push(s);
+    fns.push(fn);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (times[parent] < time || (times[parent] === time && seqs[parent] < s)) break;
+      times[i] = times[parent];
+      seqs[i] = seqs[parent];
+      fns[i] = fns[parent];
+      i = parent;
+    }
+    times[i] = time;
+    seqs[i] = s;
+    fns[i] = fn;
+  }
+
+  /** The earliest event's time (call only when size > 0). */
+  peekTime(): number {
+    return this.times[0];
+  }
+
+  pop(): () => void {
+    const { times, seqs, fns } = this;
+    const top = fns[0];
+    const lastTime = times.pop()!;
+    const lastSeq = seqs.pop()!;
+    const lastFn = fns.pop()!;
+    const n = times.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const r = l + 1;
+        let c = l;
+        if (r < n && (times[r] < times[l] || (times[r] === times[l] && seqs[r] < seqs[l]))) c = r;
+        if (lastTime < times[c] || (lastTime === times[c] && lastSeq < seqs[c])) break;
+        times[i] = times[c];
+        seqs[i] = seqs[c];
+        fns[i] = fns[c];
+        i = c;
+      }
+      times[i] = lastTime;
+      seqs[i] = lastSeq;
+      fns[i] = lastFn;
+    }
+    return top;
+  }
+}
+
+/** FIFO with an advancing head (no O(n) shift). */
+class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  peek(): T {
+    return this.items[this.head];
+  }
+
+  shift(): T {
+    const item = this.items[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+/** Makespan of jobs started in order on `workers` workers, each job on the first free one. */
+export function listScheduleMakespan(durations: ArrayLike<number>, workers: number, offset = 0, count = durations.length): number {
+  if (count === 0) return 0;
+  const w = Math.max(1, Math.min(workers, count));
+  const free = new Float64Array(w);
+  let end = 0;
+  for (let j = 0; j < count; j++) {
+    let best = 0;
+    for (let i = 1; i < w; i++) if (free[i] < free[best]) best = i;
+    free[best] += durations[offset + j];
+    if (free[best] > end) end = free[best];
+  }
+  return end;
+}
+
+const WAITING = 0;
+const DONE = 1;
+const REFUSED = 2;
+
+interface Call {
+  enqueuedAt: number;
+  state: number;
+  latency: number;
+  judge: number;
+  /** Outcome slot in the business's record. */
+  index: number;
+  business: BusinessState;
+  done: () => void;
+}
+
+/** Outcome codes of a business's calls. */
+const MADE = 1;
+const SKIPPED = 2;
+const GAVE_UP = 3;
+
+interface BusinessState {
+  index: number;
+  startedAt: number;
+  step: Float64Array;
+  changed: boolean;
+  latency: Float64Array;
+  judge: Float64Array;
+  outcome: Uint8Array;
+  articles: Float64Array;
+}
+
+/** Business-step order in `BusinessState.step` (drawn in this order). */
+const BUSINESS_STEPS = [
+  'startBusinessRun', 'detectChanges', 'discoverNewProducts', 'generateProductPrompts', 'generateProductLlmsTxt', 'commitProductSnapshot',
+  'updateAiSite', 'planArticles', 'publishArticlesAndTimestamps', 'notifySearchEngines', 'visibilityBefore', 'visibilityAfter', 'finishBusinessRun',
+] as const satisfies ReadonlyArray<keyof StepSeconds>;
+const S = Object.fromEntries(BUSINESS_STEPS.map((name, i) => [name, i])) as Record<(typeof BUSINESS_STEPS)[number], number>;
+
+interface PlatformState {
+  key: string;
+  concurrency: number;
+  rate: number;
+  budget: number;
+  queue: Fifo<Call>;
+  inFlight: number;
+  minute: number;
+  minuteCount: number;
+  wakeScheduled: boolean;
+  used: number;
+  tokens: number;
+  slotSeconds: number;
+  wanted: number;
+  made: number;
+  skipped: number;
+  refused: number;
+  waitSum: number;
+  waitCount: number;
+  waitMax: number;
+  peak: number;
+  budgetSpentAt: number | null;
+  firstRateWaitAt: number | null;
+  firstSlotWaitAt: number | null;
+}
+
+// ---------------------------------------------------------------------------------------
+// the day
+
+/** Simulates one daily run for `options.businesses` businesses; deterministic for the same options. */
+export function simulateDay(options: SimulationOptions): DayResult {
+  const o = resolveOptions(options);
+  const heap = new EventHeap();
+  let now = 0;
+  let events = 0;
+  const at = (time: number, fn: () => void) => heap.push(time, fn);
+  const after = (seconds: number, fn: () => void) => heap.push(now + seconds, fn);
+
+  const K = o.promptsPerBusiness;
+  const P = o.platforms;
+  const jitter = o.durationJitter;
+  const overhead = o.overheadSeconds;
+  const platformKey = (p: number) => (P === PLATFORM_KEYS.length ? PLATFORM_KEYS[p] : `platform_${p + 1}`);
+
+  // Lambda concurrency --------------------------------------------------------------------
+  const lambda = { running: 0, peak: 0, throttled: 0, waitSum: 0, waitMax: 0, beyondRetry: 0, busySeconds: 0, firstWaitAt: null as number | null };
+  const lambdaQueue = new Fifo<{ enqueuedAt: number; go: () => void }>();
+  const withLambda = (body: (release: () => void) => void) => {
+    const go = () => {
+      lambda.running++;
+      if (lambda.running > lambda.peak) lambda.peak = lambda.running;
+      const startedAt = now;
+      body(() => {
+        lambda.busySeconds += now - startedAt;
+        lambda.running--;
+        while (lambda.running < o.lambdaConcurrency && lambdaQueue.length > 0) {
+          const next = lambdaQueue.shift();
+          const wait = now - next.enqueuedAt;
+          lambda.waitSum += wait;
+          if (wait > lambda.waitMax) lambda.waitMax = wait;
+          if (wait > o.lambdaRetryWindowSeconds) lambda.beyondRetry++;
+          next.go();
+        }
+      });
+    };
+    if (lambda.running < o.lambdaConcurrency && lambdaQueue.length === 0) go();
+    else {
+      lambda.throttled++;
+      lambda.firstWaitAt ??= now;
+      lambdaQueue.push({ enqueuedAt: now, go });
+    }
+  };
+  /** One Lambda task: Step Functions' overhead, then the function holds a Lambda for `seconds`. */
+  const task = (seconds: number, done: () => void) => {
+    const run = () => withLambda((release) => after(seconds, () => {
+      release();
+      done();
+    }));
+    if (overhead.task > 0) after(overhead.task, run);
+    else run();
+  };
+
+  // platforms and the fleet-wide limiter -------------------------------------------------------
+  const platforms: PlatformState[] = Array.from({ length: P }, (_, p) => ({
+    key: platformKey(p),
+    concurrency: o.platformLimits.concurrency,
+    rate: o.platformLimits.ratePerMinute,
+    budget: o.platformLimits.dailyBudget,
+    queue: new Fifo<Call>(),
+    inFlight: 0, minute: -1, minuteCount: 0, wakeScheduled: false, used: 0, tokens: 0, slotSeconds: 0,
+    wanted: 0, made: 0, skipped: 0, refused: 0, waitSum: 0, waitCount: 0, waitMax: 0, peak: 0,
+    budgetSpentAt: null, firstRateWaitAt: null, firstSlotWaitAt: null,
+  }));
+
+  const skipByBudget = (pl: PlatformState, call: Call) => {
+    pl.skipped++;
+    pl.budgetSpentAt ??= now;
+    call.state = DONE;
+    call.business.outcome[call.index] = SKIPPED;
+    at(now, call.done);
+  };
+
+  /** Serves the platform's waiters while a slot and the minute's rate allow (slot, rate, then budget: platform-limiter.ts). */
+  const dispatch = (p: number) => {
+    const pl = platforms[p];
+    while (pl.queue.length > 0 && pl.inFlight < pl.concurrency) {
+      const call = pl.queue.peek();
+      if (call.state !== WAITING) {
+        pl.queue.shift();
+        continue;
+      }
+      const minute = Math.floor(now / 60);
+      if (minute !== pl.minute) {
+        pl.minute = minute;
+        pl.minuteCount = 0;
+      }
+      if (pl.minuteCount >= pl.rate) {
+        if (!pl.wakeScheduled) {
+          pl.wakeScheduled = true;
+          at((minute + 1) * 60, () => {
+            pl.wakeScheduled = false;
+            dispatch(p);
+          });
+        }
+        return;
+      }
+      pl.queue.shift();
+      pl.minuteCount++;
+      pl.tokens++;
+      const wait = now - call.enqueuedAt;
+      pl.waitSum += wait;
+      pl.waitCount++;
+      if (wait > pl.waitMax) pl.waitMax = wait;
+      if (pl.used >= pl.budget) {
+        skipByBudget(pl, call);
+        continue;
+      }
+      pl.used++;
+      pl.made++;
+      call.state = DONE;
+      call.business.outcome[call.index] = MADE;
+      pl.inFlight++;
+      if (pl.inFlight > pl.peak) pl.peak = pl.inFlight;
+      pl.slotSeconds += call.latency;
+      after(call.latency, () => {
+        pl.inFlight--;
+        dispatch(p);
+        after(call.judge, call.done);
+      });
+    }
+  };
+
+  const request = (b: BusinessState, p: number, k: number, done: () => void) => {
+    const pl = platforms[p];
+    const index = p * K + k;
+    const call: Call = { enqueuedAt: now, state: WAITING, latency: b.latency[index], judge: b.judge[index], index, business: b, done };
+    pl.wanted++;
+    if (o.budgetCheckedFirst && pl.used >= pl.budget) {
+      skipByBudget(pl, call);
+      return;
+    }
+    pl.queue.push(call);
+    dispatch(p);
+    if (call.state !== WAITING) return;
+    if (pl.inFlight >= pl.concurrency) pl.firstSlotWaitAt ??= now;
+    else pl.firstRateWaitAt ??= now;
+    after(o.limiterMaxWaitSeconds, () => {
+      if (call.state !== WAITING) return;
+      call.state = REFUSED;
+      pl.refused++;
+      b.outcome[index] = GAVE_UP;
+      done();
+    });
+  };
+
+  /** One platform's prompts for one business, at most PLATFORM_CONCURRENCY at once (analyze.ts's local gate). */
+  const askPlatform = (b: BusinessState, p: number, done: () => void) => {
+    const gate = Math.max(1, Math.min(o.platformLimits.concurrency, K));
+    let next = 0;
+    let active = 0;
+    let finished = 0;
+    if (K === 0) {
+      at(now, done);
+      return;
+    }
+    const launch = () => {
+      while (active < gate && next < K) {
+        active++;
+        request(b, p, next++, onEnd);
+      }
+    };
+    const onEnd = () => {
+      active--;
+      finished++;
+      if (finished === K) done();
+      else launch();
+    };
+    launch();
+  };
+
+  // per business -----------------------------------------------------------------------
+  const businessSeconds = new Float64Array(o.businesses);
+  const visibilitySeconds = new Float64Array(o.businesses);
+  /** Each business's duration with no waits (only its own steps and the calls it made): the Map-only figure. */
+  const idealSeconds = new Float64Array(o.businesses);
+  let visibilityOverTimeout = 0;
+
+  const draw = (mean: number, rnd: () => number) => mean * (1 + jitter * (2 * rnd() - 1));
+  const between = (r: Range, rnd: () => number) => r.min + (r.max - r.min) * rnd();
+
+  const newBusiness = (index: number): BusinessState => {
+    const rnd = seededRandom(streamSeed(o.seed, index));
+    const step = new Float64Array(BUSINESS_STEPS.length);
+    BUSINESS_STEPS.forEach((name, i) => { step[i] = draw(o.stepSeconds[name], rnd); });
+    const changed = rnd() < o.changedShare;
+    const withArticles = rnd() < o.articleShare;
+    const latency = new Float64Array(P * K);
+    const judge = new Float64Array(P * K);
+    for (let p = 0; p < P; p++) {
+      for (let k = 0; k < K; k++) {
+        latency[p * K + k] = between(o.callLatencySeconds[p], rnd);
+        judge[p * K + k] = between(o.judgeSeconds, rnd);
+      }
+    }
+    const articles = new Float64Array(withArticles ? o.articleItems : 0);
+    for (let i = 0; i < articles.length; i++) articles[i] = draw(o.stepSeconds.createArticleBatch, rnd);
+    return { index, startedAt: now, step, changed, latency, judge, outcome: new Uint8Array(P * K), articles };
+  };
+
+  const idealOf = (b: BusinessState): number => {
+    const t = (i: number) => b.step[i] + overhead.task;
+    const batch1 = Math.max(t(S.detectChanges), t(S.discoverNewProducts) + t(S.generateProductPrompts) + t(S.generateProductLlmsTxt) + t(S.commitProductSnapshot));
+    const articleDurations = Array.from(b.articles, (d) => d + overhead.task);
+    const branchA = t(S.planArticles) + listScheduleMakespan(articleDurations, o.articleMapConcurrency) + t(S.publishArticlesAndTimestamps) + t(S.notifySearchEngines);
+    let calls = 0;
+    const gate = Math.max(1, Math.min(o.platformLimits.concurrency, K));
+    const durations = new Float64Array(K);
+    for (let p = 0; p < P; p++) {
+      for (let k = 0; k < K; k++) {
+        const i = p * K + k;
+        durations[k] = b.outcome[i] === MADE ? b.latency[i] + b.judge[i] : 0;
+      }
+      calls = Math.max(calls, listScheduleMakespan(durations, gate));
+    }
+    const branchB = t(S.visibilityBefore) + calls + b.step[S.visibilityAfter];
+    return overhead.mapItem + t(S.startBusinessRun) + batch1 + t(S.updateAiSite) + (b.changed ? o.edgeWaitSeconds : 0) +
+      Math.max(branchA, branchB) + t(S.finishBusinessRun);
+  };
+
+  const runArticles = (b: BusinessState, done: () => void) => {
+    const items = b.articles.length;
+    if (items === 0) {
+      at(now, done);
+      return;
+    }
+    let next = 0;
+    let active = 0;
+    let finished = 0;
+    const launch = () => {
+      while (active < o.articleMapConcurrency && next < items) {
+        active++;
+        task(b.articles[next++], () => {
+          active--;
+          finished++;
+          if (finished === items) done();
+          else launch();
+        });
+      }
+    };
+    launch();
+  };
+
+  /** AnalyzeVisibility: one Lambda for the reads, every platform's calls and the writes. */
+  const analyze = (b: BusinessState, done: () => void) => {
+    const run = () => withLambda((release) => {
+      const startedAt = now;
+      after(b.step[S.visibilityBefore], () => {
+        let left = P;
+        const platformDone = () => {
+          if (--left > 0) return;
+          after(b.step[S.visibilityAfter], () => {
+            release();
+            const seconds = now - startedAt;
+            visibilitySeconds[b.index] = seconds;
+            if (seconds > o.taskTimeoutSeconds) visibilityOverTimeout++;
+            done();
+          });
+        };
+        if (P === 0) platformDone();
+        for (let p = 0; p < P; p++) askPlatform(b, p, platformDone);
+      });
+    });
+    if (overhead.task > 0) after(overhead.task, run);
+    else run();
+  };
+
+  const runBusiness = (index: number, done: () => void) => {
+    const b = newBusiness(index);
+    const step = (i: number, next: () => void) => task(b.step[i], next);
+    const finish = () => step(S.finishBusinessRun, () => {
+      businessSeconds[index] = now - b.startedAt + overhead.mapItem;
+      idealSeconds[index] = idealOf(b);
+      done();
+    });
+    const batch2 = () => {
+      let left = 2;
+      const join2 = () => { if (--left === 0) finish(); };
+      step(S.planArticles, () => runArticles(b, () => step(S.publishArticlesAndTimestamps, () => step(S.notifySearchEngines, join2))));
+      analyze(b, join2);
+    };
+    const deploy = () => step(S.updateAiSite, () => {
+      if (b.changed && o.edgeWaitSeconds > 0) after(o.edgeWaitSeconds, batch2);
+      else batch2();
+    });
+    step(S.startBusinessRun, () => {
+      let left = 2;
+      const join1 = () => { if (--left === 0) deploy(); };
+      step(S.detectChanges, join1);
+      step(S.discoverNewProducts, () => step(S.generateProductPrompts, () => step(S.generateProductLlmsTxt, () => step(S.commitProductSnapshot, join1))));
+    });
+  };
+
+  // the run: pages one after another ---------------------------------------------------------
+  const pages = Math.ceil(o.businesses / o.pageSize);
+  const runStep = (name: RunStep, next: () => void) => task(runStepSeconds(o, name), next);
+  let finishSeconds = NaN;
+
+  const runPage = (page: number, done: () => void) => {
+    const first = page * o.pageSize;
+    const last = Math.min(o.businesses, first + o.pageSize);
+    let next = first;
+    let active = 0;
+    let finished = 0;
+    const launch = () => {
+      while (active < o.maxConcurrency && next < last) {
+        const index = next++;
+        active++;
+        after(overhead.mapItem, () => runBusiness(index, () => {
+          active--;
+          finished++;
+          if (finished === last - first) after(overhead.mapRun / 2, done);
+          else launch();
+        }));
+      }
+    };
+    after(overhead.mapRun / 2, launch);
+  };
+  const nextPage = (page: number) => {
+    if (page >= Math.max(1, pages)) {
+      runStep('finishDailyRun', () => { finishSeconds = now; });
+      return;
+    }
+    runStep('listDailyBusinesses', () => {
+      if (page * o.pageSize >= o.businesses) nextPage(page + 1);
+      else runPage(page, () => nextPage(page + 1));
+    });
+  };
+  runStep('prepareDailyRun', () => nextPage(0));
+
+  while (heap.size > 0) {
+    now = heap.peekTime();
+    heap.pop()();
+    events++;
+  }
+
+  // figures ------------------------------------------------------------------------------
+  const mapOnlyFinishSeconds = mapOnlyFinish(o, idealSeconds);
+  const T = finishSeconds;
+  const platformDays: PlatformDay[] = platforms.map((pl) => ({
+    platform: pl.key,
+    wanted: pl.wanted,
+    made: pl.made,
+    skippedByBudget: pl.skipped,
+    refusedByWait: pl.refused,
+    budgetSpentAt: pl.budgetSpentAt,
+    peakInFlight: pl.peak,
+    meanWaitSeconds: pl.waitCount ? pl.waitSum / pl.waitCount : 0,
+    maxWaitSeconds: pl.waitMax,
+    rateUtilisation: T > 0 ? pl.tokens / ((pl.rate / 60) * T) : 0,
+    concurrencyUtilisation: T > 0 ? pl.slotSeconds / (pl.concurrency * T) : 0,
+    firstRateWaitAt: pl.firstRateWaitAt,
+    firstSlotWaitAt: pl.firstSlotWaitAt,
+  }));
+  const sum = (f: (p: PlatformDay) => number) => platformDays.reduce((a, p) => a + f(p), 0);
+  const totals = { wanted: sum((p) => p.wanted), made: sum((p) => p.made), skippedByBudget: sum((p) => p.skippedByBudget), refusedByWait: sum((p) => p.refusedByWait) };
+
+  const { concurrency, ratePerMinute, dailyBudget } = o.platformLimits;
+  const limits: LimitUse[] = [
+    { limit: 'Map concurrency', kind: 'map', setting: `MaxConcurrency ${o.maxConcurrency}, pages of ${o.pageSize}`, utilisation: T > 0 ? mapOnlyFinishSeconds / T : 0, firstAt: null },
+    { limit: 'Lambda concurrency', kind: 'lambda', setting: `${int(o.lambdaConcurrency)} (peak ${int(lambda.peak)})`, utilisation: T > 0 ? lambda.busySeconds / (o.lambdaConcurrency * T) : 0, firstAt: lambda.firstWaitAt },
+  ];
+  const worst = (f: (p: PlatformDay) => number) =>
+    platformDays.reduce<PlatformDay | undefined>((best, p) => (!best || f(p) > f(best) ? p : best), undefined);
+  const firstOf = (values: Array<number | null>) => values.reduce<number | null>((a, v) => (v === null ? a : a === null ? v : Math.min(a, v)), null);
+  if (P > 0) {
+    const rate = worst((p) => p.rateUtilisation)!;
+    const conc = worst((p) => p.concurrencyUtilisation)!;
+    const budget = worst((p) => p.wanted)!;
+    limits.push(
+      { limit: `platform rate (${rate.platform})`, kind: 'platform-rate', setting: `${int(ratePerMinute)}/min`, utilisation: rate.rateUtilisation, firstAt: firstOf(platformDays.map((p) => p.firstRateWaitAt)) },
+      { limit: `platform concurrency (${conc.platform})`, kind: 'platform-concurrency', setting: `${int(concurrency)} at once`, utilisation: conc.concurrencyUtilisation, firstAt: firstOf(platformDays.map((p) => p.firstSlotWaitAt)) },
+      { limit: `platform daily budget (${budget.platform})`, kind: 'platform-budget', setting: `${int(dailyBudget)}/day`, utilisation: dailyBudget > 0 ? budget.wanted / dailyBudget : Infinity, firstAt: firstOf(platformDays.map((p) => p.budgetSpentAt)) },
+    );
+  }
+  limits.sort((a, b) => b.utilisation - a.utilisation);
+  const binding = limits.find((l) => l.kind !== 'platform-budget')!;
+  const timed = limits.filter((l) => l.firstAt !== null).sort((a, b) => a.firstAt! - b.firstAt!);
+  const firstLimit = timed.length ? { limit: timed[0].limit, at: timed[0].firstAt! } : null;
+
+  const stats = (values: Float64Array) => {
+    const list = Array.from(values);
+    return {
+      meanSeconds: list.length ? list.reduce((a, v) => a + v, 0) / list.length : 0,
+      p95Seconds: list.length ? percentile(list, 95) : 0,
+      maxSeconds: list.length ? Math.max(...list) : 0,
+    };
+  };
+  const windowSeconds = o.windowHours * 3600;
+  return {
+    businesses: o.businesses,
+    pages,
+    pageSize: o.pageSize,
+    maxConcurrency: o.maxConcurrency,
+    lambdaConcurrency: o.lambdaConcurrency,
+    platformLimits: { ...o.platformLimits },
+    windowHours: o.windowHours,
+    finishSeconds: T,
+    fits: T <= windowSeconds,
+    mapOnlyFinishSeconds,
+    business: stats(businessSeconds),
+    visibility: { ...stats(visibilitySeconds), overTimeout: visibilityOverTimeout },
+    lambda: {
+      peak: lambda.peak,
+      throttled: lambda.throttled,
+      meanWaitSeconds: lambda.throttled ? lambda.waitSum / lambda.throttled : 0,
+      maxWaitSeconds: lambda.waitMax,
+      beyondRetry: lambda.beyondRetry,
+      busySeconds: lambda.busySeconds,
+    },
+    platforms: platformDays,
+    totals,
+    limits,
+    binding,
+    firstLimit,
+    complete: totals.skippedByBudget === 0 && totals.refusedByWait === 0 && visibilityOverTimeout === 0 && lambda.beyondRetry === 0,
+    events,
+  };
+}
+
+type RunStep = 'prepareDailyRun' | 'listDailyBusinesses' | 'finishDailyRun';
+
+/** The run-level tasks' durations: one draw per task from its own stream (every page's listing takes the same time). */
+function runStepSeconds(o: ResolvedOptions, name: RunStep): number {
+  const stream = { prepareDailyRun: 1, listDailyBusinesses: 2, finishDailyRun: 3 }[name];
+  return o.stepSeconds[name] * (1 + o.durationJitter * (2 * seededRandom(streamSeed(o.seed, -stream))() - 1));
+}
+
+/** The run's finish with only the Map's slots and the pages: each business takes its ideal duration. */
+function mapOnlyFinish(o: ResolvedOptions, ideal: Float64Array): number {
+  const task = (name: RunStep) => runStepSeconds(o, name) + o.overheadSeconds.task;
+  let t = task('prepareDailyRun');
+  const pages = Math.ceil(o.businesses / o.pageSize);
+  for (let page = 0; page < Math.max(1, pages); page++) {
+    t += task('listDailyBusinesses');
+    const first = page * o.pageSize;
+    const count = Math.min(o.businesses, first + o.pageSize) - first;
+    if (count > 0) t += o.overheadSeconds.mapRun + listScheduleMakespan(ideal, o.maxConcurrency, first, count);
+  }
+  return t + task('finishDailyRun');
+}
+
+// ---------------------------------------------------------------------------------------
+// choosing the defaults
+
+export interface ChooseDefaultsOptions {
+  /** Businesses the defaults must serve (10,000). */
+  businesses?: number;
+  /** The finish the defaults must reach, in hours after the start (20: 4 h of the window left for retries and re-runs). */
+  targetHours?: number;
+  /** The vendor's requests per minute the fleet rate must stay within (ASSUMED_VENDOR_RPM). */
+  vendorRpm?: number;
+  /** Daily budget over the calls needed (1.2: re-runs and a day's growth). */
+  budgetHeadroom?: number;
+  /** Everything else (durations, shares, seed, ...). */
+  base?: Omit<SimulationOptions, 'businesses'>;
+  maxConcurrencyCandidates?: readonly number[];
+  pageSizeCandidates?: readonly number[];
+  rateCandidates?: readonly number[];
+  concurrencyCandidates?: readonly number[];
+}
+
+export interface Trial {
+  stage: 'map' | 'rate' | 'concurrency';
+  maxConcurrency: number;
+  pageSize: number;
+  concurrency: number;
+  ratePerMinute: number;
+  finishSeconds: number;
+  complete: boolean;
+  ok: boolean;
+  binding: string;
+}
+
+export interface ChosenDefaults {
+  businesses: number;
+  targetHours: number;
+  vendorRpm: number;
+  /** Every chosen value was found (false: even the largest candidates miss the target). */
+  feasible: boolean;
+  maxConcurrency: number;
+  pageSize: number;
+  platformLimits: PlatformLimitSettings;
+  /** Calls per platform the day needs: prompts × businesses. */
+  budgetNeeded: number;
+  trials: Trial[];
+  /** The day with the chosen defaults. */
+  result: DayResult;
+  reasons: string[];
+}
+
+/** Concurrency at which the rate, not the slots, binds: rate × the longest call (Little's law at the worst latency). */
+export function concurrencyForRate(ratePerMinute: number, latency: Range | Range[] = DEFAULT_CALL_LATENCY_SECONDS): number {
+  const longest = Math.max(...(Array.isArray(latency) ? latency : [latency]).map((r) => r.max));
+  return Math.max(1, Math.ceil((ratePerMinute / 60) * longest));
+}
+
+/**
+ * The sweep: (1) the daily budget: prompts × businesses per platform, with headroom, rounded up
+ * to 1,000; (2) with platform limits that do not bind (the vendor's RPM and enough slots), the
+ * smallest MaxConcurrency, for each page size, with which the day finishes by the target with
+ * every call made; the smallest MaxConcurrency wins, then the smallest page; (3) with that Map,
+ * the smallest rate (at most the vendor's RPM) with which it still does, its slots set so that
+ * the rate binds before them; (4) the fewest slots that keep it so.
+ */
+export function chooseDefaults(options: ChooseDefaultsOptions = {}): ChosenDefaults {
+  const businesses = options.businesses ?? 10_000;
+  const targetHours = options.targetHours ?? 20;
+  const vendorRpm = options.vendorRpm ?? ASSUMED_VENDOR_RPM;
+  const headroom = options.budgetHeadroom ?? 1.2;
+  const base = options.base ?? {};
+  const target = targetHours * 3600;
+  const prompts = base.promptsPerBusiness ?? PROMPTS_SAMPLED_PER_DAY;
+  const latency = base.callLatencySeconds ?? DEFAULT_CALL_LATENCY_SECONDS;
+  const budgetNeeded = prompts * businesses;
+  const dailyBudget = Math.max(1000, Math.ceil((budgetNeeded * headroom) / 1000) * 1000);
+  const trials: Trial[] = [];
+
+  const run = (stage: Trial['stage'], maxConcurrency: number, pageSize: number, concurrency: number, ratePerMinute: number) => {
+    const result = simulateDay({ ...base, businesses, maxConcurrency, pageSize, platformLimits: { concurrency, ratePerMinute, dailyBudget } });
+    const ok = result.complete && result.finishSeconds <= target;
+    trials.push({ stage, maxConcurrency, pageSize, concurrency, ratePerMinute, finishSeconds: result.finishSeconds, complete: result.complete, ok, binding: result.binding.limit });
+    return { result, ok };
+  };
+
+  // (2) the Map, with the platforms at the vendor's RPM and slots to match
+  const ampleConcurrency = concurrencyForRate(vendorRpm, latency);
+  const mapCandidates = [...(options.maxConcurrencyCandidates ?? MAX_CONCURRENCY_CANDIDATES)].sort((a, b) => a - b);
+  let best: { maxConcurrency: number; pageSize: number } | undefined;
+  for (const pageSize of [...(options.pageSizeCandidates ?? PAGE_SIZE_CANDIDATES)].sort((a, b) => a - b)) {
+    const usable = mapCandidates.filter((m) => m <= pageSize && (!best || m < best.maxConcurrency));
+    // binary search: the day gets no slower with more businesses at once
+    let lo = 0;
+    let hi = usable.length - 1;
+    let found: number | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (run('map', usable[mid], pageSize, ampleConcurrency, vendorRpm).ok) {
+        found = usable[mid];
+        hi = mid - 1;
+      } else lo = mid + 1;
+    }
+    if (found !== undefined && (!best || found < best.maxConcurrency)) best = { maxConcurrency: found, pageSize };
+  }
+  const feasibleMap = best !== undefined;
+  const map = best ?? { maxConcurrency: mapCandidates[mapCandidates.length - 1], pageSize: Math.max(...(options.pageSizeCandidates ?? PAGE_SIZE_CANDIDATES)) };
+
+  // (3) the smallest rate under the vendor's RPM
+  const rates = [...(options.rateCandidates ?? RATE_CANDIDATES)].filter((r) => r <= vendorRpm).sort((a, b) => a - b);
+  if (!rates.includes(vendorRpm)) rates.push(vendorRpm);
+  let rate: number | undefined;
+  for (const r of rates) {
+    if (run('rate', map.maxConcurrency, map.pageSize, concurrencyForRate(r, latency), r).ok) {
+      rate = r;
+      break;
+    }
+  }
+  const chosenRate = rate ?? vendorRpm;
+
+  // (4) the fewest slots at that rate
+  let concurrency = concurrencyForRate(chosenRate, latency);
+  if (rate !== undefined) {
+    const smaller = [...(options.concurrencyCandidates ?? CONCURRENCY_CANDIDATES)].filter((c) => c < concurrency).sort((a, b) => b - a);
+    for (const c of smaller) {
+      if (!run('concurrency', map.maxConcurrency, map.pageSize, c, chosenRate).ok) break;
+      concurrency = c;
+    }
+  }
+
+  const platformLimits = { concurrency, ratePerMinute: chosenRate, dailyBudget };
+  const result = simulateDay({ ...base, businesses, maxConcurrency: map.maxConcurrency, pageSize: map.pageSize, platformLimits });
+  const feasible = feasibleMap && rate !== undefined && result.complete && result.finishSeconds <= target;
+  const calls = prompts * businesses;
+  const reasons = [
+    `daily budget: ${int(businesses)} businesses × ${prompts} prompts = ${int(calls)} calls per platform per day (80 per business over 8 platforms); ` +
+      `× ${headroom} headroom (re-runs, growth) → ${int(dailyBudget)} per platform`,
+    feasibleMap
+      ? `MaxConcurrency ${map.maxConcurrency} with pages of ${map.pageSize} is the smallest that finishes ${int(businesses)} businesses by +${hhmm(target)} ` +
+        `with every call made, the platforms not binding (${vendorRpm}/min, ${ampleConcurrency} slots); pages sequential: the page size bounds the useful MaxConcurrency`
+      : `no MaxConcurrency up to ${map.maxConcurrency} (pages of ${map.pageSize}) finishes by +${hhmm(target)}: the chain itself is too long, or the vendor RPM binds`,
+    rate !== undefined
+      ? `rate ${chosenRate}/min per platform is the smallest candidate under the vendor's ${vendorRpm}/min that keeps that finish with no call refused after ` +
+        `the limiter's ${LIMITER_MAX_WAIT_SECONDS} s wait (demand averages ${(calls / (result.finishSeconds / 60)).toFixed(0)}/min over the day)`
+      : `no rate up to the vendor's ${vendorRpm}/min finishes by +${hhmm(target)} with every call made: a higher vendor tier is needed`,
+    `concurrency ${concurrency} per platform: the fewest slots with which the rate, not the slots, still holds the calls back ` +
+      `(${chosenRate}/min × up to ${Math.max(...(Array.isArray(latency) ? latency : [latency]).map((r) => r.max))} s per call would need ${concurrencyForRate(chosenRate, latency)})`,
+    `with these: finish +${hhmm(result.finishSeconds)}, binding ${result.binding.limit} (${pct(result.binding.utilisation)}), peak Lambda ${int(result.lambda.peak)}`,
+  ];
+  return { businesses, targetHours, vendorRpm, feasible, maxConcurrency: map.maxConcurrency, pageSize: map.pageSize, platformLimits, budgetNeeded, trials, result, reasons };
+}
+
+// ---------------------------------------------------------------------------------------
+// the report
+
+export interface CapacityReport {
+  sizes: number[];
+  seed: number;
+  assumptions: {
+    stepSeconds: StepSeconds;
+    overheadSeconds: OverheadSeconds;
+    callLatencySeconds: Range;
+    judgeSeconds: Range;
+    changedShare: number;
+    articleShare: number;
+    lambdaConcurrency: number;
+    vendorRpm: number;
+  };
+  /** The code's defaults (ASL MaxConcurrency, DAILY_PAGE_SIZE, PLATFORM_LIMIT_DEFAULTS). */
+  current: DayResult[];
+  chosen: ChosenDefaults;
+  /** The same sizes with the chosen defaults. */
+  withChosen: DayResult[];
+  /** Wall time of the whole measurement (informational). */
+  wallMs: number;
+}
+
+const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+
+export async function measureCapacity(options: {
+  sizes?: number[];
+  seed?: number;
+  targetHours?: number;
+  vendorRpm?: number;
+  /** Overrides for every run (measured step durations, shares, ...). */
+  base?: Omit<SimulationOptions, 'businesses'>;
+  /** Businesses the sweep chooses for (10,000). */
+  chooseFor?: number;
+} = {}): Promise<CapacityReport> {
+  const started = performance.now();
+  const sizes = options.sizes ?? listEnv('BENCH_CAPACITY_SIZES', '1000,10000,50000').map(Number);
+  const seed = options.seed ?? Number(process.env.BENCH_CAPACITY_SEED ?? 1);
+  const targetHours = options.targetHours ?? Number(process.env.BENCH_CAPACITY_TARGET_HOURS ?? 20);
+  const vendorRpm = options.vendorRpm ?? Number(process.env.BENCH_CAPACITY_VENDOR_RPM ?? ASSUMED_VENDOR_RPM);
+  const base = { ...options.base, seed };
+  const current = sizes.map((businesses) => simulateDay({ ...base, businesses }));
+  const chosen = chooseDefaults({ businesses: options.chooseFor ?? 10_000, targetHours, vendorRpm, base });
+  const withChosen = sizes.map((businesses) => simulateDay({
+    ...base, businesses, maxConcurrency: chosen.maxConcurrency, pageSize: chosen.pageSize, platformLimits: chosen.platformLimits,
+  }));
+  const resolved = resolveOptions({ ...base, businesses: 0 });
+  return {
+    sizes,
+    seed,
+    assumptions: {
+      stepSeconds: resolved.stepSeconds,
+      overheadSeconds: resolved.overheadSeconds,
+      callLatencySeconds: resolved.callLatencySeconds[0],
+      judgeSeconds: resolved.judgeSeconds,
+      changedShare: resolved.changedShare,
+      articleShare: resolved.articleShare,
+      lambdaConcurrency: resolved.lambdaConcurrency,
+      vendorRpm,
+    },
+    current,
+    chosen,
+    withChosen,
+    wallMs: performance.now() - started,
+  };
+}
+
+/** `HH:MM` of a duration (hours may pass 24). */
+export function hhmm(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '-';
+  const minutes = Math.round(seconds / 60);
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** The UTC clock time `seconds` after the 14:00 UTC start, with the day it falls on. */
+export function clockAfterStart(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '-';
+  const total = Math.round(DAY_START_UTC_HOUR * 60 + seconds / 60);
+  const day = Math.floor(total / (24 * 60));
+  const time = hhmm((total % (24 * 60)) * 60);
+  return `${time} UTC${day === 0 ? '' : day === 1 ? ' next day' : ` day +${day}`}`;
+}
+
+const pct = (v: number) => (Number.isFinite(v) ? `${(100 * v).toFixed(v < 0.1 ? 1 : 0)}%` : '-');
+const sec = (v: number) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 1 : 0)} s` : '-');
+const limitsText = (l: PlatformLimitSettings) => `${l.concurrency} at once, ${int(l.ratePerMinute)}/min, ${int(l.dailyBudget)}/day`;
+
+function dayRows(days: readonly DayResult[]): string[][] {
+  return days.map((d) => [
+    int(d.businesses),
+    `+${hhmm(d.finishSeconds)}`,
+    clockAfterStart(d.finishSeconds),
+    d.fits ? 'yes' : 'NO',
+    `+${hhmm(d.mapOnlyFinishSeconds)}`,
+    int(d.totals.made),
+    int(d.totals.skippedByBudget),
+    int(d.totals.refusedByWait),
+    `${sec(d.visibility.p95Seconds)} / ${int(d.visibility.overTimeout)}`,
+    int(d.lambda.peak),
+    `${d.binding.limit} ${pct(d.binding.utilisation)}`,
+    d.firstLimit ? `${d.firstLimit.limit} at +${hhmm(d.firstLimit.at)}` : '-',
+  ]);
+}
+
+const DAY_HEADER = ['businesses', 'finish', 'clock', 'fits 24 h', 'Map only', 'calls made', 'skipped (budget)', 'refused (120 s wait)',
+  '2b p95 / >300 s', 'peak Lambda', 'binding limit (utilisation)', 'first limit to bite'];
+
+function printDays(title: string, days: readonly DayResult[]): void {
+  heading(title);
+  printTable(DAY_HEADER, dayRows(days));
+  for (const d of days) {
+    const budget = d.limits.find((l) => l.kind === 'platform-budget');
+    console.log(`  ${int(d.businesses)}: ${d.pages} pages; limits by utilisation: ` +
+      d.limits.map((l) => `${l.limit} ${pct(l.utilisation)}`).join(', ') +
+      (budget && budget.firstAt !== null ? `; budget spent at +${hhmm(budget.firstAt)} (${clockAfterStart(budget.firstAt)})` : '') +
+      `; mean business ${sec(d.business.meanSeconds)}, Lambda throttled ${int(d.lambda.throttled)} (${int(d.lambda.beyondRetry)} beyond the retries)`);
+  }
+}
+
+function printPlatforms(d: DayResult): void {
+  console.log(`per platform, ${int(d.businesses)} businesses (${limitsText(d.platformLimits)}):`);
+  printTable(
+    ['platform', 'wanted', 'made', 'skipped (budget)', 'refused (wait)', 'budget spent at', 'peak in flight', 'mean wait', 'max wait', 'rate used', 'slots used'],
+    d.platforms.map((p) => [
+      p.platform, int(p.wanted), int(p.made), int(p.skippedByBudget), int(p.refusedByWait),
+      p.budgetSpentAt === null ? '-' : `+${hhmm(p.budgetSpentAt)}`, int(p.peakInFlight), sec(p.meanWaitSeconds), sec(p.maxWaitSeconds),
+      pct(p.rateUtilisation), pct(p.concurrencyUtilisation),
+    ]),
+  );
+}
+
+/** Summary lines for bench/run.ts. */
+export function capacityLines(r: CapacityReport): string[] {
+  const line = (label: string, d: DayResult) => `${label} ${int(d.businesses)}: finish +${hhmm(d.finishSeconds)} (${clockAfterStart(d.finishSeconds)}, ` +
+    `${d.fits ? 'fits' : 'does NOT fit'} 24 h), ${int(d.totals.made)} calls made, ${int(d.totals.skippedByBudget)} skipped by budget, ` +
+    `${int(d.totals.refusedByWait)} refused; binds: ${d.binding.limit} ${pct(d.binding.utilisation)}`;
+  const c = r.chosen;
+  return [
+    ...r.current.map((d) => line('now', d)),
+    `chosen for ${int(c.businesses)} by +${c.targetHours} h${c.feasible ? '' : ' (NOT reached)'}: MaxConcurrency ${c.maxConcurrency}, pages of ${c.pageSize}, ` +
+      `per platform ${limitsText(c.platformLimits)} (vendor RPM assumed ${c.vendorRpm})`,
+    ...r.withChosen.map((d) => line('chosen', d)),
+  ];
+}
+
+export function printCapacityReport(r: CapacityReport): void {
+  const a = r.assumptions;
+  heading('capacity: one simulated day (no AWS) of the daily fan-out, finish after the 14:00 UTC start');
+  console.log(`assumed: vendor call ${a.callLatencySeconds.min}-${a.callLatencySeconds.max} s, judge ${a.judgeSeconds.min}-${a.judgeSeconds.max} s, ` +
+    `${pct(a.changedShare)} of businesses deploy (edge wait), ${pct(a.articleShare)} write articles, Lambda concurrency ${int(a.lambdaConcurrency)}, ` +
+    `vendor RPM ${a.vendorRpm} (check each platform's real tier); seed ${r.seed}`);
+  console.log(`step seconds (plausible, to be replaced with measured ones): ` +
+    Object.entries(a.stepSeconds).map(([k, v]) => `${k} ${v}`).join(', '));
+
+  const cur = r.current[0];
+  printDays(`capacity with today's defaults: MaxConcurrency ${cur?.maxConcurrency ?? '-'}, pages of ${cur?.pageSize ?? '-'}, ` +
+    `per platform ${cur ? limitsText(cur.platformLimits) : '-'}`, r.current);
+  const ten = r.current.find((d) => d.businesses === r.chosen.businesses) ?? r.current[r.current.length - 1];
+  if (ten) printPlatforms(ten);
+
+  const c = r.chosen;
+  heading(`capacity: defaults chosen for ${int(c.businesses)} businesses by +${c.targetHours} h${c.feasible ? '' : ' (target NOT reached)'}`);
+  printTable(
+    ['stage', 'MaxConcurrency', 'page size', 'slots', 'rate/min', 'finish', 'all calls made', 'ok', 'binding'],
+    c.trials.map((t) => [t.stage, String(t.maxConcurrency), String(t.pageSize), String(t.concurrency), String(t.ratePerMinute),
+      `+${hhmm(t.finishSeconds)}`, t.complete ? 'yes' : 'no', t.ok ? 'yes' : 'no', t.binding]),
+  );
+  console.log(`chosen: MaxConcurrency ${c.maxConcurrency}, DAILY_PAGE_SIZE ${c.pageSize}, PLATFORM_CONCURRENCY ${c.platformLimits.concurrency}, ` +
+    `PLATFORM_RATE_PER_MINUTE ${c.platformLimits.ratePerMinute}, PLATFORM_DAILY_BUDGET ${int(c.platformLimits.dailyBudget)} (needed: ${int(c.budgetNeeded)})`);
+  for (const reason of c.reasons) console.log(`  - ${reason}`);
+
+  printDays('capacity with the chosen defaults', r.withChosen);
+  const tenChosen = r.withChosen.find((d) => d.businesses === c.businesses);
+  if (tenChosen) printPlatforms(tenChosen);
+  console.log(`Binding limit: the time-based limit with the highest utilisation (the Map's is its no-other-limit finish over the actual one). ` +
+    `First limit to bite: the first (other than the Map, which queues by design) to delay or refuse a call or a task. ` +
+    `Platform limits are fleet-wide and the same for all 8 platforms; the budget is checked after the slot and the rate ` +
+    `(platform-limiter.ts), so once spent every skipped call still takes a rate unit. Simulated in ${ms(r.wallMs)}.`);
+}
+
+if (isMain(module)) {
+  measureCapacity().then(printCapacityReport, (err) => { console.error(err); process.exitCode = 1; });
+}
