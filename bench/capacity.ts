@@ -29,11 +29,14 @@
  * finish (after the 14:00 UTC start), whether it fits in 24 h, calls made / skipped by budget /
  * refused after the limiter's wait per platform, peak Lambda concurrency, and the limits by
  * utilisation: the one with the highest utilisation is what the finish time depends on; the first
- * limit (other than the Map) to delay or refuse a call is named with its time. Then a sweep
- * (`chooseDefaults`) picks the smallest MaxConcurrency and page size, the smallest per-platform
- * rate and concurrency (under the vendor's RPM, ASSUMED_VENDOR_RPM) and the daily budget with
- * which 10,000 businesses finish within BENCH_CAPACITY_TARGET_HOURS (default 20) with no call
- * skipped or refused, and runs 1,000 / 10,000 / 50,000 again with those.
+ * limit (other than the Map) to delay or refuse a call is named with its time. The same sizes run
+ * again with the budget checked before the slot and the rate (the limiter checks it last, so a
+ * call refused by a spent budget still waits for a slot and takes a rate unit). Then a sweep
+ * (`chooseDefaults`) picks the smallest MaxConcurrency (at the smallest page size where one
+ * fits), the smallest per-platform rate and concurrency (under the vendor's RPM,
+ * ASSUMED_VENDOR_RPM) and the daily budget with which 10,000 businesses finish within
+ * BENCH_CAPACITY_TARGET_HOURS (default 20) with no call skipped or refused, and runs
+ * 1,000 / 10,000 / 50,000 again with those.
  *
  * Modelling choices (assumptions, all overridable through `SimulationOptions`):
  * - step durations: DEFAULT_STEP_SECONDS (plausible figures, to be replaced with measured ones),
@@ -130,8 +133,13 @@ export const DEFAULT_JUDGE_SECONDS: Range = { min: 1, max: 3 };
 export const ASSUMED_VENDOR_RPM = 500;
 
 /** Candidates the sweep tries (ascending). */
-export const MAX_CONCURRENCY_CANDIDATES = [10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200];
-export const PAGE_SIZE_CANDIDATES = [100, 200, 500, 1000];
+export const MAX_CONCURRENCY_CANDIDATES = [4, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100];
+/**
+ * Page sizes: a page's slugs travel in the state (each item ~150 bytes with its run date,
+ * execution id and edge wait), and Step Functions' payload limit is 256 KB, so 500 is the largest
+ * tried; larger pages only shorten the tail where a page's last businesses leave Map slots idle.
+ */
+export const PAGE_SIZE_CANDIDATES = [100, 200, 500];
 export const RATE_CANDIDATES = [60, 90, 120, 150, 180, 240, 300, 400, 500, 600, 800, 1000];
 export const CONCURRENCY_CANDIDATES = [4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 96, 128];
 
@@ -229,7 +237,7 @@ export interface SimulationOptions {
   callLatencySeconds?: Range | Range[];
   judgeSeconds?: Range;
   limiterMaxWaitSeconds?: number;
-  /** The limiter checks the budget after the slot and the rate (false, as platform-limiter.ts does) or before them (true). */
+  /** The limiter checks the budget before the slot and the rate (true, as platform-limiter.ts does since issue 24) or after them (false, as it did before). */
   budgetCheckedFirst?: boolean;
   taskTimeoutSeconds?: number;
   /** Longest Lambda throttle the Step Functions retrier rides out (from the ASL). */
@@ -271,7 +279,7 @@ export function resolveOptions(options: SimulationOptions): ResolvedOptions {
     callLatencySeconds: latencies,
     judgeSeconds: options.judgeSeconds ?? DEFAULT_JUDGE_SECONDS,
     limiterMaxWaitSeconds: options.limiterMaxWaitSeconds ?? LIMITER_MAX_WAIT_SECONDS,
-    budgetCheckedFirst: options.budgetCheckedFirst ?? false,
+    budgetCheckedFirst: options.budgetCheckedFirst ?? true,
     taskTimeoutSeconds: options.taskTimeoutSeconds ?? TASK_TIMEOUT_SECONDS,
     lambdaRetryWindowSeconds: options.lambdaRetryWindowSeconds ?? asl.lambdaRetryWindowSeconds,
     stepSeconds: { ...DEFAULT_STEP_SECONDS, ...options.stepSeconds },
@@ -491,45 +499,43 @@ const WAITING = 0;
 const DONE = 1;
 const REFUSED = 2;
 
-interface Call {
-  enqueuedAt: number;
-  state: number;
-  latency: number;
-  judge: number;
-  /** Outcome slot in the business's record. */
-  index: number;
-  business: BusinessState;
-  done: () => void;
-}
-
 /** Outcome codes of a business's calls. */
 const MADE = 1;
 const SKIPPED = 2;
 const GAVE_UP = 3;
 
-interface BusinessState {
-  index: number;
-  startedAt: number;
-  step: Float64Array;
-  changed: boolean;
-  latency: Float64Array;
-  judge: Float64Array;
-  outcome: Uint8Array;
-  articles: Float64Array;
-}
-
-/** Business-step order in `BusinessState.step` (drawn in this order). */
+/** Business-step order in `Business.step` (drawn in this order). */
 const BUSINESS_STEPS = [
   'startBusinessRun', 'detectChanges', 'discoverNewProducts', 'generateProductPrompts', 'generateProductLlmsTxt', 'commitProductSnapshot',
   'updateAiSite', 'planArticles', 'publishArticlesAndTimestamps', 'notifySearchEngines', 'visibilityBefore', 'visibilityAfter', 'finishBusinessRun',
 ] as const satisfies ReadonlyArray<keyof StepSeconds>;
 const S = Object.fromEntries(BUSINESS_STEPS.map((name, i) => [name, i])) as Record<(typeof BUSINESS_STEPS)[number], number>;
 
+type RunStep = 'prepareDailyRun' | 'listDailyBusinesses' | 'finishDailyRun';
+
+/** The run-level tasks' durations: one draw per task from its own stream (every page's listing takes the same time). */
+function runStepSeconds(o: ResolvedOptions, name: RunStep): number {
+  const stream = { prepareDailyRun: 1, listDailyBusinesses: 2, finishDailyRun: 3 }[name];
+  return o.stepSeconds[name] * (1 + o.durationJitter * (2 * seededRandom(streamSeed(o.seed, -stream))() - 1));
+}
+
+interface Call {
+  enqueuedAt: number;
+  state: number;
+  /** Index in the business's per-call arrays (platform × prompts + prompt). */
+  index: number;
+  gate: Gate;
+}
+
+interface LambdaWaiter {
+  enqueuedAt: number;
+  seconds: number;
+  done: (() => void) | null;
+  body: ((startedAt: number) => void) | null;
+}
+
 interface PlatformState {
   key: string;
-  concurrency: number;
-  rate: number;
-  budget: number;
   queue: Fifo<Call>;
   inFlight: number;
   minute: number;
@@ -551,102 +557,199 @@ interface PlatformState {
   firstSlotWaitAt: number | null;
 }
 
-// ---------------------------------------------------------------------------------------
-// the day
+/**
+ * The simulation. Continuations are methods and anonymous arrows (no named closure per event:
+ * tsx keeps function names with a defineProperty per named closure, which would dominate).
+ */
+class DaySimulation {
+  now = 0;
+  events = 0;
+  private readonly heap = new EventHeap();
+  readonly K: number;
+  readonly P: number;
+  readonly concurrency: number;
+  readonly rate: number;
+  readonly budget: number;
+  readonly gateWidth: number;
+  readonly platforms: PlatformState[];
+  // Lambda concurrency
+  lambdaRunning = 0;
+  lambdaPeak = 0;
+  lambdaThrottled = 0;
+  lambdaWaitSum = 0;
+  lambdaWaitMax = 0;
+  lambdaBeyondRetry = 0;
+  lambdaBusySeconds = 0;
+  lambdaFirstWaitAt: number | null = null;
+  private readonly lambdaQueue = new Fifo<LambdaWaiter>();
+  // per business
+  readonly businessSeconds: Float64Array;
+  readonly visibilitySeconds: Float64Array;
+  /** Each business's duration with no waits (its own steps and the calls it made): the Map-only figure. */
+  readonly idealSeconds: Float64Array;
+  visibilityOverTimeout = 0;
+  finishSeconds = NaN;
 
-/** Simulates one daily run for `options.businesses` businesses; deterministic for the same options. */
-export function simulateDay(options: SimulationOptions): DayResult {
-  const o = resolveOptions(options);
-  const heap = new EventHeap();
-  let now = 0;
-  let events = 0;
-  const at = (time: number, fn: () => void) => heap.push(time, fn);
-  const after = (seconds: number, fn: () => void) => heap.push(now + seconds, fn);
-
-  const K = o.promptsPerBusiness;
-  const P = o.platforms;
-  const jitter = o.durationJitter;
-  const overhead = o.overheadSeconds;
-  const platformKey = (p: number) => (P === PLATFORM_KEYS.length ? PLATFORM_KEYS[p] : `platform_${p + 1}`);
-
-  // Lambda concurrency --------------------------------------------------------------------
-  const lambda = { running: 0, peak: 0, throttled: 0, waitSum: 0, waitMax: 0, beyondRetry: 0, busySeconds: 0, firstWaitAt: null as number | null };
-  const lambdaQueue = new Fifo<{ enqueuedAt: number; go: () => void }>();
-  const withLambda = (body: (release: () => void) => void) => {
-    const go = () => {
-      lambda.running++;
-      if (lambda.running > lambda.peak) lambda.peak = lambda.running;
-      const startedAt = now;
-      body(() => {
-        lambda.busySeconds += now - startedAt;
-        lambda.running--;
-        while (lambda.running < o.lambdaConcurrency && lambdaQueue.length > 0) {
-          const next = lambdaQueue.shift();
-          const wait = now - next.enqueuedAt;
-          lambda.waitSum += wait;
-          if (wait > lambda.waitMax) lambda.waitMax = wait;
-          if (wait > o.lambdaRetryWindowSeconds) lambda.beyondRetry++;
-          next.go();
-        }
-      });
-    };
-    if (lambda.running < o.lambdaConcurrency && lambdaQueue.length === 0) go();
-    else {
-      lambda.throttled++;
-      lambda.firstWaitAt ??= now;
-      lambdaQueue.push({ enqueuedAt: now, go });
-    }
-  };
-  /** One Lambda task: Step Functions' overhead, then the function holds a Lambda for `seconds`. */
-  const task = (seconds: number, done: () => void) => {
-    const run = () => withLambda((release) => after(seconds, () => {
-      release();
-      done();
+  constructor(readonly o: ResolvedOptions) {
+    this.K = o.promptsPerBusiness;
+    this.P = o.platforms;
+    this.concurrency = o.platformLimits.concurrency;
+    this.rate = o.platformLimits.ratePerMinute;
+    this.budget = o.platformLimits.dailyBudget;
+    // analyze.ts: each platform's prompts go through pLimit(limits.concurrency) per business
+    this.gateWidth = Math.max(1, Math.min(this.concurrency, this.K));
+    this.platforms = Array.from({ length: this.P }, (_, p) => ({
+      key: this.P === PLATFORM_KEYS.length ? PLATFORM_KEYS[p] : `platform_${p + 1}`,
+      queue: new Fifo<Call>(),
+      inFlight: 0, minute: -1, minuteCount: 0, wakeScheduled: false, used: 0, tokens: 0, slotSeconds: 0,
+      wanted: 0, made: 0, skipped: 0, refused: 0, waitSum: 0, waitCount: 0, waitMax: 0, peak: 0,
+      budgetSpentAt: null, firstRateWaitAt: null, firstSlotWaitAt: null,
     }));
-    if (overhead.task > 0) after(overhead.task, run);
-    else run();
-  };
+    this.businessSeconds = new Float64Array(o.businesses);
+    this.visibilitySeconds = new Float64Array(o.businesses);
+    this.idealSeconds = new Float64Array(o.businesses);
+  }
+
+  at(time: number, fn: () => void): void {
+    this.heap.push(time, fn);
+  }
+
+  after(seconds: number, fn: () => void): void {
+    this.heap.push(this.now + seconds, fn);
+  }
+
+  run(): void {
+    this.task(runStepSeconds(this.o, 'prepareDailyRun'), () => this.nextPage(0));
+    const heap = this.heap;
+    while (heap.size > 0) {
+      this.now = heap.peekTime();
+      heap.pop()();
+      this.events++;
+    }
+  }
+
+  // the run: pages one after another ---------------------------------------------------------
+
+  private nextPage(page: number): void {
+    const pages = Math.ceil(this.o.businesses / this.o.pageSize);
+    if (page >= Math.max(1, pages)) {
+      this.task(runStepSeconds(this.o, 'finishDailyRun'), () => { this.finishSeconds = this.now; });
+      return;
+    }
+    this.task(runStepSeconds(this.o, 'listDailyBusinesses'), () => {
+      const first = page * this.o.pageSize;
+      if (first >= this.o.businesses) this.nextPage(page + 1);
+      else new Page(this, page, first, Math.min(this.o.businesses, first + this.o.pageSize)).start();
+    });
+  }
+
+  pageDone(page: number): void {
+    this.nextPage(page + 1);
+  }
+
+  // Lambda concurrency -------------------------------------------------------------------
+
+  /** One Lambda task: Step Functions' overhead, then the function holds a Lambda for `seconds`. */
+  task(seconds: number, done: () => void): void {
+    const overhead = this.o.overheadSeconds.task;
+    if (overhead > 0) this.after(overhead, () => this.lambdaTask(seconds, done, null));
+    else this.lambdaTask(seconds, done, null);
+  }
+
+  /** A task whose body decides when it ends (AnalyzeVisibility); it calls `releaseLambda(startedAt)`. */
+  bodyTask(body: (startedAt: number) => void): void {
+    const overhead = this.o.overheadSeconds.task;
+    if (overhead > 0) this.after(overhead, () => this.lambdaTask(0, null, body));
+    else this.lambdaTask(0, null, body);
+  }
+
+  private lambdaTask(seconds: number, done: (() => void) | null, body: ((startedAt: number) => void) | null): void {
+    if (this.lambdaRunning < this.o.lambdaConcurrency && this.lambdaQueue.length === 0) {
+      this.startLambda(seconds, done, body);
+      return;
+    }
+    this.lambdaThrottled++;
+    this.lambdaFirstWaitAt ??= this.now;
+    this.lambdaQueue.push({ enqueuedAt: this.now, seconds, done, body });
+  }
+
+  private startLambda(seconds: number, done: (() => void) | null, body: ((startedAt: number) => void) | null): void {
+    this.lambdaRunning++;
+    if (this.lambdaRunning > this.lambdaPeak) this.lambdaPeak = this.lambdaRunning;
+    const startedAt = this.now;
+    if (body) body(startedAt);
+    else {
+      this.after(seconds, () => {
+        this.releaseLambda(startedAt);
+        done!();
+      });
+    }
+  }
+
+  releaseLambda(startedAt: number): void {
+    this.lambdaBusySeconds += this.now - startedAt;
+    this.lambdaRunning--;
+    while (this.lambdaRunning < this.o.lambdaConcurrency && this.lambdaQueue.length > 0) {
+      const next = this.lambdaQueue.shift();
+      const wait = this.now - next.enqueuedAt;
+      this.lambdaWaitSum += wait;
+      if (wait > this.lambdaWaitMax) this.lambdaWaitMax = wait;
+      if (wait > this.o.lambdaRetryWindowSeconds) this.lambdaBeyondRetry++;
+      this.startLambda(next.seconds, next.done, next.body);
+    }
+  }
 
   // platforms and the fleet-wide limiter -------------------------------------------------------
-  const platforms: PlatformState[] = Array.from({ length: P }, (_, p) => ({
-    key: platformKey(p),
-    concurrency: o.platformLimits.concurrency,
-    rate: o.platformLimits.ratePerMinute,
-    budget: o.platformLimits.dailyBudget,
-    queue: new Fifo<Call>(),
-    inFlight: 0, minute: -1, minuteCount: 0, wakeScheduled: false, used: 0, tokens: 0, slotSeconds: 0,
-    wanted: 0, made: 0, skipped: 0, refused: 0, waitSum: 0, waitCount: 0, waitMax: 0, peak: 0,
-    budgetSpentAt: null, firstRateWaitAt: null, firstSlotWaitAt: null,
-  }));
 
-  const skipByBudget = (pl: PlatformState, call: Call) => {
+  request(gate: Gate, k: number): void {
+    const pl = this.platforms[gate.platform];
+    const call: Call = { enqueuedAt: this.now, state: WAITING, index: gate.platform * this.K + k, gate };
+    pl.wanted++;
+    if (this.o.budgetCheckedFirst && pl.used >= this.budget) {
+      this.skipByBudget(pl, call);
+      return;
+    }
+    pl.queue.push(call);
+    this.dispatch(gate.platform);
+    if (call.state !== WAITING) return;
+    this.after(this.o.limiterMaxWaitSeconds, () => {
+      if (call.state !== WAITING) return;
+      call.state = REFUSED;
+      pl.refused++;
+      call.gate.business.outcome[call.index] = GAVE_UP;
+      call.gate.end();
+    });
+  }
+
+  private skipByBudget(pl: PlatformState, call: Call): void {
     pl.skipped++;
-    pl.budgetSpentAt ??= now;
+    pl.budgetSpentAt ??= this.now;
     call.state = DONE;
-    call.business.outcome[call.index] = SKIPPED;
-    at(now, call.done);
-  };
+    call.gate.business.outcome[call.index] = SKIPPED;
+    this.at(this.now, () => call.gate.end());
+  }
 
   /** Serves the platform's waiters while a slot and the minute's rate allow (slot, rate, then budget: platform-limiter.ts). */
-  const dispatch = (p: number) => {
-    const pl = platforms[p];
-    while (pl.queue.length > 0 && pl.inFlight < pl.concurrency) {
+  private dispatch(p: number): void {
+    const pl = this.platforms[p];
+    while (pl.queue.length > 0 && pl.inFlight < this.concurrency) {
       const call = pl.queue.peek();
       if (call.state !== WAITING) {
         pl.queue.shift();
         continue;
       }
-      const minute = Math.floor(now / 60);
+      const minute = Math.floor(this.now / 60);
       if (minute !== pl.minute) {
         pl.minute = minute;
         pl.minuteCount = 0;
       }
-      if (pl.minuteCount >= pl.rate) {
+      if (pl.minuteCount >= this.rate) {
+        pl.firstRateWaitAt ??= this.now;
         if (!pl.wakeScheduled) {
           pl.wakeScheduled = true;
-          at((minute + 1) * 60, () => {
+          this.at((minute + 1) * 60, () => {
             pl.wakeScheduled = false;
-            dispatch(p);
+            this.dispatch(p);
           });
         }
         return;
@@ -654,246 +757,252 @@ export function simulateDay(options: SimulationOptions): DayResult {
       pl.queue.shift();
       pl.minuteCount++;
       pl.tokens++;
-      const wait = now - call.enqueuedAt;
+      const wait = this.now - call.enqueuedAt;
       pl.waitSum += wait;
       pl.waitCount++;
       if (wait > pl.waitMax) pl.waitMax = wait;
-      if (pl.used >= pl.budget) {
-        skipByBudget(pl, call);
+      if (pl.used >= this.budget) {
+        this.skipByBudget(pl, call);
         continue;
       }
       pl.used++;
       pl.made++;
       call.state = DONE;
-      call.business.outcome[call.index] = MADE;
+      const business = call.gate.business;
+      business.outcome[call.index] = MADE;
       pl.inFlight++;
       if (pl.inFlight > pl.peak) pl.peak = pl.inFlight;
-      pl.slotSeconds += call.latency;
-      after(call.latency, () => {
+      const latency = business.latency[call.index];
+      pl.slotSeconds += latency;
+      this.after(latency, () => {
         pl.inFlight--;
-        dispatch(p);
-        after(call.judge, call.done);
+        this.dispatch(p);
+        this.after(business.judge[call.index], () => call.gate.end());
       });
     }
-  };
+    if (pl.queue.length > 0 && pl.inFlight >= this.concurrency) pl.firstSlotWaitAt ??= this.now;
+  }
+}
 
-  const request = (b: BusinessState, p: number, k: number, done: () => void) => {
-    const pl = platforms[p];
-    const index = p * K + k;
-    const call: Call = { enqueuedAt: now, state: WAITING, latency: b.latency[index], judge: b.judge[index], index, business: b, done };
-    pl.wanted++;
-    if (o.budgetCheckedFirst && pl.used >= pl.budget) {
-      skipByBudget(pl, call);
+/** One page's Map run: at most MaxConcurrency of its businesses at once, the next page after the last. */
+class Page {
+  private next: number;
+  private active = 0;
+  private finished = 0;
+
+  constructor(private readonly day: DaySimulation, private readonly page: number, private readonly first: number, private readonly last: number) {
+    this.next = first;
+  }
+
+  start(): void {
+    this.day.after(this.day.o.overheadSeconds.mapRun / 2, () => this.launch());
+  }
+
+  private launch(): void {
+    const day = this.day;
+    while (this.active < day.o.maxConcurrency && this.next < this.last) {
+      const index = this.next++;
+      this.active++;
+      day.after(day.o.overheadSeconds.mapItem, () => new Business(day, index, this).start());
+    }
+  }
+
+  businessDone(): void {
+    this.active--;
+    this.finished++;
+    if (this.finished === this.last - this.first) this.day.after(this.day.o.overheadSeconds.mapRun / 2, () => this.day.pageDone(this.page));
+    else this.launch();
+  }
+}
+
+/** One platform's prompts for one business, at most PLATFORM_CONCURRENCY at once (analyze.ts's local gate). */
+class Gate {
+  private next = 0;
+  private active = 0;
+  private finished = 0;
+
+  constructor(private readonly day: DaySimulation, readonly business: Business, readonly platform: number) {}
+
+  launch(): void {
+    const { day } = this;
+    if (day.K === 0) {
+      day.at(day.now, () => this.business.platformDone());
       return;
     }
-    pl.queue.push(call);
-    dispatch(p);
-    if (call.state !== WAITING) return;
-    if (pl.inFlight >= pl.concurrency) pl.firstSlotWaitAt ??= now;
-    else pl.firstRateWaitAt ??= now;
-    after(o.limiterMaxWaitSeconds, () => {
-      if (call.state !== WAITING) return;
-      call.state = REFUSED;
-      pl.refused++;
-      b.outcome[index] = GAVE_UP;
-      done();
-    });
-  };
-
-  /** One platform's prompts for one business, at most PLATFORM_CONCURRENCY at once (analyze.ts's local gate). */
-  const askPlatform = (b: BusinessState, p: number, done: () => void) => {
-    const gate = Math.max(1, Math.min(o.platformLimits.concurrency, K));
-    let next = 0;
-    let active = 0;
-    let finished = 0;
-    if (K === 0) {
-      at(now, done);
-      return;
+    while (this.active < day.gateWidth && this.next < day.K) {
+      this.active++;
+      day.request(this, this.next++);
     }
-    const launch = () => {
-      while (active < gate && next < K) {
-        active++;
-        request(b, p, next++, onEnd);
-      }
-    };
-    const onEnd = () => {
-      active--;
-      finished++;
-      if (finished === K) done();
-      else launch();
-    };
-    launch();
-  };
+  }
 
-  // per business -----------------------------------------------------------------------
-  const businessSeconds = new Float64Array(o.businesses);
-  const visibilitySeconds = new Float64Array(o.businesses);
-  /** Each business's duration with no waits (only its own steps and the calls it made): the Map-only figure. */
-  const idealSeconds = new Float64Array(o.businesses);
-  let visibilityOverTimeout = 0;
+  end(): void {
+    this.active--;
+    this.finished++;
+    if (this.finished === this.day.K) this.business.platformDone();
+    else this.launch();
+  }
+}
 
-  const draw = (mean: number, rnd: () => number) => mean * (1 + jitter * (2 * rnd() - 1));
-  const between = (r: Range, rnd: () => number) => r.min + (r.max - r.min) * rnd();
+/** One business's chain (per business of the ProcessBusinesses Map). */
+class Business {
+  readonly step: Float64Array;
+  readonly changed: boolean;
+  readonly latency: Float64Array;
+  readonly judge: Float64Array;
+  readonly outcome: Uint8Array;
+  readonly articles: Float64Array;
+  private readonly startedAt: number;
+  private batch1Left = 2;
+  private batch2Left = 2;
+  private platformsLeft = 0;
+  private visibilityStartedAt = 0;
+  private articlesNext = 0;
+  private articlesActive = 0;
+  private articlesFinished = 0;
 
-  const newBusiness = (index: number): BusinessState => {
+  constructor(private readonly day: DaySimulation, private readonly index: number, private readonly page: Page) {
+    const o = day.o;
     const rnd = seededRandom(streamSeed(o.seed, index));
-    const step = new Float64Array(BUSINESS_STEPS.length);
-    BUSINESS_STEPS.forEach((name, i) => { step[i] = draw(o.stepSeconds[name], rnd); });
-    const changed = rnd() < o.changedShare;
+    const jitter = o.durationJitter;
+    const draw = (mean: number) => mean * (1 + jitter * (2 * rnd() - 1));
+    this.step = new Float64Array(BUSINESS_STEPS.length);
+    for (let i = 0; i < BUSINESS_STEPS.length; i++) this.step[i] = draw(o.stepSeconds[BUSINESS_STEPS[i]]);
+    this.changed = rnd() < o.changedShare;
     const withArticles = rnd() < o.articleShare;
-    const latency = new Float64Array(P * K);
-    const judge = new Float64Array(P * K);
+    const { K, P } = day;
+    this.latency = new Float64Array(P * K);
+    this.judge = new Float64Array(P * K);
+    const judge = o.judgeSeconds;
     for (let p = 0; p < P; p++) {
+      const latency = o.callLatencySeconds[p];
       for (let k = 0; k < K; k++) {
-        latency[p * K + k] = between(o.callLatencySeconds[p], rnd);
-        judge[p * K + k] = between(o.judgeSeconds, rnd);
+        this.latency[p * K + k] = latency.min + (latency.max - latency.min) * rnd();
+        this.judge[p * K + k] = judge.min + (judge.max - judge.min) * rnd();
       }
     }
-    const articles = new Float64Array(withArticles ? o.articleItems : 0);
-    for (let i = 0; i < articles.length; i++) articles[i] = draw(o.stepSeconds.createArticleBatch, rnd);
-    return { index, startedAt: now, step, changed, latency, judge, outcome: new Uint8Array(P * K), articles };
-  };
+    this.outcome = new Uint8Array(P * K);
+    this.articles = new Float64Array(withArticles ? o.articleItems : 0);
+    for (let i = 0; i < this.articles.length; i++) this.articles[i] = draw(o.stepSeconds.createArticleBatch);
+    this.startedAt = day.now;
+  }
 
-  const idealOf = (b: BusinessState): number => {
-    const t = (i: number) => b.step[i] + overhead.task;
+  start(): void {
+    this.day.task(this.step[S.startBusinessRun], () => this.batch1());
+  }
+
+  private batch1(): void {
+    const { day, step } = this;
+    day.task(step[S.detectChanges], () => this.batch1Done());
+    day.task(step[S.discoverNewProducts], () =>
+      day.task(step[S.generateProductPrompts], () =>
+        day.task(step[S.generateProductLlmsTxt], () =>
+          day.task(step[S.commitProductSnapshot], () => this.batch1Done()))));
+  }
+
+  private batch1Done(): void {
+    if (--this.batch1Left > 0) return;
+    this.day.task(this.step[S.updateAiSite], () => {
+      const wait = this.day.o.edgeWaitSeconds;
+      if (this.changed && wait > 0) this.day.after(wait, () => this.batch2());
+      else this.batch2();
+    });
+  }
+
+  private batch2(): void {
+    this.day.task(this.step[S.planArticles], () => this.launchArticles());
+    this.day.bodyTask((startedAt) => {
+      this.visibilityStartedAt = startedAt;
+      this.day.after(this.step[S.visibilityBefore], () => this.askPlatforms());
+    });
+  }
+
+  // 2a: the CreateArticles Map, then the publish and batch 3
+  private launchArticles(): void {
+    const { day } = this;
+    if (this.articles.length === 0) {
+      this.publish();
+      return;
+    }
+    while (this.articlesActive < day.o.articleMapConcurrency && this.articlesNext < this.articles.length) {
+      this.articlesActive++;
+      day.task(this.articles[this.articlesNext++], () => {
+        this.articlesActive--;
+        if (++this.articlesFinished === this.articles.length) this.publish();
+        else this.launchArticles();
+      });
+    }
+  }
+
+  private publish(): void {
+    const { day, step } = this;
+    day.task(step[S.publishArticlesAndTimestamps], () => day.task(step[S.notifySearchEngines], () => this.batch2Done()));
+  }
+
+  // 2b: AnalyzeVisibility holds one Lambda for the reads, every platform's calls and the writes
+  private askPlatforms(): void {
+    this.platformsLeft = this.day.P;
+    if (this.day.P === 0) {
+      this.platformsLeft = 1;
+      this.platformDone();
+      return;
+    }
+    for (let p = 0; p < this.day.P; p++) new Gate(this.day, this, p).launch();
+  }
+
+  platformDone(): void {
+    if (--this.platformsLeft > 0) return;
+    this.day.after(this.step[S.visibilityAfter], () => {
+      const { day } = this;
+      day.releaseLambda(this.visibilityStartedAt);
+      const seconds = day.now - this.visibilityStartedAt;
+      day.visibilitySeconds[this.index] = seconds;
+      if (seconds > day.o.taskTimeoutSeconds) day.visibilityOverTimeout++;
+      this.batch2Done();
+    });
+  }
+
+  private batch2Done(): void {
+    if (--this.batch2Left > 0) return;
+    this.day.task(this.step[S.finishBusinessRun], () => {
+      const { day } = this;
+      day.businessSeconds[this.index] = day.now - this.startedAt + day.o.overheadSeconds.mapItem;
+      day.idealSeconds[this.index] = this.ideal();
+      this.page.businessDone();
+    });
+  }
+
+  /** The business's duration with no waits for the Lambda or the platforms; calls not made take no time. */
+  private ideal(): number {
+    const { day, step } = this;
+    const { o, K, P } = day;
+    const t = (i: number) => step[i] + o.overheadSeconds.task;
     const batch1 = Math.max(t(S.detectChanges), t(S.discoverNewProducts) + t(S.generateProductPrompts) + t(S.generateProductLlmsTxt) + t(S.commitProductSnapshot));
-    const articleDurations = Array.from(b.articles, (d) => d + overhead.task);
-    const branchA = t(S.planArticles) + listScheduleMakespan(articleDurations, o.articleMapConcurrency) + t(S.publishArticlesAndTimestamps) + t(S.notifySearchEngines);
+    const articles = Array.from(this.articles, (d) => d + o.overheadSeconds.task);
+    const branchA = t(S.planArticles) + listScheduleMakespan(articles, o.articleMapConcurrency) + t(S.publishArticlesAndTimestamps) + t(S.notifySearchEngines);
     let calls = 0;
-    const gate = Math.max(1, Math.min(o.platformLimits.concurrency, K));
     const durations = new Float64Array(K);
     for (let p = 0; p < P; p++) {
       for (let k = 0; k < K; k++) {
         const i = p * K + k;
-        durations[k] = b.outcome[i] === MADE ? b.latency[i] + b.judge[i] : 0;
+        durations[k] = this.outcome[i] === MADE ? this.latency[i] + this.judge[i] : 0;
       }
-      calls = Math.max(calls, listScheduleMakespan(durations, gate));
+      calls = Math.max(calls, listScheduleMakespan(durations, day.gateWidth));
     }
-    const branchB = t(S.visibilityBefore) + calls + b.step[S.visibilityAfter];
-    return overhead.mapItem + t(S.startBusinessRun) + batch1 + t(S.updateAiSite) + (b.changed ? o.edgeWaitSeconds : 0) +
+    const branchB = t(S.visibilityBefore) + calls + step[S.visibilityAfter];
+    return o.overheadSeconds.mapItem + t(S.startBusinessRun) + batch1 + t(S.updateAiSite) + (this.changed ? o.edgeWaitSeconds : 0) +
       Math.max(branchA, branchB) + t(S.finishBusinessRun);
-  };
-
-  const runArticles = (b: BusinessState, done: () => void) => {
-    const items = b.articles.length;
-    if (items === 0) {
-      at(now, done);
-      return;
-    }
-    let next = 0;
-    let active = 0;
-    let finished = 0;
-    const launch = () => {
-      while (active < o.articleMapConcurrency && next < items) {
-        active++;
-        task(b.articles[next++], () => {
-          active--;
-          finished++;
-          if (finished === items) done();
-          else launch();
-        });
-      }
-    };
-    launch();
-  };
-
-  /** AnalyzeVisibility: one Lambda for the reads, every platform's calls and the writes. */
-  const analyze = (b: BusinessState, done: () => void) => {
-    const run = () => withLambda((release) => {
-      const startedAt = now;
-      after(b.step[S.visibilityBefore], () => {
-        let left = P;
-        const platformDone = () => {
-          if (--left > 0) return;
-          after(b.step[S.visibilityAfter], () => {
-            release();
-            const seconds = now - startedAt;
-            visibilitySeconds[b.index] = seconds;
-            if (seconds > o.taskTimeoutSeconds) visibilityOverTimeout++;
-            done();
-          });
-        };
-        if (P === 0) platformDone();
-        for (let p = 0; p < P; p++) askPlatform(b, p, platformDone);
-      });
-    });
-    if (overhead.task > 0) after(overhead.task, run);
-    else run();
-  };
-
-  const runBusiness = (index: number, done: () => void) => {
-    const b = newBusiness(index);
-    const step = (i: number, next: () => void) => task(b.step[i], next);
-    const finish = () => step(S.finishBusinessRun, () => {
-      businessSeconds[index] = now - b.startedAt + overhead.mapItem;
-      idealSeconds[index] = idealOf(b);
-      done();
-    });
-    const batch2 = () => {
-      let left = 2;
-      const join2 = () => { if (--left === 0) finish(); };
-      step(S.planArticles, () => runArticles(b, () => step(S.publishArticlesAndTimestamps, () => step(S.notifySearchEngines, join2))));
-      analyze(b, join2);
-    };
-    const deploy = () => step(S.updateAiSite, () => {
-      if (b.changed && o.edgeWaitSeconds > 0) after(o.edgeWaitSeconds, batch2);
-      else batch2();
-    });
-    step(S.startBusinessRun, () => {
-      let left = 2;
-      const join1 = () => { if (--left === 0) deploy(); };
-      step(S.detectChanges, join1);
-      step(S.discoverNewProducts, () => step(S.generateProductPrompts, () => step(S.generateProductLlmsTxt, () => step(S.commitProductSnapshot, join1))));
-    });
-  };
-
-  // the run: pages one after another ---------------------------------------------------------
-  const pages = Math.ceil(o.businesses / o.pageSize);
-  const runStep = (name: RunStep, next: () => void) => task(runStepSeconds(o, name), next);
-  let finishSeconds = NaN;
-
-  const runPage = (page: number, done: () => void) => {
-    const first = page * o.pageSize;
-    const last = Math.min(o.businesses, first + o.pageSize);
-    let next = first;
-    let active = 0;
-    let finished = 0;
-    const launch = () => {
-      while (active < o.maxConcurrency && next < last) {
-        const index = next++;
-        active++;
-        after(overhead.mapItem, () => runBusiness(index, () => {
-          active--;
-          finished++;
-          if (finished === last - first) after(overhead.mapRun / 2, done);
-          else launch();
-        }));
-      }
-    };
-    after(overhead.mapRun / 2, launch);
-  };
-  const nextPage = (page: number) => {
-    if (page >= Math.max(1, pages)) {
-      runStep('finishDailyRun', () => { finishSeconds = now; });
-      return;
-    }
-    runStep('listDailyBusinesses', () => {
-      if (page * o.pageSize >= o.businesses) nextPage(page + 1);
-      else runPage(page, () => nextPage(page + 1));
-    });
-  };
-  runStep('prepareDailyRun', () => nextPage(0));
-
-  while (heap.size > 0) {
-    now = heap.peekTime();
-    heap.pop()();
-    events++;
   }
+}
 
-  // figures ------------------------------------------------------------------------------
-  const mapOnlyFinishSeconds = mapOnlyFinish(o, idealSeconds);
-  const T = finishSeconds;
-  const platformDays: PlatformDay[] = platforms.map((pl) => ({
+/** Simulates one daily run for `options.businesses` businesses; deterministic for the same options. */
+export function simulateDay(options: SimulationOptions): DayResult {
+  const o = resolveOptions(options);
+  const day = new DaySimulation(o);
+  day.run();
+
+  const T = day.finishSeconds;
+  const { concurrency, ratePerMinute, dailyBudget } = o.platformLimits;
+  const platformDays: PlatformDay[] = day.platforms.map((pl) => ({
     platform: pl.key,
     wanted: pl.wanted,
     made: pl.made,
@@ -903,83 +1012,74 @@ export function simulateDay(options: SimulationOptions): DayResult {
     peakInFlight: pl.peak,
     meanWaitSeconds: pl.waitCount ? pl.waitSum / pl.waitCount : 0,
     maxWaitSeconds: pl.waitMax,
-    rateUtilisation: T > 0 ? pl.tokens / ((pl.rate / 60) * T) : 0,
-    concurrencyUtilisation: T > 0 ? pl.slotSeconds / (pl.concurrency * T) : 0,
+    rateUtilisation: T > 0 ? pl.tokens / ((ratePerMinute / 60) * T) : 0,
+    concurrencyUtilisation: T > 0 ? pl.slotSeconds / (concurrency * T) : 0,
     firstRateWaitAt: pl.firstRateWaitAt,
     firstSlotWaitAt: pl.firstSlotWaitAt,
   }));
   const sum = (f: (p: PlatformDay) => number) => platformDays.reduce((a, p) => a + f(p), 0);
   const totals = { wanted: sum((p) => p.wanted), made: sum((p) => p.made), skippedByBudget: sum((p) => p.skippedByBudget), refusedByWait: sum((p) => p.refusedByWait) };
 
-  const { concurrency, ratePerMinute, dailyBudget } = o.platformLimits;
+  const mapOnlyFinishSeconds = mapOnlyFinish(o, day.idealSeconds);
   const limits: LimitUse[] = [
     { limit: 'Map concurrency', kind: 'map', setting: `MaxConcurrency ${o.maxConcurrency}, pages of ${o.pageSize}`, utilisation: T > 0 ? mapOnlyFinishSeconds / T : 0, firstAt: null },
-    { limit: 'Lambda concurrency', kind: 'lambda', setting: `${int(o.lambdaConcurrency)} (peak ${int(lambda.peak)})`, utilisation: T > 0 ? lambda.busySeconds / (o.lambdaConcurrency * T) : 0, firstAt: lambda.firstWaitAt },
+    { limit: 'Lambda concurrency', kind: 'lambda', setting: `${int(o.lambdaConcurrency)} (peak ${int(day.lambdaPeak)})`, utilisation: T > 0 ? day.lambdaBusySeconds / (o.lambdaConcurrency * T) : 0, firstAt: day.lambdaFirstWaitAt },
   ];
-  const worst = (f: (p: PlatformDay) => number) =>
-    platformDays.reduce<PlatformDay | undefined>((best, p) => (!best || f(p) > f(best) ? p : best), undefined);
-  const firstOf = (values: Array<number | null>) => values.reduce<number | null>((a, v) => (v === null ? a : a === null ? v : Math.min(a, v)), null);
-  if (P > 0) {
-    const rate = worst((p) => p.rateUtilisation)!;
-    const conc = worst((p) => p.concurrencyUtilisation)!;
-    const budget = worst((p) => p.wanted)!;
+  const worst = (f: (p: PlatformDay) => number) => platformDays.reduce((best, p) => (f(p) > f(best) ? p : best));
+  const earliest = (values: Array<number | null>) => values.reduce<number | null>((a, v) => (v === null ? a : a === null ? v : Math.min(a, v)), null);
+  if (platformDays.length > 0) {
+    const rate = worst((p) => p.rateUtilisation);
+    const slots = worst((p) => p.concurrencyUtilisation);
+    const budget = worst((p) => p.wanted);
     limits.push(
-      { limit: `platform rate (${rate.platform})`, kind: 'platform-rate', setting: `${int(ratePerMinute)}/min`, utilisation: rate.rateUtilisation, firstAt: firstOf(platformDays.map((p) => p.firstRateWaitAt)) },
-      { limit: `platform concurrency (${conc.platform})`, kind: 'platform-concurrency', setting: `${int(concurrency)} at once`, utilisation: conc.concurrencyUtilisation, firstAt: firstOf(platformDays.map((p) => p.firstSlotWaitAt)) },
-      { limit: `platform daily budget (${budget.platform})`, kind: 'platform-budget', setting: `${int(dailyBudget)}/day`, utilisation: dailyBudget > 0 ? budget.wanted / dailyBudget : Infinity, firstAt: firstOf(platformDays.map((p) => p.budgetSpentAt)) },
+      { limit: `platform rate (${rate.platform})`, kind: 'platform-rate', setting: `${int(ratePerMinute)}/min`, utilisation: rate.rateUtilisation, firstAt: earliest(platformDays.map((p) => p.firstRateWaitAt)) },
+      { limit: `platform concurrency (${slots.platform})`, kind: 'platform-concurrency', setting: `${int(concurrency)} at once`, utilisation: slots.concurrencyUtilisation, firstAt: earliest(platformDays.map((p) => p.firstSlotWaitAt)) },
+      { limit: `platform daily budget (${budget.platform})`, kind: 'platform-budget', setting: `${int(dailyBudget)}/day`, utilisation: dailyBudget > 0 ? budget.wanted / dailyBudget : Infinity, firstAt: earliest(platformDays.map((p) => p.budgetSpentAt)) },
     );
   }
   limits.sort((a, b) => b.utilisation - a.utilisation);
   const binding = limits.find((l) => l.kind !== 'platform-budget')!;
   const timed = limits.filter((l) => l.firstAt !== null).sort((a, b) => a.firstAt! - b.firstAt!);
-  const firstLimit = timed.length ? { limit: timed[0].limit, at: timed[0].firstAt! } : null;
 
   const stats = (values: Float64Array) => {
     const list = Array.from(values);
-    return {
-      meanSeconds: list.length ? list.reduce((a, v) => a + v, 0) / list.length : 0,
-      p95Seconds: list.length ? percentile(list, 95) : 0,
-      maxSeconds: list.length ? Math.max(...list) : 0,
-    };
+    let total = 0;
+    let max = 0;
+    for (const v of list) {
+      total += v;
+      if (v > max) max = v;
+    }
+    return { meanSeconds: list.length ? total / list.length : 0, p95Seconds: list.length ? percentile(list, 95) : 0, maxSeconds: max };
   };
-  const windowSeconds = o.windowHours * 3600;
   return {
     businesses: o.businesses,
-    pages,
+    pages: Math.ceil(o.businesses / o.pageSize),
     pageSize: o.pageSize,
     maxConcurrency: o.maxConcurrency,
     lambdaConcurrency: o.lambdaConcurrency,
     platformLimits: { ...o.platformLimits },
     windowHours: o.windowHours,
     finishSeconds: T,
-    fits: T <= windowSeconds,
+    fits: T <= o.windowHours * 3600,
     mapOnlyFinishSeconds,
-    business: stats(businessSeconds),
-    visibility: { ...stats(visibilitySeconds), overTimeout: visibilityOverTimeout },
+    business: stats(day.businessSeconds),
+    visibility: { ...stats(day.visibilitySeconds), overTimeout: day.visibilityOverTimeout },
     lambda: {
-      peak: lambda.peak,
-      throttled: lambda.throttled,
-      meanWaitSeconds: lambda.throttled ? lambda.waitSum / lambda.throttled : 0,
-      maxWaitSeconds: lambda.waitMax,
-      beyondRetry: lambda.beyondRetry,
-      busySeconds: lambda.busySeconds,
+      peak: day.lambdaPeak,
+      throttled: day.lambdaThrottled,
+      meanWaitSeconds: day.lambdaThrottled ? day.lambdaWaitSum / day.lambdaThrottled : 0,
+      maxWaitSeconds: day.lambdaWaitMax,
+      beyondRetry: day.lambdaBeyondRetry,
+      busySeconds: day.lambdaBusySeconds,
     },
     platforms: platformDays,
     totals,
     limits,
     binding,
-    firstLimit,
-    complete: totals.skippedByBudget === 0 && totals.refusedByWait === 0 && visibilityOverTimeout === 0 && lambda.beyondRetry === 0,
-    events,
+    firstLimit: timed.length ? { limit: timed[0].limit, at: timed[0].firstAt! } : null,
+    complete: totals.skippedByBudget === 0 && totals.refusedByWait === 0 && day.visibilityOverTimeout === 0 && day.lambdaBeyondRetry === 0,
+    events: day.events,
   };
-}
-
-type RunStep = 'prepareDailyRun' | 'listDailyBusinesses' | 'finishDailyRun';
-
-/** The run-level tasks' durations: one draw per task from its own stream (every page's listing takes the same time). */
-function runStepSeconds(o: ResolvedOptions, name: RunStep): number {
-  const stream = { prepareDailyRun: 1, listDailyBusinesses: 2, finishDailyRun: 3 }[name];
-  return o.stepSeconds[name] * (1 + o.durationJitter * (2 * seededRandom(streamSeed(o.seed, -stream))() - 1));
 }
 
 /** The run's finish with only the Map's slots and the pages: each business takes its ideal duration. */
@@ -1004,6 +1104,12 @@ export interface ChooseDefaultsOptions {
   businesses?: number;
   /** The finish the defaults must reach, in hours after the start (20: 4 h of the window left for retries and re-runs). */
   targetHours?: number;
+  /**
+   * How much the platform limits may slow the day beyond the Map alone (0.05): the Map must finish
+   * by target / (1 + slack), and the rate and slots are chosen so the day stays within the slack and
+   * the target. The margin to the target then stays the Map's, which MaxConcurrency alone can buy back.
+   */
+  platformSlack?: number;
   /** The vendor's requests per minute the fleet rate must stay within (ASSUMED_VENDOR_RPM). */
   vendorRpm?: number;
   /** Daily budget over the calls needed (1.2: re-runs and a day's growth). */
@@ -1023,7 +1129,9 @@ export interface Trial {
   concurrency: number;
   ratePerMinute: number;
   finishSeconds: number;
+  /** Every call made, no task past its timeout or the throttle retries. */
   complete: boolean;
+  /** Met the stage's bar (finish, completeness, slack). */
   ok: boolean;
   binding: string;
 }
@@ -1031,14 +1139,19 @@ export interface Trial {
 export interface ChosenDefaults {
   businesses: number;
   targetHours: number;
+  platformSlack: number;
   vendorRpm: number;
-  /** Every chosen value was found (false: even the largest candidates miss the target). */
+  /** Every value was found (false: even the largest candidates miss the bar; the largest are reported). */
   feasible: boolean;
   maxConcurrency: number;
   pageSize: number;
   platformLimits: PlatformLimitSettings;
   /** Calls per platform the day needs: prompts × businesses. */
   budgetNeeded: number;
+  /** The finish of the Map stage's winner (platforms not binding). */
+  mapFinishSeconds: number;
+  /** The smallest rate that met the target at all (the chosen one also keeps within the slack). */
+  smallestFittingRate: number | null;
   trials: Trial[];
   /** The day with the chosen defaults. */
   result: DayResult;
@@ -1053,60 +1166,76 @@ export function concurrencyForRate(ratePerMinute: number, latency: Range | Range
 
 /**
  * The sweep: (1) the daily budget: prompts × businesses per platform, with headroom, rounded up
- * to 1,000; (2) with platform limits that do not bind (the vendor's RPM and enough slots), the
- * smallest MaxConcurrency, for each page size, with which the day finishes by the target with
- * every call made; the smallest MaxConcurrency wins, then the smallest page; (3) with that Map,
- * the smallest rate (at most the vendor's RPM) with which it still does, its slots set so that
- * the rate binds before them; (4) the fewest slots that keep it so.
+ * to 1,000; (2) with platform limits that do not bind (the vendor's RPM and slots to match), the
+ * smallest MaxConcurrency with which the day finishes by target / (1 + slack) with every call
+ * made, at the smallest page size where one does (a larger page only shortens the page tails and
+ * uses more of the state's payload; MaxConcurrency is the knob that scales); (3) with that
+ * Map, the smallest rate (at most the vendor's RPM; slots set so that the rate binds before them)
+ * that keeps every call made and the finish within the slack and the target; (4) the fewest slots
+ * that still do.
  */
 export function chooseDefaults(options: ChooseDefaultsOptions = {}): ChosenDefaults {
   const businesses = options.businesses ?? 10_000;
   const targetHours = options.targetHours ?? 20;
+  const slack = options.platformSlack ?? 0.05;
   const vendorRpm = options.vendorRpm ?? ASSUMED_VENDOR_RPM;
   const headroom = options.budgetHeadroom ?? 1.2;
   const base = options.base ?? {};
   const target = targetHours * 3600;
+  const mapTarget = target / (1 + slack);
   const prompts = base.promptsPerBusiness ?? PROMPTS_SAMPLED_PER_DAY;
   const latency = base.callLatencySeconds ?? DEFAULT_CALL_LATENCY_SECONDS;
+  const longestCall = Math.max(...(Array.isArray(latency) ? latency : [latency]).map((r) => r.max));
   const budgetNeeded = prompts * businesses;
   const dailyBudget = Math.max(1000, Math.ceil((budgetNeeded * headroom) / 1000) * 1000);
   const trials: Trial[] = [];
 
-  const run = (stage: Trial['stage'], maxConcurrency: number, pageSize: number, concurrency: number, ratePerMinute: number) => {
+  const run = (stage: Trial['stage'], maxConcurrency: number, pageSize: number, concurrency: number, ratePerMinute: number, bar: number) => {
     const result = simulateDay({ ...base, businesses, maxConcurrency, pageSize, platformLimits: { concurrency, ratePerMinute, dailyBudget } });
-    const ok = result.complete && result.finishSeconds <= target;
+    const ok = result.complete && result.finishSeconds <= bar;
     trials.push({ stage, maxConcurrency, pageSize, concurrency, ratePerMinute, finishSeconds: result.finishSeconds, complete: result.complete, ok, binding: result.binding.limit });
-    return { result, ok };
+    return result;
   };
 
   // (2) the Map, with the platforms at the vendor's RPM and slots to match
   const ampleConcurrency = concurrencyForRate(vendorRpm, latency);
   const mapCandidates = [...(options.maxConcurrencyCandidates ?? MAX_CONCURRENCY_CANDIDATES)].sort((a, b) => a - b);
-  let best: { maxConcurrency: number; pageSize: number } | undefined;
-  for (const pageSize of [...(options.pageSizeCandidates ?? PAGE_SIZE_CANDIDATES)].sort((a, b) => a - b)) {
-    const usable = mapCandidates.filter((m) => m <= pageSize && (!best || m < best.maxConcurrency));
+  const pageCandidates = [...(options.pageSizeCandidates ?? PAGE_SIZE_CANDIDATES)].sort((a, b) => a - b);
+  let best: { maxConcurrency: number; pageSize: number; finishSeconds: number; binding: LimitUse } | undefined;
+  for (const pageSize of pageCandidates) {
+    if (best) break;
+    const usable = mapCandidates.filter((m) => m <= pageSize);
     // binary search: the day gets no slower with more businesses at once
     let lo = 0;
     let hi = usable.length - 1;
-    let found: number | undefined;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (run('map', usable[mid], pageSize, ampleConcurrency, vendorRpm).ok) {
-        found = usable[mid];
+      const result = run('map', usable[mid], pageSize, ampleConcurrency, vendorRpm, mapTarget);
+      if (trials[trials.length - 1].ok) {
+        best = { maxConcurrency: usable[mid], pageSize, finishSeconds: result.finishSeconds, binding: result.binding };
         hi = mid - 1;
       } else lo = mid + 1;
     }
-    if (found !== undefined && (!best || found < best.maxConcurrency)) best = { maxConcurrency: found, pageSize };
   }
   const feasibleMap = best !== undefined;
-  const map = best ?? { maxConcurrency: mapCandidates[mapCandidates.length - 1], pageSize: Math.max(...(options.pageSizeCandidates ?? PAGE_SIZE_CANDIDATES)) };
+  let map = best;
+  if (!map) {
+    const maxConcurrency = Math.min(mapCandidates[mapCandidates.length - 1], pageCandidates[pageCandidates.length - 1]);
+    const pageSize = pageCandidates[pageCandidates.length - 1];
+    const result = run('map', maxConcurrency, pageSize, ampleConcurrency, vendorRpm, mapTarget);
+    map = { maxConcurrency, pageSize, finishSeconds: result.finishSeconds, binding: result.binding };
+  }
 
-  // (3) the smallest rate under the vendor's RPM
+  // (3) the smallest rate under the vendor's RPM that stays within the slack
+  const bar = Math.min(target, map.finishSeconds * (1 + slack));
   const rates = [...(options.rateCandidates ?? RATE_CANDIDATES)].filter((r) => r <= vendorRpm).sort((a, b) => a - b);
   if (!rates.includes(vendorRpm)) rates.push(vendorRpm);
   let rate: number | undefined;
+  let smallestFittingRate: number | null = null;
   for (const r of rates) {
-    if (run('rate', map.maxConcurrency, map.pageSize, concurrencyForRate(r, latency), r).ok) {
+    const result = run('rate', map.maxConcurrency, map.pageSize, concurrencyForRate(r, latency), r, bar);
+    if (smallestFittingRate === null && result.complete && result.finishSeconds <= target) smallestFittingRate = r;
+    if (trials[trials.length - 1].ok) {
       rate = r;
       break;
     }
@@ -1118,7 +1247,8 @@ export function chooseDefaults(options: ChooseDefaultsOptions = {}): ChosenDefau
   if (rate !== undefined) {
     const smaller = [...(options.concurrencyCandidates ?? CONCURRENCY_CANDIDATES)].filter((c) => c < concurrency).sort((a, b) => b - a);
     for (const c of smaller) {
-      if (!run('concurrency', map.maxConcurrency, map.pageSize, c, chosenRate).ok) break;
+      run('concurrency', map.maxConcurrency, map.pageSize, c, chosenRate, bar);
+      if (!trials[trials.length - 1].ok) break;
       concurrency = c;
     }
   }
@@ -1126,23 +1256,31 @@ export function chooseDefaults(options: ChooseDefaultsOptions = {}): ChosenDefau
   const platformLimits = { concurrency, ratePerMinute: chosenRate, dailyBudget };
   const result = simulateDay({ ...base, businesses, maxConcurrency: map.maxConcurrency, pageSize: map.pageSize, platformLimits });
   const feasible = feasibleMap && rate !== undefined && result.complete && result.finishSeconds <= target;
-  const calls = prompts * businesses;
+  const rateUse = result.limits.find((l) => l.kind === 'platform-rate');
   const reasons = [
-    `daily budget: ${int(businesses)} businesses × ${prompts} prompts = ${int(calls)} calls per platform per day (80 per business over 8 platforms); ` +
-      `× ${headroom} headroom (re-runs, growth) → ${int(dailyBudget)} per platform`,
+    `daily budget: ${int(businesses)} businesses × ${prompts} prompts = ${int(budgetNeeded)} calls per platform per day (${prompts * PLATFORM_KEYS.length} per business ` +
+      `over ${PLATFORM_KEYS.length} platforms); × ${headroom} headroom (a re-run, a day's growth) → ${int(dailyBudget)} per platform`,
     feasibleMap
-      ? `MaxConcurrency ${map.maxConcurrency} with pages of ${map.pageSize} is the smallest that finishes ${int(businesses)} businesses by +${hhmm(target)} ` +
-        `with every call made, the platforms not binding (${vendorRpm}/min, ${ampleConcurrency} slots); pages sequential: the page size bounds the useful MaxConcurrency`
-      : `no MaxConcurrency up to ${map.maxConcurrency} (pages of ${map.pageSize}) finishes by +${hhmm(target)}: the chain itself is too long, or the vendor RPM binds`,
+      ? `MaxConcurrency ${map.maxConcurrency}, pages of ${map.pageSize}: the smallest that finishes ${int(businesses)} businesses by +${hhmm(mapTarget)} ` +
+        `(+${hhmm(map.finishSeconds)}) with the platforms at the vendor's ${vendorRpm}/min and ${ampleConcurrency} slots, the ${pct(slack)} slack left for them` +
+        (map.binding.kind === 'map' ? '; ' : ` (even so ${map.binding.limit} binds at ${pct(map.binding.utilisation)}: the vendor tier is the limit at this size); `) +
+        `pages run one after another, so a page's slowest businesses leave slots idle and the page size caps the useful MaxConcurrency`
+      : `no MaxConcurrency up to ${map.maxConcurrency} (pages of ${map.pageSize}) finishes by +${hhmm(mapTarget)}: the chain is too long for the window`,
     rate !== undefined
-      ? `rate ${chosenRate}/min per platform is the smallest candidate under the vendor's ${vendorRpm}/min that keeps that finish with no call refused after ` +
-        `the limiter's ${LIMITER_MAX_WAIT_SECONDS} s wait (demand averages ${(calls / (result.finishSeconds / 60)).toFixed(0)}/min over the day)`
-      : `no rate up to the vendor's ${vendorRpm}/min finishes by +${hhmm(target)} with every call made: a higher vendor tier is needed`,
-    `concurrency ${concurrency} per platform: the fewest slots with which the rate, not the slots, still holds the calls back ` +
-      `(${chosenRate}/min × up to ${Math.max(...(Array.isArray(latency) ? latency : [latency]).map((r) => r.max))} s per call would need ${concurrencyForRate(chosenRate, latency)})`,
-    `with these: finish +${hhmm(result.finishSeconds)}, binding ${result.binding.limit} (${pct(result.binding.utilisation)}), peak Lambda ${int(result.lambda.peak)}`,
+      ? `rate ${chosenRate}/min per platform: the smallest under the vendor's ${vendorRpm}/min with every call made and the day at most ${pct(slack)} ` +
+        `slower than the Map alone (${int(businesses * prompts)} calls over +${hhmm(result.finishSeconds)} average ${(budgetNeeded / (result.finishSeconds / 60)).toFixed(0)}/min, ` +
+        `in bursts as a page's businesses reach 2b together)` +
+        (smallestFittingRate !== null && smallestFittingRate < chosenRate ? `; ${smallestFittingRate}/min would still finish by +${targetHours} h, with the rate binding and no margin left` : '')
+      : `no rate up to the vendor's ${vendorRpm}/min keeps the day within +${hhmm(bar)} with every call made: a higher vendor tier is needed`,
+    `concurrency ${concurrency} per platform: the fewest slots that keep it so (slots ≥ rate × call time: ${chosenRate}/min × ${longestCall} s ` +
+      `would be ${concurrencyForRate(chosenRate, latency)}); it is also each business's own gate per platform (analyze.ts)`,
+    `with these: finish +${hhmm(result.finishSeconds)} (${clockAfterStart(result.finishSeconds)}), binding ${result.binding.limit} ${pct(result.binding.utilisation)}` +
+      (rateUse ? `, platform rate used ${pct(rateUse.utilisation)}` : '') + `, peak Lambda ${int(result.lambda.peak)} of ${int(result.lambdaConcurrency)}`,
   ];
-  return { businesses, targetHours, vendorRpm, feasible, maxConcurrency: map.maxConcurrency, pageSize: map.pageSize, platformLimits, budgetNeeded, trials, result, reasons };
+  return {
+    businesses, targetHours, platformSlack: slack, vendorRpm, feasible, maxConcurrency: map.maxConcurrency, pageSize: map.pageSize, platformLimits,
+    budgetNeeded, mapFinishSeconds: map.finishSeconds, smallestFittingRate, trials, result, reasons,
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1163,6 +1301,9 @@ export interface CapacityReport {
   };
   /** The code's defaults (ASL MaxConcurrency, DAILY_PAGE_SIZE, PLATFORM_LIMIT_DEFAULTS). */
   current: DayResult[];
+  /** The same, were the budget checked before the slot and the rate (platform-limiter.ts checks it last). */
+  /** The same days with the limiter as it was before issue 24 (budget checked last). */
+  budgetLast: DayResult[];
   chosen: ChosenDefaults;
   /** The same sizes with the chosen defaults. */
   withChosen: DayResult[];
@@ -1189,6 +1330,7 @@ export async function measureCapacity(options: {
   const vendorRpm = options.vendorRpm ?? Number(process.env.BENCH_CAPACITY_VENDOR_RPM ?? ASSUMED_VENDOR_RPM);
   const base = { ...options.base, seed };
   const current = sizes.map((businesses) => simulateDay({ ...base, businesses }));
+  const budgetLast = sizes.map((businesses) => simulateDay({ ...base, businesses, budgetCheckedFirst: false }));
   const chosen = chooseDefaults({ businesses: options.chooseFor ?? 10_000, targetHours, vendorRpm, base });
   const withChosen = sizes.map((businesses) => simulateDay({
     ...base, businesses, maxConcurrency: chosen.maxConcurrency, pageSize: chosen.pageSize, platformLimits: chosen.platformLimits,
@@ -1208,6 +1350,7 @@ export async function measureCapacity(options: {
       vendorRpm,
     },
     current,
+    budgetLast,
     chosen,
     withChosen,
     wallMs: performance.now() - started,
@@ -1262,6 +1405,7 @@ function printDays(title: string, days: readonly DayResult[]): void {
     console.log(`  ${int(d.businesses)}: ${d.pages} pages; limits by utilisation: ` +
       d.limits.map((l) => `${l.limit} ${pct(l.utilisation)}`).join(', ') +
       (budget && budget.firstAt !== null ? `; budget spent at +${hhmm(budget.firstAt)} (${clockAfterStart(budget.firstAt)})` : '') +
+      `; needs a budget of ${int(d.platforms[0]?.wanted ?? 0)} per platform` +
       `; mean business ${sec(d.business.meanSeconds)}, Lambda throttled ${int(d.lambda.throttled)} (${int(d.lambda.beyondRetry)} beyond the retries)`);
   }
 }
@@ -1306,6 +1450,8 @@ export function printCapacityReport(r: CapacityReport): void {
     `per platform ${cur ? limitsText(cur.platformLimits) : '-'}`, r.current);
   const ten = r.current.find((d) => d.businesses === r.chosen.businesses) ?? r.current[r.current.length - 1];
   if (ten) printPlatforms(ten);
+  console.log('the same with the limiter as it was before issue 24 (the budget checked after the slot and the rate, so a skipped call still waited for and took a rate unit):');
+  printTable(DAY_HEADER, dayRows(r.budgetLast));
 
   const c = r.chosen;
   heading(`capacity: defaults chosen for ${int(c.businesses)} businesses by +${c.targetHours} h${c.feasible ? '' : ' (target NOT reached)'}`);

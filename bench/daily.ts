@@ -725,6 +725,8 @@ function printDaysTable(f: DailyFigure): void {
     ['  release files written', ...per.map((p) => dec(p.releaseFilesWritten))],
     ['  objects written on S3 (release + /ai/ copies + artifacts)', ...per.map((p) => dec(p.s3ObjectsWritten))],
     ['  objects read (release files, artifacts)', ...per.map((p) => dec(p.objectReads))],
+    ['  most read', ...days.map((d) => Object.entries(d.usage.readsByKind).sort((a, b) => b[1] - a[1]).slice(0, 3)
+      .map(([kind, n]) => `${kind} ${dec(n / f.businesses)}`).join(', '))],
   ]);
 }
 

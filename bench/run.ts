@@ -11,9 +11,14 @@
  *   ai-site   AI site generate + deploy, default and 5,000-page demo stores (~1 min)
  *   onboarding  the whole onboarding workflow (ASL + real tasks), default and 5,000-page demo
  *             stores, offline generators and a mock model API (~3 min)
- *   daily     one daily-schedule run (ASL + real tasks) over 10 and 100 onboarded businesses, each
- *             with its own small demo store, 20% of them changed; plus the share of unchanged noisy
- *             pages flagged as changed, raw-HTML sha256 vs our fingerprint (~3-4 min, setup included)
+ *   daily     the daily schedule (ASL + real tasks) over 10 and 100 onboarded businesses, each
+ *             with its own small demo store, on three days: the first run (20% changed), a day every
+ *             store changed, a day none did; per business: task invocations, state transitions,
+ *             DynamoDB units, objects written and read; the cost per business and for 1,000 and
+ *             10,000 businesses at list prices; the share of unchanged noisy pages flagged as
+ *             changed, raw-HTML sha256 vs our fingerprint (~5-6 min, setup included)
+ *   capacity  one simulated day (no AWS) of the fan-out for 1,000 / 10,000 / 50,000 businesses
+ *             under the real limits: finish time, the limit that binds, the defaults chosen (~15 s)
  *   visibility  batch 2b: checks/s per AI platform (8 vendor fakes, real clients) under the fleet
  *             limits, and the cost units of one business per day (~10 s)
  *   articles  the articles a first run publishes for the demo store and the 50-product yoga store
@@ -33,6 +38,7 @@ import { measureCrawl, printCrawlReport, type CrawlReport, type CrawlSideFigure 
 import { printLoadReport, runHttpLoad, type LoadFigure, type LoadReport } from './http-load';
 import { fidelityLine } from './fidelity';
 import { describeMachine, heading, int, kb, mb, ms, wholeMs } from './lib';
+import { capacityLines, measureCapacity, printCapacityReport, type CapacityReport } from './capacity';
 import { deploysText, measureDaily, noiseLine, perBusiness, printDailyReport, type DailyReport } from './daily';
 import { measureVisibility, printVisibilityReport, visibilityLines, type VisibilityReport } from './visibility';
 import { labelsLines, measureLabels, type LabelsReport } from './matcher-labels';
@@ -40,7 +46,7 @@ import { articleLines, measureArticles, type StoreArticles } from './articles';
 import { agentsLines, measureAgents, type AgentsReport } from './agents';
 import { createSiteWaitMs, measureOnboarding, printOnboardingReport, topFigureText, type OnboardingFigure, type OnboardingReport } from './onboarding';
 
-const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'visibility', 'articles', 'agents'] as const;
+const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'capacity', 'visibility', 'articles', 'agents'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 const skipped = (name: SectionName): boolean => SKIP.has(name);
@@ -159,6 +165,7 @@ interface Results {
   ai?: AiSiteReport;
   onboarding?: OnboardingReport;
   daily?: DailyReport;
+  capacity?: CapacityReport;
   visibility?: VisibilityReport;
   /** The matcher's precision/recall on the labelled set (printed with visibility). */
   matcherLabels?: LabelsReport;
@@ -166,7 +173,7 @@ interface Results {
   agents?: AgentsReport;
 }
 
-function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility, matcherLabels, articles, agents }: Results): void {
+function summary({ bundles, load, cold, crawl, ai, onboarding, daily, capacity, visibility, matcherLabels, articles, agents }: Results): void {
   heading('figures, side by side');
   const rows: [string, string][] = [['machine', describeMachine()]];
   if (bundles) {
@@ -193,6 +200,7 @@ function summary({ bundles, load, cold, crawl, ai, onboarding, daily, visibility
   if (ai) rows.push(...aiSiteRows(ai));
   if (onboarding) rows.push(...onboardingRows(onboarding));
   if (daily) rows.push(...dailyRows(daily));
+  if (capacity) capacityLines(capacity).forEach((line, i) => rows.push([i === 0 ? 'capacity (simulated day)' : '', line]));
   if (visibility) {
     const p = visibility.platforms;
     const rate = (f: (typeof p)[number]) => `${f.platform.replace('platform_', 'p')} ${f.checksPerSecond.toFixed(1)}/s (${(f.checksPerSecond / f.rateCeilingPerSecond).toFixed(1)}x ceiling)`;
@@ -251,6 +259,10 @@ async function main(): Promise<void> {
     if (!skipped('daily')) {
       results.daily = await section('daily', () => measureDaily());
       if (results.daily) printDailyReport(results.daily);
+    }
+    if (!skipped('capacity')) {
+      results.capacity = await section('capacity', () => measureCapacity());
+      if (results.capacity) printCapacityReport(results.capacity);
     }
     if (!skipped('visibility')) {
       results.visibility = await section('visibility', () => measureVisibility());

@@ -30,12 +30,15 @@ export interface UsageCounts {
   tasks: Record<string, TaskUsage>;
   dynamo: { readUnits: number; writeUnits: number; requests: number };
   objects: { releaseFilesWritten: number; releaseObjectsWrittenOnS3: number; releaseBytesWritten: number; artifactsWritten: number; reads: number; lists: number };
+  /** Reads by what was read: `release` (whole releases, file by file) or an artifact key's first segment. */
+  readsByKind: Record<string, number>;
 }
 
 const emptyCounts = (): UsageCounts => ({
   tasks: {},
   dynamo: { readUnits: 0, writeUnits: 0, requests: 0 },
   objects: { releaseFilesWritten: 0, releaseObjectsWrittenOnS3: 0, releaseBytesWritten: 0, artifactsWritten: 0, reads: 0, lists: 0 },
+  readsByKind: {},
 });
 
 const sizeOf = (item: unknown) => Buffer.byteLength(JSON.stringify(item ?? {}, (_, v) => (v instanceof Set ? [...v] : v)));
@@ -114,19 +117,29 @@ export function startUsageMeter(taskNames: readonly string[], loadHandler: (fn: 
         return publish(orgSlug, files);
       };
       // A release is read file by file after one listing (the S3 store's readRelease).
-      const readCurrent = site.readCurrent.bind(site);
-      site.readCurrent = async (orgSlug) => {
-        const release = await readCurrent(orgSlug);
-        counts.objects.reads += (release?.files.length ?? 0) + 1;
+      const countRelease = (release: { files: unknown[] } | null) => {
+        const objects = (release?.files.length ?? 0) + 1;
+        counts.objects.reads += objects;
+        counts.readsByKind.release = (counts.readsByKind.release ?? 0) + objects;
         counts.objects.lists++;
         return release;
       };
+      // Each store's readCurrent reads through its own readRelease, so neither counts twice.
+      const readCurrent = site.readCurrent.bind(site);
+      site.readCurrent = async (orgSlug) => countRelease(await readCurrent(orgSlug)) as Awaited<ReturnType<typeof readCurrent>>;
+      const readRelease = site.readRelease.bind(site);
+      site.readRelease = async (orgSlug, releaseId) => countRelease(await readRelease(orgSlug, releaseId)) as Awaited<ReturnType<typeof readRelease>>;
       const artifacts = container.artifacts;
       const put = artifacts.put.bind(artifacts);
       const get = artifacts.get.bind(artifacts);
       const list = artifacts.list.bind(artifacts);
       artifacts.put = async (key, value) => { counts.objects.artifactsWritten++; return put(key, value); };
-      artifacts.get = async <T>(key: string) => { counts.objects.reads++; return get<T>(key); };
+      artifacts.get = async <T>(key: string) => {
+        counts.objects.reads++;
+        const kind = key.split('/')[0];
+        counts.readsByKind[kind] = (counts.readsByKind[kind] ?? 0) + 1;
+        return get<T>(key);
+      };
       artifacts.list = async (prefix) => { counts.objects.lists++; return list(prefix); };
     },
     take(): UsageCounts {

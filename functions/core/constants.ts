@@ -9,11 +9,14 @@ export type PlatformKey = (typeof PLATFORM_KEYS)[number];
 
 /**
  * Fleet-wide limits per AI platform (all Lambda instances together), unless set by
- * PLATFORM_CONCURRENCY, PLATFORM_RATE_PER_MINUTE, PLATFORM_DAILY_BUDGET. 4 concurrent calls
- * finish a business's 10 prompts in 3 rounds; 60/min is below every vendor's entry tier;
- * 2,000 checks a day is 200 businesses at 10 prompts.
+ * PLATFORM_CONCURRENCY, PLATFORM_RATE_PER_MINUTE, PLATFORM_DAILY_BUDGET. Chosen with the
+ * capacity simulation (bench/capacity.ts, D168) so 10,000 businesses finish within 20 h of
+ * the 14:00 UTC start with every check made: 24 calls in flight, 120 a minute (a day needs
+ * 10 × N calls per platform: at least 84/min for 10,000 businesses; set it at or below each
+ * vendor account's tier), 120,000 checks a day (10,000 businesses × 10 prompts, +20%; it is
+ * also the spending ceiling: lower it for a smaller fleet).
  */
-export const PLATFORM_LIMIT_DEFAULTS = { concurrency: 4, ratePerMinute: 60, dailyBudget: 2000 } as const;
+export const PLATFORM_LIMIT_DEFAULTS = { concurrency: 24, ratePerMinute: 120, dailyBudget: 120_000 } as const;
 
 export const SCORE_MIN = 0;
 export const SCORE_MAX = 100;

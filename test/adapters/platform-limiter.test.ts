@@ -74,6 +74,21 @@ test('the daily budget is shared and refuses at once when spent, per platform an
   expect((await a.acquire('platform_4')).ok).toBe(true);
 });
 
+test('a spent budget refuses before a slot or the minute\'s rate is taken: refused checks crowd out no other call', async () => {
+  const limits = { concurrency: 1, ratePerMinute: 2, dailyBudget: 1 };
+  const l = limiter(limits, { maxWaitMs: 0 });
+  const first = await l.acquire('platform_7');
+  expect(first.ok).toBe(true);
+  // Its slot is still held and the minute has one call left: the refusal waits for neither.
+  const start = now;
+  for (let i = 0; i < 5; i++) expect(await l.acquire('platform_7')).toEqual({ ok: false, reason: 'daily budget of 1 checks on platform_7 is spent' });
+  expect(now).toBe(start);
+  if (first.ok) await first.release();
+  // The minute's second call is still there for another platform-limited use (a fresh budget, same rate window).
+  const other = limiter({ ...limits, dailyBudget: 10 }, { maxWaitMs: 0 });
+  expect((await other.acquire('platform_7')).ok).toBe(true);
+});
+
 test('the per-minute rate is shared: the over-limit holder waits for the window, then proceeds', async () => {
   const limits = { concurrency: 10, ratePerMinute: 2, dailyBudget: 1000 };
   const a = limiter(limits);

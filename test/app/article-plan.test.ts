@@ -3,7 +3,7 @@
  * D10, D125): products only, 1,000 spread round-robin, and stored once so a retry of the day
  * follows the same plan although the quota reads 0 once articles exist.
  */
-import { ARTICLES_PER_ITEM, itemsOfPlan, planDailyArticles } from '../../functions/app/articles/daily';
+import { ARTICLES_PER_ITEM_EXTRACTIVE, itemsOfPlan, planDailyArticles } from '../../functions/app/articles/daily';
 import type { Container } from '../../functions/container';
 import { newBusinessRun, type BusinessRun } from '../../functions/core/daily/run';
 
@@ -14,7 +14,8 @@ function fakeContainer(products: number, articlesThisWeek: () => number, removed
   // Today's catalogue: removed products keep their entities but are no longer listed.
   const artifacts = new Map<string, unknown>([['catalog/o', { products: list.filter((p) => !removed.includes(p.productId)).map((p) => ({ productId: p.productId })) }]]);
   return {
-    config: { articleQuotaPolicy: 'one-time-burst' },
+    // Offline: no article model (LLM_* unset), no secrets to read.
+    config: { articleQuotaPolicy: 'one-time-burst', llm: {}, secretArns: {} },
     businesses: { get: async () => ({ id: 'biz', orgSlug: 'o', name: 'Shop', url: 'https://shop.example', domain: 'shop.example', faviconUrl: null, createdAt: '', updatedAt: '' }) },
     products: { list: async () => list },
     articleStats: { countInWeek: async () => articlesThisWeek() },
@@ -39,7 +40,7 @@ test('one-time burst: 1,000 articles across the products only, never the busines
   expect(items[0]).toMatchObject({ ...input, entities: expect.arrayContaining([{ product_id: expect.stringMatching(/^p-/), count: expect.any(Number) }]) });
   // Grouped: each Map item reads the site once for up to ARTICLES_PER_ITEM planned articles.
   expect(items.length).toBeLessThan(51);
-  for (const item of items) expect(item.entities.length === 1 || item.entities.reduce((n, e) => n + e.count, 0) <= ARTICLES_PER_ITEM).toBe(true);
+  for (const item of items) expect(item.entities.length === 1 || item.entities.reduce((n, e) => n + e.count, 0) <= ARTICLES_PER_ITEM_EXTRACTIVE).toBe(true);
 });
 
 test('the plan is stored once: a retry after the first articles exist follows it, not the quota (which now reads 0)', async () => {

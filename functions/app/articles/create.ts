@@ -67,16 +67,55 @@ export interface ArticleSite {
   industry: string;
 }
 
+/**
+ * The live release's content and sources, by release id: a release never changes, so the
+ * Map items of the businesses a process runs at once or one after another (a warm task, the
+ * local runtime, the route called again) read and parse each release once. Bounded by the
+ * files it holds (oldest out first), so a few large sites cannot fill the memory.
+ */
+type ParsedRelease = { content: LiveSiteContent; sources: ArticleSources };
+const parsedReleases = new Map<string, { parsed: Promise<ParsedRelease>; files: number }>();
+const PARSED_FILES_KEPT = 20_000;
+
+async function parsedRelease(container: Container, orgSlug: string): Promise<ParsedRelease> {
+  const pinned = await container.siteStore.currentReleaseId(orgSlug);
+  if (!pinned) throw new ValidationError(`the AI site of ${orgSlug} is not deployed yet: articles are written from its content`);
+  const key = `${orgSlug}@${pinned}`;
+  const cached = parsedReleases.get(key);
+  if (cached) return cached.parsed;
+  const entry = { parsed: readParsed(container, orgSlug, pinned), files: 0 };
+  parsedReleases.set(key, entry);
+  try {
+    const parsed = await entry.parsed;
+    entry.files = parsed.content.paths.length;
+    let total = [...parsedReleases.values()].reduce((n, e) => n + e.files, 0);
+    for (const [oldKey, old] of parsedReleases) {
+      if (total <= PARSED_FILES_KEPT || oldKey === key) break;
+      parsedReleases.delete(oldKey);
+      total -= old.files;
+    }
+    return parsed;
+  } catch (err) {
+    // A failed read is not kept: the next caller tries again.
+    parsedReleases.delete(key);
+    throw err;
+  }
+}
+
+async function readParsed(container: Container, orgSlug: string, releaseId: string) {
+  const release = await container.siteStore.readRelease(orgSlug, releaseId);
+  if (!release) throw new ValidationError(`the AI site of ${orgSlug} changed while it was read (release ${releaseId} is gone): try again`);
+  const content = { ...siteContentOf(release.files), paths: release.files.map((f) => f.path) };
+  return { content, sources: readArticleSources(content) };
+}
+
 export async function loadArticleSite(container: Container, orgSlug: string): Promise<ArticleSite> {
   const business = await requireBusiness(container, orgSlug);
-  const [snapshot, narrative, current] = await Promise.all([
+  const [snapshot, narrative, { content, sources }] = await Promise.all([
     loadSnapshot(container, orgSlug, business),
     container.artifacts.get<SiteNarrative>(artifactKeys.narrative(orgSlug)),
-    container.siteStore.readCurrent(orgSlug),
+    parsedRelease(container, orgSlug),
   ]);
-  if (!current) throw new ValidationError(`the AI site of ${orgSlug} is not deployed yet: articles are written from its content`);
-  const content = { ...siteContentOf(current.files), paths: current.files.map((f) => f.path) };
-  const sources = readArticleSources(content);
   return {
     business, snapshot, content, sources,
     catalogue: articleCatalogue(snapshot.products, sources, business.name),

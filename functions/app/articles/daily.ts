@@ -12,7 +12,7 @@
  */
 import { artifactKeys } from '../../core/artifacts';
 import { articleModelOf } from '../../engines/article-writer';
-import { todayUtc, type Container } from '../../container';
+import type { Container } from '../../container';
 import { failingInto, holdDay, type BusinessTaskInput } from '../daily/business-run';
 import { storeUnreadable } from '../../core/daily/run';
 import { publishChangedSiteParts, publishSiteParts } from '../site-parts';
@@ -35,13 +35,15 @@ export interface ArticleBatch extends BusinessTaskInput {
 }
 
 /**
- * Articles one Map item may hold: a model-written article takes a few seconds and an item
- * must finish within its task's 300 s; an extractive one takes milliseconds. Entities are
- * grouped up to this many planned articles (an entity is never split).
+ * Articles one Map item may plan: a model-written article takes a few seconds and an item
+ * must finish within its task's 300 s; an extractive one takes milliseconds, so offline an
+ * item holds ten times as many. Entities are grouped up to this many planned articles (an
+ * entity is never split): every item reads the site once.
  */
 export const ARTICLES_PER_ITEM = 40;
+export const ARTICLES_PER_ITEM_EXTRACTIVE = 400;
 
-/** The plan's entities in Map items of at most `ARTICLES_PER_ITEM` planned articles (one entity may exceed it alone). */
+/** The plan's entities in Map items of at most `perItem` planned articles (one entity may exceed it alone). */
 export function itemsOfPlan(entities: readonly PlannedEntity[], perItem = ARTICLES_PER_ITEM): PlannedEntity[][] {
   const items: PlannedEntity[][] = [];
   let current: PlannedEntity[] = [];
@@ -90,7 +92,8 @@ async function planOnce(container: Container, input: BusinessTaskInput): Promise
     plan = { run_date: input.run_date, items };
     await container.artifacts.put(key, plan);
   }
-  return { items: itemsOfPlan(plan.items).map((entities) => ({ ...input, entities })) };
+  const perItem = articleModelOf(container) ? ARTICLES_PER_ITEM : ARTICLES_PER_ITEM_EXTRACTIVE;
+  return { items: itemsOfPlan(plan.items, perItem).map((entities) => ({ ...input, entities })) };
 }
 
 /** What one planned entity published on a day, and why the rest of its quota was not (D35). */
@@ -171,14 +174,29 @@ async function dayOutcome(container: Container, input: BusinessTaskInput) {
 }
 
 /**
+ * A site whose content did not change is republished (every page's check date and title year
+ * moved, D112) only this often: a publish writes every object of a release, so a daily
+ * refresh of an unchanged 5,000-product site would write ~15,000 objects a day to say
+ * nothing new (D167). A new year always republishes (titles say the year).
+ */
+export const UNCHANGED_REFRESH_DAYS = 28;
+
+/** Whether an unchanged site is due its check-date refresh: a new year, or the last publish `UNCHANGED_REFRESH_DAYS` ago. */
+export function refreshDue(lastPublishedAt: string | null | undefined, now: Date): boolean {
+  if (!lastPublishedAt) return true;
+  const last = new Date(lastPublishedAt);
+  return last.getUTCFullYear() !== now.getUTCFullYear() || now.getTime() - last.getTime() >= UNCHANGED_REFRESH_DAYS * 86_400_000;
+}
+
+/**
  * 2a's one deploy: every part (the new articles' included), every page's check date
- * refreshed. Skipped when no part changed and the site was already published (so checked)
- * today: a second run of the day deploys nothing.
+ * refreshed. Nothing is published when no part changed, unless the site is due its refresh
+ * (`refreshDue`): an unchanged day writes no object, and a second run of the day none either.
  */
 export async function publishArticlesAndTimestamps(container: Container, input: BusinessTaskInput) {
   const [today, site] = await Promise.all([container.articles.listOfRunDate(input.org_slug, input.run_date), container.aiSites.get(input.org_slug)]);
-  const checkedToday = site?.deployedAt?.slice(0, 10) === todayUtc(container);
-  const release = checkedToday ? await publishChangedSiteParts(container, input.org_slug) : await publishSiteParts(container, input.org_slug);
+  const due = refreshDue(site?.deployedAt, container.clock.now());
+  const release = due ? await publishSiteParts(container, input.org_slug) : await publishChangedSiteParts(container, input.org_slug);
   return {
     articles_created: today.length,
     // Who wrote them: the model, or the extractive engine (offline, or the model's fallback).
@@ -188,6 +206,6 @@ export async function publishArticlesAndTimestamps(container: Container, input: 
     deployed: release !== null,
     ...(release
       ? { release_id: release.releaseId, files: release.fileCount, refreshed_at: release.deployedAt }
-      : { reason: 'no new article or part, and the site was already checked today' }),
+      : { reason: `no new article or part changed, and the last refresh is under ${UNCHANGED_REFRESH_DAYS} days old (${site?.deployedAt?.slice(0, 10) ?? 'never'})` }),
   };
 }

@@ -1,0 +1,220 @@
+import {
+  aslLimits, capacityLines, chooseDefaults, clockAfterStart, DEFAULT_STEP_SECONDS, hhmm, listScheduleMakespan, measureCapacity, printCapacityReport,
+  simulateDay, type SimulationOptions, type StepSeconds,
+} from '../../bench/capacity';
+
+/** Every step `seconds` long, except the ones given. */
+const steps = (seconds: number, overrides: Partial<StepSeconds> = {}): StepSeconds =>
+  ({ ...Object.fromEntries(Object.keys(DEFAULT_STEP_SECONDS).map((k) => [k, seconds])), ...overrides }) as StepSeconds;
+
+/**
+ * Fixed durations, no Step Functions overhead, no jitter: every step 1 s except DetectChanges 5 s
+ * and UpdateAiSite 2 s; each call 10 s plus a 2 s judge; limits that never bind.
+ *   business = StartBusinessRun 1 + batch 1 max(5, 1+1+1+1) + UpdateAiSite 2
+ *            + batch 2 max(2a 1+1+1, 2b 1 + (10+2) + 1) + FinishBusinessRun 1 = 23 s
+ */
+const fixed: Omit<SimulationOptions, 'businesses'> = {
+  stepSeconds: steps(1, { detectChanges: 5, updateAiSite: 2 }),
+  durationJitter: 0,
+  overheadSeconds: { task: 0, mapItem: 0, mapRun: 0 },
+  changedShare: 0,
+  articleShare: 0,
+  callLatencySeconds: { min: 10, max: 10 },
+  judgeSeconds: { min: 2, max: 2 },
+  // fleet-wide: enough slots for every business's 10 prompts per platform at once
+  platformLimits: { concurrency: 100, ratePerMinute: 1000, dailyBudget: 1_000_000 },
+};
+const CHAIN = 23;
+/** PrepareDailyRun + ListDailyBusinesses before the page, FinishDailyRun after it. */
+const RUN = 3;
+
+describe('capacity simulation', () => {
+  it('reads the real limits from the daily-schedule ASL', () => {
+    expect(aslLimits()).toEqual({ processBusinessesMaxConcurrency: 10, createArticlesMaxConcurrency: 10, lambdaRetryWindowSeconds: 2 + 4 + 8 + 16 + 32 + 60 });
+  });
+
+  it('runs businesses one after another at MaxConcurrency 1: finish = 3 × the chain', () => {
+    const day = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1 });
+    expect(day.finishSeconds).toBeCloseTo(RUN + 3 * CHAIN, 9);
+    expect(day.mapOnlyFinishSeconds).toBeCloseTo(day.finishSeconds, 9);
+    expect(day.binding.kind).toBe('map');
+    expect(day.binding.utilisation).toBeCloseTo(1, 9);
+    expect(day.business.maxSeconds).toBeCloseTo(CHAIN, 9);
+    expect(day.visibility.maxSeconds).toBeCloseTo(1 + 12 + 1, 9);
+    expect(day.totals).toEqual({ wanted: 240, made: 240, skippedByBudget: 0, refusedByWait: 0 });
+    expect(day.complete).toBe(true);
+    expect(day.fits).toBe(true);
+  });
+
+  it('adds the edge wait only for businesses that deployed', () => {
+    const day = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1, changedShare: 1 });
+    expect(day.finishSeconds).toBeCloseTo(RUN + 3 * (CHAIN + 10), 9);
+    expect(simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1, changedShare: 1, edgeWaitSeconds: 0 }).finishSeconds).toBeCloseTo(RUN + 3 * CHAIN, 9);
+  });
+
+  it('runs a page\'s businesses together up to MaxConcurrency and pages one after another', () => {
+    expect(simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3 }).finishSeconds).toBeCloseTo(RUN + CHAIN, 9);
+    // pages of 2: [b0, b1] together, then another listing, then b2
+    const paged = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3, pageSize: 2 });
+    expect(paged.pages).toBe(2);
+    expect(paged.finishSeconds).toBeCloseTo(RUN + CHAIN + 1 + CHAIN, 9);
+  });
+
+  it('shares each platform\'s slots across the fleet: 3 businesses × 10 prompts through 10 slots take 3 rounds', () => {
+    const day = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3, platformLimits: { concurrency: 10, ratePerMinute: 1000, dailyBudget: 1_000_000 } });
+    // calls start at 0, 10 and 20 s into 2b (a slot is held for the 10 s call, not the judge): the last
+    // business's 2b is 1 + 20 + 10 + 2 + 1 = 34 s instead of 14
+    expect(day.finishSeconds).toBeCloseTo(RUN + CHAIN - 14 + 34, 9);
+    expect(day.binding.kind).toBe('platform-concurrency');
+    expect(day.firstLimit?.limit).toMatch(/^platform concurrency/);
+    for (const p of day.platforms) expect(p).toMatchObject({ made: 30, peakInFlight: 10, maxWaitSeconds: 20 });
+  });
+
+  it('finishes a business when both branches of batch 2 are done (2a longer than 2b here)', () => {
+    // 2a: PlanArticles 1 + 3 items of 50 s two at a time (100) + publish 1 + notify 1 = 103 > 2b 14
+    const day = simulateDay({ ...fixed, businesses: 1, articleShare: 1, articleItems: 3, articleMapConcurrency: 2, stepSeconds: { ...fixed.stepSeconds, createArticleBatch: 50 } });
+    expect(day.finishSeconds).toBeCloseTo(RUN + 1 + 5 + 2 + 103 + 1, 9);
+  });
+
+  it('counts Lambdas across businesses and queues tasks beyond the account concurrency', () => {
+    const free = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3 });
+    // batch 1: DetectChanges and the product chain in each of the 3 businesses at once
+    expect(free.lambda.peak).toBe(6);
+    expect(free.lambda.throttled).toBe(0);
+    const capped = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3, lambdaConcurrency: 2 });
+    expect(capped.lambda.peak).toBe(2);
+    expect(capped.lambda.throttled).toBeGreaterThan(0);
+    expect(capped.finishSeconds).toBeGreaterThan(free.finishSeconds);
+    expect(capped.limits.find((l) => l.kind === 'lambda')!.firstAt).not.toBeNull();
+  });
+
+  it('lets a platform rate bind: 600 calls per platform at 60 per calendar minute take 10 minutes', () => {
+    const day = simulateDay({
+      ...fixed,
+      businesses: 60, maxConcurrency: 60, pageSize: 60,
+      stepSeconds: steps(1),
+      callLatencySeconds: { min: 1, max: 1 },
+      judgeSeconds: { min: 0, max: 0 },
+      platformLimits: { concurrency: 100, ratePerMinute: 60, dailyBudget: 1_000_000 },
+      limiterMaxWaitSeconds: 600,
+    });
+    // every business asks at 9 s (prepare, list, start, batch 1 = 4, update, visibilityBefore);
+    // minute 0 takes 60 of each platform's 600 calls, minute 9 (540 s) the last 60, each 1 s long;
+    // then visibilityAfter 1, FinishBusinessRun 1, FinishDailyRun 1
+    expect(day.finishSeconds).toBeCloseTo(540 + 1 + 1 + 1 + 1, 9);
+    for (const p of day.platforms) expect(p).toMatchObject({ wanted: 600, made: 600, skippedByBudget: 0, refusedByWait: 0, peakInFlight: 60 });
+    expect(day.binding.kind).toBe('platform-rate');
+    expect(day.mapOnlyFinishSeconds).toBeLessThan(day.finishSeconds / 10);
+    expect(day.firstLimit?.limit).toMatch(/^platform rate/);
+    expect(day.firstLimit?.at).toBeCloseTo(9, 9);
+  });
+
+  it('counts calls beyond the daily budget as skipped, wherever the limiter checks it', () => {
+    for (const budgetCheckedFirst of [false, true]) {
+      const day = simulateDay({ ...fixed, businesses: 5, maxConcurrency: 5, budgetCheckedFirst, platformLimits: { concurrency: 10, ratePerMinute: 1000, dailyBudget: 30 } });
+      for (const p of day.platforms) {
+        expect(p).toMatchObject({ wanted: 50, made: 30, skippedByBudget: 20, refusedByWait: 0 });
+        expect(p.budgetSpentAt).not.toBeNull();
+      }
+      expect(day.totals.skippedByBudget).toBe(160);
+      expect(day.complete).toBe(false);
+      const budget = day.limits.find((l) => l.kind === 'platform-budget')!;
+      expect(budget.utilisation).toBeCloseTo(50 / 30, 9);
+    }
+  });
+
+  it('a call refused by a spent budget takes no rate unit (the limiter checks the budget first), unlike before issue 24', () => {
+    const options = { ...fixed, businesses: 20, maxConcurrency: 20, platformLimits: { concurrency: 10, ratePerMinute: 20, dailyBudget: 10 }, limiterMaxWaitSeconds: 10_000 };
+    const first = simulateDay(options);
+    const last = simulateDay({ ...options, budgetCheckedFirst: false });
+    expect(last.totals.skippedByBudget).toBe(first.totals.skippedByBudget);
+    // 200 calls per platform at 20 a minute: about 10 minutes when the skipped ones queue for the rate
+    expect(last.finishSeconds).toBeGreaterThan(9 * 60);
+    expect(first.finishSeconds).toBeLessThan(last.finishSeconds / 5);
+  });
+
+  it('refuses a call that waited longer than the limiter allows', () => {
+    const day = simulateDay({
+      ...fixed, businesses: 2, maxConcurrency: 2, platforms: 1,
+      callLatencySeconds: { min: 130, max: 130 }, judgeSeconds: { min: 0, max: 0 },
+      platformLimits: { concurrency: 1, ratePerMinute: 1000, dailyBudget: 1_000_000 },
+    });
+    const [p] = day.platforms;
+    expect(p.refusedByWait).toBeGreaterThan(0);
+    expect(p.made + p.refusedByWait).toBe(p.wanted);
+    expect(p.maxWaitSeconds).toBeLessThanOrEqual(120);
+    expect(day.complete).toBe(false);
+    expect(day.visibility.overTimeout).toBe(2);
+  });
+
+  it('runs an empty day: the run\'s own tasks only', () => {
+    const day = simulateDay({ ...fixed, businesses: 0 });
+    expect(day.finishSeconds).toBeCloseTo(RUN, 9);
+    expect(day.totals.wanted).toBe(0);
+    expect(day.business.meanSeconds).toBe(0);
+  });
+
+  it('is deterministic for a seed and moves with it', () => {
+    const a = simulateDay({ businesses: 300, seed: 7 });
+    const b = simulateDay({ businesses: 300, seed: 7 });
+    expect(b).toEqual(a);
+    const c = simulateDay({ businesses: 300, seed: 8 });
+    expect(c.finishSeconds).not.toBe(a.finishSeconds);
+  });
+
+  it('schedules jobs on the first free worker', () => {
+    expect(listScheduleMakespan([5, 1, 1, 1, 1], 2)).toBe(5);
+    expect(listScheduleMakespan([3, 3, 3], 2)).toBe(6);
+    expect(listScheduleMakespan([], 4)).toBe(0);
+    expect(listScheduleMakespan([9, 2, 2, 7], 1, 1, 2)).toBe(4);
+  });
+
+  it('formats times after the 14:00 UTC start', () => {
+    expect(hhmm(19 * 3600 + 42 * 60)).toBe('19:42');
+    expect(hhmm(30 * 3600)).toBe('30:00');
+    expect(clockAfterStart(0)).toBe('14:00 UTC');
+    expect(clockAfterStart(11 * 3600 + 30 * 60)).toBe('01:30 UTC next day');
+    expect(clockAfterStart(60 * 3600)).toBe('02:00 UTC day +3');
+  });
+});
+
+describe('choosing the defaults', () => {
+  it('picks the smallest MaxConcurrency, rate and slots that meet the target with every call made', () => {
+    const chosen = chooseDefaults({ businesses: 300, targetHours: 1, vendorRpm: 500 });
+    expect(chosen.feasible).toBe(true);
+    expect(chosen.budgetNeeded).toBe(3000);
+    expect(chosen.platformLimits.dailyBudget).toBe(4000);
+    expect(chosen.result.complete).toBe(true);
+    expect(chosen.result.finishSeconds).toBeLessThanOrEqual(3600);
+    expect(chosen.platformLimits.ratePerMinute).toBeLessThanOrEqual(500);
+    // minimal: the next smaller MaxConcurrency tried at the chosen page size missed the Map's bar
+    const mapTrials = chosen.trials.filter((t) => t.stage === 'map' && t.pageSize === chosen.pageSize);
+    const smaller = mapTrials.filter((t) => t.maxConcurrency < chosen.maxConcurrency);
+    expect(smaller.length).toBeGreaterThan(0);
+    expect(smaller.every((t) => !t.ok)).toBe(true);
+    // the chosen rate is the first that passed, and any smaller slot count tried and kept passed too
+    const rates = chosen.trials.filter((t) => t.stage === 'rate');
+    expect(rates[rates.length - 1]).toMatchObject({ ratePerMinute: chosen.platformLimits.ratePerMinute, ok: true });
+    expect(rates.slice(0, -1).every((t) => !t.ok)).toBe(true);
+    expect(chosen.reasons.length).toBeGreaterThan(3);
+  });
+
+  it('measures and prints a report', async () => {
+    const report = await measureCapacity({ sizes: [50, 300], chooseFor: 300, targetHours: 1, seed: 3 });
+    expect(report.current.map((d) => d.businesses)).toEqual([50, 300]);
+    expect(report.withChosen.map((d) => d.platformLimits)).toEqual([report.chosen.platformLimits, report.chosen.platformLimits]);
+    expect(report.budgetLast.every((d, i) => d.totals.skippedByBudget === report.current[i].totals.skippedByBudget)).toBe(true);
+    const lines: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => { lines.push(args.join(' ')); });
+    try {
+      printCapacityReport(report);
+    } finally {
+      log.mockRestore();
+    }
+    const text = lines.join('\n');
+    expect(text).toContain('capacity with today\'s defaults');
+    expect(text).toContain('PLATFORM_DAILY_BUDGET');
+    expect(text).toContain('binding limit');
+    expect(capacityLines(report)).toHaveLength(2 + 1 + 2);
+  });
+});
