@@ -7,6 +7,7 @@ import { DEMO_ORG, onboardDemoStore } from '../functions/local/demo-onboarding';
 import { resolveDataDir } from '../functions/local/data-dir';
 import { startLocalStack, DEV_API_KEY } from '../functions/local/runtime';
 import { startDemoPlatforms, type PlatformFakes } from '../functions/local/platform-fakes';
+import { getContainer } from '../functions/container';
 
 async function main() {
   // One JSON line per request would drown the progress display; LOG_LEVEL=info shows them.
@@ -15,7 +16,9 @@ async function main() {
   const dataDir = resolveDataDir(env);
   // Opt-in: the 8 AI platforms as local fakes (real vendor wire formats, made-up answers), so
   // the visibility checks can be tried without vendor accounts. Set before the stack reads its config.
-  const platforms: PlatformFakes | undefined = env.DEMO_PLATFORMS === '1' ? await startDemoPlatforms(env) : undefined;
+  // Their answers name and cite the demo store's products once it is onboarded (the per-product funnel).
+  let demoProducts: Array<{ name: string; url: string }> = [];
+  const platforms: PlatformFakes | undefined = env.DEMO_PLATFORMS === '1' ? await startDemoPlatforms(env, undefined, () => demoProducts) : undefined;
   const stack = await startLocalStack({
     dataDir,
     port: Number(env.PORT ?? 8080),
@@ -52,6 +55,8 @@ ${demoToken}
     try {
       const report = await onboardDemoStore(stack, demo.origin, 'Harbor & Pine Coffee Co.', (line) => console.log(`  ${line}`));
       cdnHost = report.distributionUrl ? new URL(report.distributionUrl).host : null;
+      const store = demo.origin;
+      demoProducts = (await getContainer().products.list(DEMO_ORG)).map((p) => ({ name: p.name, url: `${store}/products/${p.productId}` }));
       const skipped = report.steps.filter((s) => s.status === 'skipped' || s.status === 'failed');
       console.log(`
 Onboarding ${report.status} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${report.products} products, ${report.prompts} prompts

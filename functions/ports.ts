@@ -297,6 +297,8 @@ export interface ArticleRepository {
   add(orgSlug: string, article: ArticleRecord): Promise<boolean>;
   /** Every article of the organization, oldest first. */
   list(orgSlug: string): Promise<ArticleRecord[]>;
+  /** One article by its slug, or null. */
+  get(orgSlug: string, slug: string): Promise<ArticleRecord | null>;
   /** The articles a daily run wrote on `runDate`, oldest first (one Query, whatever the business's total). */
   listOfRunDate(orgSlug: string, runDate: string): Promise<ArticleRecord[]>;
   /** Takes back an article whose files could not be saved (its record and its counts). */

@@ -58,6 +58,7 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/prompts/{business_id}', auth: 'JWT', handler: 'api/prompts/list', summary: 'prompt tracker of a business' },
   { method: 'GET', path: '/api/visibility/{business_id}', auth: 'JWT', handler: 'api/visibility/get', summary: 'visibility score history' },
   { method: 'GET', path: '/api/visibility/{business_id}/checks', auth: 'JWT', handler: 'api/visibility/checks', summary: 'the checks (answers, citations, labels) behind a day\'s score' },
+  { method: 'GET', path: '/api/visibility/{business_id}/products', auth: 'JWT', handler: 'api/visibility/products', summary: 'per-product AI funnel: crawled, cited, recommended, and where each product drops out' },
   { method: 'GET', path: '/api/ai-recommendations/{business_id}', auth: 'JWT', handler: 'api/ai-recommendations/list', summary: 'recorded AI-bot visits' },
   { method: 'GET', path: '/api/articles/{business_id}', auth: 'JWT', handler: 'api/articles/list', summary: 'AI articles of a business' },
 

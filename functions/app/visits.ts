@@ -18,6 +18,7 @@ import { isCountedRequest, visitorAddress } from '../core/visits/requests';
 import type { PageType, VisitRecord, VisitSource, VisitVia } from '../core/visits/visit';
 import { todayUtc, type Container } from '../container';
 import { visitRepositoryOf } from '../engines/visit-repository';
+import { countFunnelVisit } from './visibility/product-funnel';
 import { createLogger } from '../logger';
 
 export interface VisitOutcome {
@@ -164,6 +165,7 @@ export async function recordSighting(container: Container, sighting: Sighting): 
     visit_class: verdict.visitClass,
   };
   const { outcome, source } = await visitRepositoryOf(container).record(site.orgSlug, visit, { key, bucket, neighbour });
+  if (outcome === 'recorded') await countFunnelVisit(container, site.orgSlug, visit);
   return {
     response: {
       status: 'success',

@@ -8,7 +8,7 @@
  * article that was saved, and given back when its files could not be stored. A retired article
  * (its product left the catalogue) gives back its entity's count only: its week created it.
  */
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ArticleRecord } from '../../core/articles/record';
 import type { ArticleRepository, ArticleStats } from '../../ports';
 import { conditionalWrite } from './client';
@@ -43,6 +43,11 @@ export function createArticleRepository(db: DynamoDBDocumentClient, table: strin
 
     async list(orgSlug) {
       return toRecords(await queryPrefix(db, table, keys.org(orgSlug), keys.articlePrefix));
+    },
+
+    async get(orgSlug, slug) {
+      const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.article(orgSlug, slug) }));
+      return Item ? toRecords([Item])[0] : null;
     },
 
     async listOfRunDate(orgSlug, runDate) {

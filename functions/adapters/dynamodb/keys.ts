@@ -43,6 +43,9 @@ export const keys = {
   /** Visits per UTC day and platform (atomic counters): a range's totals are one Query. */
   visitDay: (slug: string, date: string) => ({ PK: keys.org(slug), SK: `VISITDAY#${date}` }),
   visitDayPrefix: 'VISITDAY#',
+  /** A product's AI funnel on one UTC day (D170): its visits counted as recorded, its checks set with the day's report. */
+  productFunnelDay: (slug: string, productId: string, date: string) => ({ PK: keys.org(slug), SK: `FUNNEL#${productId}#${date}` }),
+  productFunnelPrefix: (productId: string) => `FUNNEL#${productId}#`,
   /** One item per onboarding run (its steps), and a pointer to the latest run. */
   onboardingRun: (slug: string, executionId: string) => ({ PK: keys.org(slug), SK: `ONBOARDING#${executionId}` }),
   onboardingLatest: (slug: string) => ({ PK: keys.org(slug), SK: 'ONBOARDING' }),

@@ -1,22 +1,26 @@
 /**
  * GET /api/visibility/{business_id}?product_id= (D25): the score history (each entry with n,
  * interval, rolling values and change, D118), the latest report's share of voice and fact
- * mismatches, and for a product its visibility pooled from the daily checks (D117).
+ * mismatches, and for a product its visibility pooled from the daily checks (D117) and its
+ * AI funnel over `from`..`to` (default the last 28 UTC days, D170).
  */
 import * as z from 'zod/mini';
 import { endpoint } from '../../http/endpoint';
-import { orgSlug, productRef } from '../../http/schemas';
+import { isoDate, orgSlug, productRef } from '../../http/schemas';
+import { funnelRange, productFunnel } from '../../app/visibility/product-funnel';
+import { DROP_OUT_RULE } from '../../core/visibility/product-funnel';
 import { visibilityExtras } from '../../app/visibility/reads';
 import { resolveEntity } from '../entity';
 
 export const handler = endpoint('GET /api/visibility/{business_id}', {
   path: z.object({ business_id: orgSlug }),
-  query: z.object({ product_id: productRef }),
+  query: z.object({ product_id: productRef, from: z.optional(isoDate), to: z.optional(isoDate) }),
 }, async ({ path, query, container }) => {
   const entity = await resolveEntity(container, path.business_id, query.product_id);
-  const [row, extras] = await Promise.all([
+  const [row, extras, funnel] = await Promise.all([
     container.visibility.get(entity.orgSlug, entity.entityId),
     visibilityExtras(container, entity.orgSlug, entity.productId),
+    entity.productId ? productFunnel(container, entity.orgSlug, entity.productId, funnelRange(container, query)) : null,
   ]);
   return {
     body: {
@@ -25,6 +29,8 @@ export const handler = endpoint('GET /api/visibility/{business_id}', {
       recent_score: row?.recentScore ?? null,
       history_scores: row?.history ?? [],
       ...extras,
+      // A product's AI funnel over the window (default the last 28 days; D170).
+      ...(funnel ? { funnel: { ...funnel, drop_out_rule: DROP_OUT_RULE } } : {}),
     },
   };
 });

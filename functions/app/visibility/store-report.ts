@@ -3,10 +3,11 @@ import type { VisibilityCheck } from '../../core/visibility/checks';
 import { buildVisibilityReport, type VisibilityReport } from '../../core/visibility/report';
 import type { Container } from '../../container';
 import { entityIdentityOf, type EntityIdentityRead } from './identity';
+import { storeFunnelChecks } from './product-funnel';
 
 /**
  * Builds a day's report from its checks, stores it and sets the products' citation counts
- * of that day (a re-run replaces both). The identity is read unless the caller has it.
+ * and funnel checks of that day (a re-run replaces them). The identity is read unless the caller has it.
  */
 export async function storeVisibilityReport(
   container: Container, business: Business, runDate: string, checks: VisibilityCheck[],
@@ -18,6 +19,7 @@ export async function storeVisibilityReport(
     storeHosts: identity.domains, aiSiteHosts: identity.aiSiteDomains, productEntities,
   });
   await container.visibilityChecks.putReport(business.orgSlug, runDate, report);
+  await storeFunnelChecks(container, report);
   await container.products.recordCitations(business.orgSlug, runDate, Object.fromEntries(report.products.map((p) => [p.product_id, p.citation_count])));
   return report;
 }

@@ -157,6 +157,26 @@ export interface ProductReport {
   citation_count: number;
   /** Retrieved URLs of the day pointing at it: search results the answers saw and did not cite; never in `citation_count`. */
   retrieved_count: number;
+  /** The day's answers as they reached this product (the per-product funnel, D170). */
+  funnel: ProductFunnelDay;
+}
+
+/** One platform's answers of the day, as they reached one product. */
+export interface FunnelCounts {
+  /** Answered checks (any prompt): the n of the rates. */
+  answered: number;
+  /** Answers whose own citations point at the product's pages. */
+  cited: number;
+  /** Answers that name the product. */
+  mentioned: number;
+  /** Answers that name it and recommend the business. */
+  recommended: number;
+}
+
+export interface ProductFunnelDay extends FunnelCounts {
+  by_platform: Partial<Record<PlatformKey, FunnelCounts>>;
+  /** Competitors named by the answers to the product's own prompts that do not name it. */
+  competitors_instead: Record<string, number>;
 }
 
 export type FactKind = 'price' | 'stock' | 'shipping';
@@ -868,12 +888,36 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
     if (product) t.products.set(product, (t.products.get(product) ?? 0) + 1);
   };
   const mismatches: FactMismatch[] = [];
+  const funnel = new Map<string, ProductFunnelDay>();
+  const answeredBy = new Map<PlatformKey, number>();
+  const funnelOf = (id: string) => {
+    let day = funnel.get(id);
+    if (!day) funnel.set(id, day = { answered: 0, cited: 0, mentioned: 0, recommended: 0, by_platform: {}, competitors_instead: {} });
+    return day;
+  };
+  const add = (id: string, platform: PlatformKey, stage: 'cited' | 'mentioned' | 'recommended') => {
+    const day = funnelOf(id);
+    day[stage]++;
+    (day.by_platform[platform] ??= { answered: 0, cited: 0, mentioned: 0, recommended: 0 })[stage]++;
+  };
 
   for (const c of checks) {
     if (c.status !== 'checked' || !c.answer) continue;
     const text = c.answer.text ?? '';
     const tokens = tokenize(text);
     const mentions = findProductMentions(text, nameIndex, tokens);
+    answeredBy.set(c.platform, (answeredBy.get(c.platform) ?? 0) + 1);
+    const named = new Set(mentions.map((m) => input.products[m.product].productId));
+    for (const id of named) {
+      add(id, c.platform, 'mentioned');
+      if (c.verdict?.recommended) add(id, c.platform, 'recommended');
+    }
+    const citedHere = new Set((c.answer.citations ?? []).filter((url) => !c.answer?.source_hosts?.[url]).map((url) => productOfUrl(url, urlIndex)).filter((id): id is string => id !== null));
+    for (const id of citedHere) add(id, c.platform, 'cited');
+    if (c.product_id && !named.has(c.product_id)) {
+      const instead = funnelOf(c.product_id).competitors_instead;
+      for (const name of new Set((c.verdict?.competitors_mentioned ?? []).map((n) => n.trim()).filter(Boolean))) instead[name] = (instead[name] ?? 0) + 1;
+    }
 
     // Citations: cited, then retrieved (search results the answer did not cite), apart.
     const sources = c.answer.source_hosts ?? {};
@@ -963,7 +1007,14 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
   // Products.
   const productCitations = cited.products;
   const entityOf = new Map(input.productEntities.map((e) => [e.productId, e.entityId]));
-  const productIds = [...new Set([...sampledIds, ...productCitations.keys(), ...retrieved.products.keys()])].sort();
+  const productIds = [...new Set([...sampledIds, ...productCitations.keys(), ...retrieved.products.keys(), ...funnel.keys()])].sort();
+  const answered = [...answeredBy.values()].reduce((n, v) => n + v, 0);
+  const funnelDay = (id: string): ProductFunnelDay => {
+    const day = funnel.get(id) ?? { answered: 0, cited: 0, mentioned: 0, recommended: 0, by_platform: {}, competitors_instead: {} };
+    const byPlatform: ProductFunnelDay['by_platform'] = {};
+    for (const [platform, n] of answeredBy) byPlatform[platform] = { ...(day.by_platform[platform] ?? { cited: 0, mentioned: 0, recommended: 0 }), answered: n };
+    return { ...day, answered, by_platform: byPlatform };
+  };
   const products: ProductReport[] = productIds.map((id) => {
     const own = checks.filter((c) => c.product_id === id);
     const bools = own.filter((c) => c.result !== null);
@@ -977,6 +1028,7 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
       score: percent(trues, bools.length),
       citation_count: productCitations.get(id) ?? 0,
       retrieved_count: retrieved.products.get(id) ?? 0,
+      funnel: funnelDay(id),
     };
   });
 

@@ -21,9 +21,9 @@ function queryDate(field: string, value: string): number {
   return ms;
 }
 
-export function visitDateRange(query: { from?: string | null; to?: string | null }, today: string): DateRange {
+export function visitDateRange(query: { from?: string | null; to?: string | null }, today: string, defaultDays = VISIT_RANGE_DEFAULT_DAYS): DateRange {
   const to = query.to ? queryDate('to', query.to) : queryDate('today', today);
-  const from = query.from ? queryDate('from', query.from) : to - (VISIT_RANGE_DEFAULT_DAYS - 1) * MS_PER_DAY;
+  const from = query.from ? queryDate('from', query.from) : to - (defaultDays - 1) * MS_PER_DAY;
   if (from > to) throw new ValidationError('invalid query: from: must not be after to');
   if ((to - from) / MS_PER_DAY > VISIT_RANGE_MAX_DAYS) {
     throw new ValidationError(`invalid query: from: the range is at most ${VISIT_RANGE_MAX_DAYS} days (from ${formatIsoDate(from)} to ${formatIsoDate(to)} is ${(to - from) / MS_PER_DAY})`);

@@ -134,17 +134,30 @@ export async function startPlatformFakes(options: PlatformFakesOptions = {}): Pr
  * `npm start` with DEMO_PLATFORMS=1: the 8 fakes, answering like a mixed market (each
  * platform names the store's business for some prompts and not others, decided by a hash of
  * prompt and platform, so a re-run gives the same answers), and the PLATFORM_* settings that
- * are not set already pointed at them. The search API is left alone (onboarding would crawl
- * its made-up results as competitors), so platform_6 stays unconfigured unless SEARCH_API_* is set.
+ * are not set already pointed at them. Once `products()` lists the store's products, a
+ * recommending answer names one of them and cites its page, and some other answers cite a
+ * product page without naming it, so the per-product funnel has something to show. The search
+ * API is left alone (onboarding would crawl its made-up results as competitors), so platform_6
+ * stays unconfigured unless SEARCH_API_* is set.
  */
-export async function startDemoPlatforms(env: NodeJS.ProcessEnv, businessName = 'Harbor & Pine Coffee Co.'): Promise<PlatformFakes> {
+export async function startDemoPlatforms(
+  env: NodeJS.ProcessEnv,
+  businessName = 'Harbor & Pine Coffee Co.',
+  products: () => ReadonlyArray<{ name: string; url: string }> = () => [],
+): Promise<PlatformFakes> {
   const fakes = await startPlatformFakes({
     answerFor: (prompt, platform) => {
       let h = 0;
       for (const c of `${platform}|${prompt}`) h = (h * 31 + c.charCodeAt(0)) >>> 0;
-      return h % 3 === 0
-        ? { text: `For "${prompt.slice(0, 120)}", good options are:\n1. ${businessName}, well reviewed for freshness.\n2. Example Outfitters.`, citations: ['https://example.com/guide'] }
-        : defaultAnswerFor(prompt, platform);
+      const listed = products();
+      const product = listed.length ? listed[h % listed.length] : null;
+      if (h % 3 === 0) {
+        return product
+          ? { text: `For "${prompt.slice(0, 120)}", good options are:\n1. ${businessName}'s ${product.name}, well reviewed for freshness.\n2. Example Outfitters.`, citations: [product.url] }
+          : { text: `For "${prompt.slice(0, 120)}", good options are:\n1. ${businessName}, well reviewed for freshness.\n2. Example Outfitters.`, citations: ['https://example.com/guide'] };
+      }
+      const answer = defaultAnswerFor(prompt, platform);
+      return answer && product && h % 5 === 1 ? { ...answer, citations: [...(answer.citations ?? []), product.url] } : answer;
     },
   });
   for (const [name, value] of Object.entries(fakes.env)) env[name] ??= value;

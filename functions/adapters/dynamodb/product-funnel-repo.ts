@@ -1,0 +1,86 @@
+/**
+ * The per-product AI funnel, one item per product per UTC day (`FUNNEL#<product>#<date>` in the
+ * organization's partition, D170): visits are added as they are recorded (`crawled`, one
+ * `crawled_<platform>` and one `purpose_<purpose>` counter, the latest visit time), the day's
+ * checks are set whole when its report is stored (a re-run sets the same). A product's window
+ * is one Query. Items expire with the visits (400 days).
+ */
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BotPlatformId } from '../../core/site/ai-bots';
+import type { ProductFunnelDay } from '../../core/visibility/report';
+import type { FunnelDayItem } from '../../core/visibility/product-funnel';
+import { conditionalWrite } from './client';
+import { keys } from './keys';
+import { VISIT_RETENTION_DAYS } from './visit-repo';
+
+const expiryOf = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + VISIT_RETENTION_DAYS * 86_400;
+const CRAWLED_BY = 'crawled_';
+const PURPOSE = 'purpose_';
+
+export interface ProductFunnelRepository {
+  countVisit(orgSlug: string, productId: string, visit: { at: string; platform: BotPlatformId; purpose: string | null }): Promise<void>;
+  setChecks(orgSlug: string, productId: string, date: string, checks: ProductFunnelDay): Promise<void>;
+  days(orgSlug: string, productId: string, range: { from: string; to: string }): Promise<FunnelDayItem[]>;
+}
+
+export function createProductFunnelRepository(db: DynamoDBDocumentClient, table: string): ProductFunnelRepository {
+  return {
+    async countVisit(orgSlug, productId, visit) {
+      const date = visit.at.slice(0, 10);
+      const Key = keys.productFunnelDay(orgSlug, productId, date);
+      await db.send(new UpdateCommand({
+        TableName: table, Key,
+        UpdateExpression: 'ADD crawled :one, #platform :one, #purpose :one SET expires_at = :exp',
+        ExpressionAttributeNames: { '#platform': `${CRAWLED_BY}${visit.platform}`, '#purpose': `${PURPOSE}${visit.purpose ?? 'unknown'}` },
+        ExpressionAttributeValues: { ':one': 1, ':exp': expiryOf(date) },
+      }));
+      // The latest visit of the day: a later one only (visits arrive out of order from the logs).
+      await conditionalWrite(() => db.send(new UpdateCommand({
+        TableName: table, Key,
+        UpdateExpression: 'SET last_visit_at = :at',
+        ConditionExpression: 'attribute_not_exists(last_visit_at) OR last_visit_at < :at',
+        ExpressionAttributeValues: { ':at': visit.at },
+      })));
+    },
+
+    async setChecks(orgSlug, productId, date, checks) {
+      await db.send(new UpdateCommand({
+        TableName: table, Key: keys.productFunnelDay(orgSlug, productId, date),
+        UpdateExpression: 'SET checks = :checks, expires_at = :exp',
+        ExpressionAttributeValues: { ':checks': checks, ':exp': expiryOf(date) },
+      }));
+    },
+
+    async days(orgSlug, productId, range) {
+      const prefix = keys.productFunnelPrefix(productId);
+      const items: Record<string, any>[] = [];
+      let startKey: Record<string, any> | undefined;
+      do {
+        const page = await db.send(new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+          ExpressionAttributeValues: { ':pk': keys.org(orgSlug), ':lo': `${prefix}${range.from}`, ':hi': `${prefix}${range.to}` },
+          ExclusiveStartKey: startKey,
+        }));
+        items.push(...(page.Items ?? []));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return items.map((item) => {
+        const crawledBy: Partial<Record<BotPlatformId, number>> = {};
+        const purposes: Record<string, number> = {};
+        for (const [k, v] of Object.entries(item)) {
+          if (k.startsWith(CRAWLED_BY)) crawledBy[k.slice(CRAWLED_BY.length) as BotPlatformId] = Number(v);
+          else if (k.startsWith(PURPOSE)) purposes[k.slice(PURPOSE.length)] = Number(v);
+        }
+        return {
+          date: String(item.SK).slice(prefix.length),
+          crawled: Number(item.crawled ?? 0),
+          crawledBy,
+          purposes,
+          lastVisitAt: item.last_visit_at ?? null,
+          checks: (item.checks as ProductFunnelDay | undefined) ?? null,
+        };
+      });
+    },
+  };
+}
