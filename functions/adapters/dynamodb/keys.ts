@@ -46,6 +46,9 @@ export const keys = {
   /** A product's AI funnel on one UTC day (D170): its visits counted as recorded, its checks set with the day's report. */
   productFunnelDay: (slug: string, productId: string, date: string) => ({ PK: keys.org(slug), SK: `FUNNEL#${productId}#${date}` }),
   productFunnelPrefix: (productId: string) => `FUNNEL#${productId}#`,
+  /** A day's answered checks per platform: the n shared by every product's funnel rates that day. */
+  funnelDayTotals: (slug: string, date: string) => ({ PK: keys.org(slug), SK: `FUNNELDAY#${date}` }),
+  funnelDayTotalsPrefix: 'FUNNELDAY#',
   /** One item per onboarding run (its steps), and a pointer to the latest run. */
   onboardingRun: (slug: string, executionId: string) => ({ PK: keys.org(slug), SK: `ONBOARDING#${executionId}` }),
   onboardingLatest: (slug: string) => ({ PK: keys.org(slug), SK: 'ONBOARDING' }),

@@ -2,13 +2,17 @@
  * The per-product AI funnel, one item per product per UTC day (`FUNNEL#<product>#<date>` in the
  * organization's partition, D170): visits are added as they are recorded (`crawled`, one
  * `crawled_<platform>` and one `purpose_<purpose>` counter, the latest visit time), the day's
- * checks are set whole when its report is stored (a re-run sets the same). A product's window
- * is one Query. Items expire with the visits (400 days).
+ * checks are set whole when its report is stored (a re-run sets the same); beside them one item
+ * per day (`FUNNELDAY#<date>`) holds the day's answered checks per platform, the n every
+ * product's rates share. A product's window is one Query, the window's totals one more.
+ * Items expire with the visits (400 days).
  */
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { PlatformKey } from '../../core/constants';
+import { queryAll } from './query-all';
 import type { BotPlatformId } from '../../core/site/ai-bots';
 import type { ProductFunnelDay } from '../../core/visibility/report';
-import type { FunnelDayItem } from '../../core/visibility/product-funnel';
+import type { FunnelDayItem, FunnelDayTotals } from '../../core/visibility/product-funnel';
 import { conditionalWrite } from './client';
 import { keys } from './keys';
 import { VISIT_RETENTION_DAYS } from './visit-repo';
@@ -21,9 +25,16 @@ export interface ProductFunnelRepository {
   countVisit(orgSlug: string, productId: string, visit: { at: string; platform: BotPlatformId; purpose: string | null }): Promise<void>;
   setChecks(orgSlug: string, productId: string, date: string, checks: ProductFunnelDay): Promise<void>;
   days(orgSlug: string, productId: string, range: { from: string; to: string }): Promise<FunnelDayItem[]>;
+  setDayTotals(orgSlug: string, date: string, answered: Partial<Record<PlatformKey, number>>): Promise<void>;
+  dayTotals(orgSlug: string, range: { from: string; to: string }): Promise<FunnelDayTotals[]>;
 }
 
 export function createProductFunnelRepository(db: DynamoDBDocumentClient, table: string): ProductFunnelRepository {
+  const between = (orgSlug: string, lo: string, hi: string) => queryAll(db, {
+    TableName: table,
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+    ExpressionAttributeValues: { ':pk': keys.org(orgSlug), ':lo': lo, ':hi': hi },
+  });
   return {
     async countVisit(orgSlug, productId, visit) {
       const date = visit.at.slice(0, 10);
@@ -51,20 +62,23 @@ export function createProductFunnelRepository(db: DynamoDBDocumentClient, table:
       }));
     },
 
+    async setDayTotals(orgSlug, date, answered) {
+      await db.send(new UpdateCommand({
+        TableName: table, Key: keys.funnelDayTotals(orgSlug, date),
+        UpdateExpression: 'SET answered = :answered, expires_at = :exp',
+        ExpressionAttributeValues: { ':answered': answered, ':exp': expiryOf(date) },
+      }));
+    },
+
+    async dayTotals(orgSlug, range) {
+      const prefix = keys.funnelDayTotalsPrefix;
+      return (await between(orgSlug, `${prefix}${range.from}`, `${prefix}${range.to}`))
+        .map((item) => ({ date: String(item.SK).slice(prefix.length), answered: (item.answered ?? {}) as Partial<Record<PlatformKey, number>> }));
+    },
+
     async days(orgSlug, productId, range) {
       const prefix = keys.productFunnelPrefix(productId);
-      const items: Record<string, any>[] = [];
-      let startKey: Record<string, any> | undefined;
-      do {
-        const page = await db.send(new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-          ExpressionAttributeValues: { ':pk': keys.org(orgSlug), ':lo': `${prefix}${range.from}`, ':hi': `${prefix}${range.to}` },
-          ExclusiveStartKey: startKey,
-        }));
-        items.push(...(page.Items ?? []));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+      const items = await between(orgSlug, `${prefix}${range.from}`, `${prefix}${range.to}`);
       return items.map((item) => {
         const crawledBy: Partial<Record<BotPlatformId, number>> = {};
         const purposes: Record<string, number> = {};

@@ -4,8 +4,9 @@
  */
 import pLimit from 'p-limit';
 import { ValidationError } from '../../core/errors';
-import { articleSlugOfPath, funnelOfDays, productOfVisitPath, type ProductFunnel } from '../../core/visibility/product-funnel';
-import type { VisibilityReport } from '../../core/visibility/report';
+import { articleSlugOfPath, funnelOfDays, productOfVisitPath, type FunnelDayTotals, type ProductFunnel } from '../../core/visibility/product-funnel';
+import type { VisibilityCheck } from '../../core/visibility/checks';
+import { answeredByPlatform, type VisibilityReport } from '../../core/visibility/report';
 import type { VisitRecord } from '../../core/visits/visit';
 import { visitDateRange } from '../../core/visits/range';
 import { todayUtc, type Container } from '../../container';
@@ -37,9 +38,10 @@ export async function countFunnelVisit(container: Container, orgSlug: string, vi
   }
 }
 
-/** Sets the day's checks of every product the report names (a re-run of the day sets the same). */
-export async function storeFunnelChecks(container: Container, report: VisibilityReport): Promise<void> {
+/** Sets the day's answered checks and the checks of every product the report names (a re-run of the day sets the same). */
+export async function storeFunnelChecks(container: Container, report: VisibilityReport, checks: readonly VisibilityCheck[]): Promise<void> {
   const repo = productFunnelRepositoryOf(container);
+  await repo.setDayTotals(report.org_slug, report.run_date, answeredByPlatform(checks));
   const limit = pLimit(8);
   await Promise.all(report.products.map((p) => limit(() => repo.setChecks(report.org_slug, p.product_id, report.run_date, p.funnel))));
 }
@@ -48,8 +50,14 @@ export function funnelRange(container: Container, query: { from?: string | null;
   return visitDateRange(query, todayUtc(container), FUNNEL_DEFAULT_DAYS);
 }
 
-export async function productFunnel(container: Container, orgSlug: string, productId: string, range: { from: string; to: string }): Promise<ProductFunnel> {
-  return funnelOfDays(productId, range, await productFunnelRepositoryOf(container).days(orgSlug, productId, range));
+export async function productFunnel(
+  container: Container, orgSlug: string, productId: string, range: { from: string; to: string },
+  /** The window's day totals when the caller read them for several products. */
+  known?: FunnelDayTotals[],
+): Promise<ProductFunnel> {
+  const repo = productFunnelRepositoryOf(container);
+  const [days, totals] = await Promise.all([repo.days(orgSlug, productId, range), known ?? repo.dayTotals(orgSlug, range)]);
+  return funnelOfDays(productId, range, days, totals);
 }
 
 export const FUNNEL_SORTS = ['crawled', 'cited', 'mentioned', 'recommended'] as const;
@@ -72,9 +80,9 @@ export async function productFunnels(
 ) {
   const offset = page.cursor ? Number(page.cursor) : 0;
   if (!Number.isInteger(offset) || offset < 0) throw new ValidationError('invalid cursor: pass the next_cursor of a previous page');
-  const products = await container.products.list(orgSlug);
+  const [products, totals] = await Promise.all([container.products.list(orgSlug), productFunnelRepositoryOf(container).dayTotals(orgSlug, range)]);
   const limit = pLimit(16);
-  const funnels = await Promise.all(products.map((p) => limit(async () => ({ name: p.name, funnel: await productFunnel(container, orgSlug, p.productId, range) }))));
+  const funnels = await Promise.all(products.map((p) => limit(async () => ({ name: p.name, funnel: await productFunnel(container, orgSlug, p.productId, range, totals) }))));
   const stage = stageOf[page.sort];
   funnels.sort((a, b) => stage(b.funnel) - stage(a.funnel) || a.funnel.product_id.localeCompare(b.funnel.product_id));
   const slice = funnels.slice(offset, offset + page.limit);

@@ -19,7 +19,7 @@ export async function storeVisibilityReport(
     storeHosts: identity.domains, aiSiteHosts: identity.aiSiteDomains, productEntities,
   });
   await container.visibilityChecks.putReport(business.orgSlug, runDate, report);
-  await storeFunnelChecks(container, report);
+  await storeFunnelChecks(container, report, checks);
   await container.products.recordCitations(business.orgSlug, runDate, Object.fromEntries(report.products.map((p) => [p.product_id, p.citation_count])));
   return report;
 }

@@ -18,6 +18,12 @@ export interface FunnelDayItem {
   checks: ProductFunnelDay | null;
 }
 
+/** A day's answered checks per platform (every product's n that day). */
+export interface FunnelDayTotals {
+  date: string;
+  answered: Partial<Record<PlatformKey, number>>;
+}
+
 /** Where a product leaves the funnel: never crawled, crawled but never surfaced, surfaced but never recommended; null when recommended. */
 export type DropOut = 'crawl' | 'surface' | 'recommendation' | null;
 
@@ -58,13 +64,22 @@ export function dropOutOf(f: { crawled: number; surfaced: number; recommended: n
   return 'crawl';
 }
 
-/** The window's funnel from its day items (any order; days without an item count nothing). */
-export function funnelOfDays(productId: string, range: { from: string; to: string }, days: readonly FunnelDayItem[]): ProductFunnel {
+/**
+ * The window's funnel from the product's day items and the window's day totals (any order;
+ * days without an item count nothing). Every answered check of the window is the n of the
+ * rates, whether or not the product was asked about or named that day.
+ */
+export function funnelOfDays(productId: string, range: { from: string; to: string }, days: readonly FunnelDayItem[], totals: readonly FunnelDayTotals[]): ProductFunnel {
   const byPlatform: Partial<Record<BotPlatformId, number>> = {};
   const purposes: Record<string, number> = {};
   const instead: Record<string, number> = {};
   const checks = { answered: 0, cited: 0, mentioned: 0, recommended: 0 };
   const platformChecks = new Map<PlatformKey, FunnelCounts>();
+  const platformRow = (platform: PlatformKey) => {
+    let row = platformChecks.get(platform);
+    if (!row) platformChecks.set(platform, row = { answered: 0, cited: 0, mentioned: 0, recommended: 0 });
+    return row;
+  };
   let visits = 0;
   let last: string | null = null;
   for (const day of days) {
@@ -74,18 +89,21 @@ export function funnelOfDays(productId: string, range: { from: string; to: strin
     if (day.lastVisitAt && (!last || day.lastVisitAt > last)) last = day.lastVisitAt;
     const c = day.checks;
     if (!c) continue;
-    checks.answered += c.answered;
     checks.cited += c.cited;
     checks.mentioned += c.mentioned;
     checks.recommended += c.recommended;
     addInto(instead, c.competitors_instead);
     for (const [platform, counts] of Object.entries(c.by_platform) as Array<[PlatformKey, FunnelCounts]>) {
-      const row = platformChecks.get(platform) ?? { answered: 0, cited: 0, mentioned: 0, recommended: 0 };
-      row.answered += counts.answered;
+      const row = platformRow(platform);
       row.cited += counts.cited;
       row.mentioned += counts.mentioned;
       row.recommended += counts.recommended;
-      platformChecks.set(platform, row);
+    }
+  }
+  for (const day of totals) {
+    for (const [platform, n] of Object.entries(day.answered) as Array<[PlatformKey, number]>) {
+      platformRow(platform).answered += n;
+      checks.answered += n;
     }
   }
   const interval = (k: number) => (checks.answered > 0 ? wilsonInterval(Math.min(k, checks.answered), checks.answered) : null);

@@ -762,6 +762,13 @@ export function platformStatus(own: ReadonlyArray<Pick<VisibilityCheck, 'result'
  * One record per prompt and platform: a repeated record (a re-run) keeps the boolean over
  * a `null` (D30: a boolean is never overwritten by null), else the later one.
  */
+/** Answered checks of a day per platform (the latest check of each prompt and platform): the n of every product's funnel rates (D170). */
+export function answeredByPlatform(checks: readonly VisibilityCheck[]): Partial<Record<PlatformKey, number>> {
+  const out: Partial<Record<PlatformKey, number>> = {};
+  for (const c of latestChecks(checks)) if (c.status === 'checked' && c.answer) out[c.platform] = (out[c.platform] ?? 0) + 1;
+  return out;
+}
+
 function latestChecks(checks: readonly VisibilityCheck[]): VisibilityCheck[] {
   const byKey = new Map<string, VisibilityCheck>();
   for (const c of checks) {
