@@ -8,7 +8,8 @@
 import { finishBusinessRun, runDailyStep, startBusinessRun } from '../../functions/app/daily/business-run';
 import { deploySite } from '../../functions/app/deploy-site';
 import { getContainer } from '../../functions/container';
-import { DAY_LEASE_SECONDS } from '../../functions/core/daily/run';
+import { DAY_LEASE_SECONDS, newBusinessRun } from '../../functions/core/daily/run';
+import { readDailyExecution } from '../../functions/app/daily/execution';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const ORG = 'lease';
@@ -80,4 +81,22 @@ test('a finished day frees the lease: a later execution the same day runs again 
   for (const [id, status] of [['exec-a', 'failed'], ['exec-b', 'skipped'], ['exec-c', 'skipped'], ['exec-d', 'succeeded'], ['exec-e', 'running']]) {
     expect((await container.dailyRuns.listBusinessRuns(id, { limit: 10 })).runs.map((r) => r.status)).toEqual([status]);
   }
+});
+
+test('an execution recorded before runs were kept per execution still reads back, from its day\'s records', async () => {
+  const container = getContainer();
+  const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+  await container.dailyRuns.createExecution({
+    execution_id: 'exec-old', run_date: '2026-11-20', status: 'succeeded', trigger: 'schedule', org_slugs: null, started_at: '2026-11-20T14:00:00.000Z',
+    finished_at: '2026-11-20T14:05:00.000Z', reason: null, counts: { succeeded: 1, partial: 0, failed: 0, skipped: 0 },
+  });
+  const old = newBusinessRun(ORG, '2026-11-20', 'exec-old', '2026-11-20T14:00:00.000Z');
+  // The record as the earlier layout wrote it: one per business per day.
+  await container.dynamo.db.send(new PutCommand({
+    TableName: container.dynamo.table,
+    Item: { PK: 'DAILYRUN#2026-11-20', SK: `ORG#${ORG}`, type: 'daily_run', ...old, changed_urls: undefined, status: 'succeeded', finished_at: '2026-11-20T14:05:00.000Z' },
+    removeUndefinedValues: true,
+  } as never));
+  const read = await readDailyExecution(container, 'exec-old', { limit: 10 });
+  expect(read.businesses.runs).toEqual([expect.objectContaining({ org_slug: ORG, execution_id: 'exec-old', status: 'succeeded' })]);
 });

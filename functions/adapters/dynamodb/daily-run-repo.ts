@@ -160,6 +160,20 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
       return { runs: (page.Items ?? []).map(toRun), nextCursor: encodeCursor(page.LastEvaluatedKey) };
     },
 
+    async listLegacyBusinessRuns(runDate, executionId, { cursor, limit }) {
+      // Records written before runs were kept per execution: the day's partition, this execution's items.
+      const page = await db.send(new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'PK = :pk',
+        FilterExpression: 'execution_id = :exec AND attribute_exists(steps)',
+        ExpressionAttributeValues: { ':pk': keys.dailyLease(runDate, '').PK, ':exec': executionId },
+        ExclusiveStartKey: decodeCursor(cursor, ['PK', 'SK']),
+        Limit: limit,
+        ConsistentRead: true,
+      }));
+      return { runs: (page.Items ?? []).map(toRun), nextCursor: encodeCursor(page.LastEvaluatedKey) };
+    },
+
     async createExecution(execution) {
       await db.send(new PutCommand({
         TableName: table,
