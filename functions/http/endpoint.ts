@@ -111,8 +111,25 @@ export function endpoint<B extends $ZodType = $ZodType<unknown>, Q extends $ZodT
       if (options.response) assertResponse(options.response, result.body);
       return json(result.statusCode ?? 200, result.body, { ...result.headers, 'X-Request-Id': state.requestId });
     });
+  // What the route accepts and answers, for the published contract (functions/http/openapi.ts).
+  Object.defineProperty(handler, 'contract', {
+    value: { body: options.body, query: options.query, path: options.path, response: options.response, errorShape } satisfies EndpointContract,
+  });
   return handler as unknown as ApiHandler;
 }
+
+/** A route's schemas as its handler validates them (undefined: not validated). */
+export interface EndpointContract {
+  body?: $ZodType;
+  query?: $ZodType;
+  path?: $ZodType;
+  response?: $ZodType;
+  errorShape: ErrorShape;
+}
+
+/** The contract an `endpoint` handler carries; null for a handler built another way. */
+export const contractOf = (handler: unknown): EndpointContract | null =>
+  ((handler as { contract?: EndpointContract } | null)?.contract ?? null);
 
 const constant = (route: RouteDef) => () => route;
 

@@ -1,6 +1,7 @@
 /** Starts the real local stack (embedded database, dev IdP, API server) for a test file. */
 import { startLocalStack, DEV_API_KEY, type LocalStack, type LocalStackOptions } from '../../functions/local/runtime';
 import { setLogSink } from '../../functions/logger';
+import { assertMatchesContract } from './contract';
 
 export { DEV_API_KEY };
 
@@ -35,6 +36,8 @@ export async function startTestStack(env: Record<string, string | undefined> = {
       } catch {
         // not JSON: keep the text
       }
+      // Every answer must match the published contract (docs/openapi.json).
+      if (res.headers.get('content-type')?.includes('json')) assertMatchesContract(method, path, res.status, parsed);
       return { status: res.status, body: parsed, headers: res.headers };
     },
   };

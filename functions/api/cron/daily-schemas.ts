@@ -52,6 +52,8 @@ export const executionResponse = z.object({
     runs: z.array(z.object({
       org_slug: z.string(), run_date: z.string(), execution_id: z.string(), status: z.string(), reason: nullableString,
       started_at: z.string(), finished_at: nullableString, steps: z.record(z.string(), stepState), changed_urls: stringList,
+      // The stopped execution whose day this one resumed (D162).
+      resumed_from: z.optional(nullableString),
     })),
     next_cursor: nullableString,
   }),

@@ -1,9 +1,10 @@
 /**
- * One business's day in the daily schedule: its run record is claimed when the business
- * starts, each batch step runs through `runDailyStep` (which records it, and keeps a step
- * that already succeeded today instead of redoing it), and the record is closed at the end,
- * with the failure and its reason when something failed. One business failing never stops
- * the others: the state machine catches per business and comes here.
+ * One business's day in the daily schedule: the execution's run record of the business is
+ * claimed when it starts and the business's day is taken (a lease, D162), each batch step runs
+ * through `runDailyStep` (which records it, and keeps a step this execution already settled
+ * instead of redoing it), and the record is closed at the end, with the failure and its reason
+ * when something failed, and the day released. One business failing never stops the others:
+ * the state machine catches per business and comes here.
  */
 import {
   businessOutcome, closeUnfinishedSteps, DAILY_STEPS, DAY_LEASE_SECONDS, isSettled, newBusinessRun, PUBLISHING_STEPS, resumedSteps,
