@@ -2,9 +2,8 @@
  * The local stand-in for API Gateway: serves the route manifest by turning each request
  * into a REST (v1) proxy event and calling the very handler module CDK deploys.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { OPENAPI_FILE } from './openapi-document';
+import { serveApiDocs } from './api-docs';
 import { join } from 'node:path';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { ApiHandler } from '../http/endpoint';
@@ -63,11 +62,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     try {
       if (options.extra?.some((route) => route(req, res))) return;
       const path = new URL(req.url ?? '/', 'http://local').pathname;
-      // The published contract (docs/openapi.json, written by npm run openapi), as the dashboard reads it.
-      if (path === '/openapi.json' && (req.method === 'GET' || req.method === 'HEAD')) {
-        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
-        return res.end(req.method === 'HEAD' ? undefined : readFileSync(OPENAPI_FILE));
-      }
+      // The published contract and its reference page (GET /openapi.json, GET /docs).
+      if (serveApiDocs(req, res, path)) return;
       const { match: found, allowed } = match(req.method ?? 'GET', path);
       if (!found) {
         if (allowed.length) return send(res, 405, { status: 'error', error: `method ${req.method} not allowed on ${path}` }, { Allow: allowed.join(', ') });
