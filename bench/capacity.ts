@@ -61,6 +61,7 @@ import { join } from 'node:path';
 import { DAILY_PAGE_SIZE } from '../functions/app/daily/execution';
 import { EDGE_PROPAGATION_WAIT_SECONDS, PLATFORM_KEYS, PLATFORM_LIMIT_DEFAULTS, PROMPTS_SAMPLED_PER_DAY } from '../functions/core/constants';
 import { heading, int, isMain, ms, percentile, printTable, ROOT } from './lib';
+import { seededRandom } from '../functions/core/util/random';
 
 // ---------------------------------------------------------------------------------------
 // assumptions
@@ -364,18 +365,6 @@ export interface DayResult {
 
 // ---------------------------------------------------------------------------------------
 // simulation machinery
-
-/** mulberry32: a small, fast, seedable generator (uniform in [0, 1)). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A per-business seed: seed and index mixed (murmur3's finaliser), so neighbouring businesses draw unrelated streams. */
 function streamSeed(seed: number, index: number): number {

@@ -32,6 +32,8 @@ export const DROP_OUT_RULE = 'recommended at least once: no drop-out; else surfa
 
 export interface PlatformFunnelRow extends FunnelCounts {
   platform: PlatformKey;
+  /** The platform's answered checks of the window: the n of its counts. */
+  answered: number;
   crawled: number;
   /** Its agents read the product's pages and its answers never cited or named it: the most actionable signal. */
   crawled_not_surfaced: boolean;
@@ -74,7 +76,7 @@ export function funnelOfDays(productId: string, range: { from: string; to: strin
   const purposes: Record<string, number> = {};
   const instead: Record<string, number> = {};
   const checks = { answered: 0, cited: 0, mentioned: 0, recommended: 0 };
-  const platformChecks = new Map<PlatformKey, FunnelCounts>();
+  const platformChecks = new Map<PlatformKey, FunnelCounts & { answered: number }>();
   const platformRow = (platform: PlatformKey) => {
     let row = platformChecks.get(platform);
     if (!row) platformChecks.set(platform, row = { answered: 0, cited: 0, mentioned: 0, recommended: 0 });

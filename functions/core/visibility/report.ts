@@ -59,6 +59,7 @@ import { PLATFORM_KEYS, type PlatformKey } from '../constants';
 import type { CatalogProduct } from '../site/types';
 import { currencyOf, priceStatement, stockStatement } from '../site/offers';
 import { priceSpan } from '../products/variants';
+import { productOfVisitPath } from './product-funnel';
 import { aliasCounts, classifyCitation, hostMatches, normalizeHost, productNameCounts, type CitationRules } from './mention-matcher';
 import { findName, nameTokens } from '../text/name-match';
 import type { CitationKind } from './platform-answer';
@@ -161,10 +162,12 @@ export interface ProductReport {
   funnel: ProductFunnelDay;
 }
 
-/** One platform's answers of the day, as they reached one product. */
+/**
+ * One platform's answers of the day, as they reached one product. The n of the rates (the
+ * day's answered checks, the same for every product) is kept once per day, not per product
+ * (`answeredByPlatform`, D170).
+ */
 export interface FunnelCounts {
-  /** Answered checks (any prompt): the n of the rates. */
-  answered: number;
   /** Answers whose own citations point at the product's pages. */
   cited: number;
   /** Answers that name the product. */
@@ -727,10 +730,8 @@ function productOfUrl(url: string, index: ProductUrlIndex): string | null {
   if (!onAi && !onStore) return null;
   const path = pathOf(parsed);
   if (onAi || isRouted(path)) {
-    const llms = /^\/llms\/([^/]+)\.txt$/.exec(path);
-    if (llms) return index.byHandle.get(llms[1]) ?? null;
-    const page = /\/products\/([^/]+)/.exec(path);
-    return page ? (index.byHandle.get(page[1]) ?? null) : null;
+    const handle = productOfVisitPath(path);
+    return handle ? (index.byHandle.get(handle) ?? null) : null;
   }
   return index.byPath.get(storeProductPath(path)) ?? null;
 }
@@ -896,16 +897,16 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
   };
   const mismatches: FactMismatch[] = [];
   const funnel = new Map<string, ProductFunnelDay>();
-  const answeredBy = new Map<PlatformKey, number>();
+  const emptyFunnel = (): ProductFunnelDay => ({ cited: 0, mentioned: 0, recommended: 0, by_platform: {}, competitors_instead: {} });
   const funnelOf = (id: string) => {
     let day = funnel.get(id);
-    if (!day) funnel.set(id, day = { answered: 0, cited: 0, mentioned: 0, recommended: 0, by_platform: {}, competitors_instead: {} });
+    if (!day) funnel.set(id, day = emptyFunnel());
     return day;
   };
   const add = (id: string, platform: PlatformKey, stage: 'cited' | 'mentioned' | 'recommended') => {
     const day = funnelOf(id);
     day[stage]++;
-    (day.by_platform[platform] ??= { answered: 0, cited: 0, mentioned: 0, recommended: 0 })[stage]++;
+    (day.by_platform[platform] ??= { cited: 0, mentioned: 0, recommended: 0 })[stage]++;
   };
 
   for (const c of checks) {
@@ -913,7 +914,6 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
     const text = c.answer.text ?? '';
     const tokens = tokenize(text);
     const mentions = findProductMentions(text, nameIndex, tokens);
-    answeredBy.set(c.platform, (answeredBy.get(c.platform) ?? 0) + 1);
     const named = new Set(mentions.map((m) => input.products[m.product].productId));
     for (const id of named) {
       add(id, c.platform, 'mentioned');
@@ -1015,13 +1015,6 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
   const productCitations = cited.products;
   const entityOf = new Map(input.productEntities.map((e) => [e.productId, e.entityId]));
   const productIds = [...new Set([...sampledIds, ...productCitations.keys(), ...retrieved.products.keys(), ...funnel.keys()])].sort();
-  const answered = [...answeredBy.values()].reduce((n, v) => n + v, 0);
-  const funnelDay = (id: string): ProductFunnelDay => {
-    const day = funnel.get(id) ?? { answered: 0, cited: 0, mentioned: 0, recommended: 0, by_platform: {}, competitors_instead: {} };
-    const byPlatform: ProductFunnelDay['by_platform'] = {};
-    for (const [platform, n] of answeredBy) byPlatform[platform] = { ...(day.by_platform[platform] ?? { cited: 0, mentioned: 0, recommended: 0 }), answered: n };
-    return { ...day, answered, by_platform: byPlatform };
-  };
   const products: ProductReport[] = productIds.map((id) => {
     const own = checks.filter((c) => c.product_id === id);
     const bools = own.filter((c) => c.result !== null);
@@ -1035,7 +1028,7 @@ export function buildVisibilityReport(input: VisibilityReportInput): VisibilityR
       score: percent(trues, bools.length),
       citation_count: productCitations.get(id) ?? 0,
       retrieved_count: retrieved.products.get(id) ?? 0,
-      funnel: funnelDay(id),
+      funnel: funnel.get(id) ?? emptyFunnel(),
     };
   });
 
