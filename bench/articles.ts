@@ -6,9 +6,9 @@
  * spread over the products), exactly as 2a does; the published pages are then measured
  * (article-quality.ts). Then the same with a stand-in model that adds two invented claims to
  * every answer, through the model engine's check: how many it drops, and how many get published (0).
- * `npx tsx bench/articles.ts` prints the figures (~10 s).
+ * `npx tsx bench/articles.ts` prints the figures (~10 s); BENCH_ARTICLES_DUMP=<dir> also writes the pages.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildArticleFiles } from '../functions/core/articles/article-page';
 import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, fingerprintOf, type AnswerWriter, type ArticleCatalogue } from '../functions/core/articles/compose';
@@ -85,6 +85,12 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
       articles.push({ title: question.title, productId: product.productId, html: build.files[0]!.content });
       made++;
     }
+  }
+  // BENCH_ARTICLES_DUMP=<dir>: the published pages, to read them as a shopper would.
+  if (process.env.BENCH_ARTICLES_DUMP) {
+    const dir = join(process.env.BENCH_ARTICLES_DUMP, label.replace(/[^a-z0-9]+/gi, '-'));
+    mkdirSync(dir, { recursive: true });
+    for (const a of articles) writeFileSync(join(dir, `${a.productId}--${a.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}.html`), a.html);
   }
   const inventedSentences = articles.filter((a) => INVENTED_MARK.test(a.html)).length;
   return { label, quality: measureArticleQuality(articles, snapshot.products), planned, rejected, inventedSentences, ms: performance.now() - t0 };

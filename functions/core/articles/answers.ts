@@ -96,6 +96,9 @@ function comparison(question: Question, said: Set<string>): WrittenAnswer {
     }
     return block;
   });
+  // A side with nothing of its own to say (siblings sold under one description) compares
+  // nothing: no answer, so the gate turns the question down as one the store cannot answer.
+  if (blocks.some((b) => b.sentences.length + b.items.length === 0)) return { blocks: [], uncovered: [], sources: [], engine: 'extractive' };
   const uncovered: string[] = [];
   for (const c of COMPARED) {
     const onA = a.facts.some((f) => c.test(f.text));

@@ -101,6 +101,19 @@ describe('extractive answers', () => {
     expect(answer.uncovered).toContain('The store does not say how to care for the Steel Stovetop Kettle.');
   });
 
+  test('two siblings sold under one description compare nothing: the gate turns the comparison down', async () => {
+    const TOTE = 'A roomy canvas bag with a zip pocket for keys and a phone. Fits mats up to 6mm thick.';
+    const siblings: StoreSnapshot = { ...snapshot, products: [
+      product('canvas-bag-tote', 'Canvas Mat Bag Tote', 'Yoga Bag', TOTE),
+      product('canvas-bag-sling', 'Canvas Mat Bag Sling', 'Yoga Bag', TOTE),
+    ] };
+    const site = siteOf(siblings);
+    const comparison = entityQuestions(site.catalogue, 'canvas-bag-tote', site.context).find((q) => q.intent === 'comparison')!;
+    expect(comparison.title).toBe('How does the Canvas Mat Bag Tote compare with the Canvas Mat Bag Sling?');
+    expect(writeExtractiveAnswer(comparison).blocks).toEqual([]);
+    expect(await reviewQuestion(comparison, extractiveWriter, [])).toMatchObject({ ok: false, reason: 'the store\'s facts do not answer the question' });
+  });
+
   test('no sentence twice, no price, no stock on the page; the h1 and the JSON-LD headline are the question', async () => {
     const question = entityQuestions(catalogue, 'steel-kettle', context).find((q) => q.intent === 'use')!;
     const answer = writeExtractiveAnswer(question);
