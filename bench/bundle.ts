@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { ROUTES } from '../functions/routes';
-import { buildPackageLayer, layerPackagesOf, type LayerPackage } from '../lib/layers';
+import { buildPackageLayer, externalsOf, FLEET_LAYERS, layerPackagesOf, type LayerPackage } from '../lib/layers';
 import { heading, isMain, kb, printTable, ROOT } from './lib';
 
 /** The issue's aim for one API Lambda bundle (minified). */
@@ -65,7 +65,7 @@ export interface BundleReport {
 export function lambdaModules(): { module: string; kind: 'api' | 'edge'; entry: string; fromLayers: LayerPackage[] }[] {
   const api = [...new Set(ROUTES.map((r) => r.handler))].map((module) => ({
     module, kind: 'api' as const, entry: join(ROOT, 'functions', `${module}.ts`),
-    fromLayers: [...new Set(ROUTES.filter((r) => r.handler === module).flatMap(layerPackagesOf))],
+    fromLayers: [...FLEET_LAYERS, ...new Set(ROUTES.filter((r) => r.handler === module).flatMap(layerPackagesOf))],
   }));
   const edgeEntry = join(ROOT, `${EDGE_MODULE}.ts`);
   return existsSync(edgeEntry) ? [...api, { module: EDGE_MODULE, kind: 'edge' as const, entry: edgeEntry, fromLayers: [] }] : api;
@@ -86,7 +86,7 @@ export async function bundleModule(module: string, entry: string, outDir: string
     format: 'cjs',
     bundle: true,
     minify: true,
-    external: ['@aws-sdk/*', ...fromLayers],
+    external: ['@aws-sdk/*', ...externalsOf(fromLayers)],
     sourcemap: true,
     metafile: true,
     logLevel: 'silent',
@@ -108,7 +108,7 @@ export async function bundleModule(module: string, entry: string, outDir: string
 export function measureLayers(): LayerFigure[] {
   const users = new Map<LayerPackage, Set<string>>();
   for (const route of ROUTES) {
-    for (const pkg of layerPackagesOf(route)) users.set(pkg, (users.get(pkg) ?? new Set()).add(route.handler));
+    for (const pkg of [...FLEET_LAYERS, ...layerPackagesOf(route)]) users.set(pkg, (users.get(pkg) ?? new Set()).add(route.handler));
   }
   return [...users].map(([pkg, modules]) => {
     const layer = buildPackageLayer(pkg);
@@ -182,7 +182,7 @@ export function printBundleReport(report: BundleReport): void {
   if (report.layers.length) {
     console.log('\nLambda layers (outside the per-route limit; lib/layers.ts):');
     printTable(['layer', 'files', 'unzipped', 'deflated', 'used by'], report.layers.map((l) => [
-      `${l.package}@${l.version}`, String(l.files), kb(l.bytes), kb(l.deflatedBytes), l.usedBy.join(', '),
+      `${l.package}@${l.version}`, String(l.files), kb(l.bytes), kb(l.deflatedBytes), FLEET_LAYERS.includes(l.package) ? `every Lambda (${l.usedBy.length} route modules, the tasks)` : l.usedBy.join(', '),
     ]));
   }
   const biggest = byMin[0];

@@ -30,7 +30,7 @@ import type { EntityIdentity, PlatformClient } from '../functions/core/visibilit
 import { PROMPTS_PER_DAY } from '../functions/core/visibility/sample';
 import { ensureTable, startEmbeddedDatabase } from '../functions/local/database';
 import { startPlatformFakes } from '../functions/local/platform-fakes';
-import { createLogger, setLogLevel } from '../functions/logger';
+import { configureLogging, createLogger } from '../functions/logger';
 import { heading, isMain, printTable } from './lib';
 
 export interface PlatformFigure {
@@ -61,7 +61,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function measureVisibility(options: { checks?: number; latencyMs?: number } = {}): Promise<VisibilityReport> {
   const checks = options.checks ?? Number(process.env.BENCH_VIS_CHECKS ?? 40);
   const latencyMs = options.latencyMs ?? Number(process.env.BENCH_VIS_LATENCY_MS ?? 200);
-  setLogLevel('error');
+  configureLogging({ level: 'error', format: 'text' });
   const limits = loadConfig(process.env).platformLimits;
   const database = await startEmbeddedDatabase();
   const fakes = await startPlatformFakes({

@@ -5,6 +5,7 @@
 import type { QuotaPolicy } from './core/articles/quota';
 import { PLATFORM_NUMBERS, SECRET_GROUPS, SECRET_GROUP_NAMES, SECRET_NAMES, type PlatformNumber, type SecretGroup, type SecretValues } from './core/provider-settings';
 import { EDGE_PROPAGATION_WAIT_SECONDS, EDGE_UPDATE_BATCH_PAUSE_SECONDS, NATIVE_CERTIFICATE_WAIT_SECONDS, PLATFORM_LIMIT_DEFAULTS, VERIFICATION_POLL_INTERVAL_SECONDS } from './core/constants';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger';
 import { stateMachineArnVariable, WORKFLOWS, type WorkflowName } from './core/workflows';
 
 export interface Config {
@@ -33,7 +34,9 @@ export interface Config {
   /** Port suffix of AI-site URLs: none on AWS; the local runtime sets its AI-site host's port. */
   aiSitePort: string;
   articleQuotaPolicy: QuotaPolicy;
-  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  logLevel: LogLevel;
+  /** `json` (Powertools, one JSON object per line) on Lambda, `text` (readable lines) elsewhere, unless LOG_FORMAT says otherwise. */
+  logFormat: LogFormat;
   /** Where AI-site releases live: a directory locally, an S3 bucket (+ KVS) on AWS. */
   sites: { dir?: string; bucket?: string; kvsArn?: string };
   /** Workflow artifacts: a directory locally; on AWS, `artifacts/` in the sites bucket. */
@@ -85,10 +88,7 @@ export interface Config {
 type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Config {
-  const policy = env.ARTICLE_QUOTA_POLICY ?? 'one-time-burst';
-  if (policy !== 'one-time-burst' && policy !== 'weekly-100') {
-    throw new Error(`ARTICLE_QUOTA_POLICY must be one-time-burst or weekly-100, got ${policy}`);
-  }
+  const policy = oneOf('ARTICLE_QUOTA_POLICY', env.ARTICLE_QUOTA_POLICY, ['one-time-burst', 'weekly-100'], 'one-time-burst');
   const local = Boolean(env.DYNAMODB_ENDPOINT);
   const config: Config = {
     onLambda: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
@@ -110,7 +110,8 @@ export function loadConfig(env: Env = process.env): Config {
     aiSiteScheme: env.AI_SITE_SCHEME ?? (local ? 'http' : 'https'),
     aiSitePort: '',
     articleQuotaPolicy: policy,
-    logLevel: (env.LOG_LEVEL as Config['logLevel']) ?? 'info',
+    logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
+    logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, env.AWS_LAMBDA_FUNCTION_NAME ? 'json' : 'text'),
     sites: { dir: env.SITES_DIR || undefined, bucket: env.SITES_BUCKET || undefined, kvsArn: env.SITES_KVS_ARN || undefined },
     artifactsDir: env.ARTIFACTS_DIR || undefined,
     apiPublicUrl: (env.API_PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, ''),
@@ -200,4 +201,10 @@ function nonNegativeInteger(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of seconds (0 or more), got ${raw}`);
   return value;
+}
+
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${allowed.join(', ')}, got ${raw}`);
+  return raw as T;
 }

@@ -6,7 +6,7 @@
  */
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { applySecretValues, loadConfig, type Config } from './config';
-import { createLogger, setLogLevel } from './logger';
+import { createLogger, configureLogging } from './logger';
 import { createFsArtifactStore } from './adapters/local/fs-artifact-store';
 import { createOnboardingRepository } from './adapters/dynamodb/onboarding-repo';
 import { createPrepaymentScanRepository } from './adapters/dynamodb/prepayment-scan-repo';
@@ -105,7 +105,7 @@ export const systemClock: Clock = { now: () => new Date() };
 export const todayUtc = (container: Pick<Container, 'clock'>): string => container.clock.now().toISOString().slice(0, 10);
 
 export function buildContainer(config: Config = loadConfig(), overrides: Partial<Container> = {}): Container {
-  setLogLevel(config.logLevel);
+  configureLogging({ level: config.logLevel, format: config.logFormat });
   const db = createDocumentClient({ region: config.region, endpoint: config.dynamodbEndpoint });
   const table = config.tableName;
   const clock = overrides.clock ?? systemClock;

@@ -1,10 +1,20 @@
 /**
- * Structured JSON logs, one line per event. Values under secret-looking keys are
- * redacted and bearer tokens / API keys inside strings are masked, so a log line can
- * never carry a credential even when a caller logs a whole header map by mistake.
+ * Structured logs, one line per event. Values under secret-looking keys are redacted and
+ * bearer tokens / API keys inside strings are masked before any output sees them, so a log
+ * line can never carry a credential even when a caller logs a whole header map by mistake.
+ *
+ * Two outputs for the same calls (LOG_FORMAT): `json` on Lambda, through Powertools for AWS
+ * Lambda's Logger (service, cold start, function and request ids, X-Ray trace id, one JSON
+ * object per line for CloudWatch Logs Insights); `text` locally, one readable line. Tests
+ * capture the events as JSON lines through `setLogSink`.
  */
+import { powertoolsLogger } from './powertools';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+export type LogFormat = 'json' | 'text';
+export const LOG_FORMATS: readonly LogFormat[] = ['json', 'text'];
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 const SECRET_KEY = /authorization|api[-_]?key|token|secret|password|signature|cookie|credential/i;
 const SECRET_VALUE = /(Bearer\s+)[A-Za-z0-9._~+/=-]+|(whsec_|sk_(?:live|test)_)[A-Za-z0-9+/=_]+/g;
@@ -27,26 +37,39 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
+/** One event with its fields already redacted. */
+export interface LogEvent {
+  level: LogLevel;
+  msg: string;
+  fields: Record<string, unknown>;
+}
+
 export type LogSink = (line: string) => void;
-let sink: LogSink = (line) => process.stdout.write(line + '\n');
-/** Tests capture log lines through this. */
-export function setLogSink(next: LogSink): LogSink {
+let sink: LogSink | null = null;
+/** Tests capture events (as JSON lines) through this; null restores the configured output. */
+export function setLogSink(next: LogSink | null): LogSink | null {
   const previous = sink;
   sink = next;
   return previous;
 }
 
-let threshold = LEVELS.info;
-/** Set once by the composition root from the LOG_LEVEL setting. */
-export function setLogLevel(level: LogLevel): void {
-  threshold = LEVELS[level] ?? LEVELS.info;
+let threshold = RANK.info;
+// Lambda's runtime sets AWS_LAMBDA_FUNCTION_NAME: JSON there until the settings say otherwise.
+let format: LogFormat = process.env.AWS_LAMBDA_FUNCTION_NAME ? 'json' : 'text';
+
+/** Set once by the composition root from the LOG_LEVEL and LOG_FORMAT settings. */
+export function configureLogging(settings: { level: LogLevel; format: LogFormat }): void {
+  threshold = RANK[settings.level] ?? RANK.info;
+  format = settings.format;
+  if (format === 'json') powertoolsLogger().setLogLevel(settings.level.toUpperCase() as Uppercase<LogLevel>);
 }
 
+export const logFormat = (): LogFormat => format;
+
 export function createLogger(base: Record<string, unknown> = {}): Logger {
-  const write = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-    if (LEVELS[lvl] < threshold) return;
-    const entry = redact({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields });
-    sink(JSON.stringify(entry));
+  const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
+    if (RANK[level] < threshold) return;
+    emit({ level, msg: redact(msg) as string, fields: redact({ ...base, ...fields }) as Record<string, unknown> });
   };
   return {
     debug: (m, f) => write('debug', m, f),
@@ -55,4 +78,18 @@ export function createLogger(base: Record<string, unknown> = {}): Logger {
     error: (m, f) => write('error', m, f),
     child: (fields) => createLogger({ ...base, ...fields }),
   };
+}
+
+function emit(event: LogEvent): void {
+  if (sink) sink(JSON.stringify({ time: new Date().toISOString(), level: event.level, msg: event.msg, ...event.fields }));
+  else if (format === 'json') powertoolsLogger()[event.level](event.msg, event.fields);
+  else process.stdout.write(readableLine(event) + '\n');
+}
+
+/** `12:03:04 WARN  step failed  task=deploy org=acme error={"name":"Error",...}` */
+export function readableLine({ level, msg, fields }: LogEvent, at = new Date()): string {
+  const pairs = Object.entries(fields)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${typeof v === 'string' && !/\s/.test(v) ? v : JSON.stringify(v)}`);
+  return [at.toISOString().slice(11, 19), level.toUpperCase().padEnd(5), msg, ...(pairs.length ? [' ' + pairs.join(' ')] : [])].join(' ');
 }

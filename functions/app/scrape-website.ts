@@ -18,6 +18,7 @@ import { requireBusiness } from './business';
 import { saveSiteInput } from './site-inputs';
 import { probeStoreAgentFiles } from './store-agent-files';
 import { saveStoreSitemap } from './store-sitemap';
+import { countMetric } from '../metrics';
 
 /** The size limit the stored copy of the store's robots.txt has always had. */
 const ROBOTS_TXT_MAX_BYTES = 512 * 1024;
@@ -86,6 +87,12 @@ export function storeRobotsTxtOf(map: MapSiteResult): string | null {
  * by the scraper (Firecrawl). `fetched`: store requests the built-in scraper made here.
  */
 export async function scrapeMapped(scraper: Scraper, map: MapSiteResult, only?: ReadonlySet<string>): Promise<{ scraped: ScrapeResult; fetched: number }> {
+  const result = await settlePages(scraper, map, only);
+  countMetric('PagesScraped', result.scraped.pages.length);
+  return result;
+}
+
+async function settlePages(scraper: Scraper, map: MapSiteResult, only?: ReadonlySet<string>): Promise<{ scraped: ScrapeResult; fetched: number }> {
   const wanted = only ? map.urls.filter((u) => only.has(u.url)) : map.urls;
   if (!map.captured) {
     const scraped = wanted.length > 0 ? await scraper.scrape(wanted) : { pages: [], failures: [] };

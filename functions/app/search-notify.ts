@@ -15,6 +15,7 @@ import type { BusinessTaskInput, SkippedDailyStep } from './daily/business-run';
 import { digestChanges } from '../core/site/digests';
 import { dailyBaseline, publishedDigests } from './site-digests';
 import { siteIdentity } from './site-identity';
+import { countMetric } from '../metrics';
 
 const log = createLogger({ component: 'search-notify' });
 
@@ -45,7 +46,10 @@ export async function submitIndexNow(
   const results = [];
   if (!skipped) for (const submission of plan.submissions) results.push(await engines.indexNow.submit(submission));
   const failed = results.filter((r) => !r.ok);
-  if (failed.length) log.warn('IndexNow submission failed', { org: input.orgSlug, reasons: failed.map((r) => (r.ok ? '' : r.reason)) });
+  if (failed.length) {
+    log.warn('IndexNow submission failed', { org: input.orgSlug, reasons: failed.map((r) => (r.ok ? '' : r.reason)) });
+    countMetric('VendorErrors', failed.length, { vendor: 'indexnow' });
+  }
   return {
     host: plan.host,
     key_location: plan.keyLocation,

@@ -20,6 +20,7 @@ import { todayUtc, type Container } from '../container';
 import { visitRepositoryOf } from '../engines/visit-repository';
 import { countFunnelVisit } from './visibility/product-funnel';
 import { createLogger } from '../logger';
+import { countMetric } from '../metrics';
 
 export interface VisitOutcome {
   status: 'success' | 'ignored';
@@ -165,7 +166,10 @@ export async function recordSighting(container: Container, sighting: Sighting): 
     visit_class: verdict.visitClass,
   };
   const { outcome, source } = await visitRepositoryOf(container).record(site.orgSlug, visit, { key, bucket, neighbour });
-  if (outcome === 'recorded') await countFunnelVisit(container, site.orgSlug, visit);
+  if (outcome === 'recorded') {
+    await countFunnelVisit(container, site.orgSlug, visit);
+    countMetric('AiVisits', 1, { platform: verdict.platformId });
+  }
   return {
     response: {
       status: 'success',

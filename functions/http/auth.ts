@@ -2,6 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { Webhook, WebhookVerificationError } from 'svix/dist/webhook';
+import { countMetric } from '../metrics';
 import { ForbiddenError, ProviderNotConfiguredError, UnauthorizedError, ValidationError } from '../core/errors';
 import type { Container } from '../container';
 import type { AuthClass } from '../routes';
@@ -89,6 +90,7 @@ async function verifyWebhook(headers: Record<string, string | undefined>, rawBod
   const timestamp = family && headers[`${family}-timestamp`];
   const signature = family && headers[`${family}-signature`];
   if (!id || !timestamp || !signature) {
+    countMetric('WebhookRejections', 1, { reason: 'unsigned' });
     throw new ValidationError('missing signature headers: hook-id, hook-timestamp and hook-signature are required');
   }
   const secret = await loadSecret();
@@ -97,7 +99,10 @@ async function verifyWebhook(headers: Record<string, string | undefined>, rawBod
   try {
     webhook.verify(rawBody, { 'svix-id': id, 'svix-timestamp': timestamp, 'svix-signature': signature });
   } catch (err) {
-    if (err instanceof WebhookVerificationError) throw new UnauthorizedError(`invalid webhook signature: ${err.message}`);
+    if (err instanceof WebhookVerificationError) {
+      countMetric('WebhookRejections', 1, { reason: 'bad-signature' });
+      throw new UnauthorizedError(`invalid webhook signature: ${err.message}`);
+    }
     // svix JSON.parses the payload only once a signature matched: a signed body that is not
     // JSON is the sender's bad input (400), never a server error.
     if (err instanceof SyntaxError) throw new ValidationError(`invalid JSON body: ${err.message}`);

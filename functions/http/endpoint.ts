@@ -1,6 +1,6 @@
 /**
  * The middleware stack, written once for every API route (middy, handler last):
- *   request context (request id, logger, error mapping) → header normalizer →
+ *   request context (request id, logger, metrics, error mapping) → header normalizer →
  *   auth class of the route → shared rate limit → JSON body → zod validation →
  *   org isolation → handler.
  * Auth comes from the route manifest, so a handler cannot disagree with the CDK API.
@@ -15,6 +15,7 @@ import { RATE_LIMITS } from '../core/constants';
 import { RateLimitedError, ValidationError } from '../core/errors';
 import { clientIdentity } from '../core/net/client-address';
 import { getContainer, type Container } from '../container';
+import { beginInvocation, endInvocation } from '../invocation';
 import { createLogger, type Logger } from '../logger';
 import { findRoute, getRoute, type RouteDef } from '../routes';
 import { assertSameOrganization, authenticate, type AuthContext } from './auth';
@@ -149,10 +150,12 @@ function requestContext(resolve: (e: APIGatewayProxyEvent) => RouteDef, errorSha
       const state: State = { route, requestId, log, startedAt: Date.now(), errorShape };
       request.internal.state = state;
       stateOfEvent.set(request.event, state);
+      beginInvocation(request.context, { correlationId: requestId, business: businessOfPath(request.event) });
     },
     after: (request) => {
       const state = stateOf(request as Request);
       state.log.info('request', { status: request.response?.statusCode, duration_ms: Date.now() - state.startedAt, org: orgOf(state.auth) });
+      endInvocation();
     },
     onError: (request) => {
       const state = (request.internal.state as State | undefined) ?? {
@@ -164,9 +167,16 @@ function requestContext(resolve: (e: APIGatewayProxyEvent) => RouteDef, errorSha
         error: logLevel === 'error' ? request.error : { name: request.error?.name, message: request.error?.message },
       });
       request.response = json(statusCode, body, { ...headers, 'X-Request-Id': state.requestId });
+      endInvocation();
     },
   };
 }
+
+/** The business a route's path names (`{business_id}`, `{org_slug}`, `{org_id}`), for the metrics' metadata. */
+const businessOfPath = (event: APIGatewayProxyEvent): string | undefined => {
+  const params = event.pathParameters ?? {};
+  return params.business_id ?? params.org_slug ?? params.org_id ?? undefined;
+};
 
 const orgOf = (auth?: AuthContext) => (auth?.kind === 'jwt' ? auth.orgId : undefined);
 

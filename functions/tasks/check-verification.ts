@@ -1,13 +1,14 @@
 import { checkVerification } from '../app/domain-verification';
 import { readyContainer } from '../container';
 import { searchNotifyEnginesOf } from '../engines/search-notify';
+import { lambdaTask } from '../invocation';
 
 /**
  * domain-connect: one webmaster verification poll (`attempt` 1..12, D18); the 12th failure
  * sets FAILED. `done` ends the polling.
  */
-export const handler = async (event: { org_slug: string; attempt: number }): Promise<Record<string, unknown>> => {
+export const handler = lambdaTask(async (event: { org_slug: string; attempt: number }): Promise<Record<string, unknown>> => {
   const container = await readyContainer();
   const check = await checkVerification(container, searchNotifyEnginesOf(container).webmaster, event.org_slug, event.attempt);
   return { org_slug: event.org_slug, attempt: event.attempt, ...check };
-};
+});

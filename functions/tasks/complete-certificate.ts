@@ -5,6 +5,7 @@ import { readyContainer } from '../container';
 import { cdnOf } from '../engines/cdn';
 import { certificatesOf } from '../engines/certificates';
 import { searchNotifyEnginesOf } from '../engines/search-notify';
+import { lambdaTask } from '../invocation';
 
 /**
  * The complete-certificate workflow's task (POST /api/domain/complete-certificate/{org_id}):
@@ -13,9 +14,9 @@ import { searchNotifyEnginesOf } from '../engines/search-notify';
  * in the execution's input/output, not in the database). Stores the response (D20); the
  * output names the outcome only.
  */
-export const handler = async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
+export const handler = lambdaTask(async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
   const container = await readyContainer();
   const { httpStatus, body } = await runCompleteCertificate(container, { ...certificatesOf(container), gateway: cdnOf(container).gateway, webmaster: searchNotifyEnginesOf(container).webmaster }, event.org_slug);
   await saveWorkflowResult(container, COMPLETE_CERTIFICATE_WORKFLOW, event.execution_id, httpStatus, body);
   return { execution_id: event.execution_id, http_status: httpStatus, status: body.status };
-};
+});

@@ -4,6 +4,7 @@ import { saveWorkflowResult } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { cdnOf } from '../engines/cdn';
 import { dnsCheckerOf } from '../engines/dns';
+import { lambdaTask } from '../invocation';
 
 /**
  * The domain-connect workflow's first task (POST /api/domain/mark-step-complete/{org_id}):
@@ -11,9 +12,9 @@ import { dnsCheckerOf } from '../engines/dns';
  * customer's domain, DEPLOYED. Stores the route's response (D20); the output tells the rest
  * of the execution what to follow up (native certificate, verification polling).
  */
-export const handler = async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
+export const handler = lambdaTask(async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
   const container = await readyContainer();
   const { httpStatus, body, followUp } = await runConnectDomain(container, { gateway: cdnOf(container).gateway, dns: dnsCheckerOf(container) }, event.org_slug, event.execution_id);
   await saveWorkflowResult(container, DOMAIN_CONNECT_WORKFLOW, event.execution_id, httpStatus, body);
   return { org_slug: event.org_slug, execution_id: event.execution_id, http_status: httpStatus, connected: followUp !== null, ...(followUp ?? {}) };
-};
+});

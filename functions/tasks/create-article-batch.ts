@@ -1,5 +1,6 @@
 import { createArticleBatch, type ArticleBatch } from '../app/articles/daily';
 import { readyContainer } from '../container';
+import { lambdaTask } from '../invocation';
 
 /** Daily 2a, one Map item: the articles one entity still lacks today (saved, not deployed). */
-export const handler = async (event: ArticleBatch) => createArticleBatch(await readyContainer(), event);
+export const handler = lambdaTask(async (event: ArticleBatch) => createArticleBatch(await readyContainer(), event));

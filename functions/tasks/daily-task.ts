@@ -6,15 +6,16 @@
 import { runDailyStep, type BusinessTaskInput, type SkippedDailyStep } from '../app/daily/business-run';
 import { readyContainer, type Container } from '../container';
 import type { DailyStepId } from '../core/daily/run';
+import { lambdaTask } from '../invocation';
 import { createLogger } from '../logger';
 
 export function dailyTask(step: DailyStepId, work: (container: Container, input: BusinessTaskInput) => Promise<Record<string, unknown> | SkippedDailyStep>) {
-  return async (event: BusinessTaskInput): Promise<Record<string, unknown>> => {
+  return lambdaTask(async (event: BusinessTaskInput): Promise<Record<string, unknown>> => {
     const log = createLogger({ task: `daily ${step}`, execution_id: event?.execution_id, org: event?.org_slug });
     const container = await readyContainer();
     const startedAt = Date.now();
     const result = await runDailyStep(container, event, step, () => work(container, event));
     log.info('daily step finished', { status: result.status, duration_ms: Date.now() - startedAt });
     return result;
-  };
+  });
 }

@@ -3,15 +3,16 @@ import { DOMAIN_DISCONNECT_WORKFLOW, type DomainExecutionInput } from '../app/do
 import { saveWorkflowResult } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { dnsCheckerOf } from '../engines/dns';
+import { lambdaTask } from '../invocation';
 
 /**
  * The domain-disconnect workflow's task (POST /api/domain/mark-disconnect-complete/{org_id}):
  * the restored records reported, the public origin back to the AI-site host and the site
  * redeployed, DISCONNECTED. Stores the route's response (D20).
  */
-export const handler = async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
+export const handler = lambdaTask(async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
   const container = await readyContainer();
   const { httpStatus, body } = await runDisconnectComplete(container, dnsCheckerOf(container), event.org_slug, event.execution_id);
   await saveWorkflowResult(container, DOMAIN_DISCONNECT_WORKFLOW, event.execution_id, httpStatus, body);
   return { org_slug: event.org_slug, execution_id: event.execution_id, http_status: httpStatus, status: body.status };
-};
+});

@@ -1,5 +1,6 @@
 import { finishOnboarding, type StepInput } from '../app/onboarding';
 import { readyContainer } from '../container';
+import { lambdaTask } from '../invocation';
 
 /** After every branch ended: the run's outcome (succeeded, partial or failed). */
-export const handler = async (event: StepInput) => finishOnboarding(await readyContainer(), event);
+export const handler = lambdaTask(async (event: StepInput) => finishOnboarding(await readyContainer(), event));

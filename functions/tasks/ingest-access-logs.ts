@@ -15,6 +15,7 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ingestAccessLogLines, type IngestSummary } from '../app/visits-ingest';
 import { readyContainer } from '../container';
 import { createLogger } from '../logger';
+import { lambdaTask } from '../invocation';
 
 /** Reads one object as a stream (injected by tests). */
 export type ObjectStreamReader = (bucket: string, key: string) => Promise<Readable>;
@@ -63,4 +64,4 @@ export function createIngestHandler(read: ObjectStreamReader = readFromS3) {
   };
 }
 
-export const handler = createIngestHandler();
+export const handler = lambdaTask(createIngestHandler());

@@ -1,5 +1,6 @@
 import { prepareDailyRun, type PrepareInput } from '../app/daily/execution';
 import { readyContainer } from '../container';
+import { lambdaTask } from '../invocation';
 
 /** Records the daily-schedule execution and sets up the fan-out (run date, first page). */
-export const handler = async (event: PrepareInput) => prepareDailyRun(await readyContainer(), event);
+export const handler = lambdaTask(async (event: PrepareInput) => prepareDailyRun(await readyContainer(), event));

@@ -2,6 +2,7 @@ import { runPromptRegeneration } from '../app/regenerate-prompts';
 import { REGENERATE_WORKFLOW, type RegenerateExecutionInput } from '../app/regenerate-prompts-run';
 import { saveWorkflowResult } from '../app/workflow-results';
 import { readyContainer } from '../container';
+import { lambdaTask } from '../invocation';
 
 /**
  * The regenerate-prompts workflow's task (POST /api/manual-trigger/regenerate-prompts and
@@ -9,9 +10,9 @@ import { readyContainer } from '../container';
  * stores the spec response for the route that waits on it (D20). A failure of the work is
  * that response (status `error`); only a failure to store it fails the task.
  */
-export const handler = async (event: RegenerateExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
+export const handler = lambdaTask(async (event: RegenerateExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
   const container = await readyContainer();
   const { httpStatus, body } = await runPromptRegeneration(container, event);
   await saveWorkflowResult(container, REGENERATE_WORKFLOW, event.execution_id, httpStatus, body);
   return { execution_id: event.execution_id, http_status: httpStatus, status: body.status, prompts_generated: body.prompts_generated, prompts_saved: body.prompts_saved };
-};
+});

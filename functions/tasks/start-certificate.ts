@@ -5,15 +5,16 @@ import { readyContainer } from '../container';
 import { cdnOf } from '../engines/cdn';
 import { certificatesOf } from '../engines/certificates';
 import { searchNotifyEnginesOf } from '../engines/search-notify';
+import { lambdaTask } from '../invocation';
 
 /**
  * The start-certificate workflow's task (POST /api/domain/start-certificate/{org_id}): domain
  * analysis, CAA pre-check, original records captured, one ACME order; stores the response for
  * the route that waits on it (D20). The output names the outcome only.
  */
-export const handler = async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
+export const handler = lambdaTask(async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
   const container = await readyContainer();
   const { httpStatus, body } = await runStartCertificate(container, { ...certificatesOf(container), gateway: cdnOf(container).gateway, webmaster: searchNotifyEnginesOf(container).webmaster }, event.org_slug);
   await saveWorkflowResult(container, START_CERTIFICATE_WORKFLOW, event.execution_id, httpStatus, body);
   return { execution_id: event.execution_id, http_status: httpStatus, status: body.status };
-};
+});

@@ -6,10 +6,11 @@ import { runStep, type SkippedStep, type StepInput } from '../app/onboarding';
 import { readyContainer, type Container } from '../container';
 import { InputsNotReadyError } from '../core/errors';
 import type { StepId } from '../core/onboarding/steps';
+import { lambdaTask } from '../invocation';
 import { createLogger } from '../logger';
 
 export function stepTask(step: StepId, work: (container: Container, orgSlug: string) => Promise<unknown>) {
-  return async (event: StepInput): Promise<Record<string, unknown>> => {
+  return lambdaTask(async (event: StepInput): Promise<Record<string, unknown>> => {
     const log = createLogger({ task: step, execution_id: event?.execution_id, org: event?.org_slug });
     const container = await readyContainer();
     const startedAt = Date.now();
@@ -25,5 +26,5 @@ export function stepTask(step: StepId, work: (container: Container, orgSlug: str
       log.warn('step failed', { error: { name: (err as Error).name, message: (err as Error).message }, duration_ms: Date.now() - startedAt });
       throw err;
     }
-  };
+  });
 }

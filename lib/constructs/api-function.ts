@@ -14,12 +14,14 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { externalsOf, FLEET_LAYERS } from '../layers';
 import { LOCK_FILE, PROJECT_ROOT } from '../paths';
+import { packageLayer } from './package-layer';
+import { RUNTIME } from './runtime';
 
 export const DEFAULT_TIMEOUT_SECONDS = 29;
 export const DEFAULT_MEMORY_MB = 512;
 export const LOG_RETENTION = logs.RetentionDays.ONE_MONTH;
-export const RUNTIME = lambda.Runtime.NODEJS_22_X;
 
 export interface ApiFunctionProps {
   /** Absolute path of the TypeScript module exporting `handler`. */
@@ -29,7 +31,7 @@ export interface ApiFunctionProps {
   timeoutSeconds?: number;
   memorySize?: number;
   environment?: Record<string, string>;
-  /** Packages left out of the bundle besides `@aws-sdk/*` (the runtime's); they must come from `layers`. */
+  /** Packages left out of the bundle besides `@aws-sdk/*` (the runtime's) and Powertools; they must come from `layers`. */
   externalModules?: string[];
   layers?: lambda.ILayerVersion[];
 }
@@ -60,11 +62,12 @@ export class ApiFunction extends nodejs.NodejsFunction {
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: LOCK_FILE,
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
-      layers: props.layers,
+      // Powertools (logs and metrics) comes from a layer every function attaches (lib/layers.ts).
+      layers: [...FLEET_LAYERS.map((pkg) => packageLayer(scope, pkg)), ...(props.layers ?? [])],
       bundling: {
         minify: true,
         sourceMap: true,
-        externalModules: ['@aws-sdk/*', ...(props.externalModules ?? [])],
+        externalModules: ['@aws-sdk/*', ...externalsOf(FLEET_LAYERS), ...(props.externalModules ?? [])],
         target: 'node22',
       },
     });

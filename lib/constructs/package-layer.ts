@@ -7,7 +7,7 @@ import { Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { buildPackageLayer, LAYER_PACKAGES, type LayerPackage } from '../layers';
-import { RUNTIME } from './api-function';
+import { RUNTIME } from './runtime';
 
 const layers = new WeakMap<Stack, Map<LayerPackage, lambda.LayerVersion>>();
 

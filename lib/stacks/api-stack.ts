@@ -25,7 +25,7 @@ import * as path from 'node:path';
 import { ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
 import { packageLayer } from '../constructs/package-layer';
-import { layerPackagesOf } from '../layers';
+import { externalsOf, layerPackagesOf } from '../layers';
 import { grantRateLimitCounters, grantReadWorkflow, grantSiteFiles, grantStartWorkflow, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess } from '../nag';
 import { FUNCTIONS_DIR } from '../paths';
@@ -191,7 +191,7 @@ export class ApiStack extends Stack {
         description: key,
         timeoutSeconds: route.timeoutSeconds,
         environment: baseEnv,
-        externalModules: layerPackages,
+        externalModules: externalsOf(layerPackages),
         layers: layerPackages.map((pkg) => packageLayer(functionStack, pkg)),
       });
       // Every auth class touches the table (rate limiter, repositories): GET routes read only,

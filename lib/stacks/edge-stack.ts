@@ -16,7 +16,7 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import * as path from 'node:path';
-import { RUNTIME } from '../constructs/api-function';
+import { RUNTIME } from '../constructs/runtime';
 import { EDGE_FUNCTION_DIR } from '../paths';
 
 export const EDGE_REGION = 'us-east-1';

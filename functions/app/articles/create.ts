@@ -26,6 +26,7 @@ import { requireBusiness } from '../business';
 import { loadSnapshot } from '../snapshot';
 import type { Business } from '../../core/model';
 import { saveSitePart } from '../site-part-store';
+import { countMetric } from '../../metrics';
 
 export interface CreateArticlesOptions {
   /** Product slug or entity id; null/absent: a business article. */
@@ -223,6 +224,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
     related.push({ title: record.title, article_path: record.article_path });
     created.push({ record, build });
   }
+  countMetric('ArticlesCreated', created.length);
   const shortfall = created.length < options.count
     ? `${created.length} of ${options.count} written: the store's content answers no further question about ${entity ? entity.name : 'the business'}` +
       (rejected.length ? ` (${rejected.length} turned down by the quality gate)` : '')

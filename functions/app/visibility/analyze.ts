@@ -27,6 +27,7 @@ import type { SkippedDailyStep } from '../daily/business-run';
 import { entityIdentityOf } from './identity';
 import { claimDailySample, recordSkippedAnalysis } from './sample';
 import { storeVisibilityReport } from './store-report';
+import { countMetric } from '../../metrics';
 
 const log = createLogger({ component: 'visibility' });
 
@@ -96,10 +97,18 @@ async function runChecks(container: Container, engines: VisibilityEngines, sampl
     await Promise.all(todo.map((prompt) => gate(async () => {
       const check = { ...await checkOne(container, engines, platform, prompt, identity, sample.run_date), org_slug: sample.org_slug };
       await container.visibilityChecks.putCheck(check);
+      countCheck(check);
       byKey.set(keyOf(check.platform, check.prompt_id), check);
     })));
   }));
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
+}
+
+/** A check in the metrics: by platform and outcome; a platform or judge that failed is a vendor error. */
+function countCheck(check: VisibilityCheck): void {
+  countMetric('VisibilityChecks', 1, { platform: check.platform, outcome: check.status });
+  if (check.status === 'failed') countMetric('VendorErrors', 1, { vendor: check.platform });
+  if (check.judge_error) countMetric('VendorErrors', 1, { vendor: 'judge' });
 }
 
 async function checkOne(

@@ -14,6 +14,7 @@ import type { ChatMessage } from '../../../core/generate/model-prompts';
 import type { Parsed } from '../../../core/generate/model-output';
 import type { ProviderFetch } from '../provider-fetch';
 import { AttemptError, createScrubber, requestJson, withRetries } from '../vendor-request';
+import { countMetric } from '../../../metrics';
 
 export { parseRetryAfter } from '../vendor-request';
 
@@ -136,7 +137,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         describe: (err) => scrub(`unexpected error: ${(err as Error)?.message ?? String(err)}`),
       },
     );
-    return outcome.ok ? outcome.value : { ok: false, error: outcome.reason };
+    if (outcome.ok) return outcome.value;
+    countMetric('VendorErrors', 1, { vendor: 'model' });
+    return { ok: false, error: outcome.reason };
   }
 
   return { model, host, call, stats: () => ({ ...counters }) };
