@@ -1,6 +1,6 @@
 /**
  * `npm start`: the whole service on this machine, no AWS account, no internet.
- * Ports and settings: ../shared/LOCAL_RUNTIME.md and the README.
+ * Ports and settings: ../shared/LOCAL_RUNTIME.md, docs/local-runtime.md and docs/settings.md.
  */
 import { startDemoStore, type DemoStore } from '../functions/local/demo-store';
 import { DEMO_ORG, onboardDemoStore } from '../functions/local/demo-onboarding';
@@ -50,7 +50,7 @@ ${demoToken}
   if (env.DEMO !== '0') {
     // A fixed port: the demo business keeps its store URL (and its distribution's origin) across restarts.
     demo = await startDemoStore({ port: Number(env.DEMO_STORE_PORT ?? 8083), adminPort: Number(env.DEMO_STORE_ADMIN_PORT ?? 8084), size: env.DEMO_STORE_SIZE ? Number(env.DEMO_STORE_SIZE) : undefined });
-    console.log(`Demo store       ${demo.origin}  (${demo.stats.products} products, ${demo.stats.totalPages} pages)\nDemo store admin ${demo.adminUrl}  (POST /products, DELETE /products/<handle>, PUT /pages/<handle>, GET /state)\nOnboarding the demo store:`);
+    console.log(`Demo store       ${demo.origin}  (${demo.stats.products} products, ${demo.stats.totalPages} pages)\nDemo store admin ${demo.adminUrl}  (GET /state, POST /products, PATCH|DELETE /products/<handle>, PUT|DELETE /pages/<handle>, POST /reset)\nOnboarding the demo store:`);
     const started = Date.now();
     try {
       const report = await onboardDemoStore(stack, demo.origin, 'Harbor & Pine Coffee Co.', (line) => console.log(`  ${line}`));
@@ -69,7 +69,7 @@ ${skipped.map((s) => `  ${s.id} ${s.status}: ${s.reason}`).join('\n')}
       console.error(`  onboarding the demo store failed: ${(err as Error).message}`);
     }
   }
-  // The README's "Trying it" commands use these variables.
+  // The README's "Trying it" commands (and docs/local-runtime.md's) use these variables.
   console.log(`
 Paste into a shell to try it (README: Trying it):
   export API=${apiUrl} SITES_PORT=${stack.sites.port} PROXY=http://127.0.0.1:${stack.proxy.port} KEY=${stack.config.apiKey === DEV_API_KEY ? DEV_API_KEY : '<your API_KEY>'}

@@ -95,7 +95,7 @@ function providerSettingsFromContext(node: Node): Partial<Record<SettingName, st
   for (const key of contextKeys(node)) {
     const entry = secretKeys.get(key.toLowerCase());
     if (entry && str(node, key) !== undefined) {
-      throw new Error(`context ${CONTEXT_PREFIX}${key}: ${entry.env} is a secret; put it in the Secrets Manager secret of the ${entry.group} group, never in context (README: Deploying to AWS)`);
+      throw new Error(`context ${CONTEXT_PREFIX}${key}: ${entry.env} is a secret; put it in the Secrets Manager secret of the ${entry.group} group, never in context (docs/operations.md: Provider settings and secrets)`);
     }
   }
   const values: Partial<Record<SettingName, string>> = {};

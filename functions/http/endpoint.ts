@@ -27,7 +27,7 @@ export interface EndpointOptions<B extends $ZodType, Q extends $ZodType, P exten
   path?: P;
   /** `detail` answers errors as `{detail}` (the ai-website operation). */
   errorShape?: ErrorShape;
-  /** The response body's contract: a body that breaks it is a server fault (500), never sent. */
+  /** The success (2xx) body's contract: a body that breaks it is a server fault (500), never sent. */
   response?: $ZodType;
 }
 
@@ -109,8 +109,10 @@ export function endpoint<B extends $ZodType = $ZodType<unknown>, Q extends $ZodT
         container,
         route: state.route,
       });
-      if (options.response) assertResponse(options.response, result.body);
-      return json(result.statusCode ?? 200, result.body, { ...result.headers, 'X-Request-Id': state.requestId });
+      const status = result.statusCode ?? 200;
+      // The response schema is the success contract; a handler's own error answers keep the error shape.
+      if (options.response && status < 300) assertResponse(options.response, result.body);
+      return json(status, result.body, { ...result.headers, 'X-Request-Id': state.requestId });
     });
   // What the route accepts and answers, for the published contract (functions/http/openapi.ts).
   Object.defineProperty(handler, 'contract', {

@@ -10,6 +10,20 @@ import * as z from 'zod/mini';
 import { EXECUTION_ID, WORKFLOW_WAIT_MS } from '../app/workflow-results';
 import type { ApiResult } from './endpoint';
 
+/** The 202 of a workflow route (D20): still running; `status_url` (also the `Location` header) reads it back. */
+export const runningResponse = z.object({
+  status: z.literal('running'),
+  execution_id: z.string(),
+  status_url: z.string().check(z.describe('GET it for the result: 202 while running, then the operation\'s answer (also the Location header)')),
+});
+
+/**
+ * The success contract of a route answering a workflow's outcome (a POST that waits, or its
+ * `GET .../{execution_id}` read-back): the operation's finished body (`finished`, which
+ * `workflowAnswer` gives the `execution_id`), or the running 202.
+ */
+export const workflowResponse = <T extends z.ZodMiniType>(finished: T) => z.union([finished, runningResponse]);
+
 /** `{execution_id}` of a read-back path: the ids this service makes (app/workflow-results.ts). */
 export const executionIdPath = z.object({ execution_id: z.string().check(z.regex(EXECUTION_ID, 'must be an execution id')) });
 

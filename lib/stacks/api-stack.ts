@@ -24,6 +24,7 @@ import type { Construct } from 'constructs';
 import * as path from 'node:path';
 import { ROUTES, routeId, routeKey, type RouteDef } from '../../functions/routes';
 import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
+import { ApiDocumentation } from '../constructs/api-documentation';
 import { packageLayer } from '../constructs/package-layer';
 import { externalsOf, layerPackagesOf } from '../layers';
 import { grantRateLimitCounters, grantReadWorkflow, grantSiteFiles, grantStartWorkflow, type SiteFiles } from '../grants';
@@ -134,6 +135,8 @@ export class ApiStack extends Stack {
         tracingEnabled: true,
       },
     });
+    const documentation = new ApiDocumentation(this, 'Documentation', { api: this.api, routes });
+    (this.api.deploymentStage.node.defaultChild as apigateway.CfnStage).documentationVersion = documentation.version;
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason: 'Requests are validated in each Lambda by zod schemas (functions/http middleware), which also give the spec\'s error bodies.',

@@ -1,5 +1,5 @@
 /**
- * The dependency rule of the codebase (README: Layout): contracts live in ports.ts or core/,
+ * The dependency rule of the codebase (docs/layout.md): contracts live in ports.ts or core/,
  * adapters implement them, and use cases reach adapters only through the container and the
  * engines. A module that imports across that line fails here with the offending import.
  */

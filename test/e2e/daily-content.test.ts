@@ -94,6 +94,18 @@ describe('create-ai-article, articles and timestamps through the routes', () => 
     }
     expect((await stack.call('POST', '/api/cron/create-ai-article', { body: { business_id: ORG } })).status).toBe(401);
   });
+
+  test('submit-indexnow: a refused submission is a 502 in the error shape, naming what the engine answered', async () => {
+    indexNow.reset();
+    indexNow.failNext(503, 10);
+    const refused = await stack.call('POST', '/api/cron/submit-indexnow', { ...key, body: { urls: ['/'], source_url: store.origin } });
+    expect(refused.status).toBe(502);
+    expect(refused.body).toMatchObject({ status: 'error', business_id: ORG, ok: false, error: expect.stringMatching(/^IndexNow refused the submission: .*503/) });
+    indexNow.reset();
+    const sent = await stack.call('POST', '/api/cron/submit-indexnow', { ...key, body: { urls: ['/'], source_url: store.origin } });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ status: 'success', business_id: ORG, ok: true, urls_submitted: 1 });
+  });
 });
 
 describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', () => {

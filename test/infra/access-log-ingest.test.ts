@@ -1,5 +1,5 @@
 /**
- * lib/constructs/access-log-ingest.ts in the data stack (where the README says to wire it):
+ * lib/constructs/access-log-ingest.ts in the data stack (docs/operations.md: Metrics and logs):
  * the ingest Lambda, its least-privilege grants, the bucket notification for new CloudFront
  * log files, and cdk-nag with every finding fixed or acknowledged.
  */

@@ -1,6 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as fs from 'node:fs';
 import { ROUTES, routeKey } from '../../functions/routes';
+import { OPENAPI_DOCUMENT } from '../../lib/constructs/api-documentation';
 import { handlerEntry, routeArea, routeSecretGroups, STAGE_NAME } from '../../lib/stacks/api-stack';
 import { asArray, buildTestService, type CfnResource, ofType, type Resources, roleOf, statementsOfRole } from './helpers';
 
@@ -194,5 +195,22 @@ describe('API stack', () => {
       MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, LoggingLevel: 'ERROR', MetricsEnabled: true })],
     });
     expect(Object.keys(ofType(parent, 'AWS::ApiGateway::RestApi'))).toHaveLength(1);
+  });
+
+  test('the stage publishes docs/openapi.json as API documentation: the API and every method, in one version', () => {
+    const document = JSON.parse(fs.readFileSync(OPENAPI_DOCUMENT, 'utf8'));
+    const parts = Object.values(ofType(parent, 'AWS::ApiGateway::DocumentationPart')).map((p) => ({ ...p.Properties!.Location, properties: JSON.parse(p.Properties!.Properties) }));
+    expect(parts.filter((p) => p.Type === 'API')).toEqual([{ Type: 'API', properties: { info: document.info } }]);
+    const methods = parts.filter((p) => p.Type === 'METHOD');
+    expect(methods.map((p) => `${p.Method} ${p.Path}`).sort()).toEqual(ROUTES.map(routeKey).sort());
+    const health = methods.find((p) => p.Path === '/health')!;
+    expect(health.properties).toEqual({ summary: document.paths['/health'].get.summary, tags: ['health'], operationId: 'getHealth' });
+
+    const [[versionId, version]] = Object.entries(ofType(parent, 'AWS::ApiGateway::DocumentationVersion'));
+    expect(version.Properties!.DocumentationVersion).toMatch(new RegExp(`^${document.info.version.replace(/\./g, '\\.')}-[0-9a-f]{12}$`));
+    expect((version as { DependsOn?: string[] }).DependsOn).toHaveLength(parts.length);
+    const [stage] = Object.values(ofType(parent, 'AWS::ApiGateway::Stage')) as Array<CfnResource & { DependsOn?: string[] }>;
+    expect(stage.Properties!.DocumentationVersion).toBe(version.Properties!.DocumentationVersion);
+    expect(stage.DependsOn).toContain(versionId);
   });
 });

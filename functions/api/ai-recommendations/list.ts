@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import { listVisits } from '../../app/visits';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
+import { visitsResponse } from './ai-recommendations-responses';
 
 export const MAX_PAGE_SIZE = 500;
 
@@ -25,6 +26,7 @@ export const handler = endpoint('GET /api/ai-recommendations/{business_id}', {
     limit,
     cursor: z.optional(z.string().check(z.maxLength(2048))),
   }),
+  response: visitsResponse,
 }, async ({ path, query, container }) => ({
   body: await listVisits(container, path.business_id, {
     from: query.from || null,

@@ -4,7 +4,18 @@ import { NotFoundError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 
-export const handler = endpoint('GET /api/ai-website/{org_slug}', { path: z.object({ org_slug: orgSlug }), errorShape: 'detail' }, async ({ path, container }) => {
+export const handler = endpoint('GET /api/ai-website/{org_slug}', {
+  path: z.object({ org_slug: orgSlug }),
+  errorShape: 'detail',
+  response: z.object({
+    status: z.literal('success'),
+    deployment_url: z.string(),
+    project_name: z.nullable(z.string()).check(z.describe('hosting project name (the organization slug); null on a site record that never named one')),
+    deployed_at: z.string().check(z.describe('ISO timestamp of the last deployment')),
+    business_name: z.string(),
+    source_url: z.string().check(z.describe('the website the AI site mirrors')),
+  }),
+}, async ({ path, container }) => {
   const business = await container.businesses.get(path.org_slug);
   if (!business) throw new NotFoundError(`Business ${path.org_slug} not found`);
   const site = await container.aiSites.get(path.org_slug);

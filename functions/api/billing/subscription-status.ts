@@ -6,12 +6,18 @@
  */
 import * as z from 'zod/mini';
 import { readSubscriptionStatus } from '../../app/billing';
+import { STRIPE_SUBSCRIPTION_STATUSES } from '../../core/billing/subscription';
 import { endpoint } from '../../http/endpoint';
 
 const nullableWhole = z.nullable(z.int());
 
 export const handler = endpoint('GET /api/subscription-status', {
-  response: z.object({ status: z.string().check(z.minLength(1)), trial_end: nullableWhole, days_remaining: nullableWhole }),
+  response: z.object({
+    // Every value the payment provider has is passed through, and one it adds later too.
+    status: z.string().check(z.minLength(1), z.describe(`none (no subscription) or the payment provider's status: ${STRIPE_SUBSCRIPTION_STATUSES.join(', ')}`)),
+    trial_end: nullableWhole.check(z.describe('Unix seconds; set only while trialing')),
+    days_remaining: z.nullable(z.int().check(z.minimum(0))).check(z.describe('whole days left of the trial, rounded up; set only while trialing')),
+  }),
 }, async ({ auth, container, log }) => {
   if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
   return { body: await readSubscriptionStatus(container, auth.orgId, log) };

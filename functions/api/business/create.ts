@@ -12,7 +12,19 @@ import { requiredText } from '../../http/schemas';
 
 const body = z.strictObject({ name: requiredText('name', 200), url: requiredText('url', 2048) });
 
-export const handler = endpoint('POST /api/business', { body }, async ({ body, auth, container }) => {
+/** 201: the business as created (its favicon is fetched later, by onboarding step 1d). */
+const response = z.object({
+  status: z.literal('success'),
+  business: z.object({
+    id: z.string().check(z.describe('business entity id (UUID)')),
+    name: z.string(),
+    org_slug: z.string(),
+    url: z.string().check(z.describe('the store origin, as the fetch policy accepted it')),
+    favicon_url: z.null().check(z.describe('always null at creation; onboarding step 1d fetches it')),
+  }),
+});
+
+export const handler = endpoint('POST /api/business', { body, response }, async ({ body, auth, container }) => {
   if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
   // The store becomes a fetch target (onboarding, the schedule) and the CDN's origin: the
   // one fetch policy applies now, so no private, loopback or metadata address is ever stored.

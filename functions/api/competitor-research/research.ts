@@ -8,13 +8,28 @@
  */
 import * as z from 'zod/mini';
 import { researchCompetitors } from '../../app/competitors';
+import { COMPETITOR_RESEARCH_RESULTS } from '../../core/constants';
 import { AppError, ValidationError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 
 // Optional here so a missing url is answered in this route's own error shape.
 const query = z.object({ url: z.optional(z.string()) });
 
-export const handler = endpoint('POST /api/competitor-research', { query }, async ({ query, container, log }) => {
+/** The top 5 competitors (spec: Competitors). */
+const found = z.object({
+  success: z.literal(true),
+  data: z.object({
+    competitors: z.array(z.object({
+      name: z.string(),
+      website: z.string().check(z.describe('the competitor website\'s origin')),
+      strengths: z.array(z.string()).check(z.describe('claims taken from its own page; empty when the page could not be read')),
+      favicon_url: z.string(),
+    })).check(z.maxLength(COMPETITOR_RESEARCH_RESULTS)),
+  }),
+});
+// Failures are answered by the handler as `{success: false, error}` with their 4xx/5xx status
+// (D15): the document's error shape, not this success contract.
+export const handler = endpoint('POST /api/competitor-research', { query, response: found }, async ({ query, container, log }) => {
   try {
     const url = query.url?.trim() ?? '';
     if (!url) throw new ValidationError('url is required (query parameter ?url=)');

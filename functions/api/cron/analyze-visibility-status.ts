@@ -6,9 +6,10 @@
 import { readVisibilityAnalysis } from '../../app/visibility/reads';
 import { skippedAnalysisOf } from '../../app/visibility/sample';
 import { endpoint } from '../../http/endpoint';
+import { analysisResponse } from './visibility-responses';
 import { executionIdPath, visibilityDayQuery, visibilityRunDate } from './visibility-schemas';
 
-export const handler = endpoint('GET /api/cron/analyze-visibility/{execution_id}', { path: executionIdPath, query: visibilityDayQuery }, async ({ path, query, container }) => {
+export const handler = endpoint('GET /api/cron/analyze-visibility/{execution_id}', { path: executionIdPath, query: visibilityDayQuery, response: analysisResponse }, async ({ path, query, container }) => {
   const runDate = visibilityRunDate(container, query.run_date);
   const read = await readVisibilityAnalysis(container, path.execution_id, query.business_id, runDate);
   const skipped = read.status === 'succeeded'

@@ -13,7 +13,21 @@ import { isoDate, orgSlug, productRef } from '../../http/schemas';
 
 const body = z.strictObject({ business_id: orgSlug, product_id: productRef, backdate_to: z.optional(z.nullable(isoDate)) });
 
-export const handler = endpoint('POST /api/cron/create-ai-article', { body }, async ({ body, container }) => {
+/** 201: the spec's response; the files are saved, not deployed (deploy-site does that). */
+const str = z.string();
+const response = z.object({
+  status: z.literal('success'),
+  files: z.array(z.object({ path: str, content: str })).check(z.describe('to deploy with deploy-site')),
+  article_path: str.check(z.describe('/<slug>/')),
+  title: str,
+  published_date: str,
+  project_name: str,
+  ai_site_url: str,
+  existing_posts: z.array(z.object({ title: str, article_path: str })),
+  faq_category: z.enum(['business_article', 'product_article']),
+});
+
+export const handler = endpoint('POST /api/cron/create-ai-article', { body, response }, async ({ body, container }) => {
   const { articles, rejected, shortfall, existing } = await createArticles(container, body.business_id, { productId: body.product_id ?? null, count: 1, backdateTo: body.backdate_to ?? null });
   if (!articles[0]) {
     const turnedDown = rejected.slice(0, 3).map((r) => `"${r.title}": ${r.reason}`).join('; ');

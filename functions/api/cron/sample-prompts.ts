@@ -6,9 +6,9 @@
 import { drawSample } from '../../app/visibility/sample';
 import { requireBusiness } from '../../app/business';
 import { endpoint } from '../../http/endpoint';
-import { visibilityDayQuery, visibilityRunDate } from './visibility-schemas';
+import { sampleResponse, visibilityDayQuery, visibilityRunDate } from './visibility-schemas';
 
-export const handler = endpoint('GET /api/cron/sample-prompts', { query: visibilityDayQuery }, async ({ query, container }) => {
+export const handler = endpoint('GET /api/cron/sample-prompts', { query: visibilityDayQuery, response: sampleResponse }, async ({ query, container }) => {
   await requireBusiness(container, query.business_id);
   const runDate = visibilityRunDate(container, query.run_date);
   const stored = await container.visibilityChecks.getSample(query.business_id, runDate);

@@ -20,7 +20,18 @@ const body = z.object({
   backdate_to: z.optional(z.nullable(isoDate)),
 });
 
-export const handler = endpoint('POST /api/cron/store-visibility-score', { body }, async ({ body, container }) => {
+/** The spec's response; a platform score is null when that platform answered no check (D30). */
+const response = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  overall_score: z.number().check(z.describe('integer 0-100, the floor rule applied')),
+  prompts_analyzed: z.number(),
+  total_true: z.number(),
+  platform_scores: z.object(Object.fromEntries(PLATFORM_KEYS.map((k) => [`${k}_score`, z.nullable(z.number())])))
+    .check(z.describe('platform_1_score ... platform_8_score: integer 0-100, null when the platform answered no check')),
+});
+
+export const handler = endpoint('POST /api/cron/store-visibility-score', { body, response }, async ({ body, container }) => {
   const entity = await resolveEntity(container, body.business_id, body.product_id);
   const today = todayUtc(container);
   const entryDate = body.backdate_to ?? today;

@@ -16,11 +16,26 @@ const body = z.strictObject({
   source_url: requiredText('source_url', 2048),
 });
 
-export const handler = endpoint('POST /api/cron/submit-indexnow', { body }, async ({ body, container }) => {
+/** 200: submitted, or `skipped` (a host search engines cannot fetch; nothing sent). A refused submission is a 502. */
+const response = z.object({
+  status: z.enum(['success', 'skipped']),
+  business_id: z.string(),
+  host: z.string().check(z.describe('the host the URLs were submitted for (the customer domain when one serves the site, else the AI-site host)')),
+  key_location: z.string(),
+  urls_submitted: z.number(),
+  submissions: z.array(z.object({ status: z.number(), urls: z.number() })).check(z.describe('one per IndexNow request (at most 10,000 URLs each): the engine\'s HTTP status (200/202) and the URLs sent')),
+  excluded: z.array(z.object({ url: z.string(), reason: z.string() })).check(z.describe('paths that could not be submitted on that host, with the reason (D28)')),
+  ok: z.literal(true),
+  skipped: z.nullable(z.string()).check(z.describe('why nothing was sent; null when submitted')),
+});
+
+export const handler = endpoint('POST /api/cron/submit-indexnow', { body, response }, async ({ body, container }) => {
   const orgSlug = await businessOfSourceUrl(container, body.source_url);
   const result = await submitIndexNow(container, { orgSlug, aiPaths: body.urls });
-  return {
-    statusCode: result.ok ? 200 : 502,
-    body: { status: result.skipped ? 'skipped' : result.ok ? 'success' : 'error', business_id: orgSlug, ...result },
-  };
+  if (!result.ok) {
+    // The error shape (its `error` says what the engine answered), with the submissions beside it.
+    const reasons = result.submissions.flatMap((s) => ('error' in s && s.error ? [s.error] : []));
+    return { statusCode: 502, body: { status: 'error', error: `IndexNow refused the submission: ${reasons.join('; ')}`, business_id: orgSlug, ...result } };
+  }
+  return { body: { status: result.skipped ? 'skipped' : 'success', business_id: orgSlug, ...result } };
 });

@@ -1,4 +1,4 @@
-/** Request contracts of the batch 2b cron routes (the spec shows no bodies for them). */
+/** Request contracts of the batch 2b cron routes, and the small responses (the spec shows no bodies for them). */
 import * as z from 'zod/mini';
 import { ValidationError } from '../../core/errors';
 import { CHECK_RETENTION_DAYS } from '../../core/visibility/checks';
@@ -10,6 +10,33 @@ import { isoDate, orgSlug } from '../../http/schemas';
 export const visibilityDayRequest = z.strictObject({ business_id: orgSlug, run_date: z.optional(isoDate) });
 export const visibilityDayQuery = z.object({ business_id: orgSlug, run_date: z.optional(isoDate) });
 export const executionIdPath = z.object({ execution_id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,80}$/, 'must be an execution id')) });
+
+/** A prompt of the day's sample (D31). */
+const sampledPrompt = z.object({
+  prompt_id: z.string(),
+  prompt: z.string(),
+  entity_id: z.string(),
+  product_id: z.nullable(z.string()).check(z.describe('product slug; null for the business entity')),
+  was_untested: z.boolean().check(z.describe('whether the prompt had never been tested when it was sampled')),
+});
+
+/** GET /api/cron/sample-prompts: the stored sample of the day (`stored`), else the one it will draw. */
+export const sampleResponse = z.object({
+  business_id: z.string(),
+  run_date: z.string(),
+  stored: z.boolean().check(z.describe('true once the day\'s analysis drew the sample; false: the sample it will draw')),
+  prompts: z.array(sampledPrompt).check(z.describe('10 prompts of the business: untested first, then random (D31)')),
+  total: z.number(),
+});
+
+/** POST /api/cron/analyze-visibility (202): the visibility-analysis execution started; read it at `status_url`. */
+export const analysisStartedResponse = z.object({
+  status: z.literal('running'),
+  execution_id: z.string(),
+  business_id: z.string(),
+  run_date: z.string(),
+  status_url: z.string(),
+});
 
 /**
  * The day a visibility route may be asked about (the schema already made it a real calendar

@@ -5,6 +5,7 @@
  * domains (`proxy_status` → SSL_VALIDATED). Runs as a complete-certificate execution (D20).
  */
 import { COMPLETE_CERTIFICATE_WORKFLOW } from '../../app/domain-operation-run';
+import { completeCertificateResponse } from './certificate-schemas';
 import { domainPostHandler } from './operation-http';
 
-export const handler = domainPostHandler('POST /api/domain/complete-certificate/{org_id}', COMPLETE_CERTIFICATE_WORKFLOW);
+export const handler = domainPostHandler('POST /api/domain/complete-certificate/{org_id}', COMPLETE_CERTIFICATE_WORKFLOW, completeCertificateResponse);

@@ -10,8 +10,9 @@ import { dnsCheckerOf } from '../../engines/dns';
 import { searchNotifyEnginesOf } from '../../engines/search-notify';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
+import { completeGoogleVerificationResponse } from './verification-schemas';
 
-export const handler = endpoint('POST /api/domain/complete-google-verification/{org_id}', { path: z.object({ org_id: orgSlug }) }, async ({ path, container }) => {
+export const handler = endpoint('POST /api/domain/complete-google-verification/{org_id}', { path: z.object({ org_id: orgSlug }), response: completeGoogleVerificationResponse }, async ({ path, container }) => {
   const { httpStatus, body } = await completeGoogleVerification(container, searchNotifyEnginesOf(container).webmaster, dnsCheckerOf(container), path.org_id);
   return { statusCode: httpStatus, body };
 });

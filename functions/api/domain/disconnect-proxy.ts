@@ -7,8 +7,9 @@ import * as z from 'zod/mini';
 import { disconnectRecords } from '../../app/domain-disconnect';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
+import { disconnectRecordsResponse } from './connection-schemas';
 
-export const handler = endpoint('POST /api/domain/disconnect-proxy/{org_id}', { path: z.object({ org_id: orgSlug }) }, async ({ path, container }) => {
+export const handler = endpoint('POST /api/domain/disconnect-proxy/{org_id}', { path: z.object({ org_id: orgSlug }), response: disconnectRecordsResponse }, async ({ path, container }) => {
   const { httpStatus, body } = await disconnectRecords(container, path.org_id);
   return { statusCode: httpStatus, body };
 });

@@ -5,6 +5,7 @@
  * and the certificate stay for a reconnect.
  */
 import { DOMAIN_DISCONNECT_WORKFLOW } from '../../app/domain-operation-run';
+import { disconnectResponse } from './connection-schemas';
 import { domainPostHandler } from './operation-http';
 
-export const handler = domainPostHandler('POST /api/domain/mark-disconnect-complete/{org_id}', DOMAIN_DISCONNECT_WORKFLOW);
+export const handler = domainPostHandler('POST /api/domain/mark-disconnect-complete/{org_id}', DOMAIN_DISCONNECT_WORKFLOW, disconnectResponse);

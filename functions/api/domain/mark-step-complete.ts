@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { DOMAIN_CONNECT_WORKFLOW } from '../../app/domain-operation-run';
 import { DNS_SWITCH_STEP } from '../../core/domain/states';
+import { connectResponse } from './connection-schemas';
 import { domainPostHandler } from './operation-http';
 
 const STEP_MESSAGE = `step must be ${DNS_SWITCH_STEP} (the DNS switch)`;
@@ -17,4 +18,4 @@ const markStepRequest = z.object({
   step: z.number({ error: 'step is required and must be an integer' }).check(z.refine((n) => n === DNS_SWITCH_STEP, STEP_MESSAGE)),
 });
 
-export const handler = domainPostHandler('POST /api/domain/mark-step-complete/{org_id}', DOMAIN_CONNECT_WORKFLOW, markStepRequest);
+export const handler = domainPostHandler('POST /api/domain/mark-step-complete/{org_id}', DOMAIN_CONNECT_WORKFLOW, connectResponse, markStepRequest);

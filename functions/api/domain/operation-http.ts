@@ -11,15 +11,16 @@ import {
 } from '../../app/domain-operation-run';
 import { endpoint, parseBody, routeOfEvent } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
-import { executionIdPath, toApiResult, waitBudget } from '../../http/workflow-http';
+import { executionIdPath, toApiResult, waitBudget, workflowResponse } from '../../http/workflow-http';
 
 /**
- * POST /api/domain/<operation>/{org_id} (JWT, same organization); `body` validates a request
- * body when the operation has one, after the organization check (another organization's
- * request is a 403 whatever its body).
+ * POST /api/domain/<operation>/{org_id} (JWT, same organization); `finished` is the
+ * operation's success body (certificate- or connection-schemas.ts), answered as is or as the running 202; `body`
+ * validates a request body when the operation has one, after the organization check (another
+ * organization's request is a 403 whatever its body).
  */
-export function domainPostHandler(route: string, workflow: DomainWorkflow, body?: $ZodType) {
-  return endpoint(route, { path: z.object({ org_id: orgSlug }) }, async ({ path, headers, container, body: raw }) => {
+export function domainPostHandler(route: string, workflow: DomainWorkflow, finished: z.ZodMiniType, body?: $ZodType) {
+  return endpoint(route, { path: z.object({ org_id: orgSlug }), response: workflowResponse(finished) }, async ({ path, headers, container, body: raw }) => {
     if (body) parseBody(body, raw);
     const started = await startDomainOperation(container, workflow, path.org_id);
     if ('refused' in started) return toApiResult(started.refused);
@@ -29,9 +30,9 @@ export function domainPostHandler(route: string, workflow: DomainWorkflow, body?
   });
 }
 
-/** GET /api/domain/<operation>/{org_id}/{execution_id} (JWT, same organization). */
-export function domainStatusHandler(workflow: DomainWorkflow) {
-  return endpoint(routeOfEvent, { path: z.object({ org_id: orgSlug, execution_id: executionIdPath.shape.execution_id }) }, async ({ path, container, route }) => {
+/** GET /api/domain/<operation>/{org_id}/{execution_id} (JWT, same organization): the POST's answer, read back. */
+export function domainStatusHandler(workflow: DomainWorkflow, finished: z.ZodMiniType) {
+  return endpoint(routeOfEvent, { path: z.object({ org_id: orgSlug, execution_id: executionIdPath.shape.execution_id }), response: workflowResponse(finished) }, async ({ path, container, route }) => {
     const statusUrl = route.path.replace('{org_id}', path.org_id).replace('{execution_id}', path.execution_id);
     return toApiResult(await readDomainOperation(container, workflow, path.org_id, path.execution_id, statusUrl));
   });

@@ -8,8 +8,9 @@ import { requireBusiness } from '../../app/business';
 import { resubmitSitemap } from '../../app/search-notify';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
+import { resubmitSitemapResponse } from './verification-schemas';
 
-export const handler = endpoint('POST /api/domain/resubmit-sitemap/{org_id}', { path: z.object({ org_id: orgSlug }) }, async ({ path, container }) => {
+export const handler = endpoint('POST /api/domain/resubmit-sitemap/{org_id}', { path: z.object({ org_id: orgSlug }), response: resubmitSitemapResponse }, async ({ path, container }) => {
   await requireBusiness(container, path.org_id);
   const sitemap = await resubmitSitemap(container, path.org_id);
   if (sitemap.status === 'failed') return { statusCode: 502, body: { status: 'error', error: `the webmaster console refused the sitemap: ${sitemap.reason}`, org_id: path.org_id, sitemap } };

@@ -5,6 +5,7 @@
  * start-certificate execution (D20): its response within 20 s, else 202 and the read-back URL.
  */
 import { START_CERTIFICATE_WORKFLOW } from '../../app/domain-operation-run';
+import { startCertificateResponse } from './certificate-schemas';
 import { domainPostHandler } from './operation-http';
 
-export const handler = domainPostHandler('POST /api/domain/start-certificate/{org_id}', START_CERTIFICATE_WORKFLOW);
+export const handler = domainPostHandler('POST /api/domain/start-certificate/{org_id}', START_CERTIFICATE_WORKFLOW, startCertificateResponse);

@@ -8,8 +8,9 @@ import { startGoogleVerification } from '../../app/domain-verification';
 import { searchNotifyEnginesOf } from '../../engines/search-notify';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
+import { startGoogleVerificationResponse } from './verification-schemas';
 
-export const handler = endpoint('POST /api/domain/start-google-verification/{org_id}', { path: z.object({ org_id: orgSlug }) }, async ({ path, container }) => {
+export const handler = endpoint('POST /api/domain/start-google-verification/{org_id}', { path: z.object({ org_id: orgSlug }), response: startGoogleVerificationResponse }, async ({ path, container }) => {
   const { httpStatus, body } = await startGoogleVerification(container, searchNotifyEnginesOf(container).webmaster, path.org_id);
   return { statusCode: httpStatus, body };
 });

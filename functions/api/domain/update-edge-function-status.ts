@@ -3,7 +3,10 @@ import * as z from 'zod/mini';
 import { readEdgeRollout } from '../../app/edge-rollout-run';
 import { endpoint } from '../../http/endpoint';
 import { executionIdPath } from '../../http/workflow-http';
-import { toApiResult } from './update-edge-function';
+import { edgeRolloutResponse, toApiResult } from './update-edge-function';
 
-export const handler = endpoint('GET /api/domain/update-edge-function/{execution_id}', { path: z.object({ execution_id: executionIdPath.shape.execution_id }) }, async ({ path, container }) =>
+export const handler = endpoint('GET /api/domain/update-edge-function/{execution_id}', {
+  path: z.object({ execution_id: executionIdPath.shape.execution_id }),
+  response: edgeRolloutResponse,
+}, async ({ path, container }) =>
   toApiResult(await readEdgeRollout(container, path.execution_id)));

@@ -8,9 +8,30 @@
  * distributions are in `failed_details` with `status` still `success`; calling again retries
  * exactly them. 409 while another rollout runs.
  */
+import * as z from 'zod/mini';
 import { awaitEdgeRollout, edgeRolloutStatusUrl, startEdgeRollout, type EdgeRolloutAnswer } from '../../app/edge-rollout-run';
 import { endpoint, type ApiResult } from '../../http/endpoint';
-import { waitBudget } from '../../http/workflow-http';
+import { waitBudget, workflowResponse } from '../../http/workflow-http';
+
+/**
+ * The success contract of the POST and its read-back: the spec's response once the rollout
+ * finished (`status` stays `success` when distributions failed; `failed_details` names them),
+ * plus what this call did and the execution's id; or the running 202.
+ */
+export const edgeRolloutResponse = workflowResponse(z.object({
+  status: z.literal('success'),
+  edge_function_arn: z.string(),
+  published: z.boolean().check(z.describe('true when this call published a new version (the code changed)')),
+  distributions: z.object({
+    total: z.number(),
+    successful: z.number(),
+    failed: z.number(),
+    failed_details: z.nullable(z.array(z.object({ distribution_id: z.string(), status: z.literal('error'), error: z.string() })))
+      .check(z.describe('the distributions left on their version (a call again retries them); null when none failed')),
+  }),
+  batches: z.number().check(z.describe('batches of 10 the distributions were moved in')),
+  execution_id: z.string(),
+}));
 
 export function toApiResult(answer: EdgeRolloutAnswer, applied: string | null = null): ApiResult {
   const url = answer.body.status_url;
@@ -24,7 +45,7 @@ export function toApiResult(answer: EdgeRolloutAnswer, applied: string | null = 
   };
 }
 
-export const handler = endpoint('POST /api/domain/update-edge-function', {}, async ({ headers, container }) => {
+export const handler = endpoint('POST /api/domain/update-edge-function', { response: edgeRolloutResponse }, async ({ headers, container }) => {
   const started = await startEdgeRollout(container);
   if ('refused' in started) return toApiResult(started.refused);
   const { budgetMs, applied } = waitBudget(headers);

@@ -1,4 +1,4 @@
-/** The request contracts of the two prompt-regeneration routes (their wait and answer: http/workflow-http.ts). */
+/** The request contracts of the two prompt-regeneration routes (their wait and answer: http/workflow-http.ts; their response: regenerate-response.ts). */
 import * as z from 'zod/mini';
 import { MAX_PROMPT_COUNT } from '../../app/regenerate-prompts-run';
 import { orgSlug, productRef, requiredText } from '../../http/schemas';

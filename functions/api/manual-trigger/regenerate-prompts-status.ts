@@ -7,8 +7,9 @@
 import { readPromptRegeneration } from '../../app/regenerate-prompts-run';
 import { endpoint, routeOfEvent } from '../../http/endpoint';
 import { executionIdPath, toApiResult } from '../../http/workflow-http';
+import { regenerateResponse } from './regenerate-response';
 
-export const handler = endpoint(routeOfEvent, { path: executionIdPath }, async ({ path, container, route }) => {
+export const handler = endpoint(routeOfEvent, { path: executionIdPath, response: regenerateResponse }, async ({ path, container, route }) => {
   const statusUrl = route.path.replace('{execution_id}', path.execution_id);
   return toApiResult(await readPromptRegeneration(container, path.execution_id, statusUrl));
 });

@@ -3,7 +3,11 @@ import * as z from 'zod/mini';
 import { startOnboarding } from '../../app/onboarding';
 import { endpoint } from '../../http/endpoint';
 
-export const handler = endpoint('POST /api/onboarding/generate-all', { body: z.optional(z.strictObject({})) }, async ({ auth, container }) => {
+export const handler = endpoint('POST /api/onboarding/generate-all', {
+  body: z.optional(z.strictObject({})),
+  // Always 202 (D12): the run is read back at GET /api/onboarding/status.
+  response: z.object({ status: z.literal('started'), execution_id: z.string() }),
+}, async ({ auth, container }) => {
   if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
   const { executionId } = await startOnboarding(container, auth.orgId);
   return { statusCode: 202, body: { status: 'started', execution_id: executionId } };

@@ -3,7 +3,22 @@ import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { requireBusiness } from '../../app/business';
 
-export const handler = endpoint('GET /api/products/{business_id}', { path: z.object({ business_id: orgSlug }) }, async ({ path, container }) => {
+/** The spec's product object (Resources: Business and product entities). */
+const product = z.object({
+  id: z.string().check(z.describe('product entity id (UUID)')),
+  product_id: z.string().check(z.describe('slugified product identifier (the store handle)')),
+  name: z.string(),
+  url: z.optional(z.string()).check(z.describe('product page URL; absent when unknown')),
+  favicon_url: z.null().check(z.describe('always null for products')),
+  citation_count: z.int().check(z.minimum(0)),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const handler = endpoint('GET /api/products/{business_id}', {
+  path: z.object({ business_id: orgSlug }),
+  response: z.object({ business_id: z.string(), products: z.array(product), total: z.int().check(z.minimum(0)) }),
+}, async ({ path, container }) => {
   await requireBusiness(container, path.business_id);
   const products = await container.products.list(path.business_id);
   return {

@@ -8,7 +8,10 @@ const query = z.object({ url: requiredText('url', 2048) });
 /** A public, unauthenticated call: bound the work one request can cause. */
 const MAX_PAGES = 4;
 
-export const handler = endpoint('GET /api/product-names', { query }, async ({ query, container }) => {
+export const handler = endpoint('GET /api/product-names', {
+  query,
+  response: z.object({ product_names: z.array(z.string()).check(z.describe('distinct, trimmed, in store order')), total: z.int().check(z.minimum(0)) }),
+}, async ({ query, container }) => {
   const origin = parseStoreUrl(query.url).origin;
   const { products } = await container.storefront.listProducts(origin, MAX_PAGES);
   const names = [...new Set(products.map((p) => p.title.trim()).filter(Boolean))];

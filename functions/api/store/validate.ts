@@ -10,7 +10,10 @@ import { requiredText } from '../../http/schemas';
 
 const body = z.object({ url: requiredText('url', 2048) });
 
-export const handler = endpoint('POST /api/validate-store', { body }, async ({ body, container }) => {
+export const handler = endpoint('POST /api/validate-store', {
+  body,
+  response: z.object({ is_store: z.boolean(), message: z.string().check(z.describe('why, naming the host and the HTTP status of /products.json')) }),
+}, async ({ body, container }) => {
   const origin = parseStoreUrl(body.url).origin;
   const host = new URL(origin).host;
   try {

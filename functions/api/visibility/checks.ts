@@ -8,10 +8,12 @@ import { PLATFORM_KEYS } from '../../core/constants';
 import { requireBusiness } from '../../app/business';
 import { visibilityRunDate } from '../cron/visibility-schemas';
 import { endpoint } from '../../http/endpoint';
+import { visibilityChecksResponse } from './visibility-responses';
 import { isoDate, orgSlug } from '../../http/schemas';
 
 export const handler = endpoint('GET /api/visibility/{business_id}/checks', {
   path: z.object({ business_id: orgSlug }),
+  response: visibilityChecksResponse,
   query: z.object({ date: z.optional(isoDate), platform: z.optional(z.enum(PLATFORM_KEYS)) }),
 }, async ({ path, query, container }) => {
   await requireBusiness(container, path.business_id);

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { endpoint } from '../../http/endpoint';
+import { visibilityResponse } from './visibility-responses';
 import { isoDate, orgSlug, productRef } from '../../http/schemas';
 import { funnelRange, productFunnel } from '../../app/visibility/product-funnel';
 import { DROP_OUT_RULE } from '../../core/visibility/product-funnel';
@@ -14,6 +15,7 @@ import { resolveEntity } from '../entity';
 
 export const handler = endpoint('GET /api/visibility/{business_id}', {
   path: z.object({ business_id: orgSlug }),
+  response: visibilityResponse,
   query: z.object({ product_id: productRef, from: z.optional(isoDate), to: z.optional(isoDate) }),
 }, async ({ path, query, container }) => {
   const entity = await resolveEntity(container, path.business_id, query.product_id);

@@ -9,10 +9,12 @@ import { requireBusiness } from '../../app/business';
 import { FUNNEL_SORTS, funnelRange, productFunnels } from '../../app/visibility/product-funnel';
 import { DROP_OUT_RULE } from '../../core/visibility/product-funnel';
 import { endpoint } from '../../http/endpoint';
+import { visibilityProductsResponse } from './visibility-responses';
 import { isoDate, orgSlug } from '../../http/schemas';
 
 export const handler = endpoint('GET /api/visibility/{business_id}/products', {
   path: z.object({ business_id: orgSlug }),
+  response: visibilityProductsResponse,
   query: z.object({
     from: z.optional(isoDate),
     to: z.optional(isoDate),

@@ -17,6 +17,7 @@ import * as z from 'zod/mini';
 import { safeParse } from 'zod/v4/core';
 import { ValidationError } from '../../core/errors';
 import { parseClientAddress } from '../../core/net/client-address';
+import { PLATFORM_KEYS } from '../../core/constants';
 import { PAGE_TYPES } from '../../core/visits/visit';
 import { beaconAddress, recordSighting } from '../../app/visits';
 import { endpoint } from '../../http/endpoint';
@@ -68,6 +69,18 @@ export const visitBody = z.object({
 
 type VisitBody = z.infer<typeof visitBody>;
 
+const answered = {
+  platform_id: z.enum([...PLATFORM_KEYS, 'unknown']).check(z.describe('the AI platform of the User-Agent; unknown for an unrecognised crawler')),
+  platform_name: z.string(),
+  message: z.string().check(z.describe('what was done, or why nothing was')),
+};
+/**
+ * `success`: recorded (or already recorded by another path); `ignored`: a human browser, a link
+ * previewer, a non-AI tool or a host no business serves, nothing stored (D17). The 400 the
+ * handler answers itself (`status: error`, with `error` too) has the document's error shape.
+ */
+const response = z.object({ status: z.enum(['success', 'ignored']), ...answered });
+
 const JSON_LIKE = /^(?:text\/plain|application\/(?:[a-z.+-]*\+)?json)\b/i;
 
 /** The raw body → the validated visit; ValidationError naming the field otherwise. */
@@ -95,7 +108,7 @@ export function parseVisitBody(raw: string, contentType: string | undefined): Vi
 
 const blankToNull = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
 
-export const handler = endpoint('POST /webhooks/ai-recommendation-store', {}, async ({ body, headers, clientIp, container }) => {
+export const handler = endpoint('POST /webhooks/ai-recommendation-store', { response }, async ({ body, headers, clientIp, container }) => {
   let visit: VisitBody;
   try {
     visit = parseVisitBody(typeof body === 'string' ? body : '', headers['content-type']);

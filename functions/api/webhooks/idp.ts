@@ -56,7 +56,15 @@ const membershipData = z.looseObject({
   }, { error: 'is required (an object)' }),
 });
 
-export const handler = endpoint('POST /webhooks/idp', {}, async ({ body, auth, container, log }) => {
+/** `{status, event_type}` (spec: Events), with what this service adds when it applies. */
+const response = z.object({
+  status: z.literal('success'),
+  event_type: z.string(),
+  note: z.optional(z.string()).check(z.describe('why nothing, or less than usual, was done (an unhandled type is acknowledged and ignored)')),
+  duplicate: z.optional(z.literal(true)).check(z.describe('the message id was processed before: acknowledged, not processed again')),
+});
+
+export const handler = endpoint('POST /webhooks/idp', { response }, async ({ body, auth, container, log }) => {
   if (auth.kind !== 'webhook') throw new Error('webhook route reached without a verified signature');
   if (auth.messageId.length > MAX_MESSAGE_ID_CHARS) throw new ValidationError(`invalid webhook id: longer than ${MAX_MESSAGE_ID_CHARS} characters`);
   const { type, data } = check(envelope, parseJson(body));

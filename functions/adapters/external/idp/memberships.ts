@@ -106,7 +106,7 @@ function parsePage(body: unknown): { members: OrganizationMember[]; totalCount: 
   const members = body.data.map((item, i) => {
     const user = isObject(item) ? item.public_user_data : undefined;
     if (!isObject(item) || typeof item.id !== 'string' || !item.id) throw malformed(`data[${i}].id is missing`);
-    if (typeof item.role !== 'string') throw malformed(`data[${i}].role is missing`);
+    if (typeof item.role !== 'string' || !item.role) throw malformed(`data[${i}].role is missing`);
     if (!isObject(user) || typeof user.user_id !== 'string' || !user.user_id) throw malformed(`data[${i}].public_user_data.user_id is missing`);
     return {
       membership_id: cut(item.id)!,

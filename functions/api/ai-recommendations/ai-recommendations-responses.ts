@@ -1,0 +1,54 @@
+/**
+ * Response contract of GET /api/ai-recommendations/{business_id} (D25, D160): the stored AI-bot
+ * visits (core/visits/visit.ts VisitRecord) and the range's counts (app/visits.ts listVisits).
+ */
+import * as z from 'zod/mini';
+import { PLATFORM_KEYS } from '../../core/constants';
+import type { BotPurpose } from '../../core/site/ai-bots';
+import type { PageType, VisitSource, VisitVia } from '../../core/visits/visit';
+
+const count = z.int().check(z.minimum(0));
+const nullableString = z.nullable(z.string());
+const botPlatformIds = [...PLATFORM_KEYS, 'unknown'] as const;
+const visitSource = z.enum(['beacon', 'server'] as const satisfies readonly VisitSource[]);
+
+/** One AI recommendation = one AI-crawler visit: the webhook's request fields and what the service adds. */
+const visit = z.object({
+  id: z.string(),
+  created_at: z.string().check(z.describe('when the request happened (ISO, UTC)')),
+  entity_id: z.string(),
+  ai_site_id: z.string(),
+  platform_id: z.enum(botPlatformIds),
+  platform_name: z.string(),
+  page_url: z.string(),
+  page_type: z.enum(['ai_site', 'boosted_page'] as const satisfies readonly PageType[]),
+  page_title: nullableString,
+  user_agent: z.string(),
+  ip_address: nullableString,
+  referrer: nullableString,
+  screen_width: z.nullable(z.int()),
+  screen_height: z.nullable(z.int()),
+  language: nullableString,
+  timezone: nullableString,
+  source: visitSource.check(z.describe('the path that recorded it first: the /tracking.js beacon or the server side')),
+  sources: z.array(visitSource).check(z.describe('every path that saw it')),
+  bot: nullableString.check(z.describe('the classifier\'s token (GPTBot, generic, ...)')),
+  purpose: z.nullable(z.enum(['training', 'search', 'user-fetch', 'agent', 'crawler'] as const satisfies readonly BotPurpose[])),
+  vendor: nullableString,
+  alt_platform_id: z.nullable(z.enum(PLATFORM_KEYS)),
+  host: z.string(),
+  path: z.string().check(z.describe('the normalized path the visit was deduplicated by')),
+  via: z.enum(['ai_site_host', 'proxy', 'store_domain'] as const satisfies readonly VisitVia[]),
+  visit_class: z.literal('ai').check(z.describe('search-engine visits are counted in search_engines, never listed')),
+});
+
+export const visitsResponse = z.object({
+  business_id: z.string(),
+  from: z.string().check(z.describe('first UTC day of the range, YYYY-MM-DD')),
+  to: z.string().check(z.describe('last UTC day of the range, YYYY-MM-DD (inclusive)')),
+  total: count.check(z.describe('AI visits of the whole range')),
+  by_platform: z.record(z.enum(botPlatformIds), count).check(z.describe('AI visits of the whole range per platform key, unknown included')),
+  search_engines: count.check(z.describe('classic search-engine crawling of the range, in neither total nor by_platform (D160)')),
+  visits: z.array(visit).check(z.describe('one page, newest first')),
+  next_cursor: nullableString.check(z.describe('the cursor of the next page; null on the last')),
+});
