@@ -73,8 +73,10 @@ export function refusalResult(refusal: { statusCode: number; body: DomainBody } 
 
 /**
  * Serves the site under another public origin (the custom domain, or null for the AI-site
- * host) and redeploys it; the previous origin is put back when the redeploy fails, so the
- * record never names an origin the published files do not. No release yet: nothing to redeploy.
+ * host) and redeploys it; when the redeploy fails, the previous origin is put back and, if
+ * the new release went live before the failure, the recorded release is made current again,
+ * so the record never names an origin the published files do not. No release yet: nothing
+ * to redeploy.
  */
 export async function republishUnder(
   container: Container, context: DomainContext, orgSlug: string, publicOrigin: string | null, fields: Record<string, unknown> = {},
@@ -86,6 +88,8 @@ export async function republishUnder(
     const release = await deploySite(container, { orgSlug, files: [] });
     return { release_id: release.releaseId, file_count: release.fileCount };
   } catch (err) {
+    const recorded = context.fields.releaseId;
+    if ((await container.siteStore.currentReleaseId(orgSlug)) !== recorded) await container.siteStore.rollback(orgSlug, recorded);
     await container.aiSites.patch(orgSlug, context.business.id, { publicOrigin: previous });
     throw err;
   }

@@ -34,11 +34,10 @@ import { promptId } from '../core/prompts/prompt-identity';
 import { filterPrompts, onboardingProductPromptCounts } from '../core/prompts/strategy';
 import type { ProductPromptRequest, PromptEngineInfo, PromptGenerator, PromptSet, SearchPromptSource } from '../core/prompts/types';
 import type { CatalogProduct, SiteNarrative, StoreSnapshot } from '../core/site/types';
-import { storeDomain } from '../core/store/store-url';
 import type { Container } from '../container';
 import { promptGeneratorOf } from '../engines/prompt-generator';
 import { createLogger } from '../logger';
-import { loadSnapshot } from './snapshot';
+import { loadSnapshot, snapshotBusiness } from './snapshot';
 import type { CatalogArtifact } from './discover-products';
 import { requireBusiness } from './business';
 
@@ -131,10 +130,8 @@ async function loadEvidence(container: Container, business: Business, products: 
   if (!snapshot) {
     const catalog = await container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug));
     source = catalog ? 'catalog' : 'entities';
-    let domain = '';
-    try { domain = storeDomain(new URL(business.url)); } catch { domain = business.domain; }
     snapshot = {
-      business: { name: business.name, orgSlug, url: business.url, domain },
+      business: snapshotBusiness(business),
       pages: [],
       products: catalog?.products ?? [],
       collections: catalog?.collections ?? [],

@@ -19,7 +19,6 @@ import { artifactKeys } from '../core/artifacts';
 import { MAX_PAGES_MAPPED } from '../core/constants';
 import { AppError, NotFoundError, UpstreamError } from '../core/errors';
 import type { StoreSnapshot } from '../core/site/types';
-import { storeDomain } from '../core/store/store-url';
 import type { Container } from '../container';
 import type { Scraper, SiteMapper } from '../ports';
 import { scraperOf } from '../engines/scraper';
@@ -30,6 +29,7 @@ import type { CatalogArtifact } from './discover-products';
 import { regeneratePrompts, type PromptDeps, type RegenerateResult } from './generate-prompts';
 import { checkPromptCount, checkRegenerateUrl, defaultPromptCount, regenerateError, type RegenerateExecutionInput, type RegenerateResponse } from './regenerate-prompts-run';
 import { scrapeMapped } from './scrape-website';
+import { snapshotBusiness } from './snapshot';
 
 const log = createLogger({ component: 'regenerate-prompts' });
 
@@ -75,10 +75,8 @@ export async function regeneratePromptsFromUrl(
 
   // The evidence: this site's pages, with the stored catalogue (its products and collections).
   const catalog = await container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug));
-  let domain = business.domain;
-  try { domain = storeDomain(new URL(business.url)); } catch { /* keep the stored domain */ }
   const snapshot: StoreSnapshot = {
-    business: { name: business.name, orgSlug, url: business.url, domain, logoUrl: business.faviconUrl },
+    business: snapshotBusiness(business),
     pages: scraped.pages,
     products: catalog?.products ?? [],
     collections: catalog?.collections ?? [],

@@ -17,11 +17,18 @@ export async function loadSnapshot(container: Container, orgSlug: string, known?
   ]);
   if (!scrape) throw new ValidationError(`no scraped pages for ${orgSlug}: the website scrape (1a) has not run`);
   return {
-    business: { name: business.name, orgSlug, url: business.url, domain: storeDomain(new URL(business.url)), logoUrl: business.faviconUrl },
+    business: snapshotBusiness(business),
     pages: scrape.pages,
     products: catalog?.products ?? [],
     collections: catalog?.collections ?? [],
     storeSitemapUrls: scrape.urls.map((u) => ({ loc: u.url, ...(u.lastmod ? { lastmod: u.lastmod } : {}), ...(u.images?.length ? { images: u.images } : {}) })),
     ...(scrape.agentFiles?.length ? { storeAgentFiles: scrape.agentFiles } : {}),
   };
+}
+
+/** The business as every snapshot names it: the store domain from its URL (the stored one if the URL no longer parses). */
+export function snapshotBusiness(business: Business): StoreSnapshot['business'] {
+  let domain = business.domain;
+  try { domain = storeDomain(new URL(business.url)); } catch { /* keep the stored domain */ }
+  return { name: business.name, orgSlug: business.orgSlug, url: business.url, domain, logoUrl: business.faviconUrl };
 }

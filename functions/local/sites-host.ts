@@ -12,6 +12,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join, normalize, sep } from 'node:path';
 import { contentTypeOf } from '../core/site/content-types';
+import { mayBecomeVisit } from '../core/visits/requests';
 import { recordServedRequest, type ServedRequestSeen } from '../app/visits';
 import { getContainer } from '../container';
 import type { RunningServer } from './api-server';
@@ -48,10 +49,12 @@ function contentTypeIn(args: unknown[]): string | null {
 
 /**
  * Offers a request to the visit recorder once its response has finished (what an access log
- * line is on AWS). Never throws and never delays the response.
+ * line is on AWS). Only requests that can become a visit are observed (a GET from a counted
+ * agent): a human's or a POST is served untouched. Never throws and never delays the response.
  */
 export function recordWhenFinished(req: IncomingMessage, res: ServerResponse, recorder: VisitRecorder | false | undefined): void {
   if (recorder === false) return;
+  if (!mayBecomeVisit(req.method, headerOf(req.headers['user-agent']), headerOf(req.headers['signature-agent']))) return;
   const record = recorder ?? recordIntoContainer;
   const at = new Date();
   // Headers given to writeHead are not readable back through getHeader: note the Content-Type on the way.

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSearchApi, createBraveSearchApi } from '../../functions/adapters/external/search';
+import { createSearchApi, createBraveSearchApi, SearchError } from '../../functions/adapters/external/search';
 import { UpstreamError } from '../../functions/core/errors';
 import { startSearchServer, type SearchServer } from './support';
 
@@ -19,6 +19,8 @@ beforeAll(async () => {
     respond: (q) => {
       if (q === 'rate limited') return { status: 429, body: JSON.stringify({ type: 'ErrorResponse', error: { code: 'RATE_LIMITED', status: 429 } }), headers: { 'Retry-After': '7' } };
       if (q === 'server error') return { status: 503, body: 'unavailable' };
+      if (q === 'request timeout') return { status: 408, body: '' };
+      if (q === 'bad request') return { status: 422, body: '{}' };
       if (q === 'garbage') return { status: 200, body: '<html>not json</html>' };
       if (q === 'wrong shape') return { status: 200, body: JSON.stringify({ web: { results: 'nope' } }) };
       return null;
@@ -69,6 +71,28 @@ describe('search API adapter (Brave Search API shape)', () => {
     await expect(api.search('server error', { limit: 5 })).rejects.toThrow(/failed \(HTTP 503\)/);
     await expect(api.search('garbage', { limit: 5 })).rejects.toThrow(/invalid JSON/);
     await expect(api.search('wrong shape', { limit: 5 })).rejects.toThrow(UpstreamError);
+  });
+
+  test('errors are typed SearchErrors: kind, the HTTP status and Retry-After, for callers to branch on', async () => {
+    const api = createSearchApi({ apiUrl: server.url, apiKey: KEY })!;
+    const fail = (q: string, a = api): Promise<SearchError> =>
+      a.search(q, { limit: 5 }).then(() => { throw new Error(`expected "${q}" to fail`); }, (e: unknown) => e as SearchError);
+    const typed = (e: SearchError) => ({ kind: e.kind, httpStatus: e.httpStatus, retryAfterSeconds: e.retryAfterSeconds, name: e.name, status: e.status });
+    const rateLimited = await fail('rate limited');
+    expect(rateLimited).toBeInstanceOf(SearchError);
+    expect(rateLimited).toBeInstanceOf(UpstreamError);
+    expect(typed(rateLimited)).toEqual({ kind: 'rate_limited', httpStatus: 429, retryAfterSeconds: 7, name: 'UpstreamError', status: 502 });
+    expect(typed(await fail('server error'))).toMatchObject({ kind: 'failed', httpStatus: 503, retryAfterSeconds: undefined });
+    expect(typed(await fail('request timeout'))).toMatchObject({ kind: 'timeout', httpStatus: 408 });
+    const refused = await fail('bad request');
+    expect(typed(refused)).toMatchObject({ kind: 'refused', httpStatus: 422 });
+    expect(refused.message).toMatch(/refused the request \(HTTP 422\)$/);
+    expect(typed(await fail('garbage'))).toMatchObject({ kind: 'malformed', httpStatus: undefined });
+    expect(typed(await fail('wrong shape'))).toMatchObject({ kind: 'malformed', httpStatus: undefined });
+    expect(typed(await fail('x', createSearchApi({ apiUrl: server.url, apiKey: 'wrong-key-abcdef' })!))).toMatchObject({ kind: 'unauthorized', httpStatus: 401 });
+    const badUrl = await fail('x', createBraveSearchApi({ apiUrl: 'not a url' }));
+    expect(typed(badUrl)).toMatchObject({ kind: 'unconfigured', httpStatus: undefined });
+    expect(badUrl.message).toBe('search API: SEARCH_API_URL is not a valid URL');
   });
 
   test('timeouts and unreachable servers are UpstreamErrors', async () => {

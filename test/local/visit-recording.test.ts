@@ -1,6 +1,6 @@
 /**
- * The local AI-site host hands every answered request to the visit recorder once the
- * response has finished, and a recorder that fails never touches the response.
+ * The local AI-site host hands every answered request that can become a visit to the visit
+ * recorder once the response has finished, and a recorder that fails never touches the response.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import type { ServedRequestSeen } from '../../functions/app/visits';
 import { startSitesHost } from '../../functions/local/sites-host';
 
-function get(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function get(port: number, path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, headers, method }, (res) => {
       let body = '';
       res.on('data', (c) => (body += c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -46,6 +46,22 @@ test('the recorder sees what an access log line holds, after the response', asyn
       },
       expect.objectContaining({ path: '/missing', status: 404 }),
     ]);
+  } finally {
+    await host.close();
+  }
+});
+
+test('only what can become a visit is observed: a browser\'s GET and a crawler\'s POST are not', async () => {
+  const seen: ServedRequestSeen[] = [];
+  const host = await startSitesHost({ sitesDir: dir, aiSiteDomain: 'localhost', recordVisit: (s) => seen.push(s) });
+  try {
+    const browser = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+    expect((await get(host.port, '/ai/', { Host: `shop.localhost:${host.port}`, 'User-Agent': browser })).status).toBe(200);
+    await get(host.port, '/ai/', { Host: `shop.localhost:${host.port}`, 'User-Agent': 'GPTBot/1.1' }, 'POST');
+    await get(host.port, '/ai/', { Host: `shop.localhost:${host.port}`, 'User-Agent': 'ClaudeBot/1.0' });
+    // The recorder runs when the server side of the response has finished: wait for the crawler's.
+    for (let tick = 0; tick < 200 && seen.length === 0; tick++) await new Promise((r) => setTimeout(r, 5));
+    expect(seen.map((s) => [s.method, s.userAgent])).toEqual([['GET', 'ClaudeBot/1.0']]);
   } finally {
     await host.close();
   }

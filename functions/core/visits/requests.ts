@@ -12,6 +12,7 @@
  *   images and fonts fetched by a rendering crawler are sub-resources of the page visit.
  */
 import { clientIdentity, parseClientAddress } from '../net/client-address';
+import { classifyUserAgent } from '../site/ai-bots';
 
 const PLUMBING = /^\/(?:tracking\.js|robots\.txt|indexing-key\.txt|favicon\.(?:ico|svg|png)|sitemap[\w.-]*\.xml)$/i;
 const DOCUMENT_TYPE = /^(?:text\/(?:html|plain|markdown|x-markdown)|application\/(?:json|ld\+json|xhtml\+xml))\b/i;
@@ -25,6 +26,14 @@ export interface ServedRequest {
   status: number;
   /** The response's Content-Type, when known. */
   contentType?: string | null;
+}
+
+/**
+ * Before a response exists: whether the request can become a visit at all (a GET from an
+ * agent the classifier counts), so a host observes only those and leaves humans alone.
+ */
+export function mayBecomeVisit(method: string | undefined, userAgent: string | null | undefined, signatureAgent?: string | null): boolean {
+  return (method ?? 'GET').toUpperCase() === 'GET' && classifyUserAgent(userAgent, { signatureAgent }).visitClass !== null;
 }
 
 export function isCountedRequest(request: ServedRequest): boolean {

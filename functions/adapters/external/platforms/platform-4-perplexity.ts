@@ -3,7 +3,7 @@
  * Sources checked: https://docs.perplexity.ai/api-reference/chat-completions-post and
  * https://docs.perplexity.ai/docs/sonar/openai-compatibility.
  *
- *   PLATFORM_4_API_URL  https://api.perplexity.ai      (`/chat/completions` is appended)
+ *   PLATFORM_4_API_URL  https://api.perplexity.ai      (`/chat/completions` is appended; wire format: chat-completions.ts)
  *   PLATFORM_4_API_KEY  required (Authorization: Bearer)
  *   PLATFORM_4_MODEL    default sonar
  *
@@ -21,39 +21,33 @@
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { createPlatformClient, parseBody, endpointUrl, referencedIndexes, stripThinking, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { askChatCompletions, chatCompletionParser, chatCompletionSchema } from './chat-completions';
+import { createPlatformClient, referencedIndexes, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_4: PlatformSpec = { n: 4, kind: 'answer engine', keyRequired: true, defaultModel: 'sonar' };
 
-const completionSchema = z.object({
-  model: z.optional(z.nullable(z.string())),
-  choices: z.array(z.object({ message: z.optional(z.object({ content: z.optional(z.nullable(z.string())) })) })),
+/** A chat completion plus the vendor's sources. */
+const parseCompletion = chatCompletionParser(z.extend(chatCompletionSchema, {
   citations: z.optional(z.nullable(z.array(z.unknown()))),
   search_results: z.optional(z.nullable(z.array(z.object({ url: z.optional(z.string()) })))),
-  usage: z.optional(z.nullable(z.object({ total_tokens: z.optional(z.number()) }))),
-});
+}));
 
 export function createPlatform4Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
   return createPlatformClient(PLATFORM_4, settings, deps, async (prompt, ctx, s) => {
-    const res = await ctx.request(
-      {
-        url: endpointUrl(s.apiUrl, '/chat/completions'),
-        method: 'POST',
-        headers: { authorization: `Bearer ${s.apiKey}` },
-        body: { model: s.model, messages: [{ role: 'user', content: prompt }] },
-      },
-      parseBody(completionSchema, 'no choices[] in the chat completion'),
+    const { body, text, model, totalTokens } = await askChatCompletions(
+      ctx,
+      { ...s, messages: [{ role: 'user', content: prompt }] },
+      parseCompletion,
     );
-    const text = stripThinking(res.choices[0]?.message?.content ?? '');
-    const results = (res.search_results ?? []).map((r) => r.url);
-    const numbered: unknown[] = res.citations ?? results;
+    const results = (body.search_results ?? []).map((r) => r.url);
+    const numbered: unknown[] = body.citations ?? results;
     const cited = referencedIndexes(text, numbered.length).map((i) => numbered[i]);
     return {
       text,
       citations: cited,
       retrieved: [...numbered, ...results],
-      model: res.model ?? null,
-      costUnits: res.usage?.total_tokens ?? 0,
+      model,
+      costUnits: totalTokens,
       costUnit: 'tokens',
       obtainedVia: 'chat completions of a search-grounded model',
     };

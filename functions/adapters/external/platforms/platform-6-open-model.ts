@@ -5,7 +5,7 @@
  * search/brave.ts) as context, the way such an assistant answers with search on.
  *
  *   SEARCH_API_URL / SEARCH_API_KEY   the web search API (required here)
- *   PLATFORM_6_API_URL  e.g. http://127.0.0.1:11434/v1   (`/chat/completions` is appended)
+ *   PLATFORM_6_API_URL  e.g. http://127.0.0.1:11434/v1   (`/chat/completions` is appended; wire format: chat-completions.ts)
  *   PLATFORM_6_API_KEY  optional (Authorization: Bearer when set; local servers need none)
  *   PLATFORM_6_MODEL    required (an open model has no default name)
  *
@@ -19,12 +19,13 @@
  * the model that the answer references (by `[n]` or by URL), in the order it does.
  * Retrieved: the other results the model was given. Cost unit `tokens+web_searches`: usage.total_tokens + 1 search request.
  */
-import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
 import type { SearchResult } from '../search/types';
 import { createBraveSearchApi } from '../search/brave';
+import { SearchError, type SearchErrorKind } from '../search/errors';
 import { AttemptError } from '../vendor-request';
-import { createPlatformClient, parseBody, endpointUrl, missingReason, stripThinking, unconfiguredClient, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { askChatCompletions } from './chat-completions';
+import { createPlatformClient, missingReason, unconfiguredClient, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_6: PlatformSpec = { n: 6, kind: 'open-model assistant', keyRequired: false, defaultModel: null, modelRequired: true };
 /** Results given to the model. */
@@ -36,12 +37,6 @@ export interface SearchSettings {
   apiUrl?: string;
   apiKey?: string;
 }
-
-const completionSchema = z.object({
-  model: z.optional(z.nullable(z.string())),
-  choices: z.array(z.object({ message: z.optional(z.object({ content: z.optional(z.nullable(z.string())) })) })),
-  usage: z.optional(z.nullable(z.object({ total_tokens: z.optional(z.number()) }))),
-});
 
 export function createPlatform6Client(settings: PlatformSettings | undefined, search: SearchSettings | undefined, deps: PlatformDeps): PlatformClient {
   const searchUrl = search?.apiUrl?.trim();
@@ -59,31 +54,22 @@ export function createPlatform6Client(settings: PlatformSettings | undefined, se
       try {
         return await searchApi.search(prompt.slice(0, MAX_QUERY_CHARS), { limit: PLATFORM_6_SEARCH_RESULTS });
       } catch (err) {
-        throw searchFailure(ctx.scrub((err as Error)?.message ?? String(err)));
+        throw searchFailure(err, ctx.scrub);
       }
     });
-    const res = await ctx.request(
-      {
-        url: endpointUrl(s.apiUrl, '/chat/completions'),
-        method: 'POST',
-        headers: s.apiKey ? { authorization: `Bearer ${s.apiKey}` } : {},
-        body: {
-          model: s.model,
-          temperature: 0.3,
-          messages: [{ role: 'system', content: systemMessage(results) }, { role: 'user', content: prompt }],
-        },
-      },
-      parseBody(completionSchema, 'no choices[] in the chat completion'),
-    );
-    const text = stripThinking(res.choices[0]?.message?.content ?? '');
+    const { text, model, totalTokens } = await askChatCompletions(ctx, {
+      ...s,
+      params: { temperature: 0.3 },
+      messages: [{ role: 'system', content: systemMessage(results) }, { role: 'user', content: prompt }],
+    });
     const urls = results.map((r) => r.url);
     const cited = referencedUrls(text, urls);
     return {
       text,
       citations: cited,
       retrieved: urls,
-      model: res.model ?? null,
-      costUnits: (res.usage?.total_tokens ?? 0) + 1,
+      model,
+      costUnits: totalTokens + 1,
       costUnit: 'tokens+web_searches',
       obtainedVia: `web search API (${results.length} result${results.length === 1 ? '' : 's'}) + chat completions of an open model`,
     };
@@ -125,11 +111,21 @@ function referenceOrder(text: string, urls: string[]): number[] {
   return [...firstAt.entries()].sort((a, b) => a[1] - b[1]).map(([i]) => i);
 }
 
-/** The search adapter's UpstreamError as an attempt failure: 408, 429, 5xx, timeouts, network and shape errors are retried; other 4xx are final. */
-function searchFailure(message: string): AttemptError {
-  const reason = `web search: ${message}`;
-  const status = Number(/\(HTTP (\d{3})\)/.exec(message)?.[1] ?? 0);
-  const final = status ? status !== 408 && status !== 429 && status < 500 : /not a valid URL/.test(message);
-  const after = /retry after (\d+) s/.exec(message);
-  return new AttemptError({ reason, retryable: !final, status: status || undefined, retryAfterMs: after ? Number(after[1]) * 1000 : undefined });
+/** Search failures another attempt cannot fix: a bad SEARCH_API_URL, a rejected key, a refused request (4xx but 408 and 429). */
+const FINAL_SEARCH_FAILURES: ReadonlySet<SearchErrorKind> = new Set<SearchErrorKind>(['unconfigured', 'unauthorized', 'refused']);
+
+/**
+ * A search failure as an attempt failure, by the SearchError's kind: 408, 429 (Retry-After
+ * honoured), 5xx, timeouts, network and shape errors are retried; the final kinds are not.
+ * Anything else thrown is unexpected and retried. The reason is the (scrubbed) message.
+ */
+function searchFailure(err: unknown, scrub: (text: string) => string): AttemptError {
+  const reason = `web search: ${scrub((err as Error)?.message ?? String(err))}`;
+  if (!(err instanceof SearchError)) return new AttemptError({ reason, retryable: true });
+  return new AttemptError({
+    reason,
+    retryable: !FINAL_SEARCH_FAILURES.has(err.kind),
+    status: err.httpStatus,
+    retryAfterMs: err.retryAfterSeconds === undefined ? undefined : err.retryAfterSeconds * 1000,
+  });
 }

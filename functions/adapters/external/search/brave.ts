@@ -11,13 +11,13 @@
  * SEARCH_API_URL is the API origin (`https://api.search.brave.com`); a value that already
  * ends in `/res/v1/web/search` is used as it is. It is operator configuration, not user
  * input, so it is fetched with the platform's fetch (not the guarded client); the key
- * travels only in its header and never appears in an error. Errors are UpstreamErrors:
- * 401/403 (key rejected), 429 (rate limit, with Retry-After), other 4xx, 5xx, timeouts,
- * network failures and malformed bodies. No retries here: callers run several queries and
+ * travels only in its header and never appears in an error. Errors are SearchErrors
+ * (./errors.ts, UpstreamErrors with a `kind`): 401/403 (key rejected), 429 (rate limit,
+ * with Retry-After), other 4xx, 5xx, timeouts, network failures and malformed bodies. No retries here: callers run several queries and
  * tolerate a failed one, and an API Lambda has no time to wait out a rate limit.
  */
 import * as z from 'zod/mini';
-import { UpstreamError } from '../../../core/errors';
+import { SearchError } from './errors';
 import type { SearchApi, SearchResult } from './types';
 import type { ProviderFetch } from '../provider-fetch';
 
@@ -58,7 +58,7 @@ export function createBraveSearchApi(options: BraveSearchOptions): SearchApi {
       try {
         url = new URL(endpoint);
       } catch {
-        throw new UpstreamError('search API: SEARCH_API_URL is not a valid URL');
+        throw new SearchError('unconfigured', 'search API: SEARCH_API_URL is not a valid URL');
       }
       url.searchParams.set('q', query);
       url.searchParams.set('count', String(count));
@@ -75,25 +75,30 @@ export function createBraveSearchApi(options: BraveSearchOptions): SearchApi {
         text = await res.text();
       } catch (err) {
         const e = err as Error & { cause?: { code?: string } };
-        if (e?.name === 'TimeoutError' || e?.name === 'AbortError') throw new UpstreamError(`search API (${host}) timed out after ${timeoutMs} ms`);
-        throw new UpstreamError(`search API (${host}) unreachable: ${e?.cause?.code ?? 'network error'}`);
+        if (e?.name === 'TimeoutError' || e?.name === 'AbortError') throw new SearchError('timeout', `search API (${host}) timed out after ${timeoutMs} ms`);
+        throw new SearchError('unreachable', `search API (${host}) unreachable: ${e?.cause?.code ?? 'network error'}`);
       }
-      if (status === 401 || status === 403) throw new UpstreamError(`search API (${host}) rejected the API key (HTTP ${status}); check SEARCH_API_KEY`);
+      const httpStatus = { httpStatus: status };
+      if (status === 401 || status === 403) throw new SearchError('unauthorized', `search API (${host}) rejected the API key (HTTP ${status}); check SEARCH_API_KEY`, httpStatus);
       if (status === 429) {
-        const wait = retryAfter && /^\d+$/.test(retryAfter.trim()) ? `; retry after ${retryAfter.trim()} s` : '';
-        throw new UpstreamError(`search API (${host}) rate limit or quota reached (HTTP 429)${wait}`);
+        const seconds = retryAfter && /^\d+$/.test(retryAfter.trim()) ? retryAfter.trim() : undefined;
+        const wait = seconds === undefined ? '' : `; retry after ${seconds} s`;
+        throw new SearchError('rate_limited', `search API (${host}) rate limit or quota reached (HTTP 429)${wait}`, {
+          ...httpStatus,
+          retryAfterSeconds: seconds === undefined ? undefined : Number(seconds),
+        });
       }
-      if (status >= 500) throw new UpstreamError(`search API (${host}) failed (HTTP ${status})`);
-      if (status < 200 || status >= 300) throw new UpstreamError(`search API (${host}) refused the request (HTTP ${status})`);
+      if (status >= 500) throw new SearchError('failed', `search API (${host}) failed (HTTP ${status})`, httpStatus);
+      if (status < 200 || status >= 300) throw new SearchError(status === 408 ? 'timeout' : 'refused', `search API (${host}) refused the request (HTTP ${status})`, httpStatus);
 
       let json: unknown;
       try {
         json = JSON.parse(text);
       } catch {
-        throw new UpstreamError(`search API (${host}) answered with invalid JSON`);
+        throw new SearchError('malformed', `search API (${host}) answered with invalid JSON`);
       }
       const parsed = responseSchema.safeParse(json);
-      if (!parsed.success) throw new UpstreamError(`search API (${host}) answered in an unexpected shape (no web.results)`);
+      if (!parsed.success) throw new SearchError('malformed', `search API (${host}) answered in an unexpected shape (no web.results)`);
       const results: SearchResult[] = [];
       for (const raw of parsed.data.web?.results ?? []) {
         const item = resultSchema.safeParse(raw);
