@@ -42,7 +42,8 @@ export interface RouteDef {
 /** Routes whose behaviour belongs to later work share this module: auth, then 501. */
 export const NOT_IMPLEMENTED = 'api/not-implemented';
 
-export const ROUTES: readonly RouteDef[] = [
+/** The manifest as written: its literal type lets a route key name its auth class (`AuthClassOf`). */
+const MANIFEST = [
   { method: 'GET', path: '/health', auth: 'PUBLIC', handler: 'api/health/get', summary: 'health check' },
 
   // Onboarding and business
@@ -121,7 +122,17 @@ export const ROUTES: readonly RouteDef[] = [
   { method: 'GET', path: '/api/cron/trigger-all/{execution_id}', auth: 'KEY', handler: 'api/cron/trigger-all-status', summary: 'result of a trigger-all run', readsWorkflow: 'daily-schedule' },
   { method: 'POST', path: '/api/manual-trigger/regenerate-prompts', auth: 'KEY', handler: 'api/manual-trigger/regenerate-prompts', summary: 'regenerate prompts', startsWorkflow: 'regenerate-prompts', readsWorkflow: 'regenerate-prompts', writesSiteFiles: true },
   { method: 'GET', path: '/api/manual-trigger/regenerate-prompts/{execution_id}', auth: 'KEY', handler: 'api/manual-trigger/regenerate-prompts-status', summary: 'result of a regenerate-prompts run', readsWorkflow: 'regenerate-prompts', writesSiteFiles: true },
-];
+] as const satisfies readonly RouteDef[];
+
+export const ROUTES: readonly RouteDef[] = MANIFEST;
+
+type ManifestRoute = (typeof MANIFEST)[number];
+type KeyOfRoute<R> = R extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;
+type AuthOfRoute<R, K> = R extends { auth: infer A } ? (KeyOfRoute<R> extends K ? A : never) : never;
+/** `METHOD /path` of a manifest route: a typo is a compile error. */
+export type RouteKey = KeyOfRoute<ManifestRoute>;
+/** The auth class the manifest gives a route. */
+export type AuthClassOf<K extends RouteKey> = AuthOfRoute<ManifestRoute, K>;
 
 export const routeKey = (r: Pick<RouteDef, 'method' | 'path'>): string => `${r.method} ${r.path}`;
 

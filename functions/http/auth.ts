@@ -7,11 +7,18 @@ import { ForbiddenError, ProviderNotConfiguredError, UnauthorizedError, Validati
 import type { Container } from '../container';
 import type { AuthClass } from '../routes';
 
-export type AuthContext =
-  | { kind: 'public' }
-  | { kind: 'jwt'; orgId: string; subject?: string }
-  | { kind: 'key' }
-  | { kind: 'webhook'; messageId: string };
+/** What each auth class proves about a request. */
+export interface AuthContexts {
+  PUBLIC: { kind: 'public' };
+  JWT: { kind: 'jwt'; orgId: string; subject?: string };
+  KEY: { kind: 'key' };
+  WEBHOOK: { kind: 'webhook'; messageId: string };
+}
+export type AuthContextOf<C extends AuthClass> = AuthContexts[C];
+export type AuthContext = AuthContextOf<AuthClass>;
+
+/** The `kind` each auth class yields: what the middleware checks once for every route. */
+export const AUTH_KIND: { [C in AuthClass]: AuthContexts[C]['kind'] } = { PUBLIC: 'public', JWT: 'jwt', KEY: 'key', WEBHOOK: 'webhook' };
 
 /** Asymmetric algorithms only: an HS256 token can never be forged with a public key. */
 const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];

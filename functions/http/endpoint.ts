@@ -17,8 +17,8 @@ import { clientIdentity } from '../core/net/client-address';
 import { getContainer, type Container } from '../container';
 import { beginInvocation, endInvocation } from '../invocation';
 import { createLogger, type Logger } from '../logger';
-import { findRoute, getRoute, type RouteDef } from '../routes';
-import { assertSameOrganization, authenticate, type AuthContext } from './auth';
+import { findRoute, getRoute, routeKey, type AuthClassOf, type RouteDef, type RouteKey } from '../routes';
+import { assertSameOrganization, AUTH_KIND, authenticate, type AuthContext, type AuthContextOf } from './auth';
 import { errorResponse, type ErrorShape } from './error-response';
 
 export interface EndpointOptions<B extends $ZodType, Q extends $ZodType, P extends $ZodType> {
@@ -31,12 +31,13 @@ export interface EndpointOptions<B extends $ZodType, Q extends $ZodType, P exten
   response?: $ZodType;
 }
 
-export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
+export interface ApiRequest<B = unknown, Q = unknown, P = unknown, A extends AuthContext = AuthContext> {
   body: B;
   query: Q;
   path: P;
   headers: Record<string, string>;
-  auth: AuthContext;
+  /** Typed by the route's auth class (a JWT route's handler gets the token's organization). */
+  auth: A;
   requestId: string;
   clientIp: string;
   log: Logger;
@@ -71,16 +72,18 @@ const stateOf = (request: Request) => request.internal.state as State;
 // zod/mini keeps bundles small but ships no messages: load English ones so 400s say what is wrong.
 zodConfig(english());
 
-type RouteResolver = string | ((event: APIGatewayProxyEvent) => RouteDef);
+type RouteResolver = RouteKey | ((event: APIGatewayProxyEvent) => RouteDef);
+/** A static route's auth context; a resolver's routes may differ, so theirs is any class's. */
+type AuthOf<R extends RouteResolver> = R extends RouteKey ? AuthContextOf<AuthClassOf<R>> : AuthContext;
 
 /** Builds the Lambda handler of one route (or, with a resolver, of any route of the manifest). */
-export function endpoint<B extends $ZodType = $ZodType<unknown>, Q extends $ZodType = $ZodType<unknown>, P extends $ZodType = $ZodType<unknown>>(
-  routeOrResolver: RouteResolver,
+export function endpoint<R extends RouteResolver, B extends $ZodType = $ZodType<unknown>, Q extends $ZodType = $ZodType<unknown>, P extends $ZodType = $ZodType<unknown>>(
+  routeOrResolver: R,
   options: EndpointOptions<B, Q, P>,
-  fn: (req: ApiRequest<output<B>, output<Q>, output<P>>) => Promise<ApiResult>,
+  fn: (req: ApiRequest<output<B>, output<Q>, output<P>, AuthOf<R>>) => Promise<ApiResult>,
 ): ApiHandler {
   // Resolve a static route at module load, so a typo fails on import (and in tests), not per request.
-  const resolve = typeof routeOrResolver === 'string' ? constant(getRoute(routeOrResolver)) : routeOrResolver;
+  const resolve = typeof routeOrResolver === 'string' ? constant(getRoute(routeOrResolver)) : (routeOrResolver as (event: APIGatewayProxyEvent) => RouteDef);
   const errorShape = options.errorShape ?? 'status';
 
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }>()
@@ -102,7 +105,8 @@ export function endpoint<B extends $ZodType = $ZodType<unknown>, Q extends $ZodT
       const result = await fn({
         body, query, path,
         headers: event.headers as Record<string, string>,
-        auth: state.auth!,
+        // The authentication middleware checked that the context is the route's class.
+        auth: state.auth as AuthOf<R>,
         requestId: state.requestId,
         clientIp: clientIp(event),
         log: state.log,
@@ -186,7 +190,10 @@ function authentication(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayP
   return {
     before: async (request) => {
       const state = stateOf(request as Request);
-      state.auth = await authenticate(state.route.auth, request.event.headers, rawBody(request.event), getContainer());
+      const auth = await authenticate(state.route.auth, request.event.headers, rawBody(request.event), getContainer());
+      // The one place a handler's auth context is checked against its route's class.
+      if (auth.kind !== AUTH_KIND[state.route.auth]) throw new Error(`${state.route.auth} route ${routeKey(state.route)} authenticated as ${auth.kind}`);
+      state.auth = auth;
     },
   };
 }

@@ -11,6 +11,7 @@ import {
 } from '../../app/domain-operation-run';
 import { endpoint, parseBody, routeOfEvent } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
+import type { RouteKey } from '../../routes';
 import { executionIdPath, toApiResult, waitBudget, workflowResponse } from '../../http/workflow-http';
 
 /**
@@ -19,7 +20,7 @@ import { executionIdPath, toApiResult, waitBudget, workflowResponse } from '../.
  * validates a request body when the operation has one, after the organization check (another
  * organization's request is a 403 whatever its body).
  */
-export function domainPostHandler(route: string, workflow: DomainWorkflow, finished: z.ZodMiniType, body?: $ZodType) {
+export function domainPostHandler(route: RouteKey, workflow: DomainWorkflow, finished: z.ZodMiniType, body?: $ZodType) {
   return endpoint(route, { path: z.object({ org_id: orgSlug }), response: workflowResponse(finished) }, async ({ path, headers, container, body: raw }) => {
     if (body) parseBody(body, raw);
     const started = await startDomainOperation(container, workflow, path.org_id);

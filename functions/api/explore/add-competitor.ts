@@ -13,7 +13,6 @@ import { addCompetitorResponse } from './explore-responses';
 const body = z.object({ url: requiredText('url', 2048) });
 
 export const handler = endpoint('POST /api/explore/add-competitor', { body, response: addCompetitorResponse }, async ({ body, auth, container }) => {
-  if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
   const competitor = await addCompetitor(container, auth.orgId, body.url);
   return {
     statusCode: 201,

@@ -16,7 +16,6 @@ import { competitorDetailResponse } from './explore-responses';
 const path = z.object({ competitor_id: z.string().check(z.regex(UUID_PATTERN, 'must be a UUID')) });
 
 export const handler = endpoint('GET /api/explore/competitor/{competitor_id}', { path, response: competitorDetailResponse }, async ({ path, auth, container }) => {
-  if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
   await requireBusiness(container, auth.orgId);
   const competitor = await competitorEnginesOf(container).repo.get(auth.orgId, path.competitor_id.toLowerCase());
   if (!competitor) throw new NotFoundError('competitor not found');

@@ -5,7 +5,6 @@ import { requireBusiness } from '../../app/business';
 import { listCompetitorsResponse } from './explore-responses';
 
 export const handler = endpoint('GET /api/explore/competitors', { response: listCompetitorsResponse }, async ({ auth, container }) => {
-  if (auth.kind !== 'jwt') throw new Error('JWT route without token context');
   await requireBusiness(container, auth.orgId);
   const competitors = await competitorEnginesOf(container).repo.list(auth.orgId);
   return {
