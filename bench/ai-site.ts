@@ -91,16 +91,16 @@ const bytesOf = (files: readonly { content: string }[]) => files.reduce((n, f) =
 // child: one store size, the real steps
 
 async function measureChild(size: number, givenOrigin?: string): Promise<AiSiteFigure> {
-  const { startLocalStack } = await import('../functions/local/runtime');
+  const { startLocalStack } = await import('../functions/local/runtime/index');
   const { startDemoStore } = await import('../functions/local/demo-store');
   const { getContainer } = await import('../functions/container');
-  const { scrapeWebsite } = await import('../functions/app/scrape-website');
-  const { discoverProducts } = await import('../functions/app/discover-products');
-  const { generateProductLlmsFiles } = await import('../functions/app/product-llms-files');
-  const { createAiWebsite } = await import('../functions/app/create-ai-website');
-  const { loadSnapshot } = await import('../functions/app/snapshot');
-  const { deploySite } = await import('../functions/app/deploy-site');
-  const { siteIdentity } = await import('../functions/app/site-identity');
+  const { scrapeWebsite } = await import('../functions/app/onboarding/scrape-website');
+  const { discoverProducts } = await import('../functions/app/onboarding/discover-products');
+  const { generateProductLlmsFiles } = await import('../functions/app/site/product-llms-files');
+  const { createAiWebsite } = await import('../functions/app/site/create');
+  const { loadSnapshot } = await import('../functions/app/site/snapshot');
+  const { deploySite } = await import('../functions/app/site/deploy');
+  const { siteIdentity } = await import('../functions/app/site/identity');
   const { generatorOf } = await import('../functions/engines/generator');
   const { buildSiteFiles } = await import('../functions/core/site/build');
 

@@ -185,7 +185,7 @@ const orgOf = (index: number) => `bench-daily-${String(index + 1).padStart(3, '0
 // children: the local stack on a persistent data directory
 
 async function startStack(dataDir: string, options: { clock?: { now(): Date }; taskOverrides?: Record<string, (payload: unknown) => Promise<unknown>> } = {}) {
-  const { startLocalStack } = await import('../functions/local/runtime');
+  const { startLocalStack } = await import('../functions/local/runtime/index');
   const { setLogSink } = await import('../functions/logger');
   const errors: Record<string, number> = {};
   setLogSink((line) => {
@@ -278,7 +278,7 @@ function businessFigure(r: any): DailyBusinessFigure {
 
 /** The daily schedule's task functions, each loadable as the runner would. */
 function dailyTaskMeter() {
-  const { taskStates } = require('../functions/local/workflow-runner') as typeof import('../functions/local/workflow-runner');
+  const { taskStates } = require('../functions/local/runtime/workflow-runner') as typeof import('../functions/local/runtime/workflow-runner');
   const definition = JSON.parse(readFileSync(join(ROOT, 'state-machines', 'daily-schedule.asl.json'), 'utf8'));
   const names = [...new Set([...taskStates(definition.States).values()].map((t) => t.fn))];
   const kebab = (pascal: string) => pascal.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();

@@ -280,7 +280,7 @@ async function startMockModel(latencyMs: number): Promise<MockModel> {
 // child: one store size, one engine, the whole workflow
 
 async function measureChild(size: number, engine: Engine, givenOrigin?: string): Promise<OnboardingFigure> {
-  const { startLocalStack } = await import('../functions/local/runtime');
+  const { startLocalStack } = await import('../functions/local/runtime/index');
   const { startDemoStore } = await import('../functions/local/demo-store');
   const { getContainer } = await import('../functions/container');
   const { setLogSink } = await import('../functions/logger');
@@ -368,7 +368,7 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string):
     // Prompt quality of what was stored, after everything measured.
     const { promptFigures } = await import('./fidelity');
     const { detectProductLines } = await import('../functions/core/prompts/product-lines');
-    const { loadSnapshot } = await import('../functions/app/snapshot');
+    const { loadSnapshot } = await import('../functions/app/site/snapshot');
     const snapshot = await loadSnapshot(getContainer(), ORG);
     const texts = prompts.body.prompts as Array<{ prompt: string; product_id: string | null }>;
     const promptQuality = promptFigures(

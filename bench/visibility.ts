@@ -3,7 +3,7 @@
  * clients gets through under the fleet-wide limits, and what one business costs per day.
  *
  * In one process: the embedded database (the limiter's slots, minute counters and budget
- * live there, as on AWS), the 8 vendor fakes (functions/local/platform-fakes: real HTTP in
+ * live there, as on AWS), the 8 vendor fakes (functions/local/fakes/platforms: real HTTP in
  * each vendor's wire format, answering after BENCH_VIS_LATENCY_MS, default 200, to stand in
  * for a vendor's answer time), the real platform clients and the deterministic matcher.
  * Per platform, BENCH_VIS_CHECKS checks (default 40) go through `limiter.acquire` → `ask` →
@@ -28,8 +28,8 @@ import { PLATFORM_KEYS, type PlatformKey } from '../functions/core/constants';
 import { matchAnswer } from '../functions/core/visibility/mention-matcher';
 import type { EntityIdentity, PlatformClient } from '../functions/core/visibility/platform-answer';
 import { PROMPTS_PER_DAY } from '../functions/core/visibility/sample';
-import { ensureTable, startEmbeddedDatabase } from '../functions/local/database';
-import { startPlatformFakes } from '../functions/local/platform-fakes';
+import { ensureTable, startEmbeddedDatabase } from '../functions/local/runtime/database';
+import { startPlatformFakes } from '../functions/local/fakes/platforms';
 import { configureLogging, createLogger } from '../functions/logger';
 import { heading, isMain, printTable } from './lib';
 

@@ -3,10 +3,10 @@
  * Ports and settings: ../shared/LOCAL_RUNTIME.md, docs/local-runtime.md and docs/settings.md.
  */
 import { startDemoStore, type DemoStore } from '../functions/local/demo-store';
-import { DEMO_ORG, onboardDemoStore } from '../functions/local/demo-onboarding';
-import { resolveDataDir } from '../functions/local/data-dir';
-import { startLocalStack, DEV_API_KEY } from '../functions/local/runtime';
-import { startDemoPlatforms, type PlatformFakes } from '../functions/local/platform-fakes';
+import { DEMO_ORG, onboardDemoStore } from '../functions/local/demo-store/onboarding';
+import { resolveDataDir } from '../functions/local/runtime/data-dir';
+import { startLocalStack, DEV_API_KEY } from '../functions/local/runtime/index';
+import { startDemoPlatforms, type PlatformFakes } from '../functions/local/fakes/platforms';
 import { getContainer } from '../functions/container';
 
 async function main() {

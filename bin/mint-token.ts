@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveDataDir } from '../functions/local/data-dir';
-import { loadDevIdp } from '../functions/local/dev-idp';
+import { resolveDataDir } from '../functions/local/runtime/data-dir';
+import { loadDevIdp } from '../functions/local/fakes/idp-tokens';
 
 async function main() {
   const args = process.argv.slice(2);

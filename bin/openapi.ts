@@ -3,7 +3,7 @@
  * `--check` writes nothing and fails when the file is out of date (npm run build runs it).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { OPENAPI_FILE, openApiText } from '../functions/local/openapi-document';
+import { OPENAPI_FILE, openApiText } from '../functions/local/runtime/openapi-document';
 
 const text = openApiText();
 if (process.argv.includes('--check')) {

@@ -1,4 +1,4 @@
-import { checkVerification } from '../app/domain-verification';
+import { checkVerification } from '../app/domain/verification';
 import { readyContainer } from '../container';
 import { searchNotifyEnginesOf } from '../engines/search-notify';
 import { lambdaTask } from '../invocation';

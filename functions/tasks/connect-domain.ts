@@ -1,5 +1,5 @@
-import { runConnectDomain } from '../app/domain-connect';
-import { DOMAIN_CONNECT_WORKFLOW, type DomainExecutionInput } from '../app/domain-operation-run';
+import { runConnectDomain } from '../app/domain/connect';
+import { DOMAIN_CONNECT_WORKFLOW, type DomainExecutionInput } from '../app/domain/operation-run';
 import { saveWorkflowResult } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { cdnOf } from '../engines/cdn';

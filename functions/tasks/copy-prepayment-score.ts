@@ -1,4 +1,4 @@
-import { copyPrepaymentScore } from '../app/prepayment-score';
+import { copyPrepaymentScore } from '../app/onboarding/prepayment-score';
 import { stepTask } from './step-task';
 
 /** 1e: the pre-payment scan's score as the first history entry (D19). */

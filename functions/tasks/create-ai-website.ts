@@ -1,4 +1,4 @@
-import { createAiWebsite } from '../app/create-ai-website';
+import { createAiWebsite } from '../app/site/create';
 import { stepTask } from './step-task';
 
 /** 2a: generate and deploy the AI website from the scraped pages. */

@@ -1,4 +1,4 @@
-import { createCdnDistribution } from '../app/cdn';
+import { createCdnDistribution } from '../app/domain/cdn';
 import { CDN_NOT_CONFIGURED, cdnOf } from '../engines/cdn';
 import { stepTask } from './step-task';
 

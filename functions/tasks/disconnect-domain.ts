@@ -1,5 +1,5 @@
-import { runDisconnectComplete } from '../app/domain-disconnect';
-import { DOMAIN_DISCONNECT_WORKFLOW, type DomainExecutionInput } from '../app/domain-operation-run';
+import { runDisconnectComplete } from '../app/domain/disconnect';
+import { DOMAIN_DISCONNECT_WORKFLOW, type DomainExecutionInput } from '../app/domain/operation-run';
 import { saveWorkflowResult } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { dnsCheckerOf } from '../engines/dns';

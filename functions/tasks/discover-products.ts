@@ -1,4 +1,4 @@
-import { discoverProducts } from '../app/discover-products';
+import { discoverProducts } from '../app/onboarding/discover-products';
 import { stepTask } from './step-task';
 
 /** 1c: product entities from the store's /products.json. */

@@ -1,4 +1,4 @@
-import { fetchFavicon } from '../app/favicon';
+import { fetchFavicon } from '../app/onboarding/favicon';
 import { stepTask } from './step-task';
 
 /** 1d: the store's favicon URL. */

@@ -1,4 +1,4 @@
-import { finishEdgeRollout } from '../app/edge-rollout';
+import { finishEdgeRollout } from '../app/edge/rollout';
 import { readyContainer } from '../container';
 import { lambdaTask } from '../invocation';
 

@@ -1,4 +1,4 @@
-import { finishOnboarding, type StepInput } from '../app/onboarding';
+import { finishOnboarding, type StepInput } from '../app/onboarding/runs';
 import { readyContainer } from '../container';
 import { lambdaTask } from '../invocation';
 

@@ -1,4 +1,4 @@
-import { generateOnboardingPrompts } from '../app/generate-prompts';
+import { generateOnboardingPrompts } from '../app/prompts/generate';
 import { searchPromptSourceOf } from '../engines/search-prompts';
 import { stepTask } from './step-task';
 

@@ -1,4 +1,4 @@
-import { generateProductLlmsFiles } from '../app/product-llms-files';
+import { generateProductLlmsFiles } from '../app/site/product-llms-files';
 import { stepTask } from './step-task';
 
 /** 3b: one /llms/{product}.txt per product, published with the rest of the site. */

@@ -2,7 +2,7 @@
  * The access-log ingest Lambda (S3 ObjectCreated on the access-log bucket, prefix
  * `cloudfront/`; lib/constructs/access-log-ingest.ts): each new CloudFront standard log file
  * (gzip, W3C tab-separated) is streamed, line by line, into the visit store
- * (app/visits-ingest.ts). Files that are not gzip are read as plain text. A failed write is
+ * (app/visits/ingest.ts). Files that are not gzip are read as plain text. A failed write is
  * counted and logged, and the file then throws, so the asynchronous invocation is retried:
  * visits already written are found again by their dedupe key and not counted twice, and the
  * ones that failed get another chance instead of being lost.
@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { S3Event } from 'aws-lambda';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { ingestAccessLogLines, type IngestSummary } from '../app/visits-ingest';
+import { ingestAccessLogLines, type IngestSummary } from '../app/visits/ingest';
 import { readyContainer } from '../container';
 import { createLogger } from '../logger';
 import { lambdaTask } from '../invocation';

@@ -1,4 +1,4 @@
-import { moveEdgeBatch } from '../app/edge-rollout';
+import { moveEdgeBatch } from '../app/edge/rollout';
 import { readyContainer } from '../container';
 import { lambdaTask } from '../invocation';
 

@@ -1,4 +1,4 @@
-import { planEdgeRollout, type RolloutState } from '../app/edge-rollout';
+import { planEdgeRollout, type RolloutState } from '../app/edge/rollout';
 import { readyContainer } from '../container';
 import { lambdaTask } from '../invocation';
 

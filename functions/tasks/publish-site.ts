@@ -1,5 +1,5 @@
-import { runSitePublish } from '../app/site-publish';
-import { SITE_PUBLISH_WORKFLOW, type SitePublishInput } from '../app/site-publish-run';
+import { runSitePublish } from '../app/site/publish';
+import { SITE_PUBLISH_WORKFLOW, type SitePublishInput } from '../app/site/publish-run';
 import { saveWorkflowResult } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { lambdaTask } from '../invocation';

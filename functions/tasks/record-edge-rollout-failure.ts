@@ -1,4 +1,4 @@
-import { recordEdgeRolloutFailure } from '../app/edge-rollout';
+import { recordEdgeRolloutFailure } from '../app/edge/rollout';
 import { readyContainer } from '../container';
 import { lambdaTask } from '../invocation';
 

@@ -1,4 +1,4 @@
-import { REGENERATE_WORKFLOW, regenerateError } from '../app/regenerate-prompts-run';
+import { REGENERATE_WORKFLOW, regenerateError } from '../app/prompts/regenerate-run';
 import { caughtStatus, saveWorkflowResult, workflowErrorText } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { lambdaTask } from '../invocation';

@@ -1,4 +1,4 @@
-import { recordStepFailure, type StepInput } from '../app/onboarding';
+import { recordStepFailure, type StepInput } from '../app/onboarding/runs';
 import { readyContainer } from '../container';
 import type { StepId } from '../core/onboarding/steps';
 import { lambdaTask } from '../invocation';

@@ -1,5 +1,5 @@
-import { runPromptRegeneration } from '../app/regenerate-prompts';
-import { REGENERATE_WORKFLOW, type RegenerateExecutionInput } from '../app/regenerate-prompts-run';
+import { runPromptRegeneration } from '../app/prompts/regenerate';
+import { REGENERATE_WORKFLOW, type RegenerateExecutionInput } from '../app/prompts/regenerate-run';
 import { saveWorkflowResult } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { lambdaTask } from '../invocation';

@@ -1,4 +1,4 @@
-import { scrapeWebsite } from '../app/scrape-website';
+import { scrapeWebsite } from '../app/onboarding/scrape-website';
 import { stepTask } from './step-task';
 
 /** 1a: map and scrape the store. */

@@ -1,5 +1,5 @@
-import { runStartCertificate } from '../app/domain-certificate';
-import { START_CERTIFICATE_WORKFLOW, type DomainExecutionInput } from '../app/domain-operation-run';
+import { runStartCertificate } from '../app/domain/certificate';
+import { START_CERTIFICATE_WORKFLOW, type DomainExecutionInput } from '../app/domain/operation-run';
 import { saveWorkflowResult } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { cdnOf } from '../engines/cdn';

@@ -2,7 +2,7 @@
  * The shape of every onboarding task Lambda: the state machine passes
  * `{org_slug, execution_id}`; the step's progress is recorded around the work.
  */
-import { runStep, type SkippedStep, type StepInput } from '../app/onboarding';
+import { runStep, type SkippedStep, type StepInput } from '../app/onboarding/runs';
 import { readyContainer, type Container } from '../container';
 import { InputsNotReadyError } from '../core/errors';
 import type { StepId } from '../core/onboarding/steps';

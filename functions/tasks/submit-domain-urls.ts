@@ -1,4 +1,4 @@
-import { runDomainSubmissions } from '../app/domain-connect';
+import { runDomainSubmissions } from '../app/domain/connect';
 import { readyContainer } from '../container';
 import { searchNotifyEnginesOf } from '../engines/search-notify';
 import { lambdaTask } from '../invocation';

@@ -1,4 +1,4 @@
-import { upgradeToNativeCertificate } from '../app/domain-native-certificate';
+import { upgradeToNativeCertificate } from '../app/domain/native-certificate';
 import { readyContainer } from '../container';
 import { cdnOf } from '../engines/cdn';
 import { lambdaTask } from '../invocation';

@@ -1,7 +1,7 @@
 /** The AI-site record's conditional state change (domain connection): against the embedded database. */
 import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
 import { createAiSiteRepository } from '../../functions/adapters/dynamodb/ai-site-repo';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/database';
+import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
 
 const TABLE = 'ai-site-repo-test';
 let database: EmbeddedDatabase;

@@ -1,6 +1,6 @@
 /**
  * The live DNS lookups of the domain connection against real DNS servers on loopback
- * (functions/local/dns-test-server.ts): one stands in for the recursive resolvers
+ * (functions/local/fakes/dns-server.ts): one stands in for the recursive resolvers
  * (`DNS_RESOLVERS`), two more are the zone's authoritative nameservers (127.0.0.1 and
  * 127.0.0.2, same port), whose answers may differ from the resolvers' (propagation).
  */
@@ -10,7 +10,7 @@ import { analyzeDomain, part2Records, restoreRecords, type DomainAnalysis } from
 import { AMAZON, LETS_ENCRYPT } from '../../functions/core/domain/caa';
 import { absoluteName, type CapturedByName, type DnsChecker, type DnsRecord } from '../../functions/core/domain/records';
 import { UpstreamError } from '../../functions/core/errors';
-import { startDnsTestServer, type DnsTestServer, type TestNameRecords } from '../../functions/local/dns-test-server';
+import { startDnsTestServer, type DnsTestServer, type TestNameRecords } from '../../functions/local/fakes/dns-server';
 
 const LE = { flags: 0, tag: 'issue', value: 'letsencrypt.org' };
 const ZONES = ['shop.test', 'locked.test', 'amazon-only.test', 'nocaa.test', 'acme-dns.test', 'nons.test'];

@@ -5,7 +5,7 @@
  */
 import { createIdpDirectory } from '../../functions/adapters/external/idp/memberships';
 import { ProviderNotConfiguredError, UpstreamError } from '../../functions/core/errors';
-import { startIdpApiFake, type IdpApiFake } from '../../functions/local/idp-api-fake';
+import { startIdpApiFake, type IdpApiFake } from '../../functions/local/fakes/idp-api';
 
 let fake: IdpApiFake;
 beforeAll(async () => { fake = await startIdpApiFake(); });

@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import { createIndexNowClient, DEFAULT_INDEXNOW_ENDPOINT } from '../../functions/adapters/external/indexnow';
 import { planIndexNowSubmissions, type IndexNowSubmission } from '../../functions/core/indexnow/submission';
 import type { Logger } from '../../functions/logger';
-import { closeServer } from '../../functions/local/close-server';
-import { fetchOnLoopback, startIndexNowFake, type IndexNowFake } from '../../functions/local/indexnow-fake';
-import { listen } from '../../functions/local/listen';
+import { closeServer } from '../../functions/local/runtime/close-server';
+import { fetchOnLoopback, startIndexNowFake, type IndexNowFake } from '../../functions/local/fakes/indexnow';
+import { listen } from '../../functions/local/runtime/listen';
 
 const KEY = 'f3c1e9a27b5d4c08a6e2b91d7f40c3a5';
 

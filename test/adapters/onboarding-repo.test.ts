@@ -8,7 +8,7 @@ import { createOnboardingRepository } from '../../functions/adapters/dynamodb/on
 import { ConflictError } from '../../functions/core/errors';
 import { leaseCutoff, ONBOARDING_LEASE_MS } from '../../functions/core/onboarding/lease';
 import { newRun, type OnboardingRun } from '../../functions/core/onboarding/steps';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/database';
+import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
 import type { OnboardingRepository } from '../../functions/ports';
 
 const TABLE = 'onboarding-repo-test';

@@ -10,7 +10,7 @@ import { keys } from '../../functions/adapters/dynamodb/keys';
 import { createOrganizationRepository } from '../../functions/adapters/dynamodb/organization-repo';
 import { createWebhookReceipts, RECEIPT_RETENTION_DAYS } from '../../functions/adapters/dynamodb/webhook-receipt-repo';
 import type { OrganizationMember } from '../../functions/core/organizations/members';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/database';
+import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
 import type { OrganizationRepository, WebhookReceipts } from '../../functions/ports';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 

@@ -5,7 +5,7 @@
  */
 import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
 import { createPlatformLimiter } from '../../functions/adapters/dynamodb/platform-limiter';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/database';
+import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
 import type { PlatformLimiter, PlatformLimits } from '../../functions/ports';
 
 const TABLE = 'platform-limiter-test';

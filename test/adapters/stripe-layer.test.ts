@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { bundleModule, lambdaModules } from '../../bench/bundle';
 import { buildPackageLayer, layerPackagesOf } from '../../lib/layers';
 import { ROUTES } from '../../functions/routes';
-import { startStripeFake, type StripeFake } from '../../functions/local/stripe-fake';
+import { startStripeFake, type StripeFake } from '../../functions/local/fakes/stripe';
 
 const run = promisify(execFile);
 let scratch: string;

@@ -1,14 +1,14 @@
 /**
  * The Stripe adapter with the official SDK against the local stateful fake
- * (functions/local/stripe-fake.ts): the wire calls, the "no such customer" cases and the
+ * (functions/local/fakes/stripe.ts): the wire calls, the "no such customer" cases and the
  * error mapping (502 with a reason that never holds the key).
  */
 import { createServer } from 'node:http';
 import type { PaymentProvider } from '../../functions/core/billing/types';
 import { UpstreamError, ProviderNotConfiguredError } from '../../functions/core/errors';
 import { createStripePayments, parseStripeApiUrl, scrubKey } from '../../functions/adapters/external/stripe';
-import { listen } from '../../functions/local/listen';
-import { startStripeFake, type StripeFake } from '../../functions/local/stripe-fake';
+import { listen } from '../../functions/local/runtime/listen';
+import { startStripeFake, type StripeFake } from '../../functions/local/fakes/stripe';
 
 let fake: StripeFake;
 let payments: PaymentProvider;

@@ -1,8 +1,8 @@
 /**
  * Domain verification through the Site Verification API (webmaster.ts `requestVerificationToken`,
- * `verifyDomain`) on the wire: against the local console (functions/local/webmaster-fake.ts),
+ * `verifyDomain`) on the wire: against the local console (functions/local/fakes/webmaster.ts),
  * which looks the TXT records up in a real DNS server on loopback
- * (functions/local/dns-test-server.ts) through adapters/external/dns.ts.
+ * (functions/local/fakes/dns-server.ts) through adapters/external/dns.ts.
  */
 import { decodeJwt, importPKCS8, SignJWT } from 'jose';
 import { createDnsChecker } from '../../functions/adapters/external/dns';
@@ -14,8 +14,8 @@ import {
   type WebmasterClientOptions,
 } from '../../functions/adapters/external/webmaster';
 import type { Logger } from '../../functions/logger';
-import { startDnsTestServer, type DnsTestServer } from '../../functions/local/dns-test-server';
-import { startWebmasterFake, type WebmasterFake } from '../../functions/local/webmaster-fake';
+import { startDnsTestServer, type DnsTestServer } from '../../functions/local/fakes/dns-server';
+import { startWebmasterFake, type WebmasterFake } from '../../functions/local/fakes/webmaster';
 
 type Line = { level: string; msg: string; fields: Record<string, unknown> };
 function captureLogger(lines: Line[] = [], base: Record<string, unknown> = {}): Logger & { lines: Line[] } {

@@ -9,7 +9,7 @@ import {
 } from '../../functions/adapters/external/webmaster';
 import type { ProviderFetch } from '../../functions/adapters/external/provider-fetch';
 import type { Logger } from '../../functions/logger';
-import { startWebmasterFake, type WebmasterFake } from '../../functions/local/webmaster-fake';
+import { startWebmasterFake, type WebmasterFake } from '../../functions/local/fakes/webmaster';
 
 function captureLogger(lines: Array<{ level: string; msg: string; fields: Record<string, unknown> }> = [], base: Record<string, unknown> = {}): Logger & { lines: typeof lines } {
   const write = (level: string) => (msg: string, fields: Record<string, unknown> = {}) => lines.push({ level, msg, fields: { ...base, ...fields } });

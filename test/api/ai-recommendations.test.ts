@@ -2,7 +2,7 @@
  * POST /webhooks/ai-recommendation-store (PUBLIC, D17) and GET /api/ai-recommendations/{business_id}
  * (JWT, D25) through the local API server and the embedded database.
  */
-import { recordSighting } from '../../functions/app/visits';
+import { recordSighting } from '../../functions/app/visits/record';
 import { visitRepositoryOf } from '../../functions/engines/visit-repository';
 import { getContainer } from '../../functions/container';
 import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, LINK_PREVIEW_SAMPLES, SEARCH_CRAWLER_SAMPLES } from '../fixtures/ai-user-agents';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { STRIPE_SUBSCRIPTION_STATUSES } from '../../functions/core/billing/subscription';
 import { getContainer } from '../../functions/container';
-import { startStripeFake, type StripeFake } from '../../functions/local/stripe-fake';
+import { startStripeFake, type StripeFake } from '../../functions/local/fakes/stripe';
 import { startTestStack, type TestStack } from '../support/stack';
 import { organizationsOf } from '../../functions/engines/organizations';
 

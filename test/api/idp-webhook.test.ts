@@ -5,7 +5,7 @@
  * outage (5xx, nothing recorded, the sender's retry succeeds).
  */
 import { getContainer } from '../../functions/container';
-import { startIdpApiFake, type IdpApiFake } from '../../functions/local/idp-api-fake';
+import { startIdpApiFake, type IdpApiFake } from '../../functions/local/fakes/idp-api';
 import { deliver, membershipEvent, newMessageId, organizationEvent, signedHeaders } from '../support/idp-webhooks';
 import { startTestStack, type TestStack } from '../support/stack';
 import { webhookReceiptsOf } from '../../functions/engines/idp';

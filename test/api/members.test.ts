@@ -6,8 +6,8 @@
  * organization's members.
  */
 import { getContainer } from '../../functions/container';
-import { NOT_LINKED_REASON } from '../../functions/app/organization-members';
-import { startIdpApiFake, type IdpApiFake } from '../../functions/local/idp-api-fake';
+import { NOT_LINKED_REASON } from '../../functions/app/organizations/members';
+import { startIdpApiFake, type IdpApiFake } from '../../functions/local/fakes/idp-api';
 import { deliver, organizationEvent } from '../support/idp-webhooks';
 import { startTestStack, type TestStack } from '../support/stack';
 import { organizationsOf } from '../../functions/engines/organizations';

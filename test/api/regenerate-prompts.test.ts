@@ -6,18 +6,16 @@
  * within the wait, 202 + read-back otherwise, the failure body with counts 0, 400/404.
  */
 import { createServer } from 'node:net';
-import { getContainer } from '../../functions/container';
+import { getContainer, type Container } from '../../functions/container';
 import { artifactKeys } from '../../functions/core/artifacts';
 import { PLATFORM_KEYS } from '../../functions/core/constants';
 import type { TrackedPrompt } from '../../functions/core/model';
 import { promptId } from '../../functions/core/prompts/prompt-identity';
-import { regeneratePromptsFromUrl } from '../../functions/app/regenerate-prompts';
-import { readPromptRegeneration, awaitPromptRegeneration } from '../../functions/app/regenerate-prompts-run';
-import { WORKFLOW_WAIT_MS } from '../../functions/app/workflow-results';
-import { awaitWorkflowOutcome, saveWorkflowResult } from '../../functions/app/workflow-results';
+import { regeneratePromptsFromUrl } from '../../functions/app/prompts/regenerate';
+import { readPromptRegeneration, awaitPromptRegeneration } from '../../functions/app/prompts/regenerate-run';
+import { awaitWorkflowOutcome, saveWorkflowResult, WORKFLOW_WAIT_MS } from '../../functions/app/workflow-results';
 import { waitBudget } from '../../functions/http/workflow-http';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
-import type { Container } from '../../functions/container';
 import type { MapSiteOptions, SiteMapper } from '../../functions/ports';
 import { onboardViaApi } from '../support/onboard';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';

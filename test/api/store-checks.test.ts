@@ -1,5 +1,5 @@
 import { buildContainer, getContainer, setContainer } from '../../functions/container';
-import { startApiServer } from '../../functions/local/api-server';
+import { startApiServer } from '../../functions/local/runtime/api-server';
 import { startFakeStore, type FakeStore } from '../support/fake-store';
 import { startTestStack, type TestStack } from '../support/stack';
 

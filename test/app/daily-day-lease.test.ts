@@ -6,7 +6,7 @@
  * may not work on the day again.
  */
 import { finishBusinessRun, runDailyStep, startBusinessRun } from '../../functions/app/daily/business-run';
-import { deploySite } from '../../functions/app/deploy-site';
+import { deploySite } from '../../functions/app/site/deploy';
 import { getContainer } from '../../functions/container';
 import { DAY_LEASE_SECONDS, newBusinessRun } from '../../functions/core/daily/run';
 import { readDailyExecution } from '../../functions/app/daily/execution';

@@ -1,11 +1,11 @@
 /**
- * One verification attempt (app/domain-verification.ts) against the local webmaster console
+ * One verification attempt (app/domain/verification.ts) against the local webmaster console
  * (Site Verification API wire format): the polls' stopping rule (D18) from every state the
  * domain-connect workflow can poll from, a reconnect from FAILED included.
  */
-import { checkVerification } from '../../functions/app/domain-verification';
+import { checkVerification } from '../../functions/app/domain/verification';
 import { getContainer } from '../../functions/container';
-import { startWebmasterFake, type WebmasterFake } from '../../functions/local/webmaster-fake';
+import { startWebmasterFake, type WebmasterFake } from '../../functions/local/fakes/webmaster';
 import { startTestStack, type TestStack } from '../support/stack';
 import { searchNotifyEnginesOf } from '../../functions/engines/search-notify';
 

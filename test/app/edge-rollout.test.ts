@@ -3,7 +3,7 @@
  * store and the publisher: publish only when the code changed; a deployment's first rollout
  * adopts the bootstrap setting when that version already has the code of `$LATEST`.
  */
-import { currentVersion } from '../../functions/app/edge-rollout';
+import { currentVersion } from '../../functions/app/edge/rollout';
 import type { Container } from '../../functions/container';
 import type { EdgeVersion } from '../../functions/core/edge/rollout';
 import type { EdgeFunctionPublisher, EdgeVersionRepository } from '../../functions/core/edge/types';

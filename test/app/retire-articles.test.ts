@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { retireArticlesOfRemovedProducts } from '../../functions/app/daily/retire-articles';
-import type { CatalogArtifact } from '../../functions/app/discover-products';
-import { publishChangedSiteParts, saveSitePart } from '../../functions/app/site-parts';
+import { publishChangedSiteParts, saveSitePart } from '../../functions/app/site/parts';
 import { getContainer, type Container } from '../../functions/container';
 import { articlePart, artifactKeys } from '../../functions/core/artifacts';
 import { weekBounds } from '../../functions/core/articles/quota';
 import type { ArticleRecord } from '../../functions/core/articles/record';
 import type { CatalogProduct } from '../../functions/core/site/types';
 import { startTestStack, type TestStack } from '../support/stack';
+import type { CatalogArtifact } from '../../functions/app/site/inputs';
 
 let stack: TestStack;
 let container: Container;

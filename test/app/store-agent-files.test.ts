@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGuardedFetch } from '../../functions/adapters/external/guarded-fetch';
-import { agentFilesAfter, probeStoreAgentFiles, sameAgentFiles, STORE_AGENT_FILES } from '../../functions/app/store-agent-files';
+import { agentFilesAfter, probeStoreAgentFiles, sameAgentFiles, STORE_AGENT_FILES } from '../../functions/app/site/store-agent-files';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 const servers: http.Server[] = [];

@@ -5,12 +5,12 @@
  * files as a change (the stored map is rewritten, so the site is regenerated), and an
  * unchanged store stays unchanged.
  */
-import { createAiWebsite } from '../../functions/app/create-ai-website';
+import { createAiWebsite } from '../../functions/app/site/create';
 import { detectChanges } from '../../functions/app/daily/detect-changes';
-import { deploySite } from '../../functions/app/deploy-site';
-import { scrapeWebsite, type ScrapeArtifact } from '../../functions/app/scrape-website';
-import { mainPartIsCurrent } from '../../functions/app/site-inputs';
-import { STORE_SITEMAP_MAX_IMAGES, storeSitemapImagesOf } from '../../functions/app/store-sitemap';
+import { deploySite } from '../../functions/app/site/deploy';
+import { scrapeWebsite } from '../../functions/app/onboarding/scrape-website';
+import { mainPartIsCurrent, type ScrapeArtifact } from '../../functions/app/site/inputs';
+import { STORE_SITEMAP_MAX_IMAGES, storeSitemapImagesOf } from '../../functions/app/site/store-sitemap';
 import { getContainer, type Container } from '../../functions/container';
 import { artifactKeys } from '../../functions/core/artifacts';
 import type { MappedUrl } from '../../functions/core/site/types';

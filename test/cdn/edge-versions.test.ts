@@ -13,7 +13,7 @@ import { createEdgeVersionRepository } from '../../functions/adapters/dynamodb/e
 import { createLocalCdn, localDistributionDomain, localDistributionId } from '../../functions/adapters/local/local-cdn';
 import { createLocalEdgePublisher, edgeSourceSha256, LOCAL_EDGE_SOURCE_DIR } from '../../functions/adapters/local/local-edge-publisher';
 import type { DistributionRoute } from '../../functions/core/proxy/types';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/database';
+import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
 import { CloudFrontClient, CreateDistributionCommand } from '@aws-sdk/client-cloudfront';
 import { GetFunctionCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { mockClient } from 'aws-sdk-client-mock';

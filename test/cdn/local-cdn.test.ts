@@ -10,8 +10,8 @@ import {
 import { loadConfig } from '../../functions/config';
 import type { DistributionRoute } from '../../functions/core/proxy/types';
 import { createCdnEngine, edgeFunctionVersionArnOf } from '../../functions/engines/cdn';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/database';
-import { startDnsTestServer } from '../../functions/local/dns-test-server';
+import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
+import { startDnsTestServer } from '../../functions/local/fakes/dns-server';
 
 function registry(routes: Record<string, DistributionRoute> = {}): LocalCdnRegistry & { asked: string[] } {
   const asked: string[] = [];
@@ -135,7 +135,7 @@ describe('domain connection Part 2 on the embedded table', () => {
 
   const registryOf = () => ({ findByDomain: distributions.findOrg, indexAlias: distributions.indexAlias, setStoreOrigin: distributions.setStoreOrigin });
 
-  /** What app/cdn.ts records for a business: the AI-site item with the distribution, its domain indexed. */
+  /** What app/domain/cdn.ts records for a business: the AI-site item with the distribution, its domain indexed. */
   async function business(org: string, storeOrigin: string) {
     const id = localDistributionId(`ai-visibility-proxy-${org}`);
     await createAiSiteRepository(db, TABLE).patch(org, `entity-${org}`, {

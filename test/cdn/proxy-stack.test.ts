@@ -5,13 +5,13 @@
  */
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { callerReferenceOf, createCdnDistribution, getProxyInfo } from '../../functions/app/cdn';
-import { deploySite } from '../../functions/app/deploy-site';
+import { callerReferenceOf, createCdnDistribution, getProxyInfo } from '../../functions/app/domain/cdn';
+import { deploySite } from '../../functions/app/site/deploy';
 import type { Config } from '../../functions/config';
 import { getContainer } from '../../functions/container';
 import { cdnOf } from '../../functions/engines/cdn';
-import type { RunningServer } from '../../functions/local/api-server';
-import { startCdnProxy, toOriginRequestEvent } from '../../functions/local/cdn-proxy';
+import type { RunningServer } from '../../functions/local/runtime/api-server';
+import { startCdnProxy, toOriginRequestEvent } from '../../functions/local/runtime/cdn-proxy';
 import { startTestStack, type TestStack } from '../support/stack';
 
 

@@ -8,7 +8,7 @@ import { createCompetitorRepository } from '../../functions/adapters/dynamodb/co
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { competitorId, countBySource } from '../../functions/core/competitors/rules';
 import type { Competitor, CompetitorRepository, CompetitorSource } from '../../functions/core/competitors/types';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/database';
+import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
 
 const TABLE = 'competitor-repo-test';
 let database: EmbeddedDatabase;

@@ -4,7 +4,7 @@
  * AI page resolves (no 404) on the AI-site host.
  */
 import { getContainer } from '../../functions/container';
-import { publishSiteParts } from '../../functions/app/site-parts';
+import { publishSiteParts } from '../../functions/app/site/parts';
 import * as cheerio from 'cheerio';
 import { XMLParser } from 'fast-xml-parser';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';

@@ -18,7 +18,7 @@
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
-import { visitWritesSettled } from '../../functions/app/visits';
+import { visitWritesSettled } from '../../functions/app/visits/record';
 import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, LINK_PREVIEW_SAMPLES, NON_AI_BOT_SAMPLES, SEARCH_CRAWLER_SAMPLES } from '../fixtures/ai-user-agents';

@@ -14,7 +14,7 @@
  * and lists the offending values.
  */
 import { getContainer } from '../../functions/container';
-import { loadSnapshot } from '../../functions/app/snapshot';
+import { loadSnapshot } from '../../functions/app/site/snapshot';
 import { createGuardedFetch } from '../../functions/adapters/external/guarded-fetch';
 import { createStorefront } from '../../functions/adapters/external/storefront';
 import type { StorefrontProduct } from '../../functions/core/products/catalog';

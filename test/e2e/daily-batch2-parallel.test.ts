@@ -14,8 +14,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
-import { startIndexNowFake, type IndexNowFake } from '../../functions/local/indexnow-fake';
-import { startFakePlatform, type FakePlatformServer } from '../../functions/local/platform-fakes';
+import { startIndexNowFake, type IndexNowFake } from '../../functions/local/fakes/indexnow';
+import { startFakePlatform, type FakePlatformServer } from '../../functions/local/fakes/platforms';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
 const ORG = 'parallel-roasters';

@@ -8,7 +8,7 @@
  */
 import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
-import { startIndexNowFake, type IndexNowFake } from '../../functions/local/indexnow-fake';
+import { startIndexNowFake, type IndexNowFake } from '../../functions/local/fakes/indexnow';
 import { urlPathOfFile } from '../../functions/core/site/paths';
 import { getWithHost } from '../support/http';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';

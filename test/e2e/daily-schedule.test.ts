@@ -7,9 +7,9 @@
 import { getContainer } from '../../functions/container';
 import { artifactKeys } from '../../functions/core/artifacts';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
-import type { ScrapeArtifact } from '../../functions/app/scrape-website';
 import { getWithHost } from '../support/http';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
+import type { ScrapeArtifact } from '../../functions/app/site/inputs';
 
 let stack: TestStack;
 const stores: Record<string, DemoStore> = {};

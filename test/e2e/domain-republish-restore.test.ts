@@ -1,5 +1,5 @@
 /**
- * `republishUnder` (app/domain-context.ts) on a failed redeploy, through the real routes:
+ * `republishUnder` (app/domain/context.ts) on a failed redeploy, through the real routes:
  * `POST /api/domain/mark-step-complete/{org_id}` `{step: 2}` (domain-connect workflow) and
  * `POST /api/domain/mark-disconnect-complete/{org_id}` (domain-disconnect workflow), on the
  * local runtime (embedded database, local workflow runner, local CDN gateway, file site store),
@@ -25,16 +25,16 @@ import type { AddressInfo } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
 import { keys } from '../../functions/adapters/dynamodb/keys';
-import { createCdnDistribution } from '../../functions/app/cdn';
+import { createCdnDistribution } from '../../functions/app/domain/cdn';
 import { getContainer } from '../../functions/container';
 import { analysisFields, analyzeDomain, namesToCapture, originalFields } from '../../functions/core/domain/analysis';
 import type { CapturedByName } from '../../functions/core/domain/records';
 import { PUBLIC_ORIGIN_TOKEN } from '../../functions/core/site/paths';
 import { cdnOf } from '../../functions/engines/cdn';
 import { dnsCheckerOf } from '../../functions/engines/dns';
-import { startDnsTestServer, type DnsTestServer } from '../../functions/local/dns-test-server';
-import { startIndexNowFake, type IndexNowFake } from '../../functions/local/indexnow-fake';
-import type { LocalWorkflows } from '../../functions/local/workflow-runner';
+import { startDnsTestServer, type DnsTestServer } from '../../functions/local/fakes/dns-server';
+import { startIndexNowFake, type IndexNowFake } from '../../functions/local/fakes/indexnow';
+import type { LocalWorkflows } from '../../functions/local/runtime/workflow-runner';
 import type { SiteStore } from '../../functions/ports';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
@@ -279,7 +279,7 @@ describe('republishUnder: a failed redeploy during connect / disconnect restores
   }, 60_000);
 
   // The redeploy can also fail after the store's publish moved the live release (deploySite,
-  // app/deploy-site.ts, publishes, then saves the release's digests, then patches the record):
+  // app/site/deploy.ts, publishes, then saves the release's digests, then patches the record):
   // the restore puts the previous public origin back on the record but leaves the new release
   // live, so the record names an origin the published files do not. The files kept by the next
   // ordinary deploy (same recorded origin, so nothing is re-pointed) keep the wrong origin.

@@ -1,5 +1,5 @@
 /**
- * The edge-rollout lease (app/edge-rollout-run.ts, issue 15) through the real route `POST
+ * The edge-rollout lease (app/edge/rollout-run.ts, issue 15) through the real route `POST
  * /api/domain/update-edge-function`, the real edge-rollout workflow on the local runner (its
  * executions recorded in the embedded database, which `describe` reads) and the lease in the
  * table. One rollout at a time: a lease whose execution is running answers 409 naming it; a
@@ -19,7 +19,7 @@
  */
 import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
 import { createWorkflowExecutionRecords } from '../../functions/adapters/dynamodb/workflow-execution-records';
-import { EDGE_ROLLOUT_WORKFLOW } from '../../functions/app/edge-rollout-run';
+import { EDGE_ROLLOUT_WORKFLOW } from '../../functions/app/edge/rollout-run';
 import { getContainer } from '../../functions/container';
 import { EDGE_ROLLOUT_LEASE_SECONDS } from '../../functions/core/constants';
 import { edgeVersionsOf } from '../../functions/engines/edge-versions';
@@ -27,7 +27,7 @@ import { handler as planEdgeRollout } from '../../functions/tasks/plan-edge-roll
 import { handler as recordEdgeRolloutFailure } from '../../functions/tasks/record-edge-rollout-failure';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
-const GRACE_MS = 60_000; // UNKNOWN_HOLDER_GRACE_MS in app/edge-rollout-run.ts
+const GRACE_MS = 60_000; // UNKNOWN_HOLDER_GRACE_MS in app/edge/rollout-run.ts
 const SUCCESS_STATES = ['PlanEdgeRollout', 'AnyBatch', 'FinishEdgeRollout'];
 
 describe('edge-rollout lease: a stale lease is taken over, a live one answers 409', () => {

@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateOnboardingPrompts } from '../../functions/app/generate-prompts';
+import { generateOnboardingPrompts } from '../../functions/app/prompts/generate';
 import { ONBOARDING_LEASE_MS } from '../../functions/core/onboarding/lease';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { searchPromptSourceOf } from '../../functions/engines/search-prompts';

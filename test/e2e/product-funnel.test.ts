@@ -24,13 +24,13 @@
  * - D: another product none of whose prompts were sampled, never crawled: it drops at crawl.
  */
 import { request } from 'node:http';
-import { recordSighting, visitWritesSettled } from '../../functions/app/visits';
+import { recordSighting, visitWritesSettled } from '../../functions/app/visits/record';
 import { getContainer } from '../../functions/container';
 import { PLATFORM_KEYS, type PlatformKey } from '../../functions/core/constants';
 import { competitorId } from '../../functions/core/competitors/rules';
 import { competitorRepositoryOf } from '../../functions/engines/competitor-repository';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
-import { startPlatformFakes, type PlatformFakes } from '../../functions/local/platform-fakes';
+import { startPlatformFakes, type PlatformFakes } from '../../functions/local/fakes/platforms';
 import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, SEARCH_CRAWLER_SAMPLES } from '../fixtures/ai-user-agents';
 import { getWithHost } from '../support/http';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';

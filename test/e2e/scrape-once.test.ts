@@ -6,11 +6,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { scrapeWebsite, type ScrapeArtifact } from '../../functions/app/scrape-website';
+import { scrapeWebsite } from '../../functions/app/onboarding/scrape-website';
 import { getContainer } from '../../functions/container';
 import { artifactKeys } from '../../functions/core/artifacts';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { startTestStack, type TestStack } from '../support/stack';
+import type { ScrapeArtifact } from '../../functions/app/site/inputs';
 
 let stack: TestStack;
 let store: DemoStore;

@@ -10,11 +10,11 @@
 import { randomUUID } from 'node:crypto';
 import * as cheerio from 'cheerio';
 import { getContainer } from '../../functions/container';
-import type { CatalogArtifact } from '../../functions/app/discover-products';
 import { artifactKeys } from '../../functions/core/artifacts';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { getWithHost } from '../support/http';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
+import type { CatalogArtifact } from '../../functions/app/site/inputs';
 
 const ORG = 'stale-roastery';
 const DAY_MS = 86_400_000;

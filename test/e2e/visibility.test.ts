@@ -12,7 +12,7 @@ import { createPlatformClients } from '../../functions/adapters/external/platfor
 import { analyzeVisibility } from '../../functions/app/visibility/analyze';
 import { createLogger } from '../../functions/logger';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
-import { startPlatformFakes, type PlatformFakes } from '../../functions/local/platform-fakes';
+import { startPlatformFakes, type PlatformFakes } from '../../functions/local/fakes/platforms';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 import { competitorRepositoryOf } from '../../functions/engines/competitor-repository';
 

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { OPENAPI_FILE, openApiDocument, openApiText } from '../../functions/local/openapi-document';
+import { OPENAPI_FILE, openApiDocument, openApiText } from '../../functions/local/runtime/openapi-document';
 import { ROUTES } from '../../functions/routes';
 import { assertMatchesContract } from '../support/contract';
 import { startTestStack, type TestStack } from '../support/stack';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
-import { taskStates } from '../../functions/local/workflow-runner';
+import { taskStates } from '../../functions/local/runtime/workflow-runner';
 import { STATE_MACHINES_DIR } from '../../lib/paths';
 import { asArray, buildTestService, ofType, roleOf, statementsOfRole } from './helpers';
 

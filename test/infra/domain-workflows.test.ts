@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NATIVE_CERTIFICATE_MAX_LOOKS, VERIFICATION_POLL_ATTEMPTS } from '../../functions/core/constants';
-import { taskStates } from '../../functions/local/workflow-runner';
+import { taskStates } from '../../functions/local/runtime/workflow-runner';
 import { STATE_MACHINES_DIR } from '../../lib/paths';
 
 const load = (name: string) => JSON.parse(readFileSync(join(STATE_MACHINES_DIR, `${name}.asl.json`), 'utf8'));

@@ -9,7 +9,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { taskStates } from '../../functions/local/workflow-runner';
+import { taskStates } from '../../functions/local/runtime/workflow-runner';
 import { STATE_MACHINES_DIR } from '../../lib/paths';
 import { CDN_TASK, EDGE_MOVE_TASKS, EDGE_PUBLISH_TASKS } from '../../lib/stacks/workflow-stack';
 import { asArray, buildTestService, type CfnResource, ofType, roleOf, statementsOfRole } from './helpers';

@@ -6,8 +6,8 @@
 import { createServer } from 'node:net';
 import { loadConfig } from '../../functions/config';
 import { buildContainer, getContainer, setContainer } from '../../functions/container';
-import { startApiServer } from '../../functions/local/api-server';
-import { startLocalStack } from '../../functions/local/runtime';
+import { startApiServer } from '../../functions/local/runtime/api-server';
+import { startLocalStack } from '../../functions/local/runtime/index';
 
 const freePort = () => new Promise<number>((resolve) => {
   const probe = createServer().listen(0, '127.0.0.1', () => {

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServedRequestSeen } from '../../functions/app/visits';
-import { startSitesHost } from '../../functions/local/sites-host';
+import type { ServedRequestSeen } from '../../functions/app/visits/record';
+import { startSitesHost } from '../../functions/local/runtime/sites-host';
 
 function get(port: number, path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

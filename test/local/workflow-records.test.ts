@@ -3,7 +3,7 @@
  * an execution recorded as running by another runner instance (a previous process on the
  * same DATA_DIR) reads as ABORTED instead of running forever.
  */
-import { createLocalWorkflows } from '../../functions/local/workflow-runner';
+import { createLocalWorkflows } from '../../functions/local/runtime/workflow-runner';
 import type { WorkflowExecutionRecords } from '../../functions/ports';
 
 function memoryRecords(): WorkflowExecutionRecords & { rows: Map<string, any> } {

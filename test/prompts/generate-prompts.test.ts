@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { generateOnboardingPrompts, generateProductPrompts, regeneratePrompts } from '../../functions/app/generate-prompts';
+import { generateOnboardingPrompts, generateProductPrompts, regeneratePrompts } from '../../functions/app/prompts/generate';
 import { getContainer } from '../../functions/container';
 import { artifactKeys } from '../../functions/core/artifacts';
 import { PLATFORM_KEYS } from '../../functions/core/constants';

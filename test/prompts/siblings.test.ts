@@ -7,7 +7,7 @@
  * flags a product's own kind word ("Microlot", "Reserve", "Half-Caf").
  */
 import { randomUUID } from 'node:crypto';
-import { generateOnboardingPrompts, generateProductPrompts } from '../../functions/app/generate-prompts';
+import { generateOnboardingPrompts, generateProductPrompts } from '../../functions/app/prompts/generate';
 import { getContainer } from '../../functions/container';
 import { artifactKeys } from '../../functions/core/artifacts';
 import { toCatalogProduct } from '../../functions/core/products/catalog';

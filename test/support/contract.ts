@@ -6,8 +6,8 @@
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { readFileSync } from 'node:fs';
-import { createRouteMatcher } from '../../functions/local/route-matcher';
-import { OPENAPI_FILE } from '../../functions/local/openapi-document';
+import { createRouteMatcher } from '../../functions/local/runtime/route-matcher';
+import { OPENAPI_FILE } from '../../functions/local/runtime/openapi-document';
 import { ROUTES } from '../../functions/routes';
 
 type Document = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };

@@ -1,6 +1,6 @@
 /**
  * Response contract of GET /api/ai-recommendations/{business_id} (D25, D160): the stored AI-bot
- * visits (core/visits/visit.ts VisitRecord) and the range's counts (app/visits.ts listVisits).
+ * visits (core/visits/visit.ts VisitRecord) and the range's counts (app/visits/record.ts listVisits).
  */
 import * as z from 'zod/mini';
 import { PLATFORM_KEYS } from '../../core/constants';

@@ -7,7 +7,7 @@
  * search-engine crawling (Googlebot, bingbot, ...) beside them, in neither (D160).
  */
 import * as z from 'zod/mini';
-import { listVisits } from '../../app/visits';
+import { listVisits } from '../../app/visits/record';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { visitsResponse } from './ai-recommendations-responses';

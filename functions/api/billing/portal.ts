@@ -2,11 +2,11 @@
  * POST /api/billing-portal (JWT with org_id): body `{return_url}` → `{url}`, a customer-portal
  * session of the token's organization. Errors: 400 invalid return_url (naming it) or no
  * linked payment customer, 404 unknown organization, 503 payments not configured
- * (STRIPE_SECRET_KEY), 502 the payment provider failed (functions/app/billing.ts).
+ * (STRIPE_SECRET_KEY), 502 the payment provider failed (functions/app/billing/subscription.ts).
  */
 import * as z from 'zod/mini';
 import { parseReturnUrl, RETURN_URL_MAX_LENGTH } from '../../core/billing/return-url';
-import { openBillingPortal } from '../../app/billing';
+import { openBillingPortal } from '../../app/billing/subscription';
 import { endpoint } from '../../http/endpoint';
 
 const returnUrl = z.string({ error: 'return_url is required' }).check(

@@ -5,7 +5,7 @@
  * provider failed. Rules: core/billing/subscription.ts.
  */
 import * as z from 'zod/mini';
-import { readSubscriptionStatus } from '../../app/billing';
+import { readSubscriptionStatus } from '../../app/billing/subscription';
 import { STRIPE_SUBSCRIPTION_STATUSES } from '../../core/billing/subscription';
 import { endpoint } from '../../http/endpoint';
 

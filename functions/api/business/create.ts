@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { parseStoreUrl, storeDomain } from '../../core/store/store-url';
-import { mergeBusinessIntoOrganization } from '../../app/organization-business';
+import { mergeBusinessIntoOrganization } from '../../app/organizations/business';
 import { ConflictError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { requiredText } from '../../http/schemas';

@@ -7,7 +7,7 @@
  * else 202 and the read-back URL.
  */
 import * as z from 'zod/mini';
-import { awaitSitePublish, startSitePublish } from '../../app/site-publish-run';
+import { awaitSitePublish, startSitePublish } from '../../app/site/publish-run';
 import { contentTypeOf } from '../../core/site/content-types';
 import { releaseRelativePath } from '../../core/site/release';
 import { endpoint } from '../../http/endpoint';

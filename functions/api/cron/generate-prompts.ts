@@ -6,7 +6,7 @@
  * when neither its catalogue entry nor its entity has a name. Same D20 answer: the response
  * when done within 20 s, else 202 and `GET /api/cron/generate-prompts/{execution_id}`.
  */
-import { awaitPromptRegeneration, startPromptRegeneration } from '../../app/regenerate-prompts-run';
+import { awaitPromptRegeneration, startPromptRegeneration } from '../../app/prompts/regenerate-run';
 import { endpoint } from '../../http/endpoint';
 import { generateRequest } from '../manual-trigger/regenerate-http';
 import { regenerateResponse } from '../manual-trigger/regenerate-response';

@@ -3,7 +3,7 @@
  * (KEY): a site-publish execution read back (D20): its response once finished, 202 while it
  * runs, 404 for an id the workflow does not know (or another operation's).
  */
-import { readSitePublish, type SitePublishOperation } from '../../app/site-publish-run';
+import { readSitePublish, type SitePublishOperation } from '../../app/site/publish-run';
 import { endpoint, routeOfEvent } from '../../http/endpoint';
 import { executionIdPath, toApiResult } from '../../http/workflow-http';
 import { sitePublishStatusResponse } from './publish-schemas';

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { businessOfSourceUrl } from '../../app/business-lookup';
-import { submitIndexNow } from '../../app/search-notify';
+import { submitIndexNow } from '../../app/site/search-notify';
 import { endpoint } from '../../http/endpoint';
 import { requiredText } from '../../http/schemas';
 

@@ -4,7 +4,7 @@
  * moved to now; modified dates, data.json and the sitemap's lastmod stay (D112). Runs as a
  * site-publish execution (D20, D149): its response within 20 s, else 202 and the read-back URL.
  */
-import { awaitSitePublish, startSitePublish } from '../../app/site-publish-run';
+import { awaitSitePublish, startSitePublish } from '../../app/site/publish-run';
 import { endpoint } from '../../http/endpoint';
 import { toApiResult, waitBudget } from '../../http/workflow-http';
 import { businessRequest } from './daily-schemas';

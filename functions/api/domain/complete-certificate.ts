@@ -4,7 +4,7 @@
  * the ACME order, imports the certificate and attaches it to the distribution with the custom
  * domains (`proxy_status` → SSL_VALIDATED). Runs as a complete-certificate execution (D20).
  */
-import { COMPLETE_CERTIFICATE_WORKFLOW } from '../../app/domain-operation-run';
+import { COMPLETE_CERTIFICATE_WORKFLOW } from '../../app/domain/operation-run';
 import { completeCertificateResponse } from './certificate-schemas';
 import { domainPostHandler } from './operation-http';
 

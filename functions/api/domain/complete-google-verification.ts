@@ -5,7 +5,7 @@
  * submitted. Not verified yet → 409 with the record check.
  */
 import * as z from 'zod/mini';
-import { completeGoogleVerification } from '../../app/domain-verification';
+import { completeGoogleVerification } from '../../app/domain/verification';
 import { dnsCheckerOf } from '../../engines/dns';
 import { searchNotifyEnginesOf } from '../../engines/search-notify';
 import { endpoint } from '../../http/endpoint';

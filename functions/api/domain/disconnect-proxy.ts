@@ -4,7 +4,7 @@
  * connection started). Nothing changes until mark-disconnect-complete.
  */
 import * as z from 'zod/mini';
-import { disconnectRecords } from '../../app/domain-disconnect';
+import { disconnectRecords } from '../../app/domain/disconnect';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { disconnectRecordsResponse } from './connection-schemas';

@@ -1,6 +1,6 @@
 /** GET /api/domain/get-proxy/{org_id} (JWT): the spec's "Proxy information" of the business. */
 import * as z from 'zod/mini';
-import { getProxyInfo } from '../../app/cdn';
+import { getProxyInfo } from '../../app/domain/cdn';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { requireBusiness } from '../../app/business';

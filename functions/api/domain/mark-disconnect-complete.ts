@@ -4,7 +4,7 @@
  * site's public origin back to the AI-site host and the site redeployed; the distribution
  * and the certificate stay for a reconnect.
  */
-import { DOMAIN_DISCONNECT_WORKFLOW } from '../../app/domain-operation-run';
+import { DOMAIN_DISCONNECT_WORKFLOW } from '../../app/domain/operation-run';
 import { disconnectResponse } from './connection-schemas';
 import { domainPostHandler } from './operation-http';
 

@@ -7,7 +7,7 @@
  * search-engine submissions. Any other step is a 400, a state outside the table a 409.
  */
 import * as z from 'zod/mini';
-import { DOMAIN_CONNECT_WORKFLOW } from '../../app/domain-operation-run';
+import { DOMAIN_CONNECT_WORKFLOW } from '../../app/domain/operation-run';
 import { DNS_SWITCH_STEP } from '../../core/domain/states';
 import { connectResponse } from './connection-schemas';
 import { domainPostHandler } from './operation-http';

@@ -8,7 +8,7 @@ import type { $ZodType } from 'zod/v4/core';
 import {
   awaitDomainOperation, readDomainOperation, startDomainOperation,
   type DomainWorkflow,
-} from '../../app/domain-operation-run';
+} from '../../app/domain/operation-run';
 import { endpoint, parseBody, routeOfEvent } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import type { RouteKey } from '../../routes';

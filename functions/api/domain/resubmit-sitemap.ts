@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { requireBusiness } from '../../app/business';
-import { resubmitSitemap } from '../../app/search-notify';
+import { resubmitSitemap } from '../../app/site/search-notify';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { resubmitSitemapResponse } from './verification-schemas';

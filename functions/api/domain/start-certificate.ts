@@ -4,7 +4,7 @@
  * and answers the TXT records to add (`proxy_status` → SSL_VALIDATING). Runs as a
  * start-certificate execution (D20): its response within 20 s, else 202 and the read-back URL.
  */
-import { START_CERTIFICATE_WORKFLOW } from '../../app/domain-operation-run';
+import { START_CERTIFICATE_WORKFLOW } from '../../app/domain/operation-run';
 import { startCertificateResponse } from './certificate-schemas';
 import { domainPostHandler } from './operation-http';
 

@@ -4,7 +4,7 @@
  * (`google_verification_status` → PENDING). 503 when the console is not configured.
  */
 import * as z from 'zod/mini';
-import { startGoogleVerification } from '../../app/domain-verification';
+import { startGoogleVerification } from '../../app/domain/verification';
 import { searchNotifyEnginesOf } from '../../engines/search-notify';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';

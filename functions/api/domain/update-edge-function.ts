@@ -9,7 +9,7 @@
  * exactly them. 409 while another rollout runs.
  */
 import * as z from 'zod/mini';
-import { awaitEdgeRollout, edgeRolloutStatusUrl, startEdgeRollout, type EdgeRolloutAnswer } from '../../app/edge-rollout-run';
+import { awaitEdgeRollout, edgeRolloutStatusUrl, startEdgeRollout, type EdgeRolloutAnswer } from '../../app/edge/rollout-run';
 import { endpoint, type ApiResult } from '../../http/endpoint';
 import { waitBudget, workflowResponse } from '../../http/workflow-http';
 

@@ -1,6 +1,6 @@
 /** POST /api/domain/verify-dns/{org_id} (JWT, same org; D21): each record of the current step, found or not. */
 import * as z from 'zod/mini';
-import { verifyDns } from '../../app/domain-dns';
+import { verifyDns } from '../../app/domain/dns';
 import { dnsCheckerOf } from '../../engines/dns';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';

@@ -1,6 +1,6 @@
 /** The request contracts of the two prompt-regeneration routes (their wait and answer: http/workflow-http.ts; their response: regenerate-response.ts). */
 import * as z from 'zod/mini';
-import { MAX_PROMPT_COUNT } from '../../app/regenerate-prompts-run';
+import { MAX_PROMPT_COUNT } from '../../app/prompts/regenerate-run';
 import { orgSlug, productRef, requiredText } from '../../http/schemas';
 
 const COUNT_MESSAGE = `must be an integer from 1 to ${MAX_PROMPT_COUNT}`;

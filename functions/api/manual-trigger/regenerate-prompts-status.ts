@@ -4,7 +4,7 @@
  * back (D20): its spec response (with the status the POST would have had) once finished,
  * 202 `{status:'running', ...}` while it runs, 404 for an id the workflow does not know.
  */
-import { readPromptRegeneration } from '../../app/regenerate-prompts-run';
+import { readPromptRegeneration } from '../../app/prompts/regenerate-run';
 import { endpoint, routeOfEvent } from '../../http/endpoint';
 import { executionIdPath, toApiResult } from '../../http/workflow-http';
 import { regenerateResponse } from './regenerate-response';

@@ -5,7 +5,7 @@
  * Runs as a regenerate-prompts execution: the spec response when it finishes within 20 s,
  * else 202 `{status:'running', execution_id, status_url}` (D20).
  */
-import { awaitPromptRegeneration, startPromptRegeneration } from '../../app/regenerate-prompts-run';
+import { awaitPromptRegeneration, startPromptRegeneration } from '../../app/prompts/regenerate-run';
 import { endpoint } from '../../http/endpoint';
 import { regenerateRequest } from './regenerate-http';
 import { regenerateResponse } from './regenerate-response';

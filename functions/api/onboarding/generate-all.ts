@@ -1,6 +1,6 @@
 /** POST /api/onboarding/generate-all (D12): starts the onboarding workflow and returns at once. */
 import * as z from 'zod/mini';
-import { startOnboarding } from '../../app/onboarding';
+import { startOnboarding } from '../../app/onboarding/runs';
 import { endpoint } from '../../http/endpoint';
 
 export const handler = endpoint('POST /api/onboarding/generate-all', {

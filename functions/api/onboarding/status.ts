@@ -1,6 +1,6 @@
 /** GET /api/onboarding/status (D12): each step's state, timings and failure reason. */
 import * as z from 'zod/mini';
-import { onboardingStatus } from '../../app/onboarding';
+import { onboardingStatus } from '../../app/onboarding/runs';
 import { STEP_IDS, type RunStatus, type StepStatus } from '../../core/onboarding/steps';
 import { endpoint } from '../../http/endpoint';
 

@@ -1,6 +1,6 @@
 /** GET /organization/{org_id}/members (D8): JWT, same organization only (D5: another org is 403). */
 import * as z from 'zod/mini';
-import { readMembers } from '../../app/organization-members';
+import { readMembers } from '../../app/organizations/members';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 
@@ -15,7 +15,7 @@ const member = z.object({
   image_url: z.nullable(z.string()),
 });
 
-/** The cached member list (app/organization-members.ts MembersView). */
+/** The cached member list (app/organizations/members.ts MembersView). */
 const response = z.object({
   org_id: z.string(),
   business_name: z.nullable(z.string()),

@@ -19,7 +19,7 @@ import { ValidationError } from '../../core/errors';
 import { parseClientAddress } from '../../core/net/client-address';
 import { PLATFORM_KEYS } from '../../core/constants';
 import { PAGE_TYPES } from '../../core/visits/visit';
-import { beaconAddress, recordSighting } from '../../app/visits';
+import { beaconAddress, recordSighting } from '../../app/visits/record';
 import { endpoint } from '../../http/endpoint';
 
 export const MAX_BODY_BYTES = 16 * 1024;

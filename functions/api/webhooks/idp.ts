@@ -9,14 +9,14 @@
  *   2. a type outside the spec's table is acknowledged and ignored (200 with a note);
  *   3. a message id already processed is acknowledged without processing it again
  *      (`duplicate: true`);
- *   4. the event is applied (functions/app/organization-events.ts); when the identity
+ *   4. the event is applied (functions/app/organizations/events.ts); when the identity
  *      provider fails the answer is 5xx, so the sender retries, and the id is NOT recorded;
  *   5. only then the message id is recorded (a conditional put).
  * Response: `{status: 'success', event_type}`.
  */
 import * as z from 'zod/mini';
 import { safeParse } from 'zod/v4/core';
-import { applyIdpEvent } from '../../app/organization-events';
+import { applyIdpEvent } from '../../app/organizations/events';
 import { ValidationError } from '../../core/errors';
 import { isHandledEvent, isMembershipEvent, type HandledEventType, type IdpEvent } from '../../core/organizations/events';
 import { endpoint } from '../../http/endpoint';

@@ -23,9 +23,8 @@ import { normalizeSpace } from '../../core/generate/text';
 import type { SiteNarrative, StoreSnapshot } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
 import { requireBusiness } from '../business';
-import { loadSnapshot } from '../snapshot';
+import { loadSnapshot, saveSitePart } from '../site';
 import type { Business } from '../../core/model';
-import { saveSitePart } from '../site-part-store';
 import { countMetric } from '../../metrics';
 
 export interface CreateArticlesOptions {

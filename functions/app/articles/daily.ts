@@ -13,10 +13,9 @@
 import { artifactKeys } from '../../core/artifacts';
 import { articleModelOf } from '../../engines/article-writer';
 import type { Container } from '../../container';
-import { failingInto, holdDay, type BusinessTaskInput } from '../daily/business-run';
+import { failingInto, holdDay, type BusinessTaskInput } from '../daily';
 import { storeUnreadable } from '../../core/daily/run';
-import { publishChangedSiteParts, publishSiteParts } from '../site-parts';
-import type { CatalogArtifact } from '../discover-products';
+import { publishChangedSiteParts, publishSiteParts, type CatalogArtifact } from '../site';
 import type { ArticleModel, ArticleModelUsage } from '../../core/articles/compose';
 import { createArticles, loadArticleSite, type ArticleSite, type RejectedQuestion } from './create';
 import type { ArticleRecord } from '../../core/articles/record';

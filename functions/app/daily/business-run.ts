@@ -13,7 +13,7 @@ import {
 import { NotFoundError } from '../../core/errors';
 import type { Container } from '../../container';
 import { createLogger } from '../../logger';
-import { dailyBaseline, deleteDailyBaseline, saveDailyBaseline } from '../site-digests';
+import { dailyBaseline, deleteDailyBaseline, saveDailyBaseline } from '../site';
 
 const log = createLogger({ component: 'daily-schedule' });
 

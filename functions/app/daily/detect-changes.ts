@@ -19,10 +19,8 @@ import type { Container } from '../../container';
 import { scraperOf } from '../../engines/scraper';
 import { siteMapperOf } from '../../engines/site-mapper';
 import { requireBusiness } from '../business';
-import { scrapeMapped, storeRobotsTxtOf, type ScrapeArtifact } from '../scrape-website';
-import { saveSiteInput } from '../site-inputs';
-import { agentFilesAfter, probeStoreAgentFiles, sameAgentFiles } from '../store-agent-files';
-import { saveStoreSitemap } from '../store-sitemap';
+import { scrapeMapped, storeRobotsTxtOf } from '../onboarding';
+import { agentFilesAfter, probeStoreAgentFiles, sameAgentFiles, saveSiteInput, saveStoreSitemap, type ScrapeArtifact } from '../site';
 
 
 export async function detectChanges(container: Container, orgSlug: string, executionId: string) {

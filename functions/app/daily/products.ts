@@ -17,10 +17,9 @@ import { ValidationError } from '../../core/errors';
 import { newProducts, productsHash, productsSnapshot } from '../../core/products/catalog';
 import type { Container } from '../../container';
 import { requireBusiness } from '../business';
-import { commitProductSnapshot, readAndSaveCatalogue, type CatalogArtifact } from '../discover-products';
-import { generateProductPrompts } from '../generate-prompts';
-import { renderProductPart } from '../product-llms-files';
-import { productPartIsCurrent } from '../site-inputs';
+import { commitProductSnapshot, readAndSaveCatalogue } from '../onboarding';
+import { generateProductPrompts } from '../prompts';
+import { productPartIsCurrent, renderProductPart, type CatalogArtifact } from '../site';
 import type { SkippedDailyStep } from './business-run';
 
 export async function discoverNewProducts(container: Container, orgSlug: string) {

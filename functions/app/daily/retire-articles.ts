@@ -18,8 +18,7 @@
 import { articlePart, artifactKeys } from '../../core/artifacts';
 import type { ArticleRecord } from '../../core/articles/record';
 import type { Container } from '../../container';
-import type { CatalogArtifact } from '../discover-products';
-import { deleteSitePart } from '../site-part-store';
+import { deleteSitePart, type CatalogArtifact } from '../site';
 
 export interface RetiredArticles {
   /** The retired articles' paths (`/<slug>/`). */

@@ -7,9 +7,7 @@
  * change, no regeneration, no deploy.
  */
 import type { Container } from '../../container';
-import { renderMainPart } from '../create-ai-website';
-import { publishChangedSiteParts } from '../site-parts';
-import { mainPartIsCurrent } from '../site-inputs';
+import { mainPartIsCurrent, publishChangedSiteParts, renderMainPart } from '../site';
 import type { SkippedDailyStep } from './business-run';
 import { retireArticlesOfRemovedProducts } from './retire-articles';
 

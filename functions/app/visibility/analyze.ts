@@ -12,8 +12,7 @@
  */
 import pLimit from 'p-limit';
 import { PLATFORM_KEYS, type PlatformKey } from '../../core/constants';
-import type { CheckResult } from '../../core/visibility/score';
-import { computeScoreUpdate, type ScoreUpdate } from '../../core/visibility/score';
+import { computeScoreUpdate, type CheckResult, type ScoreUpdate } from '../../core/visibility/score';
 import { checkAnswerOf, type SampledPrompt, type VisibilityCheck, type VisibilitySample } from '../../core/visibility/checks';
 import { containsName } from '../../core/text/name-match';
 import { evaluateAnswer } from '../../core/visibility/evaluate';
@@ -23,7 +22,7 @@ import { todayUtc, type Container } from '../../container';
 import { visibilityEnginesOf, type VisibilityEngines } from '../../engines/visibility';
 import { createLogger } from '../../logger';
 import { requireBusiness } from '../business';
-import type { SkippedDailyStep } from '../daily/business-run';
+import type { SkippedDailyStep } from '../daily';
 import { entityIdentityOf } from './identity';
 import { claimDailySample, recordSkippedAnalysis } from './sample';
 import { storeVisibilityReport } from './store-report';

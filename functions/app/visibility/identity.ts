@@ -15,11 +15,9 @@ import type { Business } from '../../core/model';
 import { brandWords, detectProductLines } from '../../core/prompts/product-lines';
 import { brandAliases } from '../../core/visibility/brand-aliases';
 import type { EntityIdentity } from '../../core/visibility/platform-answer';
-import type { ScrapeArtifact } from '../scrape-website';
 import { isCommonWord } from './common-words';
 import type { Container } from '../../container';
-import { aiSiteHostOf } from '../site-identity';
-import type { CatalogArtifact } from '../discover-products';
+import { aiSiteHostOf, type CatalogArtifact, type ScrapeArtifact } from '../site';
 import { competitorRepositoryOf } from '../../engines/competitor-repository';
 
 /** Product names handed to the judge and matcher: enough to recognise, bounded for the prompt. */

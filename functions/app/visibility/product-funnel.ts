@@ -4,7 +4,8 @@
  */
 import pLimit from 'p-limit';
 import { ValidationError } from '../../core/errors';
-import { articleSlugOfPath, funnelOfDays, productOfVisitPath, type FunnelDayTotals, type ProductFunnel } from '../../core/visibility/product-funnel';
+import { articleSlugOfPath, productOfVisitPath } from '../../core/site/paths';
+import { funnelOfDays, type FunnelDayTotals, type ProductFunnel } from '../../core/visibility/product-funnel';
 import type { VisibilityCheck } from '../../core/visibility/checks';
 import { answeredByPlatform, type VisibilityReport } from '../../core/visibility/report';
 import type { VisitRecord } from '../../core/visits/visit';

@@ -5,7 +5,7 @@
  * function (edge-function/index.ts) runs on origin-request and sends the AI paths (D28) to
  * the business's AI-site host, which the store origin names in its `x-ai-site-host` custom
  * header. CloudFront on AWS (adapters/aws/cloudfront-cdn.ts); locally a stand-in whose
- * distributions the local CDN proxy serves (adapters/local/local-cdn.ts, local/cdn-proxy.ts).
+ * distributions the local CDN proxy serves (adapters/local/local-cdn.ts, local/runtime/cdn-proxy.ts).
  */
 
 export interface CreateDistributionInput {
@@ -170,7 +170,7 @@ export type ProxyStatus = (typeof PROXY_STATUSES)[number];
 
 /**
  * The proxy fields of the AI-site record (`ai_sites`), camelCase like the rest of the record.
- * The CDN fields are written by app/cdn.ts; the domain-connection fields by later steps.
+ * The CDN fields are written by app/domain/cdn.ts; the domain-connection fields by later steps.
  */
 export interface AiSiteProxyFields {
   cdnDistributionId?: string | null;

@@ -213,3 +213,24 @@ export const SITE_PATHS = {
   indexingKey: '/indexing-key.txt',
   indexNowKey: (key: string) => `/${key}.txt`,
 } as const;
+
+/**
+ * The product a visited path is about, when the path says it: the AI product page
+ * (`/ai/products/<slug>/`, `/products/<slug>/` on the AI host), its llms file
+ * (`/llms/<slug>.txt`, not the catalogue pages) or the store's product page through the proxy
+ * (`/products/<handle>`, `/collections/<c>/products/<handle>`). An article's path names no
+ * product: the caller looks it up.
+ */
+export function productOfVisitPath(path: string): string | null {
+  const clean = path.split(/[?#]/)[0].replace(/\/index\.html$/, '/');
+  const llms = /^\/llms\/([^/]+)\.txt$/.exec(clean);
+  if (llms) return llms[1] === 'catalog' ? null : decodeURIComponent(llms[1]);
+  const product = /^(?:\/ai)?(?:\/collections\/[^/]+)?\/products\/([^/]+)\/?$/.exec(clean);
+  return product ? decodeURIComponent(product[1]) : null;
+}
+
+/** The article slug a path may be (`/<slug>/` on the AI host, `/ai/<slug>/` through the proxy). */
+export function articleSlugOfPath(path: string): string | null {
+  const m = /^(?:\/ai)?\/([a-z0-9][a-z0-9-]*)\/?$/.exec(path.split(/[?#]/)[0].replace(/\/index\.html$/, '/'));
+  return m ? m[1] : null;
+}

@@ -59,7 +59,7 @@ import { PLATFORM_KEYS, type PlatformKey } from '../constants';
 import type { CatalogProduct } from '../site/types';
 import { currencyOf, priceStatement, stockStatement } from '../site/offers';
 import { priceSpan } from '../products/variants';
-import { productOfVisitPath } from './product-funnel';
+import { productOfVisitPath } from '../site/paths';
 import { aliasCounts, classifyCitation, hostMatches, normalizeHost, productNameCounts, type CitationRules } from './mention-matcher';
 import { findName, nameTokens } from '../text/name-match';
 import type { CitationKind } from './platform-answer';

@@ -11,7 +11,7 @@ import { createAdmin, type DemoStoreAdmin } from './admin';
 import { createAdminHandler } from './admin-http';
 import { createHandler } from './server';
 import { StoreState } from './store-state';
-import { closeServer } from '../close-server';
+import { closeServer } from '../runtime/close-server';
 
 export { DemoStoreAdminError } from './admin';
 export type { DemoStoreAdmin, PageInput, PageResult, ProductInput, ProductPatch, ProductResult, RemovedResult, StoreSummary, VariantInput } from './admin';

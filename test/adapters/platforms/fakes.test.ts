@@ -1,6 +1,6 @@
 /** The fakes themselves: vendor error envelopes, credential checks, failure injection, request counting. */
 import { PLATFORM_KEYS } from '../../../functions/core/constants';
-import { startFakePlatform, startPlatformFakes } from '../../../functions/local/platform-fakes';
+import { startFakePlatform, startPlatformFakes } from '../../../functions/local/fakes/platforms';
 
 async function call(url: string, init: RequestInit = {}) {
   const res = await fetch(url, init);

@@ -3,7 +3,7 @@ import { createPlatformClients } from '../../../functions/adapters/external/plat
 import { loadConfig } from '../../../functions/config';
 import { PLATFORM_KEYS, type PlatformKey } from '../../../functions/core/constants';
 import { PLATFORM_NUMBERS } from '../../../functions/core/provider-settings';
-import { startPlatformFakes, FAKE_PLATFORM_KEYS } from '../../../functions/local/platform-fakes';
+import { startPlatformFakes, FAKE_PLATFORM_KEYS } from '../../../functions/local/fakes/platforms';
 import { expectFailure, expectOk, testDeps } from './support';
 
 const KINDS = [

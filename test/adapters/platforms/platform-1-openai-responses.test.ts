@@ -1,7 +1,7 @@
 /** platform_1 on the wire: Responses API + web_search tool against its fake. */
 import { createPlatform1Client } from '../../../functions/adapters/external/platforms';
 import { answerFromResponses, parseResponsesBody } from '../../../functions/adapters/external/platforms/responses-api';
-import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
+import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import { cannedFetch, expectFailure, expectOk, testDeps } from './support';
 
 let fake: FakePlatformServer;

@@ -1,6 +1,6 @@
 /** platform_2 on the wire: Messages API + web_search tool against its fake. */
 import { createPlatform2Client } from '../../../functions/adapters/external/platforms';
-import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
+import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import { cannedFetch, expectFailure, expectOk, testDeps } from './support';
 
 let fake: FakePlatformServer;

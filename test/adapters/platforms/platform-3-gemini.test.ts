@@ -1,6 +1,6 @@
 /** platform_3 on the wire: Gemini generateContent + google_search against its fake. */
 import { createPlatform3Client } from '../../../functions/adapters/external/platforms';
-import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
+import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import { cannedFetch, expectFailure, expectOk, testDeps } from './support';
 
 let fake: FakePlatformServer;

@@ -1,6 +1,6 @@
 /** platform_4 on the wire: search-grounded chat completions against its fake. */
 import { createPlatform4Client } from '../../../functions/adapters/external/platforms';
-import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
+import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import { cannedFetch, expectOk, testDeps } from './support';
 
 let fake: FakePlatformServer;

@@ -1,6 +1,6 @@
 /** platform_5 on the wire: the web-research Responses API against its fake. */
 import { createPlatform5Client } from '../../../functions/adapters/external/platforms';
-import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
+import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import { expectOk, testDeps } from './support';
 
 let fake: FakePlatformServer;

@@ -1,7 +1,7 @@
 /** platform_6 on the wire: the search API's results fed to an open model's chat completions, both served by its fake. */
 import { createPlatform6Client } from '../../../functions/adapters/external/platforms';
 import { orderByReference, referencedUrls, systemMessage } from '../../../functions/adapters/external/platforms/platform-6-open-model';
-import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
+import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import { expectFailure, expectOk, testDeps } from './support';
 
 const MODEL_KEY = 'open-model-key-31415926';

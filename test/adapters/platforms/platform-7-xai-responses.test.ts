@@ -1,6 +1,6 @@
 /** platform_7 on the wire: Responses API + web_search agent tool against its fake. */
 import { createPlatform7Client } from '../../../functions/adapters/external/platforms';
-import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
+import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import { expectOk, testDeps } from './support';
 
 let fake: FakePlatformServer;

@@ -1,7 +1,7 @@
 /** platform_8 on the wire: the SERP API's ai_overview (and its page_token follow-up) against its fake. */
 import { createPlatform8Client } from '../../../functions/adapters/external/platforms';
 import { overviewText } from '../../../functions/adapters/external/platforms/platform-8-serpapi-ai-overview';
-import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
+import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import type { PlatformOutcome } from '../../../functions/core/visibility/platform-answer';
 import { cannedFetch, everythingSaid, expectFailure, expectOk, testDeps } from './support';
 

@@ -9,7 +9,7 @@ import {
   createPlatform5Client, createPlatform6Client, createPlatform7Client, createPlatform8Client,
   type PlatformDeps, type PlatformSettings,
 } from '../../../functions/adapters/external/platforms';
-import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/platform-fakes';
+import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { everythingSaid, expectFailure, expectOk, REQUEST_MS, testDeps } from './support';

@@ -1,5 +1,6 @@
 /** The per-product funnel over a window (D170): sums, rates with their interval, the drop-out rule, platform rows, paths. */
-import { articleSlugOfPath, dropOutOf, funnelOfDays, productOfVisitPath, type FunnelDayItem } from '../../../functions/core/visibility/product-funnel';
+import { articleSlugOfPath, productOfVisitPath } from '../../../functions/core/site/paths';
+import { dropOutOf, funnelOfDays, type FunnelDayItem } from '../../../functions/core/visibility/product-funnel';
 
 const counts = (answered: number, cited = 0, mentioned = 0, recommended = 0) => ({ answered, cited, mentioned, recommended });
 const day = (date: string, over: Partial<FunnelDayItem> = {}): FunnelDayItem => ({ date, crawled: 0, crawledBy: {}, purposes: {}, lastVisitAt: null, checks: null, ...over });

@@ -1,0 +1,55 @@
+/**
+ * Onboarding 2a (after 1a): generate the AI site from the scraped pages and the catalogue,
+ * store it as the `main` part and publish it with any other parts (3b's product files).
+ */
+import { artifactKeys } from '../../core/artifacts';
+import { buildSiteFiles } from '../../core/site/build';
+import { pageDatesOf } from '../../core/site/dates';
+import type { SiteFile, SiteNarrative } from '../../core/site/types';
+import type { Container } from '../../container';
+import { generatorOf } from '../../engines/generator';
+import { publishSiteParts, saveSitePart } from './parts';
+import { siteIdentity } from './identity';
+import { requireBusiness } from '../business';
+import { mainPartInputs } from './inputs';
+import { loadSnapshot } from './snapshot';
+
+export interface CreateSiteSummary {
+  files: number;
+  releaseId: string;
+  deploymentUrl: string;
+  engine: SiteNarrative['engine'];
+}
+
+export async function createAiWebsite(container: Container, orgSlug: string): Promise<CreateSiteSummary> {
+  const { engine } = await renderMainPart(container, orgSlug);
+  const release = await publishSiteParts(container, orgSlug);
+  return { files: release.fileCount, releaseId: release.releaseId, deploymentUrl: release.deploymentUrl, engine };
+}
+
+/**
+ * The `main` part (llms.txt, data.json, Q&A pages, replicas, ...) from the stored pages and
+ * catalogue, with the generator's 3 parallel model calls (or the offline engine); saved,
+ * not published. Onboarding 2a and the daily merged deploy both build it here.
+ */
+export async function renderMainPart(container: Container, orgSlug: string): Promise<{ files: number; engine: SiteNarrative['engine'] }> {
+  const inputs = mainPartInputs(await container.aiSites.get(orgSlug));
+  const snapshot = await loadSnapshot(container, orgSlug);
+  const narrative = await generatorOf(container).generateNarrative(snapshot);
+  const identity = await siteIdentity(container, orgSlug);
+  // The last built main part: its pages keep their modified dates unless their content changed (D112).
+  const previousMain = await container.artifacts.get<SiteFile[]>(artifactKeys.sitePart(orgSlug, 'main'));
+  const articles = await container.articles.list(orgSlug);
+  const files = buildSiteFiles(snapshot, narrative, {
+    articleSlugs: articles.map((a) => a.slug),
+    previousPages: pageDatesOf(previousMain ?? []),
+    now: container.clock.now().toISOString(),
+    indexNowKey: identity.indexNowKey,
+    trackingEndpoint: `${container.config.apiPublicUrl}/webhooks/ai-recommendation-store`,
+  });
+  await container.artifacts.put(artifactKeys.narrative(orgSlug), narrative);
+  await saveSitePart(container, orgSlug, 'main', files);
+  const business = await requireBusiness(container, orgSlug);
+  await container.aiSites.patch(orgSlug, business.id, { mainPartBuiltFrom: inputs });
+  return { files: files.length, engine: narrative.engine };
+}

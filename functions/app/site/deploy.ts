@@ -1,0 +1,76 @@
+/**
+ * Publishing an AI site: content files + metadata → index, sitemap and robots.txt →
+ * one atomic release, recorded on the `ai_sites` record. Used by the deploy-site route,
+ * by onboarding and by the daily schedule.
+ */
+import { finalizeSite, refreshTimestamps } from '../../core/site/build';
+import { unresolvePublicOrigin } from '../../core/site/paths';
+import type { DeployMetadata, SiteFile } from '../../core/site/types';
+import { aiSiteOrigin, type Container } from '../../container';
+import type { PublishedRelease } from '../../ports';
+import { requireBusiness } from '../business';
+import { savePublishedDigests } from './digests';
+import { withStoreImages } from './store-sitemap';
+import { countMetric } from '../../metrics';
+
+export interface DeployRequest {
+  orgSlug: string;
+  files: SiteFile[];
+  /** `merge` (default) keeps the current release's files that are not replaced; `replace` publishes only these. */
+  mode?: 'merge' | 'replace';
+  /** Replaces the stored `store_sitemap_urls` when given. */
+  storeSitemapUrls?: Array<{ loc: string; lastmod?: string }>;
+  storeRobotsTxt?: string;
+}
+
+export interface DeployResult extends PublishedRelease {
+  deploymentUrl: string;
+  deployedAt: string;
+  paths: string[];
+}
+
+export async function deploySite(container: Container, request: DeployRequest): Promise<DeployResult> {
+  const { orgSlug } = request;
+  const business = await requireBusiness(container, orgSlug);
+  const site = await container.aiSites.get(orgSlug);
+  const deployedAt = container.clock.now().toISOString();
+  const deploymentUrl = aiSiteOrigin(container.config, orgSlug);
+  // The record holds loc/lastmod; the store's image entries come from 1a's artifact (D115).
+  const storeSitemapUrls = await withStoreImages(container, orgSlug, request.storeSitemapUrls ?? site?.storeSitemapUrls ?? []);
+
+  const metadata: DeployMetadata = {
+    orgSlug,
+    businessName: business.name,
+    sourceUrl: business.url,
+    // Search engines get the URL form that resolves on the host submitted (D28): the
+    // customer domain once the proxy serves it, the AI-site host until then.
+    publicOrigin: site?.publicOrigin ?? deploymentUrl,
+    storeSitemapUrls,
+    deployedAt,
+  };
+  const current = request.mode === 'replace' ? null : await container.siteStore.readCurrent(orgSlug);
+  // The files kept from the current release name the origin they were published under; when
+  // that changes (a domain connected or disconnected) their AI URLs move to the new one.
+  const publishedOrigin = typeof site?.publishedOrigin === 'string' ? site.publishedOrigin : deploymentUrl;
+  const kept = (current?.files ?? []).map((file) => (publishedOrigin === metadata.publicOrigin ? file : { ...file, content: unresolvePublicOrigin(file.content, publishedOrigin) }));
+  // Every publish is a check of the whole site: the `Last checked` line and the title year
+  // move to the publish date (2a's timestamp refresh, D112); modified dates do not.
+  const files = finalizeSite(refreshTimestamps([...kept, ...request.files], deployedAt), metadata, {
+    storeRobotsTxt: request.storeRobotsTxt ?? site?.storeRobotsTxt,
+  });
+  const release = await container.siteStore.publish(orgSlug, files);
+  countMetric('Deploys', 1);
+  await savePublishedDigests(container, orgSlug, release.releaseId, files);
+  await container.aiSites.patch(orgSlug, business.id, {
+    projectName: orgSlug,
+    deploymentUrl,
+    deployedAt,
+    releaseId: release.releaseId,
+    fileCount: release.fileCount,
+    sourceUrl: business.url,
+    publishedOrigin: metadata.publicOrigin,
+    ...(request.storeSitemapUrls ? { storeSitemapUrls: request.storeSitemapUrls } : {}),
+    ...(request.storeRobotsTxt ? { storeRobotsTxt: request.storeRobotsTxt } : {}),
+  });
+  return { ...release, deploymentUrl, deployedAt, paths: files.map((f) => f.path) };
+}

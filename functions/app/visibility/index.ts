@@ -1,0 +1,2 @@
+/** The visibility use cases other app folders may use: this folder's public face. */
+export { countFunnelVisit } from './product-funnel';

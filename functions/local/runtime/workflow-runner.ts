@@ -1,0 +1,181 @@
+/**
+ * Runs the state machines of `state-machines/` in-process with aws-local-stepfunctions:
+ * the very ASL files CDK deploys, with each Lambda task resolved to its module under
+ * functions/tasks/ (`${ScrapeWebsiteFunctionArn}` → tasks/scrape-website.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExecutionDescription, WorkflowExecutionRecords, WorkflowName, WorkflowStarter } from '../../ports';
+import { createLogger } from '../../logger';
+
+// aws-local-stepfunctions 3 calls Promise.withResolvers, which Node 20 lacks.
+type WithResolvers = <T>() => { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void };
+const PromiseCtor = Promise as unknown as { withResolvers?: WithResolvers };
+PromiseCtor.withResolvers ??= <T>() => {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { StateMachine } = require('aws-local-stepfunctions') as typeof import('aws-local-stepfunctions');
+
+const STATE_MACHINES_DIR = join(__dirname, '..', '..', '..', 'state-machines');
+const TASKS_DIR = join(__dirname, '..', '..', 'tasks');
+const FUNCTION_ARN = /^\$\{([A-Z][A-Za-z0-9]*)FunctionArn\}$/;
+
+type TaskHandler = (payload: unknown) => Promise<unknown>;
+type Retrier = { ErrorEquals: string[] };
+type State = { Type: string; Resource?: string; Retry?: Retrier[]; Parameters?: { FunctionName?: string }; Branches?: Array<{ States: Record<string, State> }>; ItemProcessor?: { States: Record<string, State> }; Iterator?: { States: Record<string, State> } };
+
+const kebab = (pascal: string) => pascal.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+
+/** Every Lambda task state of a definition (Parallel branches and Map processors included) → its function name. */
+export function taskStates(states: Record<string, State>, out = new Map<string, { fn: string; retry: Retrier[] }>()): Map<string, { fn: string; retry: Retrier[] }> {
+  for (const [name, state] of Object.entries(states)) {
+    if (state.Type === 'Task' && state.Resource === 'arn:aws:states:::lambda:invoke') {
+      const match = FUNCTION_ARN.exec(state.Parameters?.FunctionName ?? '');
+      if (!match) throw new Error(`task state ${name} has no \${<Name>FunctionArn} placeholder`);
+      out.set(name, { fn: match[1], retry: state.Retry ?? [] });
+    }
+    for (const branch of state.Branches ?? []) taskStates(branch.States, out);
+    const processor = state.ItemProcessor ?? state.Iterator;
+    if (processor) taskStates(processor.States, out);
+  }
+  return out;
+}
+
+/** One event of an execution's history (states by name; no data). */
+export interface ExecutionEvent {
+  type: string;
+  /** The state entered, exited, retried, caught or failed; for a Map iteration or Parallel branch, the Map or Parallel state. */
+  state?: string;
+  stateType?: string;
+  /** A Map iteration's index. */
+  index?: number;
+}
+
+export interface LocalWorkflowOptions {
+  /** Tests: replace a task's handler (fault injection) by function name (`ScrapeWebsite`). */
+  taskOverrides?: Record<string, TaskHandler>;
+  /** Tests: no waiting between retries. */
+  retryWithoutDelay?: boolean;
+  /** Where executions are recorded durably (the embedded database), so `describe` answers after a restart too. */
+  records?: WorkflowExecutionRecords;
+}
+
+export interface LocalWorkflows extends WorkflowStarter {
+  /** Settles when the execution ends (for tests and `npm start`'s progress display). */
+  finished(executionId: string): Promise<unknown>;
+  /** Every execution still running. */
+  running(): Promise<void>;
+  /**
+   * Tests: stops every execution where it is, as a killed process would (no Catch, no
+   * FinishOnboarding, no retry). A task already working is not interrupted, but its result
+   * goes nowhere.
+   */
+  abortAll(): void;
+  describe(workflow: WorkflowName, executionId: string): Promise<ExecutionDescription | null>;
+  /**
+   * Tests: the execution's history as far as it got (what GetExecutionHistory lists on AWS:
+   * states entered and exited, Map iterations, retries, catches), without inputs and outputs;
+   * kept for a minute after the execution ends. Empty for an unknown execution.
+   */
+  history(executionId: string): ExecutionEvent[];
+  /** One id per runner (per process): executions recorded with another id cannot be running. */
+  readonly instanceId: string;
+}
+
+export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalWorkflows {
+  const log = createLogger({ component: 'local-workflows' });
+  const executions = new Map<string, { done: Promise<unknown>; abort: () => void; history: ExecutionEvent[] }>();
+  const instanceId = randomUUID();
+  const record = (workflow: WorkflowName, executionId: string, description: ExecutionDescription) =>
+    options.records?.put({ workflow, executionId, runner: instanceId, ...description }).catch((err: Error) => {
+      log.warn('could not record the execution', { workflow, execution_id: executionId, error: { name: err.name, message: err.message } });
+    });
+
+  const load = (workflow: WorkflowName, aborted: Promise<never>, isAborted: () => boolean) => {
+    const definition = JSON.parse(readFileSync(join(STATE_MACHINES_DIR, `${workflow}.asl.json`), 'utf8'));
+    const tasks = taskStates(definition.States);
+    const handlers: Record<string, (input: any) => Promise<any>> = {};
+    for (const [stateName, { fn }] of tasks) {
+      handlers[stateName] = async (input: { Payload: unknown }) => {
+        // An aborted execution invokes nothing more, and stops waiting for the task at
+        // hand (the engine would otherwise time it out after 60 s and retry it).
+        if (isAborted()) return aborted;
+        const handler: TaskHandler = options.taskOverrides?.[fn]
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          ?? (require(join(TASKS_DIR, kebab(fn))).handler as TaskHandler);
+        const output = await Promise.race([handler(input.Payload), aborted]);
+        // Lambda serializes results to JSON; so do we, so nothing local-only slips through.
+        return { Payload: JSON.parse(JSON.stringify(output ?? null)) };
+      };
+    }
+    // Without delays, except a short one for steps waiting on another step's output.
+    const retryOverrides = options.retryWithoutDelay
+      ? Object.fromEntries([...tasks].map(([name, { retry }]) => [name, retry.map((r) => (r.ErrorEquals.includes('InputsNotReady') ? 50 : 0))]))
+      : undefined;
+    return { definition, handlers, retryOverrides };
+  };
+
+  return {
+    async start(workflow, executionId, input) {
+      let abortExecution!: (err: Error) => void;
+      const aborted = new Promise<never>((_, reject) => { abortExecution = reject; });
+      aborted.catch(() => undefined);
+      let isAborted = false;
+      const { definition, handlers, retryOverrides } = load(workflow, aborted, () => isAborted);
+      const machine = new StateMachine(definition, { validationOptions: { checkPaths: true, checkArn: false } });
+      const startedAt = new Date().toISOString();
+      await record(workflow, executionId, { status: 'RUNNING', startedAt, stoppedAt: null });
+      const execution = machine.run(input as Parameters<typeof machine.run>[0], {
+        overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides: retryOverrides },
+        context: { Execution: { Id: `arn:aws:states:local:000000000000:execution:${workflow}:${executionId}`, Name: executionId, Input: input as never, StartTime: startedAt } },
+      });
+      const history: ExecutionEvent[] = [];
+      void (async () => {
+        for await (const event of execution.eventLogs) {
+          // A Map iteration or Parallel branch event names its Map or Parallel state as the parent.
+          const e = event as { type: string; state?: { name: string; type: string }; parentState?: { name: string; type: string }; index?: number };
+          const state = e.state ?? e.parentState;
+          history.push({ type: e.type, ...(state ? { state: state.name, stateType: state.type } : {}), ...(typeof e.index === 'number' ? { index: e.index } : {}) });
+        }
+      })().catch(() => undefined);
+      const ended = async (status: ExecutionDescription['status']) => { await record(workflow, executionId, { status, startedAt, stoppedAt: new Date().toISOString() }); };
+      const done = execution.result.then(
+        async (output) => {
+          log.info('execution succeeded', { workflow, execution_id: executionId });
+          await ended('SUCCEEDED');
+          return output;
+        },
+        async (err: Error) => {
+          log.error('execution failed', { workflow, execution_id: executionId, error: { name: err.name, message: err.message } });
+          await ended(isAborted ? 'ABORTED' : 'FAILED');
+          return { error: err.name, cause: err.message };
+        },
+      );
+      const abort = () => {
+        isAborted = true;
+        execution.abort();
+        abortExecution(Object.assign(new Error(`execution ${executionId} was aborted`), { name: 'ExecutionAborted' }));
+      };
+      executions.set(executionId, { done, abort, history });
+      void done.finally(() => setTimeout(() => executions.delete(executionId), 60_000).unref());
+    },
+    finished: (executionId) => executions.get(executionId)?.done ?? Promise.resolve(undefined),
+    history: (executionId) => [...(executions.get(executionId)?.history ?? [])],
+    running: async () => { await Promise.all([...executions.values()].map((e) => e.done)); },
+    abortAll: () => { for (const e of executions.values()) e.abort(); },
+    async describe(workflow, executionId) {
+      const found = await options.records?.get(workflow, executionId);
+      if (!found) return null;
+      const { runner, ...description } = found;
+      // Recorded as running by a runner that is gone (a previous process): it was cut off.
+      if (description.status === 'RUNNING' && runner !== instanceId) return { ...description, status: 'ABORTED' };
+      return description;
+    },
+    instanceId,
+  };
+}
