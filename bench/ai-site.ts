@@ -91,7 +91,7 @@ const bytesOf = (files: readonly { content: string }[]) => files.reduce((n, f) =
 // child: one store size, the real steps
 
 async function measureChild(size: number, givenOrigin?: string): Promise<AiSiteFigure> {
-  const { startLocalStack } = await import('../functions/local/runtime/index');
+  const { startLocalStack } = await import('../functions/local/runtime');
   const { startDemoStore } = await import('../functions/local/demo-store');
   const { getContainer } = await import('../functions/container');
   const { scrapeWebsite } = await import('../functions/app/onboarding/scrape-website');

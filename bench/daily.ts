@@ -185,7 +185,7 @@ const orgOf = (index: number) => `bench-daily-${String(index + 1).padStart(3, '0
 // children: the local stack on a persistent data directory
 
 async function startStack(dataDir: string, options: { clock?: { now(): Date }; taskOverrides?: Record<string, (payload: unknown) => Promise<unknown>> } = {}) {
-  const { startLocalStack } = await import('../functions/local/runtime/index');
+  const { startLocalStack } = await import('../functions/local/runtime');
   const { setLogSink } = await import('../functions/logger');
   const errors: Record<string, number> = {};
   setLogSink((line) => {

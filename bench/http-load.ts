@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { getContainer } from '../functions/container';
-import { startLocalStack } from '../functions/local/runtime/index';
+import { startLocalStack } from '../functions/local/runtime';
 import { heading, int, isMain, median, ms, printTable, ROOT, wholeMs } from './lib';
 
 const run = promisify(execFile);

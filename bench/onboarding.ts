@@ -280,7 +280,7 @@ async function startMockModel(latencyMs: number): Promise<MockModel> {
 // child: one store size, one engine, the whole workflow
 
 async function measureChild(size: number, engine: Engine, givenOrigin?: string): Promise<OnboardingFigure> {
-  const { startLocalStack } = await import('../functions/local/runtime/index');
+  const { startLocalStack } = await import('../functions/local/runtime');
   const { startDemoStore } = await import('../functions/local/demo-store');
   const { getContainer } = await import('../functions/container');
   const { setLogSink } = await import('../functions/logger');

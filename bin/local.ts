@@ -5,7 +5,7 @@
 import { startDemoStore, type DemoStore } from '../functions/local/demo-store';
 import { DEMO_ORG, onboardDemoStore } from '../functions/local/demo-store/onboarding';
 import { resolveDataDir } from '../functions/local/runtime/data-dir';
-import { startLocalStack, DEV_API_KEY } from '../functions/local/runtime/index';
+import { startLocalStack, DEV_API_KEY } from '../functions/local/runtime';
 import { startDemoPlatforms, type PlatformFakes } from '../functions/local/fakes/platforms';
 import { getContainer } from '../functions/container';
 

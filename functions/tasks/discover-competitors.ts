@@ -1,4 +1,4 @@
-import { discoverCompetitors } from '../app/competitors/index';
+import { discoverCompetitors } from '../app/competitors';
 import { stepTask } from './step-task';
 
 /** 1b: up to 10 auto-discovered competitors (skipped without a search API). */

@@ -3,7 +3,7 @@
  * client (ALLOW_PRIVATE_NETWORK=1, so loopback "competitor" sites are reachable while
  * link-local and metadata addresses stay refused) and a local Brave-shaped search server.
  */
-import { discoverCompetitors } from '../../functions/app/competitors/index';
+import { discoverCompetitors } from '../../functions/app/competitors';
 import { artifactKeys } from '../../functions/core/artifacts';
 import { UpstreamError } from '../../functions/core/errors';
 import { getContainer, setContainer, type Container } from '../../functions/container';

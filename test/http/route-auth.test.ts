@@ -5,7 +5,7 @@
 import { generateKeyPair, SignJWT } from 'jose';
 import { Webhook } from 'svix';
 import { NOT_IMPLEMENTED, ROUTES, type RouteDef } from '../../functions/routes';
-import { DEV_WEBHOOK_SECRET } from '../../functions/local/runtime/index';
+import { DEV_WEBHOOK_SECRET } from '../../functions/local/runtime';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { loadConfig } from '../../functions/config';
 import { buildContainer, getContainer, setContainer } from '../../functions/container';
 import { startApiServer } from '../../functions/local/runtime/api-server';
-import { startLocalStack } from '../../functions/local/runtime/index';
+import { startLocalStack } from '../../functions/local/runtime';
 
 const freePort = () => new Promise<number>((resolve) => {
   const probe = createServer().listen(0, '127.0.0.1', () => {

@@ -1,7 +1,7 @@
 /** Signs identity-provider webhook deliveries the way Standard Webhooks senders do (svix). */
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'svix';
-import { DEV_WEBHOOK_SECRET } from '../../functions/local/runtime/index';
+import { DEV_WEBHOOK_SECRET } from '../../functions/local/runtime';
 import type { TestStack } from './stack';
 
 export type HeaderFamily = 'hook' | 'svix' | 'webhook';

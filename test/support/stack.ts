@@ -1,5 +1,5 @@
 /** Starts the real local stack (embedded database, dev IdP, API server) for a test file. */
-import { startLocalStack, DEV_API_KEY, type LocalStack, type LocalStackOptions } from '../../functions/local/runtime/index';
+import { startLocalStack, DEV_API_KEY, type LocalStack, type LocalStackOptions } from '../../functions/local/runtime';
 import { setLogSink } from '../../functions/logger';
 import { assertMatchesContract } from './contract';
 

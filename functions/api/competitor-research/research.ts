@@ -7,7 +7,7 @@
  * (Failures before the handler, such as 429, keep the middleware's `{status, error}`.)
  */
 import * as z from 'zod/mini';
-import { researchCompetitors } from '../../app/competitors/index';
+import { researchCompetitors } from '../../app/competitors';
 import { COMPETITOR_RESEARCH_RESULTS } from '../../core/constants';
 import { AppError, ValidationError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';

@@ -4,7 +4,7 @@
  * 2 user-added already, 502 site unreadable even with the live crawl fallback (D15).
  */
 import * as z from 'zod/mini';
-import { addCompetitor } from '../../app/competitors/index';
+import { addCompetitor } from '../../app/competitors';
 import { endpoint } from '../../http/endpoint';
 import { requiredText } from '../../http/schemas';
 import { competitorSummaryView } from './competitor-view';

@@ -4,7 +4,7 @@
  * POST /api/onboarding/generate-all, then polling GET /api/onboarding/status), so the
  * onboarding state machine runs for real and its progress is shown step by step.
  */
-import type { LocalStack } from '../runtime/index';
+import type { LocalStack } from '../runtime';
 
 export const DEMO_ORG = 'demo-store';
 

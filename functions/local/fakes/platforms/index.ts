@@ -1,6 +1,6 @@
 /**
  * Local fakes of the eight AI platforms, each speaking its vendor's wire format on a real
- * HTTP server (fake-server.ts, vendors.ts). Tests start one (`startFakePlatform`) or all
+ * HTTP server (server.ts, vendors.ts). Tests start one (`startFakePlatform`) or all
  * (`startPlatformFakes`); the local runtime (`npm start`) can start all and point the
  * service at them through the returned `env` (PLATFORM_<n>_API_URL / _API_KEY / _MODEL)
  * and, for platform_6's search, `searchEnv` (SEARCH_API_URL / SEARCH_API_KEY: the
@@ -10,10 +10,10 @@
  * names) and the cited URLs; by default a neutral answer naming no particular store.
  */
 import { PLATFORM_KEYS, type PlatformKey } from '../../../core/constants';
-import { startFakeVendor, type AnswerFor, type FakePlatformServer } from './fake-server';
+import { startFakeVendor, type AnswerFor, type FakePlatformServer } from './server';
 import { VENDOR_FORMATS } from './vendors';
 
-export type { AnswerFor, FakeAnswer, FakePlatformServer, RecordedRequest } from './fake-server';
+export type { AnswerFor, FakeAnswer, FakePlatformServer, RecordedRequest } from './server';
 export { VENDOR_FORMATS } from './vendors';
 
 /** Keys the fakes accept unless told otherwise; dev values, never valid anywhere real. */

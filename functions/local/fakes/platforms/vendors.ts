@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PlatformKey } from '../../../core/constants';
-import { bearerOf, hostOf, tokensOf, type FakeAnswer, type VendorContext, type VendorFormat, type VendorReply } from './fake-server';
+import { bearerOf, hostOf, tokensOf, type FakeAnswer, type VendorContext, type VendorFormat, type VendorReply } from './server';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
