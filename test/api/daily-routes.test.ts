@@ -130,6 +130,9 @@ describe('issue 21: the analyze-visibility read-back explains a run that checked
     // A read of an execution that did not write that skip does not borrow it.
     const other = await stack.call('POST', '/api/cron/analyze-visibility', { ...key, body: { business_id: 'alpha' } });
     expect((await stack.call('GET', `/api/cron/analyze-visibility/00000000-0000-0000-0000-000000000000?business_id=alpha`, key)).status).toBe(404);
+    // The one execution-id rule of every read-back (EXECUTION_ID): no id starts with - or _ (400, was 404 here; D176).
+    const malformed = await stack.call('GET', '/api/cron/analyze-visibility/-abc?business_id=alpha', key);
+    expect([malformed.status, malformed.body.error]).toEqual([400, expect.stringContaining('execution_id')]);
     await stack.workflows.finished(other.body.execution_id);
   });
 

@@ -7,7 +7,8 @@ import { readVisibilityAnalysis } from '../../app/visibility/reads';
 import { skippedAnalysisOf } from '../../app/visibility/sample';
 import { endpoint } from '../../http/endpoint';
 import { analysisResponse } from './visibility-responses';
-import { executionIdPath, visibilityDayQuery, visibilityRunDate } from './visibility-schemas';
+import { executionIdPath } from '../../http/workflow-http';
+import { visibilityDayQuery, visibilityRunDate } from './visibility-schemas';
 
 export const handler = endpoint('GET /api/cron/analyze-visibility/{execution_id}', { path: executionIdPath, query: visibilityDayQuery, response: analysisResponse }, async ({ path, query, container }) => {
   const runDate = visibilityRunDate(container, query.run_date);

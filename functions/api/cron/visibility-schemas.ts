@@ -9,7 +9,6 @@ import { isoDate, orgSlug } from '../../http/schemas';
 /** `run_date`: the UTC day whose sample, checks and report are meant; default today. */
 export const visibilityDayRequest = z.strictObject({ business_id: orgSlug, run_date: z.optional(isoDate) });
 export const visibilityDayQuery = z.object({ business_id: orgSlug, run_date: z.optional(isoDate) });
-export const executionIdPath = z.object({ execution_id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,80}$/, 'must be an execution id')) });
 
 /** A prompt of the day's sample (D31). */
 const sampledPrompt = z.object({

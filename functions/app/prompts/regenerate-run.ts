@@ -16,6 +16,7 @@ import { parseStoreUrl } from '../../core/store/store-url';
 import type { Container } from '../../container';
 import { requireBusiness } from '../business';
 import { awaitWorkflowOutcome, workflowAnswer, workflowOutcome, type WorkflowOutcome } from '../workflow-results';
+import type { Business } from '../../core/model';
 
 export const REGENERATE_WORKFLOW = 'regenerate-prompts' as const;
 /** Largest `prompt_count` one request may ask for. */
@@ -80,15 +81,26 @@ export async function checkRegenerateUrl(container: Container, url: string): Pro
   }
 }
 
+/**
+ * The request's checks, in one place: the count (400), the business and the product (404,
+ * before a single page is fetched), the URL (400 for a refused address). The route runs them
+ * before it starts anything; the task runs them again on its input, which anyone allowed to
+ * start the state machine could have written. Answers the business and the URL to map.
+ */
+export async function checkRegenerateRequest(
+  container: Container, request: Pick<RegenerateRequest, 'orgSlug' | 'url' | 'productId' | 'count'>,
+): Promise<{ business: Business; url: string }> {
+  checkPromptCount(request.count);
+  const business = await requireBusiness(container, request.orgSlug);
+  if (request.productId && !(await container.products.find(request.orgSlug, request.productId))) {
+    throw new NotFoundError(`product ${request.productId} not found for business ${request.orgSlug}`);
+  }
+  return { business, url: await checkRegenerateUrl(container, request.url) };
+}
+
 /** Checks the request (400/404 before anything starts) and starts the workflow. */
 export async function startPromptRegeneration(container: Container, request: RegenerateRequest): Promise<{ executionId: string; input: RegenerateExecutionInput }> {
-  checkPromptCount(request.count);
-  await requireBusiness(container, request.orgSlug);
-  if (request.productId) {
-    const product = await container.products.find(request.orgSlug, request.productId);
-    if (!product) throw new NotFoundError(`product ${request.productId} not found for business ${request.orgSlug}`);
-  }
-  const url = await checkRegenerateUrl(container, request.url);
+  const { url } = await checkRegenerateRequest(container, request);
   const input: RegenerateExecutionInput = {
     org_slug: request.orgSlug,
     url,

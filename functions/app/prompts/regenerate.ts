@@ -17,16 +17,15 @@
  */
 import { artifactKeys } from '../../core/artifacts';
 import { MAX_PAGES_MAPPED } from '../../core/constants';
-import { AppError, NotFoundError, UpstreamError } from '../../core/errors';
+import { AppError, UpstreamError } from '../../core/errors';
 import type { StoreSnapshot } from '../../core/site/types';
 import type { Container } from '../../container';
 import type { Scraper, SiteMapper } from '../../ports';
 import { scraperOf } from '../../engines/scraper';
 import { siteMapperOf } from '../../engines/site-mapper';
 import { createLogger } from '../../logger';
-import { requireBusiness } from '../business';
 import { regeneratePrompts, type PromptDeps, type RegenerateResult } from './generate';
-import { checkPromptCount, checkRegenerateUrl, defaultPromptCount, regenerateError, type RegenerateExecutionInput, type RegenerateResponse } from './regenerate-run';
+import { checkRegenerateRequest, defaultPromptCount, regenerateError, type RegenerateExecutionInput, type RegenerateResponse } from './regenerate-run';
 import { scrapeMapped } from '../onboarding';
 import { snapshotBusiness, type CatalogArtifact } from '../site';
 
@@ -51,13 +50,7 @@ export async function regeneratePromptsFromUrl(
   deps: RegenerateDeps = {},
 ): Promise<RegenerateFromUrlResult> {
   const { orgSlug } = request;
-  checkPromptCount(request.count);
-  const business = await requireBusiness(container, orgSlug);
-  // An unknown product is refused before a single page is fetched.
-  if (request.productId && !(await container.products.find(orgSlug, request.productId))) {
-    throw new NotFoundError(`product ${request.productId} not found for business ${orgSlug}`);
-  }
-  const url = await checkRegenerateUrl(container, request.url);
+  const { business, url } = await checkRegenerateRequest(container, request);
 
   const scraper = deps.scraper ?? scraperOf(container);
   const mapper = deps.mapper ?? siteMapperOf(container);
