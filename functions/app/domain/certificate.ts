@@ -77,26 +77,20 @@ export async function runStartCertificate(container: Container, deps: Certificat
     const records: DnsRecord[] = tmp.challenges.map((c) => acmeChallengeRecord(analysis, c.name, c.keyAuthorization));
     const token = await requestVerificationToken(container, deps.webmaster, { orgSlug, entityId: business.id, site: site as Record<string, unknown> | null, analysis });
     if (token.status === 'token') records.push(token.record);
-    const next = 'SSL_VALIDATING';
-    await container.aiSites.patch(orgSlug, business.id, {
+    const started = await advance(container, orgSlug, business.id, 'SSL_VALIDATING', {
       ...analysisFields(analysis),
       ...originalFields(analysis, captured),
       domainConnectionType: analysis.type,
       certificateNames: analysis.certificateNames,
       capturedRecords: captured,
       certTmp: tmp,
-      proxyStatus: next,
+    }, {
+      custom_domain: analysis.customDomain, naked_domain: analysis.nakedDomain, domain_type: analysis.type,
+      records: records.map(({ type, host, value, ttl }) => ({ type, host, value, ttl })),
+      webmaster_verification: webmasterSummary(token),
     });
     log.info('certificate order started', { org_slug: orgSlug, names: analysis.certificateNames, records: records.length });
-    return {
-      httpStatus: 200,
-      body: {
-        status: 'success', org_slug: orgSlug, proxy_status: next,
-        custom_domain: analysis.customDomain, naked_domain: analysis.nakedDomain, domain_type: analysis.type,
-        records: records.map(({ type, host, value, ttl }) => ({ type, host, value, ttl })),
-        webmaster_verification: webmasterSummary(token),
-      },
-    };
+    return started;
   });
 }
 
@@ -143,24 +137,27 @@ export async function runCompleteCertificate(container: Container, deps: Certifi
     const native = await requestNativeCertificate(container, deps.gateway, {
       orgSlug, entityId: business.id, distributionId, names: tmp.names, idempotencyKey: `${orgSlug}|${tmp.orderUrl}`, site: site as Record<string, unknown> | null,
     });
-    await container.aiSites.patch(orgSlug, business.id, {
+    const attachedResult = await advance(container, orgSlug, business.id, next, {
       certificateArn: attached.certificateArn,
       certificateType: 'FREE_CA',
       certificateNotAfter: attached.notAfter,
       certificateAliases: attached.aliases,
       certTmp: null,
-      proxyStatus: next,
+    }, {
+      certificate_type: 'FREE_CA', certificate_arn: attached.certificateArn, not_after: attached.notAfter, aliases: attached.aliases,
+      ...switchRecords(container, business.url, site as Record<string, unknown> | null, native),
     });
     log.info('certificate issued and attached', { org_slug: orgSlug, names: attached.aliases, not_after: attached.notAfter });
-    return {
-      httpStatus: 200,
-      body: {
-        status: 'success', org_slug: orgSlug, proxy_status: next,
-        certificate_type: 'FREE_CA', certificate_arn: attached.certificateArn, not_after: attached.notAfter, aliases: attached.aliases,
-        ...switchRecords(container, business.url, site as Record<string, unknown> | null, native),
-      },
-    };
+    return attachedResult;
   });
+}
+
+/** Moves the record to `next` with the step's fields, and answers the step's success body. */
+async function advance(
+  container: Container, orgSlug: string, entityId: string, next: string, fields: Record<string, unknown>, body: Record<string, unknown>,
+): Promise<CertificateOperationResult> {
+  await container.aiSites.patch(orgSlug, entityId, { ...fields, proxyStatus: next });
+  return { httpStatus: 200, body: { status: 'success', org_slug: orgSlug, proxy_status: next, ...body } };
 }
 
 /** The Part 2 records (switch + native certificate validation), as the next step's instructions. */
