@@ -38,7 +38,8 @@ export function countMetric<N extends MetricName>(name: N, value: number, ...dim
   if (!(value > 0)) return;
   const dimensions: Record<string, string> = { ...(dims[0] ?? {}) };
   if (logFormat() !== 'json') {
-    log.info('metric', { metric: name, value, ...dimensions, ...metadata });
+    // No invocation metadata here: the local runtime serves many requests at once from one process.
+    log.info('metric', { metric: name, value, ...dimensions });
     return;
   }
   const key = JSON.stringify(Object.entries(dimensions).sort());

@@ -178,10 +178,12 @@ function requestContext(resolve: (e: APIGatewayProxyEvent) => RouteDef, errorSha
   };
 }
 
-/** The business a route's path names (`{business_id}`, `{org_slug}`, `{org_id}`), for the metrics' metadata. */
+const ORG_SLUG = /^[a-z0-9][a-z0-9_-]{0,127}$/i;
+/** The business a route's path names (`{business_id}`, `{org_slug}`, `{org_id}`), for the metrics' metadata; only a well-formed slug. */
 const businessOfPath = (event: APIGatewayProxyEvent): string | undefined => {
   const params = event.pathParameters ?? {};
-  return params.business_id ?? params.org_slug ?? params.org_id ?? undefined;
+  const named = params.business_id ?? params.org_slug ?? params.org_id;
+  return named && ORG_SLUG.test(named) ? named : undefined;
 };
 
 const orgOf = (auth?: AuthContext) => (auth?.kind === 'jwt' ? auth.orgId : undefined);

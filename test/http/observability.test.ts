@@ -29,11 +29,10 @@ test('text: one readable line per event, fields as key=value, secrets masked', (
   expect(readableLine({ level: 'info', msg: 'done', fields: {} }, new Date('2026-11-26T10:11:12Z'))).toBe('10:11:12 INFO  done');
 });
 
-test('text: a metric prints at once as a readable line with its dimensions and the invocation metadata', () => {
+test('text: a metric prints at once as a readable line with its dimensions', () => {
   configureLogging({ level: 'info', format: 'text' });
-  setMetricMetadata({ business: 'acme' });
   countMetric('VisibilityChecks', 3, { platform: 'chatgpt', outcome: 'checked' });
-  expect(written.join('')).toMatch(/INFO  metric  component=metrics metric=VisibilityChecks value=3 platform=chatgpt outcome=checked business=acme\n$/);
+  expect(written.join('')).toMatch(/INFO  metric  component=metrics metric=VisibilityChecks value=3 platform=chatgpt outcome=checked\n$/);
 });
 
 test('json: Powertools lines; metrics wait for the end of the invocation, one EMF blob per dimension set', () => {
