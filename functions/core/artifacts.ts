@@ -22,6 +22,8 @@ export const artifactKeys = {
   siteDigests: (slug: string) => `site-digests/${slug}`,
   /** The site's digests when a daily execution took the business's day: batch 3 announces what changed since. */
   dailyBaseline: (slug: string, executionId: string) => `daily-baselines/${slug}/${executionId}`,
+  /** The site as last announced to search engines, while an execution's changes wait for a batch 3 that succeeds. */
+  unannouncedBaseline: (slug: string) => `daily-baselines/${slug}/unannounced`,
   /** 2b: why a day's visibility analysis checked nothing (no platform configured, no prompts), for its read-back. */
   skippedAnalysis: (slug: string, runDate: string) => `visibility-outcomes/${slug}/${runDate}`,
 };

@@ -208,4 +208,34 @@ describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', 
     expect((await aiPage(`/ai/products/${gone.product_id}/`)).status).toBe(404);
     expect(next.steps['3'].result.ai_paths_removed).toBeGreaterThanOrEqual(2);
   }, 240_000);
+
+  test('what a failed notification left unannounced, the next run announces (never lost)', async () => {
+    const handle = 'harbor-pour-over-stand';
+    store.admin.addProduct({
+      handle, title: 'Harbor Pour Over Stand', product_type: 'Brewing Gear', tags: ['gear'],
+      body_html: '<p>A walnut pour-over stand with a stainless drip tray, sized for one or two cups.</p>', price: '45.00',
+    });
+    indexNow.reset();
+    indexNow.failNext(422, 10); // a refusal: batch 3 fails and is not retried
+    offsetMs += 86_400_000;
+    const first = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
+    await stack.workflows.finished(first.body.execution_id);
+    const failed = (await stack.call('GET', first.body.status_url, key)).body.businesses.runs[0];
+    expect(failed.steps['3']).toMatchObject({ status: 'failed' });
+    expect(indexNow.accepted()).toEqual([]);
+
+    indexNow.reset();
+    const second = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
+    await stack.workflows.finished(second.body.execution_id);
+    const next = (await stack.call('GET', second.body.status_url, key)).body.businesses.runs[0];
+    expect(next.steps['3']).toMatchObject({ status: 'succeeded' });
+    expect(indexNow.submissions).toHaveLength(1);
+    expect(indexNow.submissions[0]!.urlList).toEqual(expect.arrayContaining([`http://${aiHost()}/ai/products/${handle}/`, `http://${aiHost()}/llms/${handle}.txt`]));
+
+    // Announced once: the day after, nothing is left to tell.
+    indexNow.reset();
+    const third = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
+    await stack.workflows.finished(third.body.execution_id);
+    expect(indexNow.submissions).toEqual([]);
+  }, 240_000);
 });

@@ -13,7 +13,7 @@ import {
 import { NotFoundError } from '../../core/errors';
 import type { Container } from '../../container';
 import { createLogger } from '../../logger';
-import { dailyBaseline, deleteDailyBaseline, saveDailyBaseline } from '../site';
+import { dailyBaseline, deleteDailyBaseline, saveDailyBaseline, settleDailyBaseline } from '../site';
 
 const log = createLogger({ component: 'daily-schedule' });
 
@@ -197,11 +197,15 @@ export async function finishBusinessRun(container: Container, input: BusinessTas
   const status: Exclude<BusinessRunStatus, 'running'> = caught && outcome.status === 'succeeded' ? 'failed' : outcome.status;
   const reason = [outcome.reason, caught && !outcome.reason ? caught : null].filter(Boolean).join('; ') || null;
   await closeRun(container, input, { status, reason, finished_at: now, steps });
-  await deleteDailyBaseline(container, input.org_slug, input.execution_id);
+  await settleDailyBaseline(container, input.org_slug, input.execution_id, announcedOrNothingTo(steps['3']));
   await container.dailyRuns.releaseDayLease(input.run_date, input.org_slug, input.execution_id);
   if (status !== 'succeeded') log.warn('business run ended', { org: input.org_slug, execution_id: input.execution_id, status, reason });
   return { org_slug: input.org_slug, status, reason };
 }
+
+/** Batch 3 told the engines (or found nothing to tell); skipped because the store was unreadable, it never looked. */
+const announcedOrNothingTo = (step: DailyStepState): boolean =>
+  step.status === 'succeeded' || (step.status === 'skipped' && step.reason !== STORE_UNREADABLE);
 
 /** A Lambda error's Cause is a JSON string `{errorType, errorMessage, ...}`; show the message. */
 function causeMessage(cause: string | undefined): string {

@@ -6,7 +6,7 @@
  * them from the live release once and saves them.
  */
 import { artifactKeys } from '../../core/artifacts';
-import { siteDigests, type SiteDigests } from '../../core/site/digests';
+import { digestChanges, siteDigests, type SiteDigests } from '../../core/site/digests';
 import type { SiteFile } from '../../core/site/types';
 import type { Container } from '../../container';
 
@@ -33,11 +33,33 @@ export async function publishedDigests(container: Container, orgSlug: string): P
   return siteDigests(live.files);
 }
 
-/** The site as it stood when an execution took the business's day (written once: a retried start keeps the first). */
+/**
+ * The site as it stood when an execution took the business's day (written once: a retried
+ * start keeps the first), or as it was last announced when an earlier execution's changes were
+ * never announced (its batch 3 failed): this execution announces those too.
+ */
 export async function saveDailyBaseline(container: Container, orgSlug: string, executionId: string, from?: SiteDigests): Promise<void> {
   const key = artifactKeys.dailyBaseline(orgSlug, executionId);
   if (await container.artifacts.get(key)) return;
-  await container.artifacts.put(key, from ?? await publishedDigests(container, orgSlug));
+  const unannounced = from ? null : await container.artifacts.get<SiteDigests>(artifactKeys.unannouncedBaseline(orgSlug));
+  await container.artifacts.put(key, from ?? unannounced ?? await publishedDigests(container, orgSlug));
+  if (unannounced) await container.artifacts.delete(artifactKeys.unannouncedBaseline(orgSlug));
+}
+
+/**
+ * Ends an execution's baseline. When its changes were not announced (batch 3 failed, or the
+ * day never reached it) and the site did change since, the baseline is kept as the one the
+ * next execution starts from, so a failed notification is made up for, never lost.
+ */
+export async function settleDailyBaseline(container: Container, orgSlug: string, executionId: string, announced: boolean): Promise<void> {
+  const baseline = await dailyBaseline(container, orgSlug, executionId);
+  if (baseline && !announced) {
+    const { changed, removed } = digestChanges(baseline, await publishedDigests(container, orgSlug));
+    const key = artifactKeys.unannouncedBaseline(orgSlug);
+    // An older unannounced baseline covers more: it stays.
+    if ((changed.length > 0 || removed.length > 0) && !(await container.artifacts.get(key))) await container.artifacts.put(key, baseline);
+  }
+  await deleteDailyBaseline(container, orgSlug, executionId);
 }
 
 export const dailyBaseline = (container: Container, orgSlug: string, executionId: string) =>

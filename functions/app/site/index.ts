@@ -1,7 +1,7 @@
 /** The site use cases other app folders may use: this folder's public face. */
 export { renderMainPart } from './create';
 export { deploySite } from './deploy';
-export { dailyBaseline, deleteDailyBaseline, publishedDigests, saveDailyBaseline } from './digests';
+export { dailyBaseline, deleteDailyBaseline, publishedDigests, saveDailyBaseline, settleDailyBaseline } from './digests';
 export { aiSiteHostOf } from './identity';
 export { mainPartIsCurrent, productPartIsCurrent, saveSiteInput } from './inputs';
 export type { CatalogArtifact, ScrapeArtifact } from './inputs';
