@@ -10,7 +10,7 @@ import { startDemoPlatforms, type PlatformFakes } from '../functions/local/fakes
 import { getContainer } from '../functions/container';
 
 async function main() {
-  // One JSON line per request would drown the progress display; LOG_LEVEL=info shows them.
+  // A line per request would drown the progress display; LOG_LEVEL=info shows them (readable text, LOG_FORMAT).
   process.env.LOG_LEVEL ??= 'warn';
   const env = process.env;
   const dataDir = resolveDataDir(env);

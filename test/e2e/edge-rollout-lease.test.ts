@@ -26,8 +26,9 @@ import { edgeVersionsOf } from '../../functions/engines/edge-versions';
 import { handler as planEdgeRollout } from '../../functions/tasks/plan-edge-rollout';
 import { handler as recordEdgeRolloutFailure } from '../../functions/tasks/record-edge-rollout-failure';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
+import { UNKNOWN_HOLDER_GRACE_MS } from '../../functions/app/edge/rollout-run';
 
-const GRACE_MS = 60_000; // UNKNOWN_HOLDER_GRACE_MS in app/edge/rollout-run.ts
+const GRACE_MS = UNKNOWN_HOLDER_GRACE_MS;
 const SUCCESS_STATES = ['PlanEdgeRollout', 'AnyBatch', 'FinishEdgeRollout'];
 
 describe('edge-rollout lease: a stale lease is taken over, a live one answers 409', () => {
@@ -157,6 +158,10 @@ describe('edge-rollout lease: a stale lease is taken over, a live one answers 40
     const taken = await lease();
     expect(taken?.executionId).toBe(takeover);
     expect(Date.parse(taken!.acquiredAt)).toBeGreaterThanOrEqual(before.getTime());
+    // The takeover names the displaced execution in the logs.
+    expect(stack.logs.map((l) => JSON.parse(l)).filter((l) => /lease taken over/.test(l.msg))).toEqual([
+      expect.objectContaining({ level: 'warn', from: aborted, execution_id: takeover }),
+    ]);
     expect(Date.parse(taken!.expiresAt) - Date.parse(taken!.acquiredAt)).toBe(EDGE_ROLLOUT_LEASE_SECONDS * 1000);
 
     // The displaced holder letting go (late) does not free the new holder's lease; the new one is live: 409.

@@ -19,12 +19,15 @@ import { EDGE_ROLLOUT_LEASE_SECONDS } from '../../core/constants';
 import type { RolloutResponse } from '../../core/edge/rollout';
 import type { Container } from '../../container';
 import { edgeVersionsOf } from '../../engines/edge-versions';
+import { createLogger } from '../../logger';
 import { awaitWorkflowOutcome, workflowAnswer, workflowOutcome, type WorkflowOutcome } from '../workflow-results';
 
 export const EDGE_ROLLOUT_WORKFLOW = 'edge-rollout' as const;
 export const EDGE_ROLLOUT_PATH = '/api/domain/update-edge-function';
 /** A lease held by an execution the engine does not know yet is left alone this long (it may be starting). */
-const UNKNOWN_HOLDER_GRACE_MS = 60_000;
+export const UNKNOWN_HOLDER_GRACE_MS = 60_000;
+
+const log = createLogger({ component: 'edge-rollout' });
 
 /** The stored body: the spec's response, or an error. */
 export type EdgeRolloutBody = RolloutResponse | { status: 'error'; error: string };
@@ -59,6 +62,7 @@ export async function startEdgeRollout(container: Container): Promise<{ executio
       };
     }
     acquired = await versions.acquireLease(executionId, now, expiresAt, holder?.executionId);
+    if (acquired && holder) log.warn('edge rollout lease taken over from an execution that ended without letting go', { from: holder.executionId, execution_id: executionId });
   }
   if (!acquired) throw new Error('the edge-function rollout lease changed hands repeatedly; try again');
   try {
