@@ -440,10 +440,11 @@ export interface DailyRunRepository {
   addChangedUrls(executionId: string, orgSlug: string, urls: string[]): Promise<void>;
   /** Closes a running record; false when it was already closed (so it is counted once). */
   finishBusinessRun(executionId: string, orgSlug: string, fields: Pick<BusinessRun, 'status' | 'reason' | 'finished_at' | 'steps'>): Promise<boolean>;
-  /** One page of the execution's business runs, by organization slug. */
-  listBusinessRuns(executionId: string, options: { cursor?: string | null; limit: number }): Promise<{ runs: BusinessRun[]; nextCursor: string | null }>;
-  /** The same for an execution recorded before runs were kept per execution (one record per business per day). */
-  listLegacyBusinessRuns(runDate: string, executionId: string, options: { cursor?: string | null; limit: number }): Promise<{ runs: BusinessRun[]; nextCursor: string | null }>;
+  /**
+   * One page of the execution's business runs, by organization slug; with `runDate`, an
+   * execution recorded before runs were kept per execution is read from its day (D162).
+   */
+  listBusinessRuns(executionId: string, options: { cursor?: string | null; limit: number; runDate?: string }): Promise<{ runs: BusinessRun[]; nextCursor: string | null }>;
   createExecution(execution: DailyExecution): Promise<void>;
   getExecution(executionId: string): Promise<DailyExecution | null>;
   /** Counts one business finished by the execution (an atomic counter per outcome). */

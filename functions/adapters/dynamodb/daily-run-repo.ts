@@ -147,30 +147,23 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
       });
     },
 
-    async listBusinessRuns(executionId, { cursor, limit }) {
-      const pk = keys.dailyExecution(executionId).PK;
-      const page = await db.send(new QueryCommand({
+    async listBusinessRuns(executionId, { cursor, limit, runDate }) {
+      // An execution recorded before runs were kept per execution (D162) has them in its day's
+      // partition, filtered by execution: its cursor names that partition, and an empty first
+      // page of the execution's own partition sends the read there.
+      const start = decodeCursor(cursor, ['PK', 'SK']);
+      const dayPk = runDate ? keys.dailyLease(runDate, '').PK : null;
+      const query = (pk: string, filter: boolean) => db.send(new QueryCommand({
         TableName: table,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :org)',
-        ExpressionAttributeValues: { ':pk': pk, ':org': 'ORG#' },
-        ExclusiveStartKey: decodeCursor(cursor, ['PK', 'SK']),
+        KeyConditionExpression: filter ? 'PK = :pk' : 'PK = :pk AND begins_with(SK, :org)',
+        ...(filter ? { FilterExpression: 'execution_id = :exec AND attribute_exists(steps)' } : {}),
+        ExpressionAttributeValues: filter ? { ':pk': pk, ':exec': executionId } : { ':pk': pk, ':org': 'ORG#' },
+        ExclusiveStartKey: start,
         Limit: limit,
         ConsistentRead: true,
       }));
-      return { runs: (page.Items ?? []).map(toRun), nextCursor: encodeCursor(page.LastEvaluatedKey) };
-    },
-
-    async listLegacyBusinessRuns(runDate, executionId, { cursor, limit }) {
-      // Records written before runs were kept per execution: the day's partition, this execution's items.
-      const page = await db.send(new QueryCommand({
-        TableName: table,
-        KeyConditionExpression: 'PK = :pk',
-        FilterExpression: 'execution_id = :exec AND attribute_exists(steps)',
-        ExpressionAttributeValues: { ':pk': keys.dailyLease(runDate, '').PK, ':exec': executionId },
-        ExclusiveStartKey: decodeCursor(cursor, ['PK', 'SK']),
-        Limit: limit,
-        ConsistentRead: true,
-      }));
+      let page = dayPk && start?.PK === dayPk ? await query(dayPk, true) : await query(keys.dailyExecution(executionId).PK, false);
+      if (dayPk && !start && !page.Items?.length && !page.LastEvaluatedKey) page = await query(dayPk, true);
       return { runs: (page.Items ?? []).map(toRun), nextCursor: encodeCursor(page.LastEvaluatedKey) };
     },
 

@@ -15,9 +15,8 @@ import type { ProductFunnelDay } from '../../core/visibility/report';
 import type { FunnelDayItem, FunnelDayTotals } from '../../core/visibility/product-funnel';
 import { conditionalWrite } from './client';
 import { keys } from './keys';
-import { VISIT_RETENTION_DAYS } from './visit-repo';
+import { expiryOf } from './visit-repo';
 
-const expiryOf = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000) + VISIT_RETENTION_DAYS * 86_400;
 const CRAWLED_BY = 'crawled_';
 const PURPOSE = 'purpose_';
 
@@ -39,19 +38,22 @@ export function createProductFunnelRepository(db: DynamoDBDocumentClient, table:
     async countVisit(orgSlug, productId, visit) {
       const date = visit.at.slice(0, 10);
       const Key = keys.productFunnelDay(orgSlug, productId, date);
-      await db.send(new UpdateCommand({
+      const counters = {
         TableName: table, Key,
-        UpdateExpression: 'ADD crawled :one, #platform :one, #purpose :one SET expires_at = :exp',
         ExpressionAttributeNames: { '#platform': `${CRAWLED_BY}${visit.platform}`, '#purpose': `${PURPOSE}${visit.purpose ?? 'unknown'}` },
-        ExpressionAttributeValues: { ':one': 1, ':exp': expiryOf(date) },
-      }));
-      // The latest visit of the day: a later one only (visits arrive out of order from the logs).
-      await conditionalWrite(() => db.send(new UpdateCommand({
-        TableName: table, Key,
-        UpdateExpression: 'SET last_visit_at = :at',
+      };
+      const count = 'ADD crawled :one, #platform :one, #purpose :one SET expires_at = :exp';
+      // One write when the visit is the day's latest so far (the usual case); visits arrive out
+      // of order from the logs, so an earlier one only counts and leaves last_visit_at alone.
+      const latest = await conditionalWrite(() => db.send(new UpdateCommand({
+        ...counters,
+        UpdateExpression: `${count}, last_visit_at = :at`,
         ConditionExpression: 'attribute_not_exists(last_visit_at) OR last_visit_at < :at',
-        ExpressionAttributeValues: { ':at': visit.at },
+        ExpressionAttributeValues: { ':one': 1, ':exp': expiryOf(date), ':at': visit.at },
       })));
+      if (!latest) {
+        await db.send(new UpdateCommand({ ...counters, UpdateExpression: count, ExpressionAttributeValues: { ':one': 1, ':exp': expiryOf(date) } }));
+      }
     },
 
     async setChecks(orgSlug, productId, date, checks) {

@@ -4,7 +4,7 @@ import { addDays } from '../../core/visibility/score';
 import type { ProductRepository } from '../../ports';
 import { conditionalWrite, putIfAbsent } from './client';
 import { keys } from './keys';
-import { queryPrefix } from './query-all';
+import { countPrefix, queryPrefix } from './query-all';
 
 export function createProductRepository(db: DynamoDBDocumentClient, table: string): ProductRepository {
   const list = async (orgSlug: string) =>
@@ -13,23 +13,8 @@ export function createProductRepository(db: DynamoDBDocumentClient, table: strin
   return {
     list,
 
-    async count(orgSlug) {
-      // Select COUNT: no item comes back, so a 5,000-product business costs no transfer.
-      let count = 0;
-      let startKey: Record<string, any> | undefined;
-      do {
-        const page = await db.send(new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-          ExpressionAttributeValues: { ':pk': keys.org(orgSlug), ':prefix': keys.productPrefix },
-          Select: 'COUNT',
-          ExclusiveStartKey: startKey,
-        }));
-        count += page.Count ?? 0;
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return count;
-    },
+    // Select COUNT: a 5,000-product business costs no transfer.
+    count: (orgSlug) => countPrefix(db, table, keys.org(orgSlug), keys.productPrefix),
 
     async find(orgSlug, productIdOrEntityId) {
       // One item read by slug; an entity UUID goes through its GSI1 entry. Either way the

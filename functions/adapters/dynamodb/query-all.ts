@@ -21,6 +21,24 @@ export function queryPrefix(db: DynamoDBDocumentClient, table: string, pk: strin
   });
 }
 
+/** How many items of a partition have a sort key starting with `prefix` (Select COUNT: no item is transferred). */
+export async function countPrefix(db: DynamoDBDocumentClient, table: string, pk: string, prefix: string): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, any> | undefined;
+  do {
+    const page = await db.send(new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+      Select: 'COUNT',
+      ExclusiveStartKey: startKey,
+    }));
+    count += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
 /** The first item under one GSI1 key (the index's lookups: a domain, a distribution, an entity id). */
 export async function queryGsi1First(db: DynamoDBDocumentClient, table: string, key: { GSI1PK: string; GSI1SK: string }): Promise<Record<string, any> | null> {
   const { Items } = await db.send(new QueryCommand({

@@ -36,7 +36,8 @@ const INTERNAL = ['PK', 'SK', 'type', 'org_slug', 'dedupe_key', 'bucket', 'expir
 
 /** `VISIT#<bucket>`: the part of a visit's sort key its 5-minute bucket fills. */
 const bucketOf = (item: Record<string, any>) => String(item.SK).split('#', 2).join('#');
-const expiryOf = (bucket: string) => Math.floor(Date.parse(bucket) / 1000) + VISIT_RETENTION_DAYS * 86_400;
+/** When an item of a visit's day (or hour bucket) expires: the visits' retention after it. */
+export const expiryOf = (bucket: string) => Math.floor(Date.parse(bucket) / 1000) + VISIT_RETENTION_DAYS * 86_400;
 
 function toVisit(item: Record<string, any>): VisitRecord {
   const out: Record<string, unknown> = {};

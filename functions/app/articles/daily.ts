@@ -15,6 +15,7 @@ import { articleModelOf } from '../../engines/article-writer';
 import type { Container } from '../../container';
 import { failingInto, holdDay, type BusinessTaskInput } from '../daily';
 import { storeUnreadable } from '../../core/daily/run';
+import { MS_PER_DAY } from '../../core/visibility/score';
 import { publishChangedSiteParts, publishSiteParts, type CatalogArtifact } from '../site';
 import type { ArticleModel, ArticleModelUsage } from '../../core/articles/compose';
 import { createArticles, loadArticleSite, type ArticleSite, type RejectedQuestion } from './create';
@@ -113,10 +114,12 @@ export function createArticleBatch(container: Container, batch: ArticleBatch) {
 
 async function createMissingArticles(container: Container, batch: ArticleBatch) {
   await holdDay(container, batch);
-  // One read of the site and one parse of its sources for every entity of the item.
-  const [site, listed] = await Promise.all([loadArticleSite(container, batch.org_slug), container.articles.list(batch.org_slug)]);
+  // One read of the site and one parse of its sources for every entity of the item, and none
+  // when every entity already has its articles (a retried item).
+  let loaded: Promise<ArticleSite> | null = null;
+  const site = () => (loaded ??= loadArticleSite(container, batch.org_slug));
   const model = articleModelOf(container);
-  let articles = listed;
+  let articles = await container.articles.list(batch.org_slug);
   const entities = [];
   for (const entity of batch.entities) {
     const { summary, created } = await createEntityArticles(container, batch, entity, site, articles, model);
@@ -128,12 +131,12 @@ async function createMissingArticles(container: Container, batch: ArticleBatch) 
 }
 
 async function createEntityArticles(
-  container: Container, batch: ArticleBatch, entity: PlannedEntity, site: ArticleSite, articles: ArticleRecord[], model: ArticleModel | null,
+  container: Container, batch: ArticleBatch, entity: PlannedEntity, site: () => Promise<ArticleSite>, articles: ArticleRecord[], model: ArticleModel | null,
 ) {
   const existing = articles.filter((a) => a.run_date === batch.run_date && a.product_id === entity.product_id).length;
   const missing = Math.max(0, entity.count - existing);
   const created = missing
-    ? await createArticles(container, batch.org_slug, { productId: entity.product_id, count: missing, runDate: batch.run_date, existing: articles, model, site })
+    ? await createArticles(container, batch.org_slug, { productId: entity.product_id, count: missing, runDate: batch.run_date, existing: articles, model, site: await site() })
     : { articles: [], rejected: [], shortfall: null, modelUsage: null };
   const outcome: ArticleOutcome = {
     product_id: entity.product_id, planned: entity.count, published: existing + created.articles.length,
@@ -184,7 +187,7 @@ export const UNCHANGED_REFRESH_DAYS = 28;
 export function refreshDue(lastPublishedAt: string | null | undefined, now: Date): boolean {
   if (!lastPublishedAt) return true;
   const last = new Date(lastPublishedAt);
-  return last.getUTCFullYear() !== now.getUTCFullYear() || now.getTime() - last.getTime() >= UNCHANGED_REFRESH_DAYS * 86_400_000;
+  return last.getUTCFullYear() !== now.getUTCFullYear() || now.getTime() - last.getTime() >= UNCHANGED_REFRESH_DAYS * MS_PER_DAY;
 }
 
 /**

@@ -105,9 +105,12 @@ export async function holdDay(container: Container, input: BusinessTaskInput): P
 }
 
 /** Closes the execution's record of the business and counts it, once (a retried close counts nothing). */
-async function closeRun(container: Container, input: BusinessTaskInput, fields: Pick<BusinessRun, 'status' | 'reason' | 'finished_at' | 'steps'>): Promise<void> {
+async function closeRun(
+  container: Container, input: BusinessTaskInput,
+  fields: Pick<BusinessRun, 'reason' | 'finished_at' | 'steps'> & { status: Exclude<BusinessRunStatus, 'running'> },
+): Promise<void> {
   if (!(await container.dailyRuns.finishBusinessRun(input.execution_id, input.org_slug, fields))) return;
-  if (fields.status !== 'running') await container.dailyRuns.countBusiness(input.execution_id, fields.status);
+  await container.dailyRuns.countBusiness(input.execution_id, fields.status);
 }
 
 async function skipReason(container: Container, orgSlug: string): Promise<string | null> {

@@ -100,7 +100,7 @@ export async function readDailyExecution(container: Container, executionId: stri
     if (!described) throw new NotFoundError(`no daily-schedule execution ${executionId}`);
     return { execution_id: executionId, status: endedUnrecorded ? 'failed' : 'running', ...engine, started_at: described.startedAt, finished_at: described.stoppedAt, businesses: { runs: [], next_cursor: null } };
   }
-  const { runs, nextCursor } = await businessRunsOf(container, execution.run_date, executionId, page);
+  const { runs, nextCursor } = await container.dailyRuns.listBusinessRuns(executionId, { ...page, runDate: execution.run_date });
   return {
     execution_id: executionId,
     status: endedUnrecorded ? 'failed' : execution.status,
@@ -115,15 +115,3 @@ export async function readDailyExecution(container: Container, executionId: stri
   };
 }
 
-/**
- * An execution's business runs: kept per execution (D162), or, for an execution recorded
- * before that, in its day's partition (the cursor says which: its key names the partition).
- */
-async function businessRunsOf(container: Container, runDate: string, executionId: string, page: { cursor?: string | null; limit: number }) {
-  const legacyCursor = Boolean(page.cursor && Buffer.from(page.cursor, 'base64url').toString('utf8').includes('"DAILYRUN#'));
-  if (!legacyCursor) {
-    const current = await container.dailyRuns.listBusinessRuns(executionId, page);
-    if (current.runs.length || current.nextCursor || page.cursor) return current;
-  }
-  return container.dailyRuns.listLegacyBusinessRuns(runDate, executionId, page);
-}

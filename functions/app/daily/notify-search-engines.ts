@@ -3,6 +3,7 @@ import { digestChanges } from '../../core/site/digests';
 import type { Container } from '../../container';
 import { searchNotifyEnginesOf, type SearchNotifyEngines } from '../../engines/search-notify';
 import { dailyBaseline, publishedDigests, resubmitSitemap, submitIndexNow } from '../site';
+import type { BusinessRun } from '../../core/daily/run';
 import type { BusinessTaskInput, SkippedDailyStep } from './business-run';
 
 /**
@@ -12,15 +13,13 @@ import type { BusinessTaskInput, SkippedDailyStep } from './business-run';
  * removed page is announced once, when it leaves, and the engine finds it gone) and the
  * store URLs 1a found changed. A run that changed nothing announces nothing.
  */
-export async function notifySearchEngines(container: Container, input: BusinessTaskInput, engines: SearchNotifyEngines = searchNotifyEnginesOf(container)): Promise<Record<string, unknown> | SkippedDailyStep> {
+export async function notifySearchEngines(
+  container: Container, input: BusinessTaskInput, run: BusinessRun, engines: SearchNotifyEngines = searchNotifyEnginesOf(container),
+): Promise<Record<string, unknown> | SkippedDailyStep> {
   const { org_slug: orgSlug, execution_id: executionId } = input;
-  const [run, site, baseline] = await Promise.all([
-    container.dailyRuns.getBusinessRun(executionId, orgSlug),
-    container.aiSites.get(orgSlug),
-    dailyBaseline(container, orgSlug, executionId),
-  ]);
-  const changedUrls = run?.changed_urls ?? [];
-  const siteChanges = baseline ? digestChanges(baseline, await publishedDigests(container, orgSlug)) : { changed: [], removed: [] };
+  const [site, baseline] = await Promise.all([container.aiSites.get(orgSlug), dailyBaseline(container, orgSlug, executionId)]);
+  const changedUrls = run.changed_urls;
+  const siteChanges = baseline ? digestChanges(baseline, await publishedDigests(container, orgSlug, site)) : { changed: [], removed: [] };
   const counts = { ai_paths_changed: siteChanges.changed.length, ai_paths_removed: siteChanges.removed.length, store_urls_changed: changedUrls.length };
   const sitemap = await resubmitSitemap(container, orgSlug, engines.webmaster, site);
   if (changedUrls.length === 0 && siteChanges.changed.length === 0 && siteChanges.removed.length === 0) {

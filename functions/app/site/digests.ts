@@ -7,6 +7,7 @@
  */
 import { artifactKeys } from '../../core/artifacts';
 import { digestChanges, siteDigests, type SiteDigests } from '../../core/site/digests';
+import type { AiSiteRecord } from '../../core/model';
 import type { SiteFile } from '../../core/site/types';
 import type { Container } from '../../container';
 
@@ -19,10 +20,10 @@ export async function savePublishedDigests(container: Container, orgSlug: string
   await container.artifacts.put(artifactKeys.siteDigests(orgSlug), { release_id: releaseId, digests: siteDigests(files) } satisfies StoredDigests);
 }
 
-/** The digests of the release live now; empty when nothing is published. */
-export async function publishedDigests(container: Container, orgSlug: string): Promise<SiteDigests> {
+/** The digests of the release live now; empty when nothing is published. `known`: the AI-site record the caller just read. */
+export async function publishedDigests(container: Container, orgSlug: string, known?: AiSiteRecord | null): Promise<SiteDigests> {
   const [site, stored] = await Promise.all([
-    container.aiSites.get(orgSlug),
+    known === undefined ? container.aiSites.get(orgSlug) : known,
     container.artifacts.get<StoredDigests>(artifactKeys.siteDigests(orgSlug)),
   ]);
   if (!site?.releaseId) return {};

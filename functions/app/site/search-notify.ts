@@ -18,7 +18,6 @@ const log = createLogger({ component: 'search-notify' });
 export interface NotifyInput {
   orgSlug: string;
   changedUrls?: readonly string[];
-  articlePaths?: readonly string[];
   /** Other changed AI-site paths (as on the AI-site host). */
   aiPaths?: readonly string[];
 }
@@ -32,7 +31,7 @@ export async function submitIndexNow(
   const site = known !== undefined ? known : await container.aiSites.get(input.orgSlug);
   const indexNowKey = site?.indexNowKey ?? (await siteIdentity(container, input.orgSlug)).indexNowKey;
   const plan = planIndexNowSubmissions({
-    changedUrls: input.changedUrls, articlePaths: input.articlePaths, aiPaths: input.aiPaths,
+    changedUrls: input.changedUrls, aiPaths: input.aiPaths,
     publicOrigin: site?.publicOrigin ?? null, aiSiteOrigin: aiSiteOrigin(container.config, input.orgSlug), key: indexNowKey,
   });
   // The public endpoint (no INDEXNOW_ENDPOINT set) is never sent a local site's URLs.

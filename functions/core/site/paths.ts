@@ -222,7 +222,7 @@ export const SITE_PATHS = {
  * product: the caller looks it up.
  */
 export function productOfVisitPath(path: string): string | null {
-  const clean = path.split(/[?#]/)[0].replace(/\/index\.html$/, '/');
+  const clean = pagePath(path);
   const llms = /^\/llms\/([^/]+)\.txt$/.exec(clean);
   if (llms) return llms[1] === 'catalog' ? null : decodeURIComponent(llms[1]);
   const product = /^(?:\/ai)?(?:\/collections\/[^/]+)?\/products\/([^/]+)\/?$/.exec(clean);
@@ -231,6 +231,9 @@ export function productOfVisitPath(path: string): string | null {
 
 /** The article slug a path may be (`/<slug>/` on the AI host, `/ai/<slug>/` through the proxy). */
 export function articleSlugOfPath(path: string): string | null {
-  const m = /^(?:\/ai)?\/([a-z0-9][a-z0-9-]*)\/?$/.exec(path.split(/[?#]/)[0].replace(/\/index\.html$/, '/'));
+  const m = /^(?:\/ai)?\/([a-z0-9][a-z0-9-]*)\/?$/.exec(pagePath(path));
   return m ? m[1] : null;
 }
+
+/** A visited path as the page it names: no query or fragment, `…/index.html` as `…/`. */
+const pagePath = (path: string): string => stripQueryAndHash(path).replace(/\/index\.html$/, '/');

@@ -15,6 +15,7 @@
  */
 import * as z from 'zod/mini';
 import { endpointUrl, parseBody, stripThinking, type ConfiguredSettings, type PlatformContext } from './shared';
+import type { ChatMessage } from '../../../core/generate/model-prompts';
 
 /** What every chat completion has; a vendor with extra fields extends it (z.extend). */
 export const chatCompletionSchema = z.object({
@@ -24,11 +25,6 @@ export const chatCompletionSchema = z.object({
 });
 
 export type ChatCompletionBody = z.output<typeof chatCompletionSchema>;
-
-export interface ChatMessage {
-  role: 'system' | 'user';
-  content: string;
-}
 
 /** The platform's settings (`apiUrl` ends before `/chat/completions`; `apiKey` is sent as Bearer when set) and what to send. */
 export interface ChatCompletionCall extends ConfiguredSettings {
