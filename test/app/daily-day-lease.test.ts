@@ -10,6 +10,7 @@ import { deploySite } from '../../functions/app/site/deploy';
 import { getContainer } from '../../functions/container';
 import { DAY_LEASE_SECONDS, newBusinessRun } from '../../functions/core/daily/run';
 import { readDailyExecution } from '../../functions/app/daily/execution';
+import { dailyBaseline, publishedDigests } from '../../functions/app/site/digests';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const ORG = 'lease';
@@ -99,4 +100,50 @@ test('an execution recorded before runs were kept per execution still reads back
   } as never));
   const read = await readDailyExecution(container, 'exec-old', { limit: 10 });
   expect(read.businesses.runs).toEqual([expect.objectContaining({ org_slug: ORG, execution_id: 'exec-old', status: 'succeeded' })]);
+});
+
+test('a retried close counts nothing twice (D162)', async () => {
+  const container = getContainer();
+  // exec-e holds the day since the test before: its close, then the same close again (a retried task).
+  const first = await finishBusinessRun(container, input('exec-e'));
+  const afterOne = (await container.dailyRuns.getExecution('exec-e'))!.counts;
+  expect(Object.values(afterOne).reduce((a, b) => a + b, 0)).toBe(1);
+  expect(afterOne[first.status]).toBe(1);
+  const record = (await container.dailyRuns.getBusinessRun('exec-e', ORG))!;
+  advance(60);
+  await finishBusinessRun(container, input('exec-e'));
+  expect((await container.dailyRuns.getExecution('exec-e'))!.counts).toEqual(afterOne);
+  // The closed record is not closed again either.
+  expect(await container.dailyRuns.getBusinessRun('exec-e', ORG)).toEqual(record);
+});
+
+test('taking over a stopped holder keeps its changed URLs and its site baseline (D162)', async () => {
+  const container = getContainer();
+  const org = 'lease-two';
+  const take = (execution_id: string) => ({ org_slug: org, run_date: RUN_DATE, execution_id });
+  const token = await stack.token(org);
+  expect((await stack.call('POST', '/api/business', { token, body: { name: 'Lease Two', url: 'https://lease-two.example' } })).status).toBe(201);
+  await deploySite(container, { orgSlug: org, files: [{ path: '/llms.txt', content: '# Lease Two\n', contentType: 'text/plain' }] });
+  for (const id of ['exec-f', 'exec-g']) {
+    await container.dailyRuns.createExecution({
+      execution_id: id, run_date: RUN_DATE, status: 'running', trigger: 'manual', org_slugs: [org], started_at: now.toISOString(),
+      finished_at: null, reason: null, counts: { succeeded: 0, partial: 0, failed: 0, skipped: 0 },
+    });
+  }
+  expect(await startBusinessRun(container, take('exec-f'))).toMatchObject({ run: 'go' });
+  await container.dailyRuns.addChangedUrls('exec-f', org, ['https://lease-two.example/products/a', 'https://lease-two.example/products/b']);
+  const abandonedBaseline = await dailyBaseline(container, org, 'exec-f');
+  expect(abandonedBaseline).toBeTruthy();
+  // The stopped run had published a change: its baseline, not today's digests, is what the day announces from.
+  await deploySite(container, { orgSlug: org, files: [{ path: '/llms.txt', content: '# Lease Two, changed\n', contentType: 'text/plain' }] });
+  expect(await publishedDigests(container, org)).not.toEqual(abandonedBaseline);
+  advance(DAY_LEASE_SECONDS + 60);
+  expect(await startBusinessRun(container, take('exec-g'))).toMatchObject({ run: 'go' });
+  const abandoned = (await container.dailyRuns.getBusinessRun('exec-f', org))!;
+  const resumed = (await container.dailyRuns.getBusinessRun('exec-g', org))!;
+  expect(resumed.resumed_from).toBe('exec-f');
+  expect(resumed.changed_urls).toEqual(abandoned.changed_urls);
+  expect(resumed.changed_urls).toEqual(['https://lease-two.example/products/a', 'https://lease-two.example/products/b']);
+  expect(await dailyBaseline(container, org, 'exec-g')).toEqual(abandonedBaseline);
+  expect(await dailyBaseline(container, org, 'exec-f')).toBeNull();
 });

@@ -69,3 +69,10 @@ test('the local runtime reaches the fakes only where it stands them up', () => {
     .map((t) => `${rel(file)} → ${rel(t)}`));
   expect(offenders).toEqual([]);
 });
+
+test('a public face re-exports explicitly, never `export *` (D175)', () => {
+  const faces = readdirSync(APP).map((name) => join(APP, name, 'index.ts')).filter((file) => existsSync(file));
+  expect(faces.length).toBeGreaterThan(0);
+  const offenders = faces.filter((file) => /^export \*/m.test(readFileSync(file, 'utf8'))).map(rel);
+  expect(offenders).toEqual([]);
+});

@@ -238,4 +238,33 @@ describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', 
     await stack.workflows.finished(third.body.execution_id);
     expect(indexNow.submissions).toEqual([]);
   }, 240_000);
+
+  test('two failed notifications in a row: the next run announces what both left unannounced (D177, an older baseline covers more)', async () => {
+    const products = [
+      { handle: 'cedar-milk-frother', title: 'Cedar Milk Frother', body_html: '<p>A hand-pumped milk frother in stainless steel with a cedar handle, for two cups of microfoam.</p>', price: '38.00' },
+      { handle: 'alder-brew-timer', title: 'Alder Brew Timer', body_html: '<p>A magnetic alder-wood brew timer with a quiet chime, sized to sit beside a pour-over stand.</p>', price: '24.00' },
+    ];
+    for (const product of products) {
+      store.admin.addProduct({ ...product, product_type: 'Brewing Gear', tags: ['gear'] });
+      indexNow.reset();
+      indexNow.failNext(422, 10); // a refusal: batch 3 fails and is not retried
+      offsetMs += 86_400_000;
+      const started = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
+      await stack.workflows.finished(started.body.execution_id);
+      const failed = (await stack.call('GET', started.body.status_url, key)).body.businesses.runs[0];
+      expect(failed.steps['3']).toMatchObject({ status: 'failed' });
+      expect(indexNow.accepted()).toEqual([]);
+      // Published by the failing run itself: only the carried baseline still marks it as news.
+      expect((await aiPage(`/ai/products/${product.handle}/`)).status).toBe(200);
+    }
+
+    indexNow.reset();
+    offsetMs += 86_400_000;
+    const healthy = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
+    await stack.workflows.finished(healthy.body.execution_id);
+    const next = (await stack.call('GET', healthy.body.status_url, key)).body.businesses.runs[0];
+    expect(next.steps['3']).toMatchObject({ status: 'succeeded' });
+    expect(indexNow.submissions).toHaveLength(1);
+    expect(indexNow.submissions[0]!.urlList).toEqual(expect.arrayContaining(products.map((p) => `http://${aiHost()}/ai/products/${p.handle}/`)));
+  }, 360_000);
 });

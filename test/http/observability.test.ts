@@ -5,6 +5,8 @@
  */
 import { configureLogging, createLogger, readableLine, setLogSink } from '../../functions/logger';
 import { countMetric, flushMetrics, setMetricMetadata } from '../../functions/metrics';
+import { loadConfig } from '../../functions/config';
+import { lambdaTask } from '../../functions/invocation';
 
 let written: string[];
 let previousSink: ReturnType<typeof setLogSink>;
@@ -69,4 +71,23 @@ test('the level from the settings holds in both formats', () => {
   configureLogging({ level: 'warn', format: 'text' });
   createLogger().info('hidden');
   expect(written).toEqual([]);
+});
+
+test('LOG_LEVEL and LOG_FORMAT are validated settings; the format defaults to json on Lambda, text elsewhere (D172)', () => {
+  expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+  expect(loadConfig({ AWS_LAMBDA_FUNCTION_NAME: 'f' }).logFormat).toBe('json');
+  expect(loadConfig({}).logFormat).toBe('text');
+});
+
+test('a task that throws still writes its metrics, with the execution as correlation id and the business (D172)', async () => {
+  configureLogging({ level: 'info', format: 'json' });
+  const task = lambdaTask(async (_event: { execution_id: string; org_slug: string }) => {
+    countMetric('Deploys', 1);
+    throw new Error('boom');
+  });
+  await expect(task({ execution_id: 'exec-9', org_slug: 'acme' })).rejects.toThrow('boom');
+  const blobs = written.map((line) => JSON.parse(line)).filter((b) => b._aws?.CloudWatchMetrics);
+  expect(blobs).toHaveLength(1);
+  expect(blobs[0]).toMatchObject({ Deploys: 1, correlation_id: 'exec-9', business: 'acme' });
 });
