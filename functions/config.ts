@@ -2,10 +2,10 @@
  * Settings, read from the environment once (by the composition root). Nothing else in
  * functions/ reads process.env. Names follow ../shared/LOCAL_RUNTIME.md.
  */
-import type { QuotaPolicy } from './core/articles/quota';
+import { DEFAULT_QUOTA_POLICY, QUOTA_POLICIES, type QuotaPolicy } from './core/articles/quota';
 import { PLATFORM_NUMBERS, SECRET_GROUPS, SECRET_GROUP_NAMES, SECRET_NAMES, type PlatformNumber, type SecretGroup, type SecretValues } from './core/provider-settings';
 import { EDGE_PROPAGATION_WAIT_SECONDS, EDGE_UPDATE_BATCH_PAUSE_SECONDS, NATIVE_CERTIFICATE_WAIT_SECONDS, PLATFORM_LIMIT_DEFAULTS, VERIFICATION_POLL_INTERVAL_SECONDS } from './core/constants';
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger';
+import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger';
 import { stateMachineArnVariable, WORKFLOWS, type WorkflowName } from './core/workflows';
 
 export interface Config {
@@ -88,7 +88,7 @@ export interface Config {
 type Env = Record<string, string | undefined>;
 
 export function loadConfig(env: Env = process.env): Config {
-  const policy = oneOf('ARTICLE_QUOTA_POLICY', env.ARTICLE_QUOTA_POLICY, ['one-time-burst', 'weekly-100'], 'one-time-burst');
+  const policy = oneOf('ARTICLE_QUOTA_POLICY', env.ARTICLE_QUOTA_POLICY, QUOTA_POLICIES, DEFAULT_QUOTA_POLICY);
   const local = Boolean(env.DYNAMODB_ENDPOINT);
   const config: Config = {
     onLambda: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
@@ -111,7 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
     aiSitePort: '',
     articleQuotaPolicy: policy,
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
-    logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, env.AWS_LAMBDA_FUNCTION_NAME ? 'json' : 'text'),
+    logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, defaultLogFormat(env)),
     sites: { dir: env.SITES_DIR || undefined, bucket: env.SITES_BUCKET || undefined, kvsArn: env.SITES_KVS_ARN || undefined },
     artifactsDir: env.ARTIFACTS_DIR || undefined,
     apiPublicUrl: (env.API_PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, ''),

@@ -9,7 +9,7 @@ import { logFormat } from './logger';
 import { flushMetrics, setMetricMetadata } from './metrics';
 import { startInvocationLogs } from './powertools';
 
-export interface InvocationScope {
+interface InvocationScope {
   /** The id that ties this invocation's lines together: the API request id or the workflow execution id. */
   correlationId?: string;
   /** The business the invocation works for, when it works for one. */

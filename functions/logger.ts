@@ -10,11 +10,15 @@
  */
 import { powertoolsLogger } from './powertools';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+/** Each level's rank; the levels and their order (LOG_LEVELS) are its keys. */
+const RANK = { debug: 10, info: 20, warn: 30, error: 40 } as const;
+export type LogLevel = keyof typeof RANK;
+export const LOG_LEVELS = Object.keys(RANK) as readonly LogLevel[];
 export type LogFormat = 'json' | 'text';
 export const LOG_FORMATS: readonly LogFormat[] = ['json', 'text'];
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** LOG_FORMAT's default: `json` on Lambda (its runtime sets AWS_LAMBDA_FUNCTION_NAME), `text` elsewhere. */
+export const defaultLogFormat = (env: Record<string, string | undefined>): LogFormat => (env.AWS_LAMBDA_FUNCTION_NAME ? 'json' : 'text');
 
 const SECRET_KEY = /authorization|api[-_]?key|token|secret|password|signature|cookie|credential/i;
 const SECRET_VALUE = /(Bearer\s+)[A-Za-z0-9._~+/=-]+|(whsec_|sk_(?:live|test)_)[A-Za-z0-9+/=_]+/g;
@@ -38,7 +42,7 @@ export interface Logger {
 }
 
 /** One event with its fields already redacted. */
-export interface LogEvent {
+interface LogEvent {
   level: LogLevel;
   msg: string;
   fields: Record<string, unknown>;
@@ -53,9 +57,9 @@ export function setLogSink(next: LogSink | null): LogSink | null {
   return previous;
 }
 
-let threshold = RANK.info;
-// Lambda's runtime sets AWS_LAMBDA_FUNCTION_NAME: JSON there until the settings say otherwise.
-let format: LogFormat = process.env.AWS_LAMBDA_FUNCTION_NAME ? 'json' : 'text';
+let threshold: number = RANK.info;
+// Until the settings say otherwise.
+let format: LogFormat = defaultLogFormat(process.env);
 
 /** Set once by the composition root from the LOG_LEVEL and LOG_FORMAT settings. */
 export function configureLogging(settings: { level: LogLevel; format: LogFormat }): void {

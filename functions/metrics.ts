@@ -9,7 +9,7 @@
 import { createLogger, logFormat } from './logger';
 import { publishEmf } from './powertools';
 
-export const METRIC_DIMENSIONS = {
+const METRIC_DIMENSIONS = {
   /** Articles the gate let through and the day saved. */
   ArticlesCreated: [],
   /** Store pages fetched and turned into markdown (onboarding and daily change detection). */
@@ -26,7 +26,7 @@ export const METRIC_DIMENSIONS = {
   WebhookRejections: ['reason'],
 } as const satisfies Record<string, readonly string[]>;
 
-export type MetricName = keyof typeof METRIC_DIMENSIONS;
+type MetricName = keyof typeof METRIC_DIMENSIONS;
 type DimensionsOf<N extends MetricName> = { [K in (typeof METRIC_DIMENSIONS)[N][number]]: string };
 
 const buffered = new Map<string, { dimensions: Record<string, string>; counts: Map<string, number> }>();

@@ -9,9 +9,9 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 
 /** The `service` key of every log line and the default dimension of every metric. */
-export const SERVICE_NAME = 'ai-visibility';
+const SERVICE_NAME = 'ai-visibility';
 /** One CloudWatch namespace for every business metric of the service. */
-export const METRICS_NAMESPACE = 'AiVisibility';
+const METRICS_NAMESPACE = 'AiVisibility';
 
 let logger: Logger | null = null;
 export const powertoolsLogger = (): Logger => (logger ??= new Logger({ serviceName: SERVICE_NAME }));

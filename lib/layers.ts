@@ -56,7 +56,7 @@ export const LAYER_PACKAGES: Readonly<Record<LayerPackage, LayerPackageDef>> = {
 /** Layers every Lambda of the fleet attaches (lib/constructs/api-function.ts). */
 export const FLEET_LAYERS: readonly LayerPackage[] = ['powertools'];
 
-export const modulesOf = (pkg: LayerPackage): readonly string[] => LAYER_PACKAGES[pkg].modules ?? [pkg];
+const modulesOf = (pkg: LayerPackage): readonly string[] => LAYER_PACKAGES[pkg].modules ?? [pkg];
 /** The esbuild externals of a function that attaches these layers. */
 export const externalsOf = (packages: readonly LayerPackage[]): string[] => packages.flatMap((pkg) => [...(LAYER_PACKAGES[pkg].externals ?? modulesOf(pkg))]);
 

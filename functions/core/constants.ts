@@ -6,6 +6,8 @@ export const PLATFORM_KEYS = [
   'platform_5', 'platform_6', 'platform_7', 'platform_8',
 ] as const;
 export type PlatformKey = (typeof PLATFORM_KEYS)[number];
+/** What a visit's AI platform can be (core/site/ai-bots.ts BotPlatformId): a platform key, or unknown for an unrecognised crawler. */
+export const BOT_PLATFORM_IDS = [...PLATFORM_KEYS, 'unknown'] as const;
 
 /**
  * Fleet-wide limits per AI platform (all Lambda instances together), unless set by
@@ -88,3 +90,11 @@ export const WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS = 300;
 /** Sitemaps protocol limits (D23). */
 export const SITEMAP_MAX_URLS = 50_000;
 export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
+
+/**
+ * The organization slug (business_id / org_slug / org_id are the same string): the request
+ * schemas (http/schemas.ts orgSlug), a token's org_id claim and the metrics' business all use
+ * this one rule. Here, not in http/schemas.ts, so the auth and endpoint modules every route
+ * loads do not pull that module's zod schemas into every bundle.
+ */
+export const ORG_SLUG_PATTERN = /^[a-z0-9][a-z0-9_-]{0,127}$/i;

@@ -3,12 +3,13 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { Webhook, WebhookVerificationError } from 'svix/dist/webhook';
 import { countMetric } from '../metrics';
+import { ORG_SLUG_PATTERN } from '../core/constants';
 import { ForbiddenError, ProviderNotConfiguredError, UnauthorizedError, ValidationError } from '../core/errors';
 import type { Container } from '../container';
 import type { AuthClass } from '../routes';
 
 /** What each auth class proves about a request. */
-export interface AuthContexts {
+interface AuthContexts {
   PUBLIC: { kind: 'public' };
   JWT: { kind: 'jwt'; orgId: string; subject?: string };
   KEY: { kind: 'key' };
@@ -23,7 +24,6 @@ export const AUTH_KIND: { [C in AuthClass]: AuthContexts[C]['kind'] } = { PUBLIC
 /** Asymmetric algorithms only: an HS256 token can never be forged with a public key. */
 const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
 const CLOCK_SKEW_SECONDS = 5;
-const ORG_SLUG = /^[a-z0-9][a-z0-9_-]{0,127}$/i;
 
 export async function authenticate(
   auth: AuthClass,
@@ -60,7 +60,7 @@ async function verifyBearer(header: string | undefined, container: Container): P
       requiredClaims: ['exp', 'org_id'],
     });
     const orgId = payload.org_id;
-    if (typeof orgId !== 'string' || !ORG_SLUG.test(orgId)) throw new UnauthorizedError('token has no valid org_id claim');
+    if (typeof orgId !== 'string' || !ORG_SLUG_PATTERN.test(orgId)) throw new UnauthorizedError('token has no valid org_id claim');
     return { kind: 'jwt', orgId, subject: payload.sub };
   } catch (err) {
     throw toAuthError(err);

@@ -11,7 +11,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config as zodConfig, safeParse, type $ZodType, type output } from 'zod/v4/core';
 import english from 'zod/v4/locales/en.cjs';
-import { RATE_LIMITS } from '../core/constants';
+import { ORG_SLUG_PATTERN, RATE_LIMITS } from '../core/constants';
 import { RateLimitedError, ValidationError } from '../core/errors';
 import { clientIdentity } from '../core/net/client-address';
 import { getContainer, type Container } from '../container';
@@ -178,12 +178,11 @@ function requestContext(resolve: (e: APIGatewayProxyEvent) => RouteDef, errorSha
   };
 }
 
-const ORG_SLUG = /^[a-z0-9][a-z0-9_-]{0,127}$/i;
 /** The business a route's path names (`{business_id}`, `{org_slug}`, `{org_id}`), for the metrics' metadata; only a well-formed slug. */
 const businessOfPath = (event: APIGatewayProxyEvent): string | undefined => {
   const params = event.pathParameters ?? {};
   const named = params.business_id ?? params.org_slug ?? params.org_id;
-  return named && ORG_SLUG.test(named) ? named : undefined;
+  return named && ORG_SLUG_PATTERN.test(named) ? named : undefined;
 };
 
 const orgOf = (auth?: AuthContext) => (auth?.kind === 'jwt' ? auth.orgId : undefined);

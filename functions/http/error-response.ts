@@ -3,16 +3,18 @@ import type { LogLevel } from '../logger';
 
 export type ErrorShape = 'status' | 'detail';
 
+/** The error body in a route's shape: `{status:'error', error}`, or `{detail}` (the ai-website operation); no shape is the first. */
+export const errorBody = (shape: ErrorShape | undefined, message: string): { detail: string } | { status: 'error'; error: string } =>
+  (shape === 'detail' ? { detail: message } : { status: 'error', error: message });
+
 /** Maps an error to its HTTP answer by the error's stable class; anything unknown is a 500 that reveals nothing. */
 export function errorResponse(error: unknown, shape: ErrorShape): {
   statusCode: number; body: unknown; headers: Record<string, string>; logLevel: LogLevel;
 } {
   if (error instanceof AppError) {
-    const body = shape === 'detail' ? { detail: error.message } : { status: 'error', error: error.message };
-    return { statusCode: error.status, body, headers: error.headers, logLevel: levelOf(error.status) };
+    return { statusCode: error.status, body: errorBody(shape, error.message), headers: error.headers, logLevel: levelOf(error.status) };
   }
-  const body = shape === 'detail' ? { detail: 'internal error' } : { status: 'error', error: 'internal error' };
-  return { statusCode: 500, body, headers: {}, logLevel: 'error' };
+  return { statusCode: 500, body: errorBody(shape, 'internal error'), headers: {}, logLevel: 'error' };
 }
 
 /** Server faults are errors; refused credentials and rate limits are worth a warning; other 4xx are routine. */

@@ -9,10 +9,11 @@ import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import type { AuthClass, RouteDef } from '../routes';
 import type { EndpointContract } from './endpoint';
+import { errorBody } from './error-response';
 
 type JsonSchema = Record<string, unknown>;
 
-export const OPENAPI_VERSION = '3.1.0';
+const OPENAPI_VERSION = '3.1.0';
 
 const SECURITY: Record<Exclude<AuthClass, 'PUBLIC'>, { name: string; scheme: JsonSchema }> = {
   JWT: { name: 'bearerJwt', scheme: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The identity provider\'s token; its `org_id` must be the organization the request names (D5).' } },
@@ -35,9 +36,6 @@ const ERRORS: Array<{ status: number; when: string; example: string; applies: (r
   { status: 504, when: 'a workflow step timed out', example: 'the step timed out', applies: (r) => Boolean(r.startsWorkflow || r.readsWorkflow) },
 ];
 
-const errorBody = (shape: EndpointContract['errorShape'] | undefined, message: string) =>
-  (shape === 'detail' ? { detail: message } : { status: 'error', error: message });
-
 const jsonSchemaOf = (schema: $ZodType, io: 'input' | 'output'): JsonSchema => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
@@ -57,7 +55,7 @@ function parameters(schema: $ZodType | undefined, where: 'path' | 'query'): Json
 const pathParameterNames = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
 
 /** The tag of a route: its area (`/api/visibility/...` → `visibility`, `/webhooks/...` → `webhooks`). */
-export const tagOf = (path: string): string => {
+const tagOf = (path: string): string => {
   const [first, second] = path.split('/').filter(Boolean);
   return first === 'api' ? (second ?? 'api') : first;
 };
@@ -77,6 +75,8 @@ export function buildOpenApi(routes: readonly RouteDef[], contractFor: (route: R
     // 200 when the work finished in time (D149).
     const responses: Record<string, JsonSchema> = { '2XX': success };
     if (route.startsWorkflow) {
+      // Written here, not http/workflow-http.ts runningResponse: that is the D20 routes' 202, but
+      // POST /api/onboarding/generate-all answers its own (`{status:'started', execution_id}`, D12).
       responses['202'] = {
         description: 'accepted: the work runs as a workflow (D20); poll the status URL',
         content: { 'application/json': { schema: { type: 'object', required: ['execution_id'], properties: { status: { type: 'string' }, execution_id: { type: 'string' }, status_url: { type: 'string' } } } } },

@@ -1,8 +1,16 @@
 /** zod pieces shared by several routes. */
 import * as z from 'zod/mini';
+import { ORG_SLUG_PATTERN } from '../core/constants';
 
 /** The organization slug (business_id / org_slug / org_id are the same string). */
-export const orgSlug = z.string().check(z.regex(/^[a-z0-9][a-z0-9_-]{0,127}$/i, 'must be an organization slug (letters, digits, - and _)'));
+export const orgSlug = z.string().check(z.regex(ORG_SLUG_PATTERN, 'must be an organization slug (letters, digits, - and _)'));
+
+// The two below are marked pure so a bundle that imports this module without them leaves them
+// (and the zod checks they need) out: esbuild keeps an unmarked top-level call.
+/** A whole number, zero or more (a count, a total). */
+export const count = /* @__PURE__ */ z.int().check(/* @__PURE__ */ z.minimum(0));
+/** A string or null. */
+export const nullableString = /* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string());
 
 /** True for a real UTC calendar day written YYYY-MM-DD (not 2026-02-30, not 2026-13-01). */
 export function isCalendarDate(text: string): boolean {

@@ -133,6 +133,8 @@ describe('issue 21: the analyze-visibility read-back explains a run that checked
     // The one execution-id rule of every read-back (EXECUTION_ID): no id starts with - or _ (400, was 404 here; D176).
     const malformed = await stack.call('GET', '/api/cron/analyze-visibility/-abc?business_id=alpha', key);
     expect([malformed.status, malformed.body.error]).toEqual([400, expect.stringContaining('execution_id')]);
+    const malformedDaily = await stack.call('GET', '/api/cron/trigger-all/-abc', key);
+    expect([malformedDaily.status, malformedDaily.body.error]).toEqual([400, expect.stringContaining('execution_id')]);
     await stack.workflows.finished(other.body.execution_id);
   });
 

@@ -3,13 +3,11 @@
  * visits (core/visits/visit.ts VisitRecord) and the range's counts (app/visits/record.ts listVisits).
  */
 import * as z from 'zod/mini';
-import { PLATFORM_KEYS } from '../../core/constants';
+import { BOT_PLATFORM_IDS, PLATFORM_KEYS } from '../../core/constants';
 import type { BotPurpose } from '../../core/site/ai-bots';
 import type { PageType, VisitSource, VisitVia } from '../../core/visits/visit';
+import { count, nullableString } from '../../http/schemas';
 
-const count = z.int().check(z.minimum(0));
-const nullableString = z.nullable(z.string());
-const botPlatformIds = [...PLATFORM_KEYS, 'unknown'] as const;
 const visitSource = z.enum(['beacon', 'server'] as const satisfies readonly VisitSource[]);
 
 /** One AI recommendation = one AI-crawler visit: the webhook's request fields and what the service adds. */
@@ -18,7 +16,7 @@ const visit = z.object({
   created_at: z.string().check(z.describe('when the request happened (ISO, UTC)')),
   entity_id: z.string(),
   ai_site_id: z.string(),
-  platform_id: z.enum(botPlatformIds),
+  platform_id: z.enum(BOT_PLATFORM_IDS),
   platform_name: z.string(),
   page_url: z.string(),
   page_type: z.enum(['ai_site', 'boosted_page'] as const satisfies readonly PageType[]),
@@ -47,7 +45,7 @@ export const visitsResponse = z.object({
   from: z.string().check(z.describe('first UTC day of the range, YYYY-MM-DD')),
   to: z.string().check(z.describe('last UTC day of the range, YYYY-MM-DD (inclusive)')),
   total: count.check(z.describe('AI visits of the whole range')),
-  by_platform: z.record(z.enum(botPlatformIds), count).check(z.describe('AI visits of the whole range per platform key, unknown included')),
+  by_platform: z.record(z.enum(BOT_PLATFORM_IDS), count).check(z.describe('AI visits of the whole range per platform key, unknown included')),
   search_engines: count.check(z.describe('classic search-engine crawling of the range, in neither total nor by_platform (D160)')),
   visits: z.array(visit).check(z.describe('one page, newest first')),
   next_cursor: nullableString.check(z.describe('the cursor of the next page; null on the last')),

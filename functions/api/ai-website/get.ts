@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { NotFoundError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
-import { orgSlug } from '../../http/schemas';
+import { nullableString, orgSlug } from '../../http/schemas';
 
 export const handler = endpoint('GET /api/ai-website/{org_slug}', {
   path: z.object({ org_slug: orgSlug }),
@@ -10,7 +10,7 @@ export const handler = endpoint('GET /api/ai-website/{org_slug}', {
   response: z.object({
     status: z.literal('success'),
     deployment_url: z.string(),
-    project_name: z.nullable(z.string()).check(z.describe('hosting project name (the organization slug); null on a site record that never named one')),
+    project_name: nullableString.check(z.describe('hosting project name (the organization slug); null on a site record that never named one')),
     deployed_at: z.string().check(z.describe('ISO timestamp of the last deployment')),
     business_name: z.string(),
     source_url: z.string().check(z.describe('the website the AI site mirrors')),

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import type { ArticleRecord } from '../../core/articles/record';
 import { endpoint } from '../../http/endpoint';
-import { orgSlug, productRef } from '../../http/schemas';
+import { count, nullableString, orgSlug, productRef } from '../../http/schemas';
 import { resolveEntity } from '../entity';
 
 const article = z.object({
@@ -10,13 +10,13 @@ const article = z.object({
   article_path: z.string().check(z.describe('/<slug>/ on the AI site')),
   published_date: z.string().check(z.describe('YYYY-MM-DD')),
   faq_category: z.enum(['business_article', 'product_article'] as const satisfies readonly ArticleRecord['faq_category'][]),
-  product_id: z.nullable(z.string()).check(z.describe('product slug; null for a business article')),
+  product_id: nullableString.check(z.describe('product slug; null for a business article')),
 });
 
 export const handler = endpoint('GET /api/articles/{business_id}', {
   path: z.object({ business_id: orgSlug }),
   query: z.object({ product_id: productRef }),
-  response: z.object({ business_id: z.string(), articles: z.array(article), total: z.int().check(z.minimum(0)) }),
+  response: z.object({ business_id: z.string(), articles: z.array(article), total: count }),
 }, async ({ path, query, container }) => {
   const entity = await resolveEntity(container, path.business_id, query.product_id);
   const articles = (await container.articles.list(path.business_id))

@@ -1,6 +1,7 @@
 /** GET /api/cron/ai-articles-quota?org_slug= : the policy (D10) is configuration. */
 import * as z from 'zod/mini';
 import { articleQuotaOf } from '../../app/articles/quota';
+import { QUOTA_POLICIES } from '../../core/articles/quota';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { todayUtc } from '../../container';
@@ -19,7 +20,7 @@ const response = z.object({
   total_products: z.optional(count).check(z.describe('present when products exist')),
   products: z.array(quotaItem).check(z.describe('items with a daily_quota of 0 are left out')),
   total_daily_quota: count,
-  architecture: z.optional(z.enum(['one-time-burst', 'weekly-100'])).check(z.describe('the policy; absent under one-time-burst when there are no products')),
+  architecture: z.optional(z.enum(QUOTA_POLICIES)).check(z.describe('the policy; absent under one-time-burst when there are no products')),
   business: z.optional(quotaItem).check(z.describe('weekly-100 only: the business entity\'s share')),
   message: z.string(),
 });

@@ -3,11 +3,10 @@
  * bodies for them: these are ours, documented in the README's API table).
  */
 import * as z from 'zod/mini';
-import { orgSlug } from '../../http/schemas';
+import { nullableString, orgSlug } from '../../http/schemas';
 
 export const businessRequest = z.strictObject({ business_id: orgSlug });
 
-const nullableString = z.nullable(z.string());
 const stringList = z.array(z.string());
 
 /** 202: the work runs in a daily-schedule execution; read it at `status_url`. */
@@ -53,7 +52,7 @@ export const executionResponse = z.object({
   reason: z.optional(nullableString),
   trigger: z.optional(z.enum(['schedule', 'manual'])),
   run_date: z.optional(z.string()),
-  started_at: z.nullable(z.string()),
+  started_at: nullableString,
   finished_at: nullableString,
   counts: z.optional(z.record(z.string(), z.number())).check(z.describe('businesses finished by this execution, by outcome (succeeded, partial, failed, skipped)')),
   businesses: z.object({

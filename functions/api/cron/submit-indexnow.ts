@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { businessOfSourceUrl } from '../../app/business-lookup';
 import { submitIndexNow } from '../../app/site/search-notify';
 import { endpoint } from '../../http/endpoint';
-import { requiredText } from '../../http/schemas';
+import { nullableString, requiredText } from '../../http/schemas';
 
 const path = z.string().check(z.regex(/^\/[^\s]*$/, 'each url must be a path starting with /'), z.maxLength(2048));
 const body = z.strictObject({
@@ -26,7 +26,7 @@ const response = z.object({
   submissions: z.array(z.object({ status: z.number(), urls: z.number() })).check(z.describe('one per IndexNow request (at most 10,000 URLs each): the engine\'s HTTP status (200/202) and the URLs sent')),
   excluded: z.array(z.object({ url: z.string(), reason: z.string() })).check(z.describe('paths that could not be submitted on that host, with the reason (D28)')),
   ok: z.literal(true),
-  skipped: z.nullable(z.string()).check(z.describe('why nothing was sent; null when submitted')),
+  skipped: nullableString.check(z.describe('why nothing was sent; null when submitted')),
 });
 
 export const handler = endpoint('POST /api/cron/submit-indexnow', { body, response }, async ({ body, container }) => {

@@ -4,7 +4,8 @@
  * the analysis started: visibility-schemas.ts (their bundles need no report).
  */
 import * as z from 'zod/mini';
-import { count, nullableString, visibilityReportSchema as visibilityReport } from '../visibility/report-schema';
+import { count, nullableString } from '../../http/schemas';
+import { visibilityReportSchema as visibilityReport } from '../visibility/report-schema';
 
 
 /**

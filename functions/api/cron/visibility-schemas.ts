@@ -4,7 +4,7 @@ import { ValidationError } from '../../core/errors';
 import { CHECK_RETENTION_DAYS } from '../../core/visibility/checks';
 import { addDays } from '../../core/visibility/score';
 import { todayUtc, type Container } from '../../container';
-import { isoDate, orgSlug } from '../../http/schemas';
+import { isoDate, nullableString, orgSlug } from '../../http/schemas';
 
 /** `run_date`: the UTC day whose sample, checks and report are meant; default today. */
 export const visibilityDayRequest = z.strictObject({ business_id: orgSlug, run_date: z.optional(isoDate) });
@@ -15,7 +15,7 @@ const sampledPrompt = z.object({
   prompt_id: z.string(),
   prompt: z.string(),
   entity_id: z.string(),
-  product_id: z.nullable(z.string()).check(z.describe('product slug; null for the business entity')),
+  product_id: nullableString.check(z.describe('product slug; null for the business entity')),
   was_untested: z.boolean().check(z.describe('whether the prompt had never been tested when it was sampled')),
 });
 

@@ -1,6 +1,7 @@
 /** Success contracts of start-certificate and complete-certificate (Part 1), and of their read-backs. */
 import * as z from 'zod/mini';
-import { dnsRecord, executionId, googleVerificationStatus, nullableString, success, text } from './domain-schemas';
+import { nullableString } from '../../http/schemas';
+import { dnsRecord, executionId, googleVerificationStatus, success, text } from './domain-schemas';
 
 /** start-certificate: the TXT records to add (the certificate's challenges, then the webmaster token's). */
 export const startCertificateResponse = z.object({

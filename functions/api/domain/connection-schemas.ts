@@ -1,6 +1,7 @@
 /** Success contracts of the DNS switch (mark-step-complete) and the disconnect (disconnect-proxy, mark-disconnect-complete). */
 import * as z from 'zod/mini';
-import { certificateType, dnsRecord, executionId, googleVerificationStatus, nullableString, recordCheck, success, text } from './domain-schemas';
+import { nullableString } from '../../http/schemas';
+import { certificateType, dnsRecord, executionId, googleVerificationStatus, recordCheck, success, text } from './domain-schemas';
 
 const redeployed = z.nullable(z.object({ release_id: z.string(), file_count: z.number() }))
   .check(z.describe('the site redeployed under its new public origin; null when it had no release yet'));

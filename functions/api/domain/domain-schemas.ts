@@ -10,10 +10,10 @@
 import * as z from 'zod/mini';
 import type { GoogleVerificationStatus } from '../../core/domain/states';
 import { PROXY_STATUSES } from '../../core/proxy/types';
+import { nullableString } from '../../http/schemas';
 
 export const text = (description: string) => z.string().check(z.describe(description));
-export const nullableText = (description: string) => z.nullable(z.string()).check(z.describe(description));
-export const nullableString = z.nullable(z.string());
+export const nullableText = (description: string) => nullableString.check(z.describe(description));
 export const proxyStatus = z.enum(PROXY_STATUSES);
 // core/domain/states.ts GOOGLE_VERIFICATION_STATUSES, written out: that module's tables would grow every bundle here.
 export const googleVerificationStatus = z.enum(['PENDING', 'VERIFIED', 'FAILED'] as const satisfies readonly GoogleVerificationStatus[]);

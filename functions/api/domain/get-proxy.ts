@@ -2,9 +2,9 @@
 import * as z from 'zod/mini';
 import { getProxyInfo } from '../../app/domain/cdn';
 import { endpoint } from '../../http/endpoint';
-import { orgSlug } from '../../http/schemas';
+import { nullableString, orgSlug } from '../../http/schemas';
 import { requireBusiness } from '../../app/business';
-import { certificateType, googleVerificationStatus, nullableString, nullableText, proxyStatus } from './domain-schemas';
+import { certificateType, googleVerificationStatus, nullableText, proxyStatus } from './domain-schemas';
 
 /** The spec's proxy information, plus the connection's progress (D148); the success contract. */
 const response = z.object({

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../../http/endpoint';
-import { orgSlug } from '../../http/schemas';
+import { count, orgSlug } from '../../http/schemas';
 import { requireBusiness } from '../../app/business';
 
 /** The spec's product object (Resources: Business and product entities). */
@@ -10,14 +10,14 @@ const product = z.object({
   name: z.string(),
   url: z.optional(z.string()).check(z.describe('product page URL; absent when unknown')),
   favicon_url: z.null().check(z.describe('always null for products')),
-  citation_count: z.int().check(z.minimum(0)),
+  citation_count: count,
   created_at: z.string(),
   updated_at: z.string(),
 });
 
 export const handler = endpoint('GET /api/products/{business_id}', {
   path: z.object({ business_id: orgSlug }),
-  response: z.object({ business_id: z.string(), products: z.array(product), total: z.int().check(z.minimum(0)) }),
+  response: z.object({ business_id: z.string(), products: z.array(product), total: count }),
 }, async ({ path, container }) => {
   await requireBusiness(container, path.business_id);
   const products = await container.products.list(path.business_id);

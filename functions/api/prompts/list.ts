@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { PLATFORM_KEYS } from '../../core/constants';
 import type { TrackedPrompt } from '../../core/model';
 import { endpoint } from '../../http/endpoint';
-import { orgSlug, productRef } from '../../http/schemas';
+import { count, nullableString, orgSlug, productRef } from '../../http/schemas';
 import { resolveEntity } from '../entity';
 
 /** One tracked prompt (D25): its result on each platform, null while untested there. */
@@ -11,16 +11,16 @@ const trackedPrompt = z.object({
   id: z.string(),
   prompt: z.string(),
   entity_id: z.string(),
-  product_id: z.nullable(z.string()).check(z.describe('product slug; null for a business prompt')),
+  product_id: nullableString.check(z.describe('product slug; null for a business prompt')),
   source: z.enum(['search_api', 'generated'] as const satisfies readonly TrackedPrompt['source'][]),
   ...Object.fromEntries(PLATFORM_KEYS.map((k) => [k, z.nullable(z.boolean())])),
-  last_tested_at: z.nullable(z.string()),
+  last_tested_at: nullableString,
 });
 
 export const handler = endpoint('GET /api/prompts/{business_id}', {
   path: z.object({ business_id: orgSlug }),
   query: z.object({ product_id: productRef }),
-  response: z.object({ business_id: z.string(), prompts: z.array(trackedPrompt), total: z.int().check(z.minimum(0)) }),
+  response: z.object({ business_id: z.string(), prompts: z.array(trackedPrompt), total: count }),
 }, async ({ path, query, container }) => {
   const entity = await resolveEntity(container, path.business_id, query.product_id);
   const prompts = await container.prompts.list(entity.orgSlug, query.product_id ? { entityId: entity.entityId } : {});

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { parseStoreUrl } from '../../core/store/store-url';
 import { endpoint } from '../../http/endpoint';
-import { requiredText } from '../../http/schemas';
+import { count, requiredText } from '../../http/schemas';
 
 const query = z.object({ url: requiredText('url', 2048) });
 /** A public, unauthenticated call: bound the work one request can cause. */
@@ -10,7 +10,7 @@ const MAX_PAGES = 4;
 
 export const handler = endpoint('GET /api/product-names', {
   query,
-  response: z.object({ product_names: z.array(z.string()).check(z.describe('distinct, trimmed, in store order')), total: z.int().check(z.minimum(0)) }),
+  response: z.object({ product_names: z.array(z.string()).check(z.describe('distinct, trimmed, in store order')), total: count }),
 }, async ({ query, container }) => {
   const origin = parseStoreUrl(query.url).origin;
   const { products } = await container.storefront.listProducts(origin, MAX_PAGES);

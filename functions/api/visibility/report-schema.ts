@@ -6,9 +6,8 @@
  */
 import * as z from 'zod/mini';
 import { PLATFORM_KEYS } from '../../core/constants';
+import { count, nullableString } from '../../http/schemas';
 
-export const count = z.int().check(z.minimum(0));
-export const nullableString = z.nullable(z.string());
 export const platformKey = z.enum(PLATFORM_KEYS);
 export const counts = z.record(z.string(), count);
 

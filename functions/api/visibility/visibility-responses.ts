@@ -5,11 +5,12 @@
  * product-funnel.ts). Plain objects: fields a later version adds stay allowed.
  */
 import * as z from 'zod/mini';
-import { PLATFORM_KEYS } from '../../core/constants';
+import { BOT_PLATFORM_IDS, PLATFORM_KEYS } from '../../core/constants';
 import type { FunnelSort } from '../../app/visibility/product-funnel';
-import { changeSignal, count, counts, factMismatch, funnelCounts, intervalSchema, nullableString, platformKey, reportCitations, rollingValueSchema, shareOfVoiceRow, visibilityReportSchema } from './report-schema';
+import { count, nullableString } from '../../http/schemas';
+import { changeSignal, counts, factMismatch, funnelCounts, intervalSchema, platformKey, reportCitations, rollingValueSchema, shareOfVoiceRow, visibilityReportSchema } from './report-schema';
 
-const botPlatformId = z.enum([...PLATFORM_KEYS, 'unknown']);
+const botPlatformId = z.enum(BOT_PLATFORM_IDS);
 /** app/visibility/product-funnel.ts FUNNEL_SORTS, by type only (that module is not for every bundle); the checks below keep them equal. */
 const FUNNEL_SORTS = ['crawled', 'cited', 'mentioned', 'recommended'] as const satisfies readonly FunnelSort[];
 const sameSorts: Exclude<FunnelSort, (typeof FUNNEL_SORTS)[number]> extends never ? true : false = true;
@@ -22,7 +23,7 @@ void sameSorts;
 const platformScores = z.object(Object.fromEntries(PLATFORM_KEYS.map((k) => [`${k}_score`, z.optional(z.nullable(z.number()))])))
   .check(z.describe('per-platform scores of the day (0-100; null: the platform produced no boolean, D30); {} on seeded entries'));
 
-export const historyEntrySchema = z.object({
+const historyEntrySchema = z.object({
   date: z.string().check(z.describe('YYYY-MM-DD (UTC)')),
   score: z.number().check(z.describe('the spec\'s score, 0-100, floor rule applied')),
   platforms: platformScores,
@@ -71,7 +72,7 @@ const funnelSchema = z.object({
 /** GET /api/visibility/{business_id}?product_id=&from=&to= */
 export const visibilityResponse = z.object({
   business_id: z.string(),
-  product_id: z.nullable(z.string()).check(z.describe('the product slug asked for; null for the business')),
+  product_id: nullableString.check(z.describe('the product slug asked for; null for the business')),
   recent_score: z.nullable(z.number()).check(z.describe('latest score 0-100; null before the first score')),
   history_scores: z.array(historyEntrySchema).check(z.describe('oldest first, the last 365 days')),
   latest_report: z.nullable(z.object({

@@ -17,7 +17,7 @@ import * as z from 'zod/mini';
 import { safeParse } from 'zod/v4/core';
 import { ValidationError } from '../../core/errors';
 import { parseClientAddress } from '../../core/net/client-address';
-import { PLATFORM_KEYS } from '../../core/constants';
+import { BOT_PLATFORM_IDS } from '../../core/constants';
 import { PAGE_TYPES } from '../../core/visits/visit';
 import { beaconAddress, recordSighting } from '../../app/visits/record';
 import { endpoint } from '../../http/endpoint';
@@ -70,7 +70,7 @@ export const visitBody = z.object({
 type VisitBody = z.infer<typeof visitBody>;
 
 const answered = {
-  platform_id: z.enum([...PLATFORM_KEYS, 'unknown']).check(z.describe('the AI platform of the User-Agent; unknown for an unrecognised crawler')),
+  platform_id: z.enum(BOT_PLATFORM_IDS).check(z.describe('the AI platform of the User-Agent; unknown for an unrecognised crawler')),
   platform_name: z.string(),
   message: z.string().check(z.describe('what was done, or why nothing was')),
 };

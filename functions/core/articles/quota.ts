@@ -23,7 +23,7 @@ import { ValidationError } from '../errors';
 import { addDays, parseIsoDate } from '../visibility/score';
 
 export type QuotaPolicy = 'one-time-burst' | 'weekly-100';
-const QUOTA_POLICIES: readonly QuotaPolicy[] = ['one-time-burst', 'weekly-100'];
+export const QUOTA_POLICIES: readonly QuotaPolicy[] = ['one-time-burst', 'weekly-100'];
 export const DEFAULT_QUOTA_POLICY: QuotaPolicy = 'one-time-burst';
 
 export interface QuotaEntity {
