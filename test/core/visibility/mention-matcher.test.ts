@@ -245,6 +245,18 @@ describe('longer names and ordinary words (issue 21)', () => {
     expect(mentioned('Ember makes boards.', ember)).toBe(true);
   });
 
+  test("the README's examples of mentioned and recommended", () => {
+    const verdict = (text: string) => {
+      const v = matchAnswer({ text, citations: [] }, harbor);
+      return { mentioned: v.mentioned, recommended: v.recommended };
+    };
+    expect(verdict("Harbor and Pine's beans are roasted weekly.")).toEqual({ mentioned: true, recommended: false });
+    expect(verdict('Harbor & Pine Outfitters sells flannel.')).toEqual({ mentioned: false, recommended: false });
+    expect(verdict('We watched boats in a pine-lined harbor.')).toEqual({ mentioned: false, recommended: false });
+    expect(verdict('1. **Harbor & Pine**: my top pick for espresso')).toEqual({ mentioned: true, recommended: true });
+    expect(verdict('Unlike Harbor & Pine, Stumptown offers refunds.')).toEqual({ mentioned: true, recommended: false });
+  });
+
   test('in a heading, capitals say nothing unless the next word is a company word', () => {
     expect(mentioned('## Why Harbor & Pine Stands Out\nFresh beans.')).toBe(true);
     expect(mentioned('## Harbor & Pine Outfitters Review\nFlannel.')).toBe(false);
