@@ -4,7 +4,7 @@
  * distribution in front of them, the AI-site host on AWS, and the provider secrets
  * (lib/secrets.ts). Other stacks receive `table`, `siteBucket` and `secrets` as props.
  */
-import { Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -122,6 +122,10 @@ export class DataStack extends Stack {
       logBucket: this.logsBucket,
       logFilePrefix: 'cloudfront/site/',
     });
+    // Every request reaches S3 only through the router, which maps it to a file key of one site's
+    // release (a directory URL to its index.html) or answers 404 itself: S3 is never asked for a listing.
+    Annotations.of(this.siteDistribution).acknowledgeWarning('@aws-cdk/aws-cloudfront-origins:listBucketSecurityRisk',
+      'The viewer-request router rewrites every URI to sites/<slug>/releases/<id>/<file> or answers 404, and defaultRootObject is set.');
     Validations.of(this.siteDistribution).acknowledge({
       id: 'AwsSolutions-CFR1',
       reason: 'AI sites are public, read-only pages meant for crawlers everywhere; no geo restriction applies.',

@@ -58,6 +58,8 @@ test('every function of the API stack attaches the layer first', () => {
 test('a Lambda invocation writes one structured line with the correlation id and cold start, and its metrics as EMF', async () => {
   const route = ROUTES.find((r) => routeKey(r) === 'POST /webhooks/idp')!;
   const bundle = await bundleModule(route.handler, join(__dirname, '..', '..', 'functions', `${route.handler}.ts`), outDir, 'api', [...FLEET_LAYERS]);
+  // The logger on its own, bundled the same way: a vendor error echoing a secret goes through it below.
+  const logger = await bundleModule('logger', join(__dirname, '..', '..', 'functions', 'logger.ts'), outDir, 'api', [...FLEET_LAYERS]);
   const runner = join(outDir, 'invoke.js');
   writeFileSync(runner, `
     const { handler } = require(${JSON.stringify(bundle.outfile)});
@@ -74,6 +76,8 @@ test('a Lambda invocation writes one structured line with the correlation id and
         const res = await handler(event(id), context(id));
         process.stdout.write(JSON.stringify({ answered: res.statusCode }) + '\\n');
       }
+      require(${JSON.stringify(logger.outfile)}).createLogger({ task: 'probe' })
+        .warn('vendor refused', { api_key: process.env.IDP_WEBHOOK_SECRET, reason: 'upstream echoed ' + process.env.IDP_WEBHOOK_SECRET });
     })().catch((err) => { console.error(err); process.exit(1); });
   `);
   // The Lambda runtime's own node_modules provides the AWS SDK v3 (left out of every bundle).
@@ -107,5 +111,9 @@ test('a Lambda invocation writes one structured line with the correlation id and
   expect(emf).toHaveLength(2); // one blob per invocation
   expect(emf[0]._aws.CloudWatchMetrics).toEqual([{ Namespace: 'AiVisibility', Dimensions: [['service', 'reason']], Metrics: [{ Name: 'WebhookRejections', Unit: 'Count' }] }]);
   expect(emf[0]).toMatchObject({ service: 'ai-visibility', reason: 'bad-signature', WebhookRejections: 1, correlation_id: 'req-cold' });
+  // A secret under a secret-looking key, and one inside a message, are masked before Powertools writes the line.
+  expect(lines.filter((l) => l.message === 'vendor refused')).toEqual([expect.objectContaining({
+    level: 'WARN', service: 'ai-visibility', task: 'probe', api_key: '[redacted]', reason: 'upstream echoed whsec_[redacted]',
+  })]);
   expect(output).not.toContain(SECRET.slice(6));
 }, 60_000);
