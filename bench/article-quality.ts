@@ -10,11 +10,14 @@
  *                    (a comparison's counterpart excepted), and the articles holding one
  *   nearCopies       pairs of articles whose answers' 5-word shingles reach Jaccard 0.8,
  *                    articles with such a twin, and the median similarity of two articles
- *                    of the same product
+ *                    of the same product; and the pairs that reach it once every product
+ *                    name of the catalogue reads as one word (answers alike but for the
+ *                    product they name: template pages)
  *   perFact          articles per distinct store sentence quoted across them (67 articles on
  *                    4 sentences is scaled content)
  */
 import { answersFacet, articleAnswerText, facetWords } from '../functions/core/articles/quality';
+import { withoutNames } from '../functions/core/articles/gate';
 import { jaccard, NEAR_COPY_JACCARD, shingleHashes } from '../functions/core/articles/shingles';
 import { dedupeKey, markdownToText, splitSentences } from '../functions/core/generate/text';
 import type { CatalogProduct } from '../functions/core/site/types';
@@ -36,6 +39,7 @@ export interface ArticleQuality {
   offTopicSentences: number;
   offTopicArticles: number;
   nearCopyPairs: number;
+  nearCopyPairsNamesMasked: number;
   articlesWithNearTwin: number;
   medianSameProductSimilarity: number;
   distinctFacts: number;
@@ -66,11 +70,15 @@ function namedProducts(title: string, products: readonly CatalogProduct[], subje
 export function measureArticleQuality(articles: readonly MeasuredArticle[], products: readonly CatalogProduct[]): ArticleQuality {
   const byId = new Map(products.map((p) => [p.productId, p]));
   const owners = sentenceOwners(products);
+  const names = products.map((p) => p.name);
   const measured = articles.map((a) => {
     const answer = articleAnswerText(a.html);
     const product = a.productId ? byId.get(a.productId) ?? null : null;
     const subject = product ? [product.name, product.productType, product.vendor] : [];
-    return { ...a, answer, shingles: shingleHashes(answer), answered: answersFacet(facetWords(a.title, subject), answer) };
+    return {
+      ...a, answer, shingles: shingleHashes(answer), masked: shingleHashes(withoutNames(answer, names)),
+      answered: answersFacet(facetWords(a.title, subject), answer),
+    };
   });
   let offTopicSentences = 0;
   let offTopicArticles = 0;
@@ -90,6 +98,7 @@ export function measureArticleQuality(articles: readonly MeasuredArticle[], prod
     if (off) offTopicArticles++;
   }
   let nearCopyPairs = 0;
+  let nearCopyPairsNamesMasked = 0;
   const twins = new Set<number>();
   const sameProduct: number[] = [];
   for (let i = 0; i < measured.length; i++) {
@@ -101,6 +110,7 @@ export function measureArticleQuality(articles: readonly MeasuredArticle[], prod
         nearCopyPairs++;
         twins.add(i).add(j);
       }
+      if (jaccard(a.masked, b.masked) >= NEAR_COPY_JACCARD) nearCopyPairsNamesMasked++;
       if (a.productId && a.productId === b.productId) sameProduct.push(similarity);
     }
   }
@@ -112,6 +122,7 @@ export function measureArticleQuality(articles: readonly MeasuredArticle[], prod
     offTopicSentences,
     offTopicArticles,
     nearCopyPairs,
+    nearCopyPairsNamesMasked,
     articlesWithNearTwin: twins.size,
     medianSameProductSimilarity: sameProduct.length ? median(sameProduct) : 0,
     distinctFacts: facts.size,
@@ -122,7 +133,8 @@ export function measureArticleQuality(articles: readonly MeasuredArticle[], prod
 export function articleQualityLine(q: ArticleQuality): string {
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   return `${q.published} articles over ${q.products} products; answering their facet ${pct(q.answering)}; ` +
-    `off-topic sentences ${q.offTopicSentences} in ${q.offTopicArticles} articles; near-copy pairs (>= ${NEAR_COPY_JACCARD}) ${q.nearCopyPairs}, ` +
+    `off-topic sentences ${q.offTopicSentences} in ${q.offTopicArticles} articles; near-copy pairs (>= ${NEAR_COPY_JACCARD}) ${q.nearCopyPairs} ` +
+    `(${q.nearCopyPairsNamesMasked} with product names masked), ` +
     `${q.articlesWithNearTwin} articles with a twin, median same-product similarity ${q.medianSameProductSimilarity.toFixed(3)}; ` +
     `${q.articlesPerFact.toFixed(1)} articles per distinct store fact (${q.distinctFacts} facts)`;
 }

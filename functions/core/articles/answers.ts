@@ -6,9 +6,10 @@
  * - A product question: its evidence facts, the most relevant first (a sentence stating the
  *   facet before one that only mentions the product), at most `MAX_FACTS`.
  * - A comparison: one block per product with its own facts (the sentences naming what the
- *   other states too first), then the fields both state (options) side by side, and a line
- *   for each kind of fact only one of them states ("The store does not say what the Y is
- *   made of.").
+ *   other states too first), the sentences the store wrote for both, the options both have
+ *   with the values only one comes in (options.ts), and a line for each kind of fact only
+ *   one of them states ("The store does not say what the Y is made of."). Published only
+ *   with a difference to tell: own facts on both sides, or an option value of one only.
  * - A business question: the policy lines, or one labelled line per product of the kind
  *   ("Cork Yoga Block: Dense natural cork ...": never a bare product name).
  * The model engine (model-answer.ts) writes its answer from the same facts.
@@ -18,6 +19,7 @@ import { dedupeKey } from '../generate/text';
 import { oneLine } from '../site/html';
 import { CARE, ORIGIN, USE } from './facets';
 import { theName, type Fact, type ProductSheet } from './facts';
+import { optionDifferences } from './options';
 import type { Question } from './questions';
 import type { Source } from './site-sources';
 
@@ -85,20 +87,23 @@ const COMPARED: Array<{ what: string; test: (text: string) => boolean }> = [
 
 function comparison(question: Question, said: Set<string>): WrittenAnswer {
   const [a, b] = question.subjects as [ProductSheet, ProductSheet];
-  const blocks = [a, b].map((sheet) => {
+  // Sentences the store wrote for both (siblings sold under one description) are said once, as what they share.
+  const onB = new Set(b.facts.map((f) => dedupeKey(f.text)));
+  const shared = blockOf(`What ${theName(a.label)} and ${theName(b.label)} share`, a.facts.filter((f) => onB.has(dedupeKey(f.text))), said, 3);
+  const own = [a, b].map((sheet) => {
     const other = sheet === a ? b : a;
     // Facts on a dimension the other product also states come first: they compare.
     const order = sheet.facts.map((f, i) => ({ f, i, s: COMPARED.filter((c) => c.test(f.text) && other.facts.some((o) => c.test(o.text))).length }))
       .sort((x, y) => y.s - x.s || x.i - y.i).map((x) => x.f);
-    const block = blockOf(oneLine(sheet.product.name), order, said, 3);
-    for (const option of sheet.options) {
-      if (other.options.some((o) => o.name.toLowerCase() === option.name.toLowerCase())) block.items.push(`${option.name}: ${option.values.join(', ')}`);
-    }
-    return block;
+    return blockOf(oneLine(sheet.product.name), order, said, 3);
   });
-  // A side with nothing of its own to say (siblings sold under one description) compares
-  // nothing: no answer, so the gate turns the question down as one the store cannot answer.
-  if (blocks.some((b) => b.sentences.length + b.items.length === 0)) return { blocks: [], uncovered: [], sources: [], engine: 'extractive' };
+  const options = optionDifferences(a, b);
+  // A comparison needs a difference: each side something of its own to say, or an option
+  // value only one of them comes in. Otherwise the store's facts compare nothing: no answer,
+  // so the gate turns the question down as one the store cannot answer.
+  const hasOwn = (block: AnswerBlock) => block.sentences.length + block.items.length > 0;
+  if (!(own.every(hasOwn) || options.differ)) return { blocks: [], uncovered: [], sources: [], engine: 'extractive' };
+  const optionBlock: AnswerBlock = { heading: 'Options', sentences: options.sentences, items: [] };
   const uncovered: string[] = [];
   for (const c of COMPARED) {
     const onA = a.facts.some((f) => c.test(f.text));
@@ -108,6 +113,7 @@ function comparison(question: Question, said: Set<string>): WrittenAnswer {
       uncovered.push(`The store does not say ${c.what.replace('{it}', theName(missing.label))}.`);
     }
   }
+  const blocks = [...own, shared, optionBlock].filter(hasOwn);
   return { blocks, uncovered, sources: sourcesOf([...a.facts, ...b.facts]), engine: 'extractive' };
 }
 

@@ -13,6 +13,7 @@
  * The store's own facts (shipping and returns lines of its pages) are store-level: they go
  * into business articles only, or every product article would carry the same paragraph.
  */
+import pluralize from 'pluralize';
 import { classifyFact } from '../generate/evidence';
 import { dedupeKey, markdownToText, normalizeSpace, statesPrice } from '../generate/text';
 import { kindFromName, pluralPhrase } from '../prompts/product-words';
@@ -110,6 +111,12 @@ export function storePolicyFacts(site: ArticleSources): Fact[] {
     const kind = classifyFact(s.text);
     return kind === 'shipping' || kind === 'returns';
   }).map(fromStatement));
+}
+
+/** "is" or "are" for a subject ("the Cork Blocks are ..."; "the Cone Filters (100 ct) are ..."). */
+export function verbFor(label: string): 'is' | 'are' {
+  const last = label.replace(/\s*[([][^)\]]*[)\]]\s*$/, '').split(/\s+/).pop() ?? '';
+  return /^[a-z]+$/i.test(last) && last.length > 3 && pluralize.isPlural(last) && !pluralize.isSingular(last) ? 'are' : 'is';
 }
 
 /** "the Grip Pro Yoga Mat"; a name that starts with "The" keeps its own. */

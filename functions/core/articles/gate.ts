@@ -10,8 +10,8 @@
  * 4. every sentence is about its subject: a quoted fact of another product appears only in a
  *    comparison with it (model-written sentences are grounded against the subjects' facts
  *    before they get here, so they carry no other product's words);
- * 5. it is no near copy: its answer's 5-word shingles stay below Jaccard 0.8 against every
- *    article of the business.
+ * 5. it is no near copy: its answer's 5-word shingles, with its products' names masked, stay
+ *    below Jaccard 0.8 against every article of the business.
  * A rejection says which rule, in words a merchant can read in the plan's outcome.
  */
 import { promptIdentity } from '../prompts/prompt-identity';
@@ -87,7 +87,7 @@ export function gateArticle(candidate: GateCandidate, published: readonly Publis
     const stray = candidate.facts.find((f) => f.productId !== null && !candidate.subjects.has(f.productId));
     if (stray) return { ok: false, reason: `a sentence is about another product (${stray.productId})` };
   }
-  const shingles = shingleHashes(candidate.answer);
+  const shingles = shingleHashes(withoutNames(candidate.answer, candidate.names));
   const copy = nearCopy(shingles, published);
   if (copy) return { ok: false, reason: `near copy of ${copy.path}` };
   return { ok: true, shingles };
@@ -101,6 +101,15 @@ export function gateArticle(candidate: GateCandidate, published: readonly Publis
 function sameQuestion(candidate: Pick<PublishedFingerprint, 'title' | 'about' | 'intent'>, published: readonly PublishedFingerprint[]): PublishedFingerprint | undefined {
   const identity = titleIdentity(candidate.title);
   return published.find((p) => p.about === candidate.about && (titleIdentity(p.title) === identity || (candidate.intent === 'comparison' && p.intent === 'comparison')));
+}
+
+/**
+ * The answer as rule 5 compares it: its products' names read as one word, so two answers that
+ * differ only by the product they name ("The X comes in 12 oz, 2 lb and 5 lb.") are one text.
+ */
+export function withoutNames(answer: string, names: readonly string[]): string {
+  return [...names].filter(Boolean).sort((x, y) => y.length - x.length)
+    .reduce((text, name) => text.replace(new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), 'product'), answer);
 }
 
 /** Rule 5: the published article whose answer this one nearly copies. */

@@ -29,7 +29,8 @@ import { dedupeKey, singularKey } from '../generate/text';
 import { featuresOf, isBroadKind, kindFromName, materialsOf } from '../prompts/product-words';
 import { containsName } from '../text/name-match';
 import { audiencesIn, CARE, ORIGIN, problemClauses, stating, USE } from './facets';
-import { endsSentence, theName, type Fact, type ProductSheet } from './facts';
+import { endsSentence, theName, verbFor, type Fact, type ProductSheet } from './facts';
+import { optionsSentence } from './options';
 
 /** Longer titles are dropped (schema.org Article `headline`: Google shows at most 110 characters). */
 export const MAX_TITLE_CHARS = 110;
@@ -52,11 +53,6 @@ export interface Question {
   subjects: ProductSheet[];
 }
 
-/** "is" or "are" for a subject ("the Cork Blocks are ..."; "the Cone Filters (100 ct) are ..."). */
-function verbFor(label: string): 'is' | 'are' {
-  const last = label.replace(/\s*[([][^)\]]*[)\]]\s*$/, '').split(/\s+/).pop() ?? '';
-  return /^[a-z]+$/i.test(last) && last.length > 3 && pluralize.isPlural(last) && !pluralize.isSingular(last) ? 'are' : 'is';
-}
 
 /** A facet value fit for a title: no list, no comma, no brackets, 1-4 words. */
 function titleValue(value: string): boolean {
@@ -128,8 +124,9 @@ export function productQuestions(sheet: ProductSheet, catalogue: readonly Produc
   const options = sheet.options.slice(0, 2);
   if (options.length) {
     const names = options.map((o) => pluralize.plural(o.name.toLowerCase()));
-    const valueFacts: Fact[] = options.map((o) => ({ text: `${o.name}: ${o.values.join(', ')}`, source: facts[0]?.source ?? { path: '', label: sheet.product.name }, sentence: false, productId: sheet.product.productId }));
-    if (names.every(titleValue)) add('options', null, `Which ${names.join(' and ')} ${be === 'is' ? 'does' : 'do'} ${the} come in?`, valueFacts, names.flatMap(words).slice(0, 1));
+    // One sentence of the catalogue's option values ("The X comes in two colors (Navy and Bone)."), not a data line.
+    const valueFact: Fact = { text: optionsSentence(sheet.label, options), source: facts[0]?.source ?? { path: '', label: sheet.product.name }, sentence: true, productId: sheet.product.productId };
+    if (names.every(titleValue)) add('options', null, `Which ${names.join(' and ')} ${be === 'is' ? 'does' : 'do'} ${the} come in?`, [valueFact], names.flatMap(words).slice(0, 1));
   }
 
   if (facts.length >= 2) {

@@ -1,0 +1,60 @@
+/**
+ * A product's option values in words (D178): an options answer and a comparison's option
+ * lines say what a reader asked as sentences, not as data lines ("Color: Navy, Bone").
+ *
+ *   optionsSentence   "The Enamel Camp Mug comes in two colors (Navy and Bone)."
+ *   optionDifferences "Colors: both come in Sage Green; only the Towel 1 comes in Matte Black."
+ *
+ * The values are the catalogue's own (facts.ts `optionsOf`: 2+ values, never amounts).
+ */
+import pluralize from 'pluralize';
+import { theName, verbFor, type ProductSheet } from './facts';
+
+type Option = ProductSheet['options'][number];
+
+const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+/** "a", "a and b", "a, b and c". */
+export function listOf(values: readonly string[]): string {
+  return values.length <= 1 ? values.join('') : `${values.slice(0, -1).join(', ')} and ${values[values.length - 1]}`;
+}
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** "the Enamel Camp Mug comes in", "the Cold Brew Pitcher Packs come in". */
+const comesIn = (label: string) => `${theName(label)} ${verbFor(label) === 'are' ? 'come' : 'comes'} in`;
+
+/** "two colors (Navy and Bone)". */
+function counted(option: Option): string {
+  const n = option.values.length;
+  return `${COUNT_WORDS[n] ?? n} ${pluralize(option.name.toLowerCase(), n)} (${listOf(option.values)})`;
+}
+
+/** One sentence naming every value of the given options. */
+export function optionsSentence(label: string, options: readonly Option[]): string {
+  return `${capital(comesIn(label))} ${listOf(options.map(counted))}.`;
+}
+
+/**
+ * For each option both products have (by name): the values both come in and the values only
+ * one does, one sentence per option. `differ`: some value belongs to one product only.
+ */
+export function optionDifferences(a: ProductSheet, b: ProductSheet): { sentences: string[]; differ: boolean } {
+  const sentences: string[] = [];
+  let differ = false;
+  for (const option of a.options) {
+    const other = b.options.find((o) => o.name.toLowerCase() === option.name.toLowerCase());
+    if (!other) continue;
+    const both = option.values.filter((v) => other.values.includes(v));
+    const onlyA = option.values.filter((v) => !other.values.includes(v));
+    const onlyB = other.values.filter((v) => !option.values.includes(v));
+    if (onlyA.length || onlyB.length) differ = true;
+    const clauses = [
+      both.length ? `both come in ${listOf(both)}` : '',
+      onlyA.length ? `only ${comesIn(a.label)} ${listOf(onlyA)}` : '',
+      onlyB.length ? `only ${comesIn(b.label)} ${listOf(onlyB)}` : '',
+    ].filter(Boolean);
+    sentences.push(`${capital(pluralize.plural(option.name.toLowerCase()))}: ${clauses.join('; ')}.`);
+  }
+  return { sentences, differ };
+}
