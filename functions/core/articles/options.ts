@@ -15,7 +15,7 @@ type Option = ProductSheet['options'][number];
 const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 
 /** "a", "a and b", "a, b and c". */
-export function listOf(values: readonly string[]): string {
+function listOf(values: readonly string[]): string {
   return values.length <= 1 ? values.join('') : `${values.slice(0, -1).join(', ')} and ${values[values.length - 1]}`;
 }
 

@@ -53,7 +53,6 @@ export interface Question {
   subjects: ProductSheet[];
 }
 
-
 /** A facet value fit for a title: no list, no comma, no brackets, 1-4 words. */
 function titleValue(value: string): boolean {
   return !!value && !/[,;/()[\]]|\b(and|or)\b/.test(value) && value.split(' ').length <= 4;
