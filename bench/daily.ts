@@ -31,7 +31,8 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -197,8 +198,10 @@ async function startStack(dataDir: string, options: { clock?: { now(): Date }; t
     }
     process.stderr.write(`${line}\n`);
   });
+  const portsFile = join(dataDir, '..', 'ports.json');
+  const [port, sitesPort, proxyPort] = existsSync(portsFile) ? JSON.parse(readFileSync(portsFile, 'utf8')) as number[] : [];
   const stack = await startLocalStack({
-    dataDir, env: STACK_ENV, workflows: { retryWithoutDelay: true, taskOverrides: options.taskOverrides }, ...(options.clock ? { clock: options.clock } : {}),
+    dataDir, env: STACK_ENV, port, sitesPort, proxyPort, workflows: { retryWithoutDelay: true, taskOverrides: options.taskOverrides }, ...(options.clock ? { clock: options.clock } : {}),
   });
   const call = async (method: string, path: string, auth: { token?: string; apiKey?: string }, body?: unknown) => {
     const headers: Record<string, string> = {};
@@ -361,6 +364,17 @@ async function child(): Promise<SetupResult | DailyChildResult> {
 // ---------------------------------------------------------------------------------------
 // parent: the stores, the changes, the noise check
 
+/** Ports free now (listened on, then closed), for children that start one after another. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(Array.from({ length: count }, () => new Promise<Server>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  })));
+  const ports = servers.map((s) => (s.address() as AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
 async function runChild<T>(args: string[], label: string): Promise<T> {
   let stdout: string;
   try {
@@ -482,6 +496,9 @@ async function measureSize(businesses: number, storeProducts: number, setupConcu
     const storePages = stores[0].stats.totalPages;
     const storesFile = join(tmp, 'stores.json');
     writeFileSync(storesFile, JSON.stringify(specs));
+    // Every child serves on the same ports, as a deployment keeps its hosts: the AI-site and API
+    // origins are in the pages, and a new port each day would make every page a change.
+    writeFileSync(join(tmp, 'ports.json'), JSON.stringify(await freePorts(3)));
 
     const setup = await runChild<SetupResult>(['--phase', 'setup', '--data', dataDir, '--stores', storesFile, '--concurrency', String(setupConcurrency)], `setup (${businesses})`);
     console.log(`  setup: ${setup.onboarded}/${businesses} businesses onboarded in ${ms(setup.wallMs)} (${setupConcurrency} at a time)` +
@@ -648,6 +665,7 @@ export function perBusiness(usage: RunUsage, businesses: number) {
     writeUnits: per(usage.dynamo.writeUnits),
     releaseFilesWritten: per(usage.objects.releaseFilesWritten),
     s3ObjectsWritten: per(usage.objects.releaseObjectsWrittenOnS3 + usage.objects.artifactsWritten),
+    s3ObjectsWrittenManifest: per(usage.objects.releaseObjectsWrittenOnS3Manifest + usage.objects.artifactsWritten),
     artifactsWritten: per(usage.objects.artifactsWritten),
     objectReads: per(usage.objects.reads),
   };
@@ -724,6 +742,7 @@ function printDaysTable(f: DailyFigure): void {
     ['  DynamoDB read / write units', ...per.map((p) => `${dec(p.readUnits)} / ${dec(p.writeUnits)}`)],
     ['  release files written', ...per.map((p) => dec(p.releaseFilesWritten))],
     ['  objects written on S3 (release + /ai/ copies + artifacts)', ...per.map((p) => dec(p.s3ObjectsWritten))],
+    ['  same, manifest layout (changed objects + manifest + artifacts; D179)', ...per.map((p) => dec(p.s3ObjectsWrittenManifest))],
     ['  objects read (release files, artifacts)', ...per.map((p) => dec(p.objectReads))],
     ['  most read', ...days.map((d) => Object.entries(d.usage.readsByKind).sort((a, b) => b[1] - a[1]).slice(0, 3)
       .map(([kind, n]) => `${kind} ${dec(n / f.businesses)}`).join(', '))],

@@ -146,7 +146,8 @@ function dailyRows(r: DailyReport): [string, string][] {
     const steady = perBusiness(f.steadyDay.usage, f.businesses);
     const changedDay = perBusiness(f.changedDay.usage, f.businesses);
     rows.push(['', `steady day (none changed): ${ms(f.steadyDay.wallMs)}, ${mb(f.steadyDay.peakRssBytes)} peak RSS; every store changed: ${ms(f.changedDay.wallMs)}; ` +
-      `objects written on S3 per business: ${dec(steady.s3ObjectsWritten)} steady / ${dec(changedDay.s3ObjectsWritten)} changed`]);
+      `objects written on S3 per business: ${dec(steady.s3ObjectsWritten)} steady / ${dec(changedDay.s3ObjectsWritten)} changed; ` +
+      `manifest layout (D179): ${dec(steady.s3ObjectsWrittenManifest)} steady / ${dec(changedDay.s3ObjectsWrittenManifest)} changed`]);
   }
   const [small, big] = [r.figures[0], r.figures[r.figures.length - 1]];
   if (small && big && small !== big) {

@@ -10,13 +10,16 @@
  *   or per Query's total; a write unit per 1 KB of the item written; an update or delete
  *   whose item is not returned counted as 1);
  * - object-store requests: every file of a published release and every artifact written is a
- *   PUT (on S3 a release also writes the `/ai/` fallback copies, `withAiFallbackCopies`);
- *   every artifact or release file read a GET; every listing a LIST.
+ *   PUT (on S3's prefix layout a release also writes the `/ai/` fallback copies,
+ *   `withAiFallbackCopies`; on its manifest layout, D179, only the objects the previous
+ *   release does not hold, plus the manifest); every artifact or release file read a GET;
+ *   every listing a LIST.
  * The local stand-ins report no consumed capacity, so these are estimates by the published
  * billing rules, not bills.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { withAiFallbackCopies } from '../functions/core/site/release';
+import { manifestOf, objectsToUpload } from '../functions/core/site/release-manifest';
 import type { Container } from '../functions/container';
 
 type TaskHandler = (payload: unknown) => Promise<unknown>;
@@ -29,7 +32,10 @@ export interface TaskUsage {
 export interface UsageCounts {
   tasks: Record<string, TaskUsage>;
   dynamo: { readUnits: number; writeUnits: number; requests: number };
-  objects: { releaseFilesWritten: number; releaseObjectsWrittenOnS3: number; releaseBytesWritten: number; artifactsWritten: number; reads: number; lists: number };
+  objects: {
+    releaseFilesWritten: number; releaseObjectsWrittenOnS3: number; releaseObjectsWrittenOnS3Manifest: number;
+    releaseBytesWritten: number; artifactsWritten: number; reads: number; lists: number;
+  };
   /** Reads by what was read: `release` (whole releases, file by file) or an artifact key's first segment. */
   readsByKind: Record<string, number>;
 }
@@ -37,7 +43,7 @@ export interface UsageCounts {
 const emptyCounts = (): UsageCounts => ({
   tasks: {},
   dynamo: { readUnits: 0, writeUnits: 0, requests: 0 },
-  objects: { releaseFilesWritten: 0, releaseObjectsWrittenOnS3: 0, releaseBytesWritten: 0, artifactsWritten: 0, reads: 0, lists: 0 },
+  objects: { releaseFilesWritten: 0, releaseObjectsWrittenOnS3: 0, releaseObjectsWrittenOnS3Manifest: 0, releaseBytesWritten: 0, artifactsWritten: 0, reads: 0, lists: 0 },
   readsByKind: {},
 });
 
@@ -110,9 +116,14 @@ export function startUsageMeter(taskNames: readonly string[], loadHandler: (fn: 
     attach(container: Container) {
       const site = container.siteStore;
       const publish = site.publish.bind(site);
+      const unmeteredReadCurrent = site.readCurrent.bind(site);
       site.publish = async (orgSlug, files) => {
         counts.objects.releaseFilesWritten += files.length;
         counts.objects.releaseObjectsWrittenOnS3 += withAiFallbackCopies(files).length;
+        // The manifest layout's uploads: the objects the current release does not hold, and the manifest.
+        const previous = await unmeteredReadCurrent(orgSlug);
+        const held = new Set(Object.values(manifestOf(previous?.files ?? []).files));
+        counts.objects.releaseObjectsWrittenOnS3Manifest += objectsToUpload(manifestOf(files), held).length + 1;
         counts.objects.releaseBytesWritten += files.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
         return publish(orgSlug, files);
       };

@@ -7,6 +7,7 @@ import { PLATFORM_NUMBERS, SECRET_GROUPS, SECRET_GROUP_NAMES, SECRET_NAMES, type
 import { EDGE_PROPAGATION_WAIT_SECONDS, EDGE_UPDATE_BATCH_PAUSE_SECONDS, NATIVE_CERTIFICATE_WAIT_SECONDS, PLATFORM_LIMIT_DEFAULTS, VERIFICATION_POLL_INTERVAL_SECONDS } from './core/constants';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger';
 import { stateMachineArnVariable, WORKFLOWS, type WorkflowName } from './core/workflows';
+import { SITE_LAYOUTS, type SiteLayout } from './core/site/release-manifest';
 
 export interface Config {
   /** Running inside AWS Lambda (AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime). */
@@ -38,7 +39,8 @@ export interface Config {
   /** `json` (Powertools, one JSON object per line) on Lambda, `text` (readable lines) elsewhere, unless LOG_FORMAT says otherwise. */
   logFormat: LogFormat;
   /** Where AI-site releases live: a directory locally, an S3 bucket (+ KVS) on AWS. */
-  sites: { dir?: string; bucket?: string; kvsArn?: string };
+  /** `layout`: S3 releases as prefixes, or as manifests of shared objects where the edge resolves them (D179). */
+  sites: { dir?: string; bucket?: string; kvsArn?: string; layout: SiteLayout };
   /** Workflow artifacts: a directory locally; on AWS, `artifacts/` in the sites bucket. */
   artifactsDir?: string;
   /** Public base URL of this API (the tracking script posts visits to it). */
@@ -112,7 +114,10 @@ export function loadConfig(env: Env = process.env): Config {
     articleQuotaPolicy: policy,
     logLevel: oneOf('LOG_LEVEL', env.LOG_LEVEL, LOG_LEVELS, 'info'),
     logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, LOG_FORMATS, defaultLogFormat(env)),
-    sites: { dir: env.SITES_DIR || undefined, bucket: env.SITES_BUCKET || undefined, kvsArn: env.SITES_KVS_ARN || undefined },
+    sites: {
+      dir: env.SITES_DIR || undefined, bucket: env.SITES_BUCKET || undefined, kvsArn: env.SITES_KVS_ARN || undefined,
+      layout: oneOf('SITES_LAYOUT', env.SITES_LAYOUT, SITE_LAYOUTS, 'prefix'),
+    },
     artifactsDir: env.ARTIFACTS_DIR || undefined,
     apiPublicUrl: (env.API_PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, ''),
     scrape: { apiUrl: env.SCRAPE_API_URL || undefined },

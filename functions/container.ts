@@ -4,7 +4,6 @@
  * Heavy engines (scraper, generator) are picked in functions/engines/*, imported only by
  * the code that needs them, so every other Lambda bundle stays small.
  */
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { applySecretValues, loadConfig, type Config } from './config';
 import { createLogger, configureLogging } from './logger';
 import { createFsArtifactStore } from './adapters/local/fs-artifact-store';
@@ -62,8 +61,6 @@ export interface Container {
   checkUrl: UrlGuard;
   /** The store's public product and collection listings, through `fetchUrl`. */
   storefront: Storefront;
-  /** Null when no JWKS is configured: JWT routes then answer 503 with the reason. */
-  jwks: JWTVerifyGetKey | null;
   siteStore: SiteStore;
   artifacts: ArtifactStore;
   onboarding: OnboardingRepository;
@@ -128,7 +125,6 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     fetchUrl,
     checkUrl: overrides.checkUrl ?? createUrlGuard({ allowPrivateNetwork: config.allowPrivateNetwork }),
     storefront: createStorefront(fetchUrl),
-    jwks: config.jwt.jwksUrl ? createRemoteJWKSet(new URL(config.jwt.jwksUrl)) : null,
     siteStore: createSiteStore(config, clock),
     artifacts: createArtifactStore(config),
     onboarding: createOnboardingRepository(db, table),

@@ -17,7 +17,7 @@ export interface RouteDef {
   auth: AuthClass;
   /** Module under functions/ exporting `handler`. */
   handler: string;
-  /** What the route does; routes not built yet answer 501 `not implemented: <summary>`. */
+  /** What the route does. */
   summary: string;
   rateLimit?: RateLimitName;
   /** Keep the body byte-for-byte (signatures are computed over it). */
@@ -38,9 +38,6 @@ export interface RouteDef {
   /** Loads the common English word list (the visibility brand-alias rule) from a Lambda layer (lib/layers.ts). */
   usesWordList?: true;
 }
-
-/** Routes whose behaviour belongs to later work share this module: auth, then 501. */
-export const NOT_IMPLEMENTED = 'api/not-implemented';
 
 /** The manifest as written: its literal type lets a route key name its auth class (`AuthClassOf`). */
 const MANIFEST = [

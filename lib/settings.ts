@@ -21,6 +21,12 @@ export interface AppSettings {
   aiSiteCertificateArn?: string;
   /** The Lambda@Edge router's version ARN (output of the edge stack, deployed first). */
   edgeFunctionVersionArn?: string;
+  /**
+   * The AI-site manifest resolver's version ARN (output SiteResolverVersionArn of the edge
+   * stack). Set: the AI-site distribution resolves manifests at the edge and releases reuse
+   * unchanged objects (SITES_LAYOUT=manifest, D179); unset: one prefix per release.
+   */
+  siteResolverVersionArn?: string;
   jwtJwksUrl?: string;
   jwtIssuer?: string;
   jwtAudience?: string;
@@ -69,6 +75,7 @@ export function settingsFromContext(node: Node): AppSettings {
     aiSiteDomain: str(node, 'aiSiteDomain') ?? DEFAULT_SETTINGS.aiSiteDomain,
     aiSiteCertificateArn: str(node, 'aiSiteCertificateArn'),
     edgeFunctionVersionArn: str(node, 'edgeFunctionVersionArn'),
+    siteResolverVersionArn: str(node, 'siteResolverVersionArn'),
     jwtJwksUrl: str(node, 'jwtJwksUrl'),
     jwtIssuer: str(node, 'jwtIssuer'),
     jwtAudience: str(node, 'jwtAudience'),
@@ -120,6 +127,8 @@ export function commonEnvironment(settings: AppSettings, tableName: string): Rec
     AI_SITE_DOMAIN: settings.aiSiteDomain,
     ARTICLE_QUOTA_POLICY: settings.articleQuotaPolicy,
     LOG_LEVEL: settings.logLevel,
+    // Manifest releases only where the AI-site distribution can resolve them (D179).
+    SITES_LAYOUT: settings.siteResolverVersionArn ? 'manifest' : 'prefix',
   };
   if (settings.jwtJwksUrl) env.JWT_JWKS_URL = settings.jwtJwksUrl;
   if (settings.jwtIssuer) env.JWT_ISSUER = settings.jwtIssuer;

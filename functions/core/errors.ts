@@ -50,14 +50,6 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** A route whose behaviour belongs to later work: it says so instead of pretending. */
-export class NotImplementedError extends AppError {
-  override readonly name = 'NotImplementedError';
-  readonly status = 501;
-  constructor(what: string) {
-    super(`not implemented: ${what}`);
-  }
-}
 
 /** An outside service the operation needs has no configuration here. */
 export class ProviderNotConfiguredError extends AppError {

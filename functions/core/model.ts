@@ -63,6 +63,8 @@ export interface AiSiteRecord {
   projectName: string | null;
   deploymentUrl: string | null;
   deployedAt: string | null;
+  /** The last publish that moved every page's check date (D180); older records: `deployedAt`. */
+  checkedAt?: string;
   /** The release the AI-site host serves. */
   releaseId: string | null;
   fileCount: number | null;

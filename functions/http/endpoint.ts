@@ -17,11 +17,13 @@ import { clientIdentity } from '../core/net/client-address';
 import { getContainer, type Container } from '../container';
 import { beginInvocation, endInvocation } from '../invocation';
 import { createLogger, type Logger } from '../logger';
-import { findRoute, getRoute, routeKey, type AuthClassOf, type RouteDef, type RouteKey } from '../routes';
-import { assertSameOrganization, AUTH_KIND, authenticate, type AuthContext, type AuthContextOf } from './auth';
+import { findRoute, getRoute, routeKey, type AuthClass, type AuthClassOf, type RouteDef, type RouteKey } from '../routes';
+import { assertSameOrganization, AUTH_KIND, type Authenticator, type AuthContext, type AuthContextOf } from './auth';
 import { errorResponse, type ErrorShape } from './error-response';
 
-export interface EndpointOptions<B extends $ZodType, Q extends $ZodType, P extends $ZodType> {
+export interface EndpointOptions<B extends $ZodType, Q extends $ZodType, P extends $ZodType, C extends AuthClass = AuthClass> {
+  /** The verifier of the route's auth class (http/auth/*): the only one its bundle carries. */
+  authenticator: Authenticator<C>;
   body?: B;
   query?: Q;
   path?: P;
@@ -75,11 +77,12 @@ zodConfig(english());
 type RouteResolver = RouteKey | ((event: APIGatewayProxyEvent) => RouteDef);
 /** A static route's auth context; a resolver's routes may differ, so theirs is any class's. */
 type AuthOf<R extends RouteResolver> = R extends RouteKey ? AuthContextOf<AuthClassOf<R>> : AuthContext;
+type ClassOf<R extends RouteResolver> = R extends RouteKey ? AuthClassOf<R> : AuthClass;
 
 /** Builds the Lambda handler of one route (or, with a resolver, of any route of the manifest). */
 export function endpoint<R extends RouteResolver, B extends $ZodType = $ZodType<unknown>, Q extends $ZodType = $ZodType<unknown>, P extends $ZodType = $ZodType<unknown>>(
   routeOrResolver: R,
-  options: EndpointOptions<B, Q, P>,
+  options: EndpointOptions<B, Q, P, ClassOf<R>>,
   fn: (req: ApiRequest<output<B>, output<Q>, output<P>, AuthOf<R>>) => Promise<ApiResult>,
 ): ApiHandler {
   // Resolve a static route at module load, so a typo fails on import (and in tests), not per request.
@@ -89,7 +92,7 @@ export function endpoint<R extends RouteResolver, B extends $ZodType = $ZodType<
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }>()
     .use(requestContext(resolve, errorShape))
     .use(httpHeaderNormalizer() as MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>)
-    .use(authentication())
+    .use(authentication(options.authenticator as Authenticator<AuthClass>))
     .use(rateLimit())
     .use(jsonBody())
     .handler(async (event, _context, { signal: _signal }) => {
@@ -187,12 +190,13 @@ const businessOfPath = (event: APIGatewayProxyEvent): string | undefined => {
 
 const orgOf = (auth?: AuthContext) => (auth?.kind === 'jwt' ? auth.orgId : undefined);
 
-function authentication(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }> {
+function authentication(authenticator: Authenticator<AuthClass>): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }> {
   return {
     before: async (request) => {
       const state = stateOf(request as Request);
-      const auth = await authenticate(state.route.auth, request.event.headers, rawBody(request.event), getContainer());
-      // The one place a handler's auth context is checked against its route's class.
+      // The one place a handler's verifier and auth context are checked against its route's class.
+      if (authenticator.authClass !== state.route.auth) throw new Error(`${state.route.auth} route ${routeKey(state.route)} is verified as ${authenticator.authClass}`);
+      const auth = await authenticator.verify(request.event.headers, rawBody(request.event), getContainer());
       if (auth.kind !== AUTH_KIND[state.route.auth]) throw new Error(`${state.route.auth} route ${routeKey(state.route)} authenticated as ${auth.kind}`);
       state.auth = auth;
     },

@@ -9,12 +9,15 @@ import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../../functions/adapters/dynamodb/table-schema';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EDGE_FUNCTION_DIR } from '../paths';
+import { SITE_RESOLVER_ROLE_NAME } from './edge-stack';
 import { createJsonSecrets, type SecretsByGroup } from '../secrets';
 import { AccessLogIngest } from '../constructs/access-log-ingest';
 import { commonEnvironment, type AppSettings } from '../settings';
@@ -107,6 +110,10 @@ export class DataStack extends Stack {
           originAccessLevels: [cloudfront.AccessLevel.READ, cloudfront.AccessLevel.LIST],
         }),
         functionAssociations: [{ function: router, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+        edgeLambdas: settings.siteResolverVersionArn ? [{
+          eventType: cloudfront.LambdaEdgeEventType.ORIGIN_REQUEST,
+          functionVersion: lambda.Version.fromVersionArn(this, 'SiteResolverVersion', settings.siteResolverVersionArn),
+        }] : undefined,
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
@@ -122,6 +129,8 @@ export class DataStack extends Stack {
       logBucket: this.logsBucket,
       logFilePrefix: 'cloudfront/site/',
     });
+    if (settings.siteResolverVersionArn) this.grantManifestReads();
+
     // Every request reaches S3 only through the router, which maps it to a file key of one site's
     // release (a directory URL to its index.html) or answers 404 itself: S3 is never asked for a listing.
     Annotations.of(this.siteDistribution).acknowledgeWarning('@aws-cdk/aws-cloudfront-origins:listBucketSecurityRisk',
@@ -144,5 +153,22 @@ export class DataStack extends Stack {
     // Server-side AI visits (issue 14): each new CloudFront log file → the ingest Lambda. In the
     // bucket's own stack, or the two stacks would reference each other.
     this.accessLogIngest = new AccessLogIngest(this, 'AccessLogIngest', { logsBucket: this.logsBucket, table: this.table, environment: commonEnvironment(settings, this.table.tableName) });
+  }
+
+  /**
+   * The manifest resolver (edge stack, us-east-1, role SITE_RESOLVER_ROLE_NAME) reads release
+   * manifests and no other object. It may list the bucket: S3 answers a GetObject of a missing
+   * key with NoSuchKey only to a caller allowed to list (a prefix condition does not apply to
+   * that check), and NoSuchKey is how the resolver tells a release of the prefix layout (D179).
+   * The role must exist before this policy (the edge stack is deployed first).
+   */
+  private grantManifestReads(): void {
+    const resolver = new iam.ArnPrincipal(Stack.of(this).formatArn({ service: 'iam', region: '', resource: 'role', resourceName: SITE_RESOLVER_ROLE_NAME }));
+    this.siteBucket.addToResourcePolicy(new iam.PolicyStatement({
+      principals: [resolver], actions: ['s3:GetObject'], resources: [this.siteBucket.arnForObjects('sites/*/releases/*.json')],
+    }));
+    this.siteBucket.addToResourcePolicy(new iam.PolicyStatement({
+      principals: [resolver], actions: ['s3:ListBucket'], resources: [this.siteBucket.bucketArn],
+    }));
   }
 }

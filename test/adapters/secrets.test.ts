@@ -164,12 +164,13 @@ describe('provider secrets (one JSON secret per group)', () => {
 
 test('every route awaits ready() after auth, so a handler on AWS sees the provider keys in its config', async () => {
   const { endpoint } = await import('../../functions/http/endpoint');
+  const { publicAuth } = await import('../../functions/http/auth');
   const { setContainer } = await import('../../functions/container');
   const providers = arn('providers');
   sm.on(GetSecretValueCommand, { SecretId: providers }).resolves({ SecretString: JSON.stringify({ SEARCH_API_KEY: 'brave-key' }) });
   setContainer(buildContainer(onAws({ PROVIDER_SECRETS_ARN: providers })));
   try {
-    const handler = endpoint('GET /health', {}, async ({ container }) => ({ body: { configured: container.config.search.apiKey === 'brave-key' } }));
+    const handler = endpoint('GET /health', { authenticator: publicAuth }, async ({ container }) => ({ body: { configured: container.config.search.apiKey === 'brave-key' } }));
     const event = { httpMethod: 'GET', resource: '/health', path: '/health', headers: {}, body: null, requestContext: { requestId: 'r1', identity: { sourceIp: '192.0.2.1' } } };
     const res = await handler(event as never, {} as never);
     expect({ status: res.statusCode, body: JSON.parse(res.body) }).toEqual({ status: 200, body: { configured: true } });

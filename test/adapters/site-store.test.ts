@@ -210,45 +210,51 @@ describe('local site store: readers of a superseded release', () => {
   });
 });
 
-describe('S3 site store: readers of a superseded release (in-memory bucket)', () => {
-  /** Enough of S3 for the store; calls take 1 to 3 turns of the event loop, so readers and publishers interleave. */
-  const inMemoryBucket = () => {
-    const objects = new Map<string, string>();
-    let calls = 0;
-    const latency = async () => {
-      for (let turns = 1 + (calls++ % 3); turns > 0; turns--) await new Promise((resolve) => setImmediate(resolve));
-    };
-    s3.on(PutObjectCommand).callsFake(async (input) => {
-      await latency();
-      objects.set(input.Key, String(input.Body));
-      return {};
-    });
-    s3.on(GetObjectCommand).callsFake(async (input) => {
-      await latency();
-      const text = objects.get(input.Key);
-      if (text === undefined) throw noSuchKey();
-      return { Body: { transformToString: async () => text } };
-    });
-    s3.on(ListObjectsV2Command).callsFake(async (input) => {
-      await latency();
-      const prefix: string = input.Prefix ?? '';
-      const keys = [...objects.keys()].filter((k) => k.startsWith(prefix)).sort();
-      if (!input.Delimiter) return { Contents: keys.map((Key) => ({ Key })) };
-      const prefixes = new Set<string>();
-      const contents: { Key: string }[] = [];
-      for (const key of keys) {
-        const cut = key.indexOf(input.Delimiter, prefix.length);
-        if (cut >= 0) prefixes.add(key.slice(0, cut + 1));
-        else contents.push({ Key: key });
-      }
-      return { Contents: contents, CommonPrefixes: [...prefixes].map((Prefix) => ({ Prefix })) };
-    });
-    s3.on(DeleteObjectsCommand).callsFake(async (input) => {
-      await latency();
-      for (const o of input.Delete.Objects) objects.delete(o.Key);
-      return {};
-    });
+/**
+ * Enough of S3 for the store; calls take 1 to 3 turns of the event loop, so readers and
+ * publishers interleave. Objects carry LastModified from `now` (the store's test clock).
+ */
+function inMemoryBucket(now: () => Date = () => new Date()) {
+  const objects = new Map<string, { text: string; at: Date }>();
+  let calls = 0;
+  const latency = async () => {
+    for (let turns = 1 + (calls++ % 3); turns > 0; turns--) await new Promise((resolve) => setImmediate(resolve));
   };
+  s3.on(PutObjectCommand).callsFake(async (input) => {
+    await latency();
+    objects.set(input.Key, { text: String(input.Body), at: now() });
+    return {};
+  });
+  s3.on(GetObjectCommand).callsFake(async (input) => {
+    await latency();
+    const object = objects.get(input.Key);
+    if (object === undefined) throw noSuchKey();
+    return { Body: { transformToString: async () => object.text } };
+  });
+  s3.on(ListObjectsV2Command).callsFake(async (input) => {
+    await latency();
+    const prefix: string = input.Prefix ?? '';
+    const keys = [...objects.keys()].filter((k) => k.startsWith(prefix)).sort();
+    const entry = (Key: string) => ({ Key, LastModified: objects.get(Key)!.at });
+    if (!input.Delimiter) return { Contents: keys.map(entry) };
+    const prefixes = new Set<string>();
+    const contents: { Key: string }[] = [];
+    for (const key of keys) {
+      const cut = key.indexOf(input.Delimiter, prefix.length);
+      if (cut >= 0) prefixes.add(key.slice(0, cut + 1));
+      else contents.push(entry(key));
+    }
+    return { Contents: contents, CommonPrefixes: [...prefixes].map((Prefix) => ({ Prefix })) };
+  });
+  s3.on(DeleteObjectsCommand).callsFake(async (input) => {
+    await latency();
+    for (const o of input.Delete.Objects) objects.delete(o.Key);
+    return {};
+  });
+  return objects;
+}
+
+describe('S3 site store: readers of a superseded release (in-memory bucket)', () => {
   beforeEach(() => {
     s3.reset();
     inMemoryBucket();
@@ -257,6 +263,92 @@ describe('S3 site store: readers of a superseded release (in-memory bucket)', ()
   readersAreSafe((keep) => {
     const { clock: own, pass: ownPass } = testClock();
     return { store: createS3SiteStore({ bucket: 'b', s3: new S3Client({}), clock: own, keep }), pass: ownPass };
+  });
+});
+
+describe('S3 site store, manifest layout: readers of a superseded release (in-memory bucket)', () => {
+  let now: () => Date = () => new Date();
+  beforeEach(() => {
+    s3.reset();
+    inMemoryBucket(() => now());
+  });
+
+  readersAreSafe((keep) => {
+    const { clock: own, pass: ownPass } = testClock();
+    now = () => own.now();
+    return { store: createS3SiteStore({ bucket: 'b', s3: new S3Client({}), clock: own, keep, layout: 'manifest' }), pass: ownPass };
+  });
+});
+
+describe('S3 site store, manifest layout: a publish writes only what changed (D179)', () => {
+  const site = (day: number) => [
+    file('/llms.txt', `# Shop, day ${day}`),
+    file('/ai/products/a/index.html', '<p>a</p>'),
+    file('/ai/products/b/index.html', '<p>b</p>'),
+    file('/best-mugs/index.html', '<p>mugs</p>'),
+    file('/robots.txt', 'User-agent: *'),
+  ];
+  let objects: ReturnType<typeof inMemoryBucket>;
+  let harness: ReturnType<typeof testClock>;
+  let store: SiteStore;
+  const puts = () => s3.commandCalls(PutObjectCommand).map((c) => c.args[0].input.Key!);
+  beforeEach(() => {
+    s3.reset();
+    harness = testClock();
+    objects = inMemoryBucket(() => harness.clock.now());
+    store = createS3SiteStore({ bucket: 'b', s3: new S3Client({}), clock: harness.clock, keep: 2, layout: 'manifest' });
+  });
+
+  test('the first publish writes each distinct file once, no /ai/ copies; the next one only the changed file', async () => {
+    const first = await store.publish('shop', site(1));
+    expect(puts().filter((k) => k.includes('/objects/'))).toHaveLength(5);
+    expect(puts().filter((k) => k.includes('/ai/') && !k.includes('/objects/'))).toEqual([]);
+    expect(puts().slice(-2)).toEqual([`sites/shop/releases/${first.releaseId}.json`, 'sites/shop/current']);
+    s3.resetHistory();
+    const second = await store.publish('shop', site(2));
+    // One changed file, its manifest and the pointer: 3 writes instead of the 5 files and their 4 /ai/ copies.
+    expect(puts()).toEqual([expect.stringMatching(/^sites\/shop\/objects\/[0-9a-f]{64}$/), `sites/shop/releases/${second.releaseId}.json`, 'sites/shop/current']);
+    expect(pathsAndContents((await store.readCurrent('shop'))!.files)).toEqual(pathsAndContents(site(2)));
+    expect(pathsAndContents((await store.readRelease('shop', first.releaseId))!.files)).toEqual(pathsAndContents(site(1)));
+    s3.resetHistory();
+    await store.publish('shop', site(2));
+    expect(puts().filter((k) => k.includes('/objects/'))).toEqual([]); // nothing changed: the manifest and the pointer only
+  });
+
+  test('objects only pruned releases name leave after the grace; a young unreferenced object stays', async () => {
+    const day1 = await store.publish('shop', site(1));
+    await store.publish('shop', site(2));
+    await store.publish('shop', site(3));
+    const objectKeys = () => [...objects.keys()].filter((k) => k.includes('/objects/'));
+    expect(objectKeys()).toHaveLength(7); // 4 shared files + 3 versions of llms.txt
+    harness.pass(RELEASE_READER_GRACE_MS);
+    // A concurrent publish's object, uploaded before its manifest: unreferenced but young.
+    objects.set(`sites/shop/objects/${'f'.repeat(64)}`, { text: 'in flight', at: harness.clock.now() });
+    const day4 = await store.publish('shop', site(4));
+    // Keep 2: days 1 and 2 are pruned (superseded longer than the grace ago), day 3 and 4 stay.
+    const kept = await store.listReleases('shop');
+    expect(kept).toEqual([expect.any(String), day4.releaseId]);
+    expect(kept).not.toContain(day1.releaseId);
+    const left = objectKeys();
+    expect(left).toContain(`sites/shop/objects/${'f'.repeat(64)}`);
+    // Days 1 and 2's llms.txt went with their releases; the 4 shared files, days 3 and 4's llms.txt and the young object stay.
+    expect(left).toHaveLength(4 + 2 + 1);
+    expect(pathsAndContents((await store.readCurrent('shop'))!.files)).toEqual(pathsAndContents(site(4)));
+  });
+
+  test('a release of the prefix layout stays readable and restorable after the switch', async () => {
+    const before = createS3SiteStore({ bucket: 'b', s3: new S3Client({}), clock: harness.clock, keep: 5 });
+    const legacy = await before.publish('shop', site(1));
+    await store.publish('shop', site(2));
+    expect(await store.listReleases('shop')).toEqual([legacy.releaseId, expect.any(String)]);
+    expect(pathsAndContents((await store.readRelease('shop', legacy.releaseId))!.files)).toEqual(pathsAndContents(site(1)));
+    await store.rollback('shop', legacy.releaseId);
+    expect((await store.readCurrent('shop'))!.releaseId).toBe(legacy.releaseId);
+  });
+
+  test('refuses a path that could leave the site, writing nothing', async () => {
+    await expect(store.publish('shop', [file('/llms.txt', 'x'), file('/../escape.txt', 'x')])).rejects.toThrow(/invalid segment/);
+    expect(puts()).toEqual([]);
   });
 });
 

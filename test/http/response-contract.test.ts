@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { loadConfig } from '../../functions/config';
 import { buildContainer, setContainer } from '../../functions/container';
 import { endpoint, type ApiResult } from '../../functions/http/endpoint';
+import { publicAuth } from '../../functions/http/auth';
 import { setLogSink } from '../../functions/logger';
 
 // Nothing here reaches the database: GET /health is PUBLIC and has no rate limit.
@@ -32,7 +33,7 @@ function healthEvent(): APIGatewayProxyEvent {
 }
 
 const healthWith = (answer: ApiResult) =>
-  endpoint('GET /health', { response: z.object({ ok: z.literal(true) }) }, async () => answer);
+  endpoint('GET /health', { authenticator: publicAuth, response: z.object({ ok: z.literal(true) }) }, async () => answer);
 
 test('a 2xx body that breaks the route\'s response schema is a 500, never sent (D173)', async () => {
   const result = await healthWith({ statusCode: 200, body: { ok: false } })(healthEvent(), {} as Context);
@@ -51,4 +52,13 @@ test('a 2xx body that keeps the schema is sent as it is', async () => {
   const result = await healthWith({ body: { ok: true } })(healthEvent(), {} as Context);
   expect(result.statusCode).toBe(200);
   expect(JSON.parse(result.body)).toEqual({ ok: true });
+});
+
+test('a route given another class\'s verifier is a server fault before any verification', async () => {
+  const { keyAuth } = await import('../../functions/http/auth/key');
+  // The manifest's types refuse this at compile time; the middleware refuses it at run time too.
+  const wrong = endpoint('GET /health', { authenticator: keyAuth as never, response: z.object({ ok: z.literal(true) }) }, async () => ({ body: { ok: true } }));
+  const result = await wrong(healthEvent(), {} as Context);
+  expect(result.statusCode).toBe(500);
+  expect(logged.join('\n')).toContain('PUBLIC route GET /health is verified as KEY');
 });

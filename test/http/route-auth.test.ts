@@ -4,7 +4,7 @@
  */
 import { generateKeyPair, SignJWT } from 'jose';
 import { Webhook } from 'svix';
-import { NOT_IMPLEMENTED, ROUTES, type RouteDef } from '../../functions/routes';
+import { ROUTES, type RouteDef } from '../../functions/routes';
 import { DEV_WEBHOOK_SECRET } from '../../functions/local/runtime';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
@@ -133,26 +133,6 @@ describe('signed webhook routes', () => {
     const reached = await stack.call('POST', '/webhooks/idp', { rawBody: payload, headers: signed(payload) });
     expect(reached.status).toBe(503);
     expect(reached.body.error).toMatch(/IDP_API_URL/);
-  });
-});
-
-describe('routes not built yet', () => {
-  const pending = ROUTES.filter((r) => r.handler === NOT_IMPLEMENTED).map((r) => [`${r.method} ${r.path}`, r] as const);
-
-  // Every route is built now (issue 15 was the last); the check stays for routes added later.
-  if (pending.length === 0) test.todo('no route is waiting to be built');
-  else test.each(pending)('%s answers 501 naming what is missing once auth passes', async (_n, r) => {
-    const credentials = r.auth === 'JWT' ? { token: await stack.token(ORG) } : r.auth === 'KEY' ? { apiKey: DEV_API_KEY } : {};
-    let init: Parameters<TestStack['call']>[2] = credentials;
-    if (r.auth === 'WEBHOOK') {
-      const body = '{"type":"organization.updated","data":{}}';
-      const id = 'msg_pending';
-      const now = new Date();
-      init = { rawBody: body, headers: { 'hook-id': id, 'hook-timestamp': String(Math.floor(now.getTime() / 1000)), 'hook-signature': new Webhook(DEV_WEBHOOK_SECRET).sign(id, now, body) } };
-    }
-    const res = await stack.call(r.method, concrete(r), init);
-    expect(res.status).toBe(501);
-    expect(res.body).toEqual({ status: 'error', error: `not implemented: ${r.summary}` });
   });
 });
 

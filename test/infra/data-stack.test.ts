@@ -117,3 +117,37 @@ describe('data stack: AI-site releases at the edge', () => {
     ]);
   });
 });
+
+describe('data stack: the manifest resolver (D179)', () => {
+  const RESOLVER = 'arn:aws:lambda:us-east-1:111111111111:function:AiVisibilityEdge-SiteResolver:3';
+  const distributionOf = (t: Template) => Object.values(t.findResources('AWS::CloudFront::Distribution'))[0]!.Properties.DistributionConfig;
+  const resolverStatements = (t: Template) => Object.values(ofType(t, 'AWS::S3::BucketPolicy'))
+    .flatMap((p) => p.Properties!.PolicyDocument.Statement as any[])
+    .filter((st) => JSON.stringify(st.Principal ?? {}).includes('role/ai-visibility-site-resolver'));
+
+  test('without its version ARN: no origin-request function, no grant, releases as prefixes', () => {
+    expect(distributionOf(template).DefaultCacheBehavior.LambdaFunctionAssociations).toBeUndefined();
+    expect(resolverStatements(template)).toEqual([]);
+    const ingest = Object.values(ofType(template, 'AWS::Lambda::Function')).find((f) => f.Properties!.Environment?.Variables?.TABLE_NAME);
+    expect(ingest!.Properties!.Environment.Variables.SITES_LAYOUT).toBe('prefix');
+  });
+
+  test('with it: the resolver on origin-request, its role may read manifests only, and every Lambda writes manifests', () => {
+    const { stacks } = buildTestService({ context: { 'ai-visibility:siteResolverVersionArn': RESOLVER } });
+    const data = Template.fromStack(stacks.data);
+    expect(distributionOf(data).DefaultCacheBehavior.LambdaFunctionAssociations).toEqual([{ EventType: 'origin-request', LambdaFunctionARN: RESOLVER }]);
+    const statements = resolverStatements(data);
+    expect(statements.map((st) => st.Action).sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
+    const get = statements.find((st) => st.Action === 's3:GetObject');
+    expect(JSON.stringify(get.Resource)).toContain('/sites/*/releases/*.json');
+    const layouts: string[] = [];
+    for (const stack of [stacks.data, stacks.workflow, ...stacks.api.functionStacks.values()]) {
+      for (const fn of Object.values(ofType(Template.fromStack(stack), 'AWS::Lambda::Function'))) {
+        const vars = fn.Properties!.Environment?.Variables;
+        if (vars?.TABLE_NAME) layouts.push(vars.SITES_LAYOUT);
+      }
+    }
+    expect(layouts.length).toBeGreaterThan(50);
+    expect(new Set(layouts)).toEqual(new Set(['manifest']));
+  });
+});

@@ -79,9 +79,9 @@ describe('the deployed onboarding state machine (CDK)', () => {
     expect(actions).toContain('states:StartExecution');
   });
 
-  test('the edge function is a numbered version in us-east-1', () => {
+  test('the edge functions (the router and the AI-site resolver) are numbered versions in us-east-1', () => {
     expect(stacks.edge.region).toBe('us-east-1');
     const edge = Template.fromStack(stacks.edge);
-    expect(Object.keys(ofType(edge, 'AWS::Lambda::Version'))).toHaveLength(1);
+    expect(Object.keys(ofType(edge, 'AWS::Lambda::Version')).map((id) => id.replace(/FnCurrentVersion.*$/, '')).sort()).toEqual(['Router', 'SiteResolver']);
   });
 });

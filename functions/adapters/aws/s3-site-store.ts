@@ -1,12 +1,19 @@
 /**
- * AI-site releases in S3: `sites/<slug>/releases/<id>/<path>` plus a `sites/<slug>/current`
- * pointer object. CloudFront picks the release at the edge from a KeyValueStore entry
- * (`<slug>` → release id), so switching the KVS key is the atomic step: every object of
- * the new release is uploaded before it, and old releases stay until pruned. Each release is its
- * own prefix, and a superseded one is pruned only after a grace, so a pinned reader finishes it.
+ * AI-site releases in S3, plus a `sites/<slug>/current` pointer object. CloudFront picks the
+ * release at the edge from a KeyValueStore entry (`<slug>` → release id), so switching the KVS
+ * key is the atomic step: every object of the new release is uploaded before it, and old
+ * releases stay until pruned. A superseded release is pruned only after a grace, so a pinned
+ * reader finishes it. Two layouts (D179):
+ * - `prefix` (no edge resolver deployed): each release is its own prefix
+ *   `sites/<slug>/releases/<id>/<path>`, every file written again, D28 by fallback copies;
+ * - `manifest` (the edge resolver deployed, SITES_LAYOUT=manifest): a release is the manifest
+ *   `sites/<slug>/releases/<id>.json` naming content-addressed objects `sites/<slug>/objects/<id>`
+ *   (core/site/release-manifest.ts); a publish uploads only the objects the current release
+ *   does not hold, and objects no kept manifest names are deleted after the grace.
+ * Either layout reads both, so switching leaves earlier releases readable and restorable.
  */
 import {
-  DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client,
+  DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, type S3Client,
 } from '@aws-sdk/client-s3';
 import {
   CloudFrontKeyValueStoreClient, DescribeKeyValueStoreCommand, PutKeyCommand,
@@ -14,7 +21,11 @@ import {
 import '@aws-sdk/signature-v4a'; // KVS requests are signed with SigV4A
 import pLimit from 'p-limit';
 import { NotFoundError } from '../../core/errors';
+import { getTextOrNull } from './s3-text';
 import { contentTypeOf } from '../../core/site/content-types';
+import {
+  isObjectId, manifestOf, objectsToUpload, parseManifest, unreferencedObjects, type ReleaseManifest, type SiteLayout,
+} from '../../core/site/release-manifest';
 import {
   assertUniquePaths, isReleaseId, newReleaseId, readPinnedRelease, releaseRelativePath, RELEASES_KEPT, releasesToPrune,
   withAiFallbackCopies, withoutAiFallbackCopies,
@@ -30,10 +41,14 @@ export interface S3SiteStoreSettings {
   clock: Clock;
   keep?: number;
   uploadConcurrency?: number;
+  /** `manifest` only where the AI-site distribution resolves manifests at the edge (D179). */
+  layout?: SiteLayout;
 }
 
 const prefix = (slug: string) => `sites/${slug}/`;
 const releasePrefix = (slug: string, id: string) => `${prefix(slug)}releases/${id}/`;
+const manifestKey = (slug: string, id: string) => `${prefix(slug)}releases/${id}.json`;
+const objectKey = (slug: string, id: string) => `${prefix(slug)}objects/${id}`;
 
 /** HTML and text change daily at most; the edge may keep them for 5 minutes. */
 const cacheControl = (path: string) => (/\.(js|ico|png|svg)$/.test(path) ? 'public, max-age=3600' : 'public, max-age=300');
@@ -45,34 +60,59 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
 
   const listKeys = async (keyPrefix: string, delimiter?: string) => {
     const keys: string[] = [];
+    const modified = new Map<string, Date | undefined>();
     const prefixes: string[] = [];
     let token: string | undefined;
     do {
       const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: keyPrefix, Delimiter: delimiter, ContinuationToken: token }));
-      keys.push(...(page.Contents ?? []).map((o) => o.Key!).filter(Boolean));
+      for (const o of page.Contents ?? []) {
+        if (!o.Key) continue;
+        keys.push(o.Key);
+        modified.set(o.Key, o.LastModified);
+      }
       prefixes.push(...(page.CommonPrefixes ?? []).map((p) => p.Prefix!).filter(Boolean));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
-    return { keys, prefixes };
+    return { keys, prefixes, modified };
   };
 
-  const getText = async (key: string) => {
-    try {
-      const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-      return (await res.Body?.transformToString('utf-8')) ?? '';
-    } catch (err) {
-      if ((err as { name?: string }).name === 'NoSuchKey') return null;
-      throw err;
+  const getText = (key: string) => getTextOrNull(s3, bucket, key);
+
+  const deleteKeys = async (keys: string[]) => {
+    for (let i = 0; i < keys.length; i += 1000) {
+      await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
     }
   };
 
-  const listReleases = async (slug: string) =>
-    (await listKeys(`${prefix(slug)}releases/`, '/')).prefixes.map((p) => p.split('/').at(-2)!).sort();
+  /** Releases of either layout, by id: a prefix `releases/<id>/` or a manifest `releases/<id>.json`. */
+  const releaseLayouts = async (slug: string) => {
+    const { keys, prefixes } = await listKeys(`${prefix(slug)}releases/`, '/');
+    const layouts = new Map<string, 'prefix' | 'manifest'>();
+    for (const p of prefixes) layouts.set(p.split('/').at(-2)!, 'prefix');
+    for (const name of keys.map((k) => k.split('/').at(-1)!)) if (name.endsWith('.json')) layouts.set(name.slice(0, -'.json'.length), 'manifest');
+    for (const id of layouts.keys()) if (!isReleaseId(id)) layouts.delete(id);
+    return layouts;
+  };
+
+  const listReleases = async (slug: string) => [...(await releaseLayouts(slug)).keys()].sort();
 
   const currentId = async (slug: string) => (await getText(`${prefix(slug)}current`))?.trim() || null;
 
-  const readRelease = async (slug: string, releaseId: string) => {
-    if (!isReleaseId(releaseId)) return null;
+  const readManifest = async (slug: string, releaseId: string): Promise<ReleaseManifest | null> => {
+    const text = await getText(manifestKey(slug, releaseId));
+    return text === null ? null : parseManifest(text);
+  };
+
+  const readManifestRelease = async (slug: string, releaseId: string, manifest: ReleaseManifest) => {
+    const ids = [...new Set(Object.values(manifest.files))];
+    const contents = new Map(await Promise.all(ids.map((id) => limit(async () => [id, await getText(objectKey(slug, id))] as const))));
+    // An object gone between manifest and get: the release was pruned under us; never a partial one.
+    if ([...contents.values()].some((c) => c === null)) return null;
+    const files = Object.entries(manifest.files).map(([path, id]) => ({ path, content: contents.get(id)!, contentType: manifest.types[id]! }));
+    return { releaseId, files: files.sort((a, b) => (a.path < b.path ? -1 : 1)) };
+  };
+
+  const readPrefixRelease = async (slug: string, releaseId: string) => {
     const base = releasePrefix(slug, releaseId);
     const { keys } = await listKeys(base);
     if (keys.length === 0) return null;
@@ -86,37 +126,68 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
     return { releaseId, files: withoutAiFallbackCopies(files as SiteFile[]).sort((a, b) => (a.path < b.path ? -1 : 1)) };
   };
 
+  const readRelease = async (slug: string, releaseId: string) => {
+    if (!isReleaseId(releaseId)) return null;
+    const manifest = await readManifest(slug, releaseId);
+    return manifest ? readManifestRelease(slug, releaseId, manifest) : readPrefixRelease(slug, releaseId);
+  };
+
   const point = async (slug: string, releaseId: string) => {
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix(slug)}current`, Body: releaseId, ContentType: 'text/plain' }));
     if (kvs) await putKvsKey(kvs, slug, releaseId);
   };
 
+  const putObject = (key: string, file: SiteFile) => s3.send(new PutObjectCommand({
+    Bucket: bucket, Key: key, Body: file.content, ContentType: file.contentType || contentTypeOf(file.path), CacheControl: cacheControl(file.path),
+  }));
+
+  /** Every file under the release's own prefix, with D28's fallback copies. */
+  const uploadPrefixRelease = async (slug: string, releaseId: string, siteFiles: SiteFile[]) => {
+    const files = withAiFallbackCopies(siteFiles);
+    const relativePaths = files.map((f) => releaseRelativePath(f.path));
+    await Promise.all(files.map((file, i) => limit(() => putObject(releasePrefix(slug, releaseId) + relativePaths[i], file))));
+  };
+
+  /** The objects the current release does not hold, then the manifest naming them all. */
+  const uploadManifestRelease = async (slug: string, releaseId: string, siteFiles: SiteFile[]) => {
+    for (const f of siteFiles) releaseRelativePath(f.path); // the same path rules as the prefix layout
+    const files = siteFiles.map((f) => ({ ...f, contentType: f.contentType || contentTypeOf(f.path) }));
+    const manifest = manifestOf(files);
+    const current = await currentId(slug);
+    const previous = current ? await readManifest(slug, current) : null;
+    const held = new Set(previous ? Object.values(previous.files) : []);
+    const firstFileOf = new Map<string, SiteFile>();
+    for (const f of files) if (!firstFileOf.has(manifest.files[f.path]!)) firstFileOf.set(manifest.files[f.path]!, f);
+    await Promise.all(objectsToUpload(manifest, held).map((id) => limit(() => putObject(objectKey(slug, id), firstFileOf.get(id)!))));
+    await s3.send(new PutObjectCommand({
+      Bucket: bucket, Key: manifestKey(slug, releaseId), Body: JSON.stringify(manifest), ContentType: 'application/json', CacheControl: 'public, max-age=31536000, immutable',
+    }));
+  };
+
+  /** Objects no kept manifest names, once the grace has passed (D179). */
+  const collectObjects = async (slug: string, kept: string[]) => {
+    const manifests = (await Promise.all(kept.map((id) => readManifest(slug, id)))).filter((m): m is ReleaseManifest => m !== null);
+    const { keys, modified } = await listKeys(`${prefix(slug)}objects/`);
+    const objects = keys.map((key) => ({ id: key.split('/').at(-1)!, lastModified: modified.get(key) })).filter((o) => isObjectId(o.id));
+    await deleteKeys(unreferencedObjects(objects, manifests, clock.now()).map((id) => objectKey(slug, id)));
+  };
+
   return {
     async publish(slug, siteFiles) {
       assertUniquePaths(siteFiles.map((f) => f.path));
-      const files = withAiFallbackCopies(siteFiles);
-      const relativePaths = files.map((f) => releaseRelativePath(f.path));
       const releaseId = newReleaseId(clock.now());
-      let bytes = 0;
-      await Promise.all(files.map((file, i) => limit(async () => {
-        bytes += Buffer.byteLength(file.content);
-        await s3.send(new PutObjectCommand({
-          Bucket: bucket,
-          Key: releasePrefix(slug, releaseId) + relativePaths[i],
-          Body: file.content,
-          ContentType: file.contentType || contentTypeOf(file.path),
-          CacheControl: cacheControl(file.path),
-        }));
-      })));
+      if (settings.layout === 'manifest') await uploadManifestRelease(slug, releaseId, siteFiles);
+      else await uploadPrefixRelease(slug, releaseId, siteFiles);
       await point(slug, releaseId);
       // The pointer is re-read: a concurrent publish may have moved it.
       const current = (await currentId(slug)) ?? releaseId;
-      for (const old of releasesToPrune(await listReleases(slug), current, clock.now(), keep)) {
-        const { keys } = await listKeys(releasePrefix(slug, old));
-        for (let i = 0; i < keys.length; i += 1000) {
-          await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.slice(i, i + 1000).map((Key) => ({ Key })) } }));
-        }
+      const layouts = await releaseLayouts(slug);
+      const pruned = releasesToPrune([...layouts.keys()], current, clock.now(), keep);
+      for (const old of pruned) {
+        await deleteKeys(layouts.get(old) === 'manifest' ? [manifestKey(slug, old)] : (await listKeys(releasePrefix(slug, old))).keys);
       }
+      if (pruned.some((id) => layouts.get(id) === 'manifest')) await collectObjects(slug, [...layouts.keys()].filter((id) => !pruned.includes(id)));
+      const bytes = siteFiles.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
       return { releaseId, fileCount: siteFiles.length, bytes };
     },
 

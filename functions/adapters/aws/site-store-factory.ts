@@ -18,5 +18,6 @@ export function createAwsSiteStore(config: Config, clock: Clock): SiteStore {
     s3: s3Client(config),
     kvs: config.sites.kvsArn ? { arn: config.sites.kvsArn, client: new CloudFrontKeyValueStoreClient({ region: 'us-east-1' }) } : undefined,
     clock,
+    layout: config.sites.layout,
   });
 }

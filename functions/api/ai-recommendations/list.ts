@@ -11,6 +11,7 @@ import { listVisits } from '../../app/visits/record';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { visitsResponse } from './ai-recommendations-responses';
+import { jwtAuth } from '../../http/auth/jwt';
 
 export const MAX_PAGE_SIZE = 500;
 
@@ -18,7 +19,7 @@ const limit = z.optional(z.string().check(
   z.refine((v) => /^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_PAGE_SIZE, `must be an integer from 1 to ${MAX_PAGE_SIZE}`),
 ));
 
-export const handler = endpoint('GET /api/ai-recommendations/{business_id}', {
+export const handler = endpoint('GET /api/ai-recommendations/{business_id}', { authenticator: jwtAuth,
   path: z.object({ business_id: orgSlug }),
   query: z.object({
     from: z.optional(z.string()),

@@ -3,8 +3,9 @@ import * as z from 'zod/mini';
 import { NotFoundError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { nullableString, orgSlug } from '../../http/schemas';
+import { publicAuth } from '../../http/auth';
 
-export const handler = endpoint('GET /api/ai-website/{org_slug}', {
+export const handler = endpoint('GET /api/ai-website/{org_slug}', { authenticator: publicAuth,
   path: z.object({ org_slug: orgSlug }),
   errorShape: 'detail',
   response: z.object({

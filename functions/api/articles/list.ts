@@ -4,6 +4,7 @@ import type { ArticleRecord } from '../../core/articles/record';
 import { endpoint } from '../../http/endpoint';
 import { count, nullableString, orgSlug, productRef } from '../../http/schemas';
 import { resolveEntity } from '../entity';
+import { jwtAuth } from '../../http/auth/jwt';
 
 const article = z.object({
   title: z.string().check(z.describe('always a question')),
@@ -13,7 +14,7 @@ const article = z.object({
   product_id: nullableString.check(z.describe('product slug; null for a business article')),
 });
 
-export const handler = endpoint('GET /api/articles/{business_id}', {
+export const handler = endpoint('GET /api/articles/{business_id}', { authenticator: jwtAuth,
   path: z.object({ business_id: orgSlug }),
   query: z.object({ product_id: productRef }),
   response: z.object({ business_id: z.string(), articles: z.array(article), total: count }),

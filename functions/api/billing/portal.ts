@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { parseReturnUrl, RETURN_URL_MAX_LENGTH } from '../../core/billing/return-url';
 import { openBillingPortal } from '../../app/billing/subscription';
 import { endpoint } from '../../http/endpoint';
+import { jwtAuth } from '../../http/auth/jwt';
 
 const returnUrl = z.string({ error: 'return_url is required' }).check(
   z.minLength(1, 'return_url is required'),
@@ -15,7 +16,7 @@ const returnUrl = z.string({ error: 'return_url is required' }).check(
   z.refine((v) => parseReturnUrl(v) !== null, 'return_url must be an absolute http(s) URL (https://host/path)'),
 );
 
-export const handler = endpoint('POST /api/billing-portal', {
+export const handler = endpoint('POST /api/billing-portal', { authenticator: jwtAuth,
   body: z.object({ return_url: returnUrl }),
   response: z.object({ url: z.string().check(z.describe('the customer-portal session: redirect the user to it')) }),
 }, async ({ body, auth, container }) => {

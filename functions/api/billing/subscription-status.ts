@@ -8,10 +8,11 @@ import * as z from 'zod/mini';
 import { readSubscriptionStatus } from '../../app/billing/subscription';
 import { STRIPE_SUBSCRIPTION_STATUSES } from '../../core/billing/subscription';
 import { endpoint } from '../../http/endpoint';
+import { jwtAuth } from '../../http/auth/jwt';
 
 const nullableWhole = z.nullable(z.int());
 
-export const handler = endpoint('GET /api/subscription-status', {
+export const handler = endpoint('GET /api/subscription-status', { authenticator: jwtAuth,
   response: z.object({
     // Every value the payment provider has is passed through, and one it adds later too.
     status: z.string().check(z.minLength(1), z.describe(`none (no subscription) or the payment provider's status: ${STRIPE_SUBSCRIPTION_STATUSES.join(', ')}`)),

@@ -9,6 +9,7 @@ import { mergeBusinessIntoOrganization } from '../../app/organizations/business'
 import { ConflictError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { requiredText } from '../../http/schemas';
+import { jwtAuth } from '../../http/auth/jwt';
 
 const body = z.strictObject({ name: requiredText('name', 200), url: requiredText('url', 2048) });
 
@@ -24,7 +25,7 @@ const response = z.object({
   }),
 });
 
-export const handler = endpoint('POST /api/business', { body, response }, async ({ body, auth, container }) => {
+export const handler = endpoint('POST /api/business', { authenticator: jwtAuth, body, response }, async ({ body, auth, container }) => {
   // The store becomes a fetch target (onboarding, the schedule) and the CDN's origin: the
   // one fetch policy applies now, so no private, loopback or metadata address is ever stored.
   const url = await container.checkUrl(parseStoreUrl(body.url).href);

@@ -11,6 +11,7 @@ import { researchCompetitors } from '../../app/competitors';
 import { COMPETITOR_RESEARCH_RESULTS } from '../../core/constants';
 import { AppError, ValidationError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
+import { publicAuth } from '../../http/auth';
 
 // Optional here so a missing url is answered in this route's own error shape.
 const query = z.object({ url: z.optional(z.string()) });
@@ -29,7 +30,7 @@ const found = z.object({
 });
 // Failures are answered by the handler as `{success: false, error}` with their 4xx/5xx status
 // (D15): the document's error shape, not this success contract.
-export const handler = endpoint('POST /api/competitor-research', { query, response: found }, async ({ query, container, log }) => {
+export const handler = endpoint('POST /api/competitor-research', { authenticator: publicAuth, query, response: found }, async ({ query, container, log }) => {
   try {
     const url = query.url?.trim() ?? '';
     if (!url) throw new ValidationError('url is required (query parameter ?url=)');

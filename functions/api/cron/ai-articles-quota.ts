@@ -5,6 +5,7 @@ import { QUOTA_POLICIES } from '../../core/articles/quota';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { todayUtc } from '../../container';
+import { keyAuth } from '../../http/auth/key';
 
 const count = z.number();
 const quotaItem = z.object({ id: z.string(), name: z.string(), daily_quota: count, total_articles: count });
@@ -25,6 +26,6 @@ const response = z.object({
   message: z.string(),
 });
 
-export const handler = endpoint('GET /api/cron/ai-articles-quota', { query: z.object({ org_slug: orgSlug }), response }, async ({ query, container }) => ({
+export const handler = endpoint('GET /api/cron/ai-articles-quota', { authenticator: keyAuth, query: z.object({ org_slug: orgSlug }), response }, async ({ query, container }) => ({
   body: (await articleQuotaOf(container, query.org_slug, todayUtc(container))).quota,
 }));

@@ -9,8 +9,9 @@ import { endpoint } from '../../http/endpoint';
 import { analysisResponse } from './visibility-responses';
 import { executionIdPath } from '../../http/workflow-http';
 import { visibilityDayQuery, visibilityRunDate } from './visibility-schemas';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint('GET /api/cron/analyze-visibility/{execution_id}', { path: executionIdPath, query: visibilityDayQuery, response: analysisResponse }, async ({ path, query, container }) => {
+export const handler = endpoint('GET /api/cron/analyze-visibility/{execution_id}', { authenticator: keyAuth, path: executionIdPath, query: visibilityDayQuery, response: analysisResponse }, async ({ path, query, container }) => {
   const runDate = visibilityRunDate(container, query.run_date);
   const read = await readVisibilityAnalysis(container, path.execution_id, query.business_id, runDate);
   const skipped = read.status === 'succeeded'

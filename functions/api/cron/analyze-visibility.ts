@@ -7,8 +7,9 @@
 import { startVisibilityAnalysis } from '../../app/visibility/reads';
 import { endpoint } from '../../http/endpoint';
 import { analysisStartedResponse, visibilityDayRequest, visibilityRunDate } from './visibility-schemas';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint('POST /api/cron/analyze-visibility', { body: visibilityDayRequest, response: analysisStartedResponse }, async ({ body, container }) => ({
+export const handler = endpoint('POST /api/cron/analyze-visibility', { authenticator: keyAuth, body: visibilityDayRequest, response: analysisStartedResponse }, async ({ body, container }) => ({
   statusCode: 202,
   body: await startVisibilityAnalysis(container, body.business_id, visibilityRunDate(container, body.run_date)),
 }));

@@ -10,6 +10,7 @@ import { createArticleResponse, createArticles } from '../../app/articles/create
 import { ConflictError } from '../../core/errors';
 import { endpoint } from '../../http/endpoint';
 import { isoDate, orgSlug, productRef } from '../../http/schemas';
+import { keyAuth } from '../../http/auth/key';
 
 const body = z.strictObject({ business_id: orgSlug, product_id: productRef, backdate_to: z.optional(z.nullable(isoDate)) });
 
@@ -27,7 +28,7 @@ const response = z.object({
   faq_category: z.enum(['business_article', 'product_article']),
 });
 
-export const handler = endpoint('POST /api/cron/create-ai-article', { body, response }, async ({ body, container }) => {
+export const handler = endpoint('POST /api/cron/create-ai-article', { authenticator: keyAuth, body, response }, async ({ body, container }) => {
   const { articles, rejected, shortfall, existing } = await createArticles(container, body.business_id, { productId: body.product_id ?? null, count: 1, backdateTo: body.backdate_to ?? null });
   if (!articles[0]) {
     const turnedDown = rejected.slice(0, 3).map((r) => `"${r.title}": ${r.reason}`).join('; ');

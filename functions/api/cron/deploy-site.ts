@@ -14,6 +14,7 @@ import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { toApiResult, waitBudget } from '../../http/workflow-http';
 import { deploySiteResponse } from './publish-schemas';
+import { keyAuth } from '../../http/auth/key';
 
 const file = z.object({
   path: z.string().check(z.refine((p) => { try { releaseRelativePath(p); return true; } catch { return false; } }, 'must be an absolute file path like /llms.txt or /ai/x/index.html')),
@@ -28,7 +29,7 @@ const body = z.object({
   store_sitemap_urls: z.optional(z.array(sitemapUrl).check(z.maxLength(50_000))),
 });
 
-export const handler = endpoint('POST /api/cron/deploy-site', { body, response: deploySiteResponse }, async ({ body, headers, container, route }) => {
+export const handler = endpoint('POST /api/cron/deploy-site', { authenticator: keyAuth, body, response: deploySiteResponse }, async ({ body, headers, container, route }) => {
   const executionId = await startSitePublish(container, 'deploy-site', body.business_id, {
     orgSlug: body.business_id,
     files: body.files.map((f) => ({ path: f.path, content: f.content, contentType: contentTypeOf(f.path) })),

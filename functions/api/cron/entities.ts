@@ -6,8 +6,9 @@
 import { listEntities } from '../../app/daily/entities';
 import { endpoint } from '../../http/endpoint';
 import { entitiesQuery, entitiesResponse } from './daily-schemas';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint('GET /api/cron/entities', { query: entitiesQuery, response: entitiesResponse }, async ({ query, container }) => {
+export const handler = endpoint('GET /api/cron/entities', { authenticator: keyAuth, query: entitiesQuery, response: entitiesResponse }, async ({ query, container }) => {
   const limit = query.limit === undefined ? 100 : Number(query.limit);
   return { body: await listEntities(container, { cursor: query.cursor ?? null, limit }) };
 });

@@ -11,8 +11,9 @@ import { endpoint } from '../../http/endpoint';
 import { generateRequest } from '../manual-trigger/regenerate-http';
 import { regenerateResponse } from '../manual-trigger/regenerate-response';
 import { toApiResult, waitBudget } from '../../http/workflow-http';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint('POST /api/cron/generate-prompts', { body: generateRequest, response: regenerateResponse }, async ({ body, headers, container, route }) => {
+export const handler = endpoint('POST /api/cron/generate-prompts', { authenticator: keyAuth, body: generateRequest, response: regenerateResponse }, async ({ body, headers, container, route }) => {
   const { executionId } = await startPromptRegeneration(container, {
     orgSlug: body.business_id, url: body.url, productId: body.product_id, productName: body.product_name ?? null,
     count: body.prompt_count ?? null, trigger: 'cron',

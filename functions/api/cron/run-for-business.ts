@@ -13,10 +13,11 @@ import { startDailySchedule } from '../../app/daily/execution';
 import { endpoint, routeOfEvent } from '../../http/endpoint';
 import { businessRequest, startedResponse } from './daily-schemas';
 import { startedResponse as started } from './started';
+import { keyAuth } from '../../http/auth/key';
 
 const DEPRECATED = '/api/cron/discover-products-from-changes';
 
-export const handler = endpoint(routeOfEvent, { body: businessRequest, response: startedResponse }, async ({ body, container, route }) => {
+export const handler = endpoint(routeOfEvent, { authenticator: keyAuth, body: businessRequest, response: startedResponse }, async ({ body, container, route }) => {
   const { executionId } = await startDailySchedule(container, { orgSlugs: [body.business_id] });
   const result = started(executionId, [body.business_id]);
   return route.path === DEPRECATED

@@ -7,8 +7,9 @@ import { drawSample } from '../../app/visibility/sample';
 import { requireBusiness } from '../../app/business';
 import { endpoint } from '../../http/endpoint';
 import { sampleResponse, visibilityDayQuery, visibilityRunDate } from './visibility-schemas';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint('GET /api/cron/sample-prompts', { query: visibilityDayQuery, response: sampleResponse }, async ({ query, container }) => {
+export const handler = endpoint('GET /api/cron/sample-prompts', { authenticator: keyAuth, query: visibilityDayQuery, response: sampleResponse }, async ({ query, container }) => {
   await requireBusiness(container, query.business_id);
   const runDate = visibilityRunDate(container, query.run_date);
   const stored = await container.visibilityChecks.getSample(query.business_id, runDate);

@@ -7,8 +7,9 @@ import { readSitePublish, type SitePublishOperation } from '../../app/site/publi
 import { endpoint, routeOfEvent } from '../../http/endpoint';
 import { executionIdPath, toApiResult } from '../../http/workflow-http';
 import { sitePublishStatusResponse } from './publish-schemas';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint(routeOfEvent, { path: executionIdPath, response: sitePublishStatusResponse }, async ({ path, container, route }) => {
+export const handler = endpoint(routeOfEvent, { authenticator: keyAuth, path: executionIdPath, response: sitePublishStatusResponse }, async ({ path, container, route }) => {
   const operation = route.path.split('/')[3] as SitePublishOperation;
   const statusUrl = route.path.replace('{execution_id}', path.execution_id);
   return toApiResult(await readSitePublish(container, operation, path.execution_id, statusUrl));

@@ -7,7 +7,8 @@ import { rebuildVisibilityReport } from '../../app/visibility/reads';
 import { endpoint } from '../../http/endpoint';
 import { reportResponse } from './visibility-responses';
 import { visibilityDayRequest, visibilityRunDate } from './visibility-schemas';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint('POST /api/cron/store-visibility-report', { body: visibilityDayRequest, response: reportResponse }, async ({ body, container }) => ({
+export const handler = endpoint('POST /api/cron/store-visibility-report', { authenticator: keyAuth, body: visibilityDayRequest, response: reportResponse }, async ({ body, container }) => ({
   body: await rebuildVisibilityReport(container, body.business_id, visibilityRunDate(container, body.run_date)),
 }));

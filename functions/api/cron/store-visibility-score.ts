@@ -6,6 +6,7 @@ import { endpoint } from '../../http/endpoint';
 import { isoDate, orgSlug, productRef, requiredText } from '../../http/schemas';
 import { todayUtc } from '../../container';
 import { resolveEntity } from '../entity';
+import { keyAuth } from '../../http/auth/key';
 
 const result = z.object({
   prompt: requiredText('prompt', 2000),
@@ -31,7 +32,7 @@ const response = z.object({
     .check(z.describe('platform_1_score ... platform_8_score: integer 0-100, null when the platform answered no check')),
 });
 
-export const handler = endpoint('POST /api/cron/store-visibility-score', { body, response }, async ({ body, container }) => {
+export const handler = endpoint('POST /api/cron/store-visibility-score', { authenticator: keyAuth, body, response }, async ({ body, container }) => {
   const entity = await resolveEntity(container, body.business_id, body.product_id);
   const today = todayUtc(container);
   const entryDate = body.backdate_to ?? today;

@@ -9,6 +9,7 @@ import { businessOfSourceUrl } from '../../app/business-lookup';
 import { submitIndexNow } from '../../app/site/search-notify';
 import { endpoint } from '../../http/endpoint';
 import { nullableString, requiredText } from '../../http/schemas';
+import { keyAuth } from '../../http/auth/key';
 
 const path = z.string().check(z.regex(/^\/[^\s]*$/, 'each url must be a path starting with /'), z.maxLength(2048));
 const body = z.strictObject({
@@ -29,7 +30,7 @@ const response = z.object({
   skipped: nullableString.check(z.describe('why nothing was sent; null when submitted')),
 });
 
-export const handler = endpoint('POST /api/cron/submit-indexnow', { body, response }, async ({ body, container }) => {
+export const handler = endpoint('POST /api/cron/submit-indexnow', { authenticator: keyAuth, body, response }, async ({ body, container }) => {
   const orgSlug = await businessOfSourceUrl(container, body.source_url);
   const result = await submitIndexNow(container, { orgSlug, aiPaths: body.urls });
   if (!result.ok) {

@@ -7,8 +7,9 @@ import { startDailySchedule } from '../../app/daily/execution';
 import { endpoint } from '../../http/endpoint';
 import { startedResponse as started } from './started';
 import { startedResponse, triggerAllRequest } from './daily-schemas';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint('POST /api/cron/trigger-all', { body: triggerAllRequest, response: startedResponse }, async ({ body, container }) => {
+export const handler = endpoint('POST /api/cron/trigger-all', { authenticator: keyAuth, body: triggerAllRequest, response: startedResponse }, async ({ body, container }) => {
   const ids = body?.business_ids ?? null;
   const { executionId } = await startDailySchedule(container, { orgSlugs: ids ?? undefined });
   return started(executionId, ids);

@@ -9,8 +9,9 @@ import { endpoint } from '../../http/endpoint';
 import { toApiResult, waitBudget } from '../../http/workflow-http';
 import { businessRequest } from './daily-schemas';
 import { updateTimestampsResponse } from './publish-schemas';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint('POST /api/cron/update-all-timestamps', { body: businessRequest, response: updateTimestampsResponse }, async ({ body, headers, container, route }) => {
+export const handler = endpoint('POST /api/cron/update-all-timestamps', { authenticator: keyAuth, body: businessRequest, response: updateTimestampsResponse }, async ({ body, headers, container, route }) => {
   const executionId = await startSitePublish(container, 'update-all-timestamps', body.business_id);
   const { budgetMs, applied } = waitBudget(headers);
   return toApiResult(await awaitSitePublish(container, executionId, `${route.path}/${executionId}`, budgetMs), applied);

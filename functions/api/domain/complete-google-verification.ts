@@ -11,8 +11,9 @@ import { searchNotifyEnginesOf } from '../../engines/search-notify';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { completeGoogleVerificationResponse } from './verification-schemas';
+import { jwtAuth } from '../../http/auth/jwt';
 
-export const handler = endpoint('POST /api/domain/complete-google-verification/{org_id}', { path: z.object({ org_id: orgSlug }), response: completeGoogleVerificationResponse }, async ({ path, container }) => {
+export const handler = endpoint('POST /api/domain/complete-google-verification/{org_id}', { authenticator: jwtAuth, path: z.object({ org_id: orgSlug }), response: completeGoogleVerificationResponse }, async ({ path, container }) => {
   const { httpStatus, body } = await completeGoogleVerification(container, searchNotifyEnginesOf(container).webmaster, dnsCheckerOf(container), path.org_id);
   return { statusCode: httpStatus, body };
 });

@@ -5,6 +5,7 @@ import { endpoint } from '../../http/endpoint';
 import { nullableString, orgSlug } from '../../http/schemas';
 import { requireBusiness } from '../../app/business';
 import { certificateType, googleVerificationStatus, nullableText, proxyStatus } from './domain-schemas';
+import { jwtAuth } from '../../http/auth/jwt';
 
 /** The spec's proxy information, plus the connection's progress (D148); the success contract. */
 const response = z.object({
@@ -28,7 +29,7 @@ const response = z.object({
   public_origin: nullableText('the origin the site names (https://<custom domain> once connected)'),
 });
 
-export const handler = endpoint('GET /api/domain/get-proxy/{org_id}', {
+export const handler = endpoint('GET /api/domain/get-proxy/{org_id}', { authenticator: jwtAuth,
   path: z.object({ org_id: orgSlug }),
   response,
 }, async ({ path, container }) => {

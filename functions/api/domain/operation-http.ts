@@ -9,6 +9,7 @@ import {
   awaitDomainOperation, readDomainOperation, startDomainOperation,
   type DomainWorkflow,
 } from '../../app/domain/operation-run';
+import { jwtAuth } from '../../http/auth/jwt';
 import { endpoint, parseBody, routeOfEvent } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import type { RouteKey } from '../../routes';
@@ -21,7 +22,7 @@ import { executionIdPath, toApiResult, waitBudget, workflowResponse } from '../.
  * organization's request is a 403 whatever its body).
  */
 export function domainPostHandler(route: RouteKey, workflow: DomainWorkflow, finished: z.ZodMiniType, body?: $ZodType) {
-  return endpoint(route, { path: z.object({ org_id: orgSlug }), response: workflowResponse(finished) }, async ({ path, headers, container, body: raw }) => {
+  return endpoint(route, { authenticator: jwtAuth, path: z.object({ org_id: orgSlug }), response: workflowResponse(finished) }, async ({ path, headers, container, body: raw }) => {
     if (body) parseBody(body, raw);
     const started = await startDomainOperation(container, workflow, path.org_id);
     if ('refused' in started) return toApiResult(started.refused);
@@ -33,7 +34,7 @@ export function domainPostHandler(route: RouteKey, workflow: DomainWorkflow, fin
 
 /** GET /api/domain/<operation>/{org_id}/{execution_id} (JWT, same organization): the POST's answer, read back. */
 export function domainStatusHandler(workflow: DomainWorkflow, finished: z.ZodMiniType) {
-  return endpoint(routeOfEvent, { path: z.object({ org_id: orgSlug, execution_id: executionIdPath.shape.execution_id }), response: workflowResponse(finished) }, async ({ path, container, route }) => {
+  return endpoint(routeOfEvent, { authenticator: jwtAuth, path: z.object({ org_id: orgSlug, execution_id: executionIdPath.shape.execution_id }), response: workflowResponse(finished) }, async ({ path, container, route }) => {
     const statusUrl = route.path.replace('{org_id}', path.org_id).replace('{execution_id}', path.execution_id);
     return toApiResult(await readDomainOperation(container, workflow, path.org_id, path.execution_id, statusUrl));
   });

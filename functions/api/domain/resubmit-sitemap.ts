@@ -9,8 +9,9 @@ import { resubmitSitemap } from '../../app/site/search-notify';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { resubmitSitemapResponse } from './verification-schemas';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint('POST /api/domain/resubmit-sitemap/{org_id}', { path: z.object({ org_id: orgSlug }), response: resubmitSitemapResponse }, async ({ path, container }) => {
+export const handler = endpoint('POST /api/domain/resubmit-sitemap/{org_id}', { authenticator: keyAuth, path: z.object({ org_id: orgSlug }), response: resubmitSitemapResponse }, async ({ path, container }) => {
   await requireBusiness(container, path.org_id);
   const sitemap = await resubmitSitemap(container, path.org_id);
   if (sitemap.status === 'failed') return { statusCode: 502, body: { status: 'error', error: `the webmaster console refused the sitemap: ${sitemap.reason}`, org_id: path.org_id, sitemap } };

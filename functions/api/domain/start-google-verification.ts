@@ -9,8 +9,9 @@ import { searchNotifyEnginesOf } from '../../engines/search-notify';
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { startGoogleVerificationResponse } from './verification-schemas';
+import { jwtAuth } from '../../http/auth/jwt';
 
-export const handler = endpoint('POST /api/domain/start-google-verification/{org_id}', { path: z.object({ org_id: orgSlug }), response: startGoogleVerificationResponse }, async ({ path, container }) => {
+export const handler = endpoint('POST /api/domain/start-google-verification/{org_id}', { authenticator: jwtAuth, path: z.object({ org_id: orgSlug }), response: startGoogleVerificationResponse }, async ({ path, container }) => {
   const { httpStatus, body } = await startGoogleVerification(container, searchNotifyEnginesOf(container).webmaster, path.org_id);
   return { statusCode: httpStatus, body };
 });

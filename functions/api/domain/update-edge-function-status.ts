@@ -3,8 +3,9 @@ import { readEdgeRollout } from '../../app/edge/rollout-run';
 import { endpoint } from '../../http/endpoint';
 import { executionIdPath } from '../../http/workflow-http';
 import { edgeRolloutResponse, toApiResult } from './update-edge-function';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint('GET /api/domain/update-edge-function/{execution_id}', {
+export const handler = endpoint('GET /api/domain/update-edge-function/{execution_id}', { authenticator: keyAuth,
   path: executionIdPath,
   response: edgeRolloutResponse,
 }, async ({ path, container }) =>

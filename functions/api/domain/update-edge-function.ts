@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import { awaitEdgeRollout, edgeRolloutStatusUrl, startEdgeRollout, type EdgeRolloutAnswer } from '../../app/edge/rollout-run';
 import { endpoint, type ApiResult } from '../../http/endpoint';
 import { waitBudget, workflowResponse } from '../../http/workflow-http';
+import { keyAuth } from '../../http/auth/key';
 
 /**
  * The success contract of the POST and its read-back: the spec's response once the rollout
@@ -45,7 +46,7 @@ export function toApiResult(answer: EdgeRolloutAnswer, applied: string | null = 
   };
 }
 
-export const handler = endpoint('POST /api/domain/update-edge-function', { response: edgeRolloutResponse }, async ({ headers, container }) => {
+export const handler = endpoint('POST /api/domain/update-edge-function', { authenticator: keyAuth, response: edgeRolloutResponse }, async ({ headers, container }) => {
   const started = await startEdgeRollout(container);
   if ('refused' in started) return toApiResult(started.refused);
   const { budgetMs, applied } = waitBudget(headers);

@@ -9,10 +9,11 @@ import { endpoint } from '../../http/endpoint';
 import { requiredText } from '../../http/schemas';
 import { competitorSummaryView } from './competitor-view';
 import { addCompetitorResponse } from './explore-responses';
+import { jwtAuth } from '../../http/auth/jwt';
 
 const body = z.object({ url: requiredText('url', 2048) });
 
-export const handler = endpoint('POST /api/explore/add-competitor', { body, response: addCompetitorResponse }, async ({ body, auth, container }) => {
+export const handler = endpoint('POST /api/explore/add-competitor', { authenticator: jwtAuth, body, response: addCompetitorResponse }, async ({ body, auth, container }) => {
   const competitor = await addCompetitor(container, auth.orgId, body.url);
   return {
     statusCode: 201,

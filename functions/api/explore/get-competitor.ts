@@ -12,10 +12,11 @@ import { endpoint } from '../../http/endpoint';
 import { competitorDetailView } from './competitor-view';
 import { requireBusiness } from '../../app/business';
 import { competitorDetailResponse } from './explore-responses';
+import { jwtAuth } from '../../http/auth/jwt';
 
 const path = z.object({ competitor_id: z.string().check(z.regex(UUID_PATTERN, 'must be a UUID')) });
 
-export const handler = endpoint('GET /api/explore/competitor/{competitor_id}', { path, response: competitorDetailResponse }, async ({ path, auth, container }) => {
+export const handler = endpoint('GET /api/explore/competitor/{competitor_id}', { authenticator: jwtAuth, path, response: competitorDetailResponse }, async ({ path, auth, container }) => {
   await requireBusiness(container, auth.orgId);
   const competitor = await competitorEnginesOf(container).repo.get(auth.orgId, path.competitor_id.toLowerCase());
   if (!competitor) throw new NotFoundError('competitor not found');

@@ -3,8 +3,9 @@ import { competitorEnginesOf } from '../../engines/competitors';
 import { endpoint } from '../../http/endpoint';
 import { requireBusiness } from '../../app/business';
 import { listCompetitorsResponse } from './explore-responses';
+import { jwtAuth } from '../../http/auth/jwt';
 
-export const handler = endpoint('GET /api/explore/competitors', { response: listCompetitorsResponse }, async ({ auth, container }) => {
+export const handler = endpoint('GET /api/explore/competitors', { authenticator: jwtAuth, response: listCompetitorsResponse }, async ({ auth, container }) => {
   await requireBusiness(container, auth.orgId);
   const competitors = await competitorEnginesOf(container).repo.list(auth.orgId);
   return {

@@ -8,8 +8,9 @@ import { readPromptRegeneration } from '../../app/prompts/regenerate-run';
 import { endpoint, routeOfEvent } from '../../http/endpoint';
 import { executionIdPath, toApiResult } from '../../http/workflow-http';
 import { regenerateResponse } from './regenerate-response';
+import { keyAuth } from '../../http/auth/key';
 
-export const handler = endpoint(routeOfEvent, { path: executionIdPath, response: regenerateResponse }, async ({ path, container, route }) => {
+export const handler = endpoint(routeOfEvent, { authenticator: keyAuth, path: executionIdPath, response: regenerateResponse }, async ({ path, container, route }) => {
   const statusUrl = route.path.replace('{execution_id}', path.execution_id);
   return toApiResult(await readPromptRegeneration(container, path.execution_id, statusUrl));
 });

@@ -10,10 +10,11 @@ import { endpoint } from '../../http/endpoint';
 import { regenerateRequest } from './regenerate-http';
 import { regenerateResponse } from './regenerate-response';
 import { toApiResult, waitBudget } from '../../http/workflow-http';
+import { keyAuth } from '../../http/auth/key';
 
 const ROUTE = 'POST /api/manual-trigger/regenerate-prompts';
 
-export const handler = endpoint(ROUTE, { body: regenerateRequest, response: regenerateResponse }, async ({ body, headers, container, route }) => {
+export const handler = endpoint(ROUTE, { authenticator: keyAuth, body: regenerateRequest, response: regenerateResponse }, async ({ body, headers, container, route }) => {
   const { executionId } = await startPromptRegeneration(container, {
     orgSlug: body.business_id, url: body.url, productId: body.product_id ?? null, count: body.prompt_count ?? null, trigger: 'manual',
   });

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { onboardingStatus } from '../../app/onboarding/runs';
 import { STEP_IDS, type RunStatus, type StepStatus } from '../../core/onboarding/steps';
 import { endpoint } from '../../http/endpoint';
+import { jwtAuth } from '../../http/auth/jwt';
 
 const nullableString = z.nullable(z.string());
 
@@ -31,6 +32,6 @@ const response = z.object({
   steps: z.array(step),
 });
 
-export const handler = endpoint('GET /api/onboarding/status', { response }, async ({ auth, container }) => {
+export const handler = endpoint('GET /api/onboarding/status', { authenticator: jwtAuth, response }, async ({ auth, container }) => {
   return { body: { org_slug: auth.orgId, ...(await onboardingStatus(container, auth.orgId)) } };
 });

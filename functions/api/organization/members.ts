@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { readMembers } from '../../app/organizations/members';
 import { endpoint } from '../../http/endpoint';
 import { nullableString, orgSlug } from '../../http/schemas';
+import { jwtAuth } from '../../http/auth/jwt';
 
 /** One member, as the identity provider's membership API lists it (core/organizations/members.ts). */
 const member = z.object({
@@ -26,6 +27,6 @@ const response = z.object({
   members_truncated: z.optional(z.literal(true)).check(z.describe('the provider listed more members than the cache keeps')),
 });
 
-export const handler = endpoint('GET /organization/{org_id}/members', { path: z.object({ org_id: orgSlug }), response }, async ({ path, container }) => ({
+export const handler = endpoint('GET /organization/{org_id}/members', { authenticator: jwtAuth, path: z.object({ org_id: orgSlug }), response }, async ({ path, container }) => ({
   body: await readMembers(container, path.org_id),
 }));

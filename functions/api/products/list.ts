@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { endpoint } from '../../http/endpoint';
 import { count, orgSlug } from '../../http/schemas';
 import { requireBusiness } from '../../app/business';
+import { jwtAuth } from '../../http/auth/jwt';
 
 /** The spec's product object (Resources: Business and product entities). */
 const product = z.object({
@@ -15,7 +16,7 @@ const product = z.object({
   updated_at: z.string(),
 });
 
-export const handler = endpoint('GET /api/products/{business_id}', {
+export const handler = endpoint('GET /api/products/{business_id}', { authenticator: jwtAuth,
   path: z.object({ business_id: orgSlug }),
   response: z.object({ business_id: z.string(), products: z.array(product), total: count }),
 }, async ({ path, container }) => {

@@ -5,6 +5,7 @@ import type { TrackedPrompt } from '../../core/model';
 import { endpoint } from '../../http/endpoint';
 import { count, nullableString, orgSlug, productRef } from '../../http/schemas';
 import { resolveEntity } from '../entity';
+import { jwtAuth } from '../../http/auth/jwt';
 
 /** One tracked prompt (D25): its result on each platform, null while untested there. */
 const trackedPrompt = z.object({
@@ -17,7 +18,7 @@ const trackedPrompt = z.object({
   last_tested_at: nullableString,
 });
 
-export const handler = endpoint('GET /api/prompts/{business_id}', {
+export const handler = endpoint('GET /api/prompts/{business_id}', { authenticator: jwtAuth,
   path: z.object({ business_id: orgSlug }),
   query: z.object({ product_id: productRef }),
   response: z.object({ business_id: z.string(), prompts: z.array(trackedPrompt), total: count }),

@@ -3,12 +3,13 @@ import * as z from 'zod/mini';
 import { parseStoreUrl } from '../../core/store/store-url';
 import { endpoint } from '../../http/endpoint';
 import { count, requiredText } from '../../http/schemas';
+import { publicAuth } from '../../http/auth';
 
 const query = z.object({ url: requiredText('url', 2048) });
 /** A public, unauthenticated call: bound the work one request can cause. */
 const MAX_PAGES = 4;
 
-export const handler = endpoint('GET /api/product-names', {
+export const handler = endpoint('GET /api/product-names', { authenticator: publicAuth,
   query,
   response: z.object({ product_names: z.array(z.string()).check(z.describe('distinct, trimmed, in store order')), total: count }),
 }, async ({ query, container }) => {

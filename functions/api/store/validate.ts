@@ -7,10 +7,11 @@ import { UpstreamError } from '../../core/errors';
 import { parseStoreUrl } from '../../core/store/store-url';
 import { endpoint } from '../../http/endpoint';
 import { requiredText } from '../../http/schemas';
+import { publicAuth } from '../../http/auth';
 
 const body = z.object({ url: requiredText('url', 2048) });
 
-export const handler = endpoint('POST /api/validate-store', {
+export const handler = endpoint('POST /api/validate-store', { authenticator: publicAuth,
   body,
   response: z.object({ is_store: z.boolean(), message: z.string().check(z.describe('why, naming the host and the HTTP status of /products.json')) }),
 }, async ({ body, container }) => {

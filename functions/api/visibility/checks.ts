@@ -10,8 +10,9 @@ import { visibilityRunDate } from '../cron/visibility-schemas';
 import { endpoint } from '../../http/endpoint';
 import { visibilityChecksResponse } from './visibility-responses';
 import { isoDate, orgSlug } from '../../http/schemas';
+import { jwtAuth } from '../../http/auth/jwt';
 
-export const handler = endpoint('GET /api/visibility/{business_id}/checks', {
+export const handler = endpoint('GET /api/visibility/{business_id}/checks', { authenticator: jwtAuth,
   path: z.object({ business_id: orgSlug }),
   response: visibilityChecksResponse,
   query: z.object({ date: z.optional(isoDate), platform: z.optional(z.enum(PLATFORM_KEYS)) }),

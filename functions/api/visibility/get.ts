@@ -12,8 +12,9 @@ import { funnelRange, productFunnel } from '../../app/visibility/product-funnel'
 import { DROP_OUT_RULE } from '../../core/visibility/product-funnel';
 import { visibilityExtras } from '../../app/visibility/reads';
 import { resolveEntity } from '../entity';
+import { jwtAuth } from '../../http/auth/jwt';
 
-export const handler = endpoint('GET /api/visibility/{business_id}', {
+export const handler = endpoint('GET /api/visibility/{business_id}', { authenticator: jwtAuth,
   path: z.object({ business_id: orgSlug }),
   response: visibilityResponse,
   query: z.object({ product_id: productRef, from: z.optional(isoDate), to: z.optional(isoDate) }),

@@ -11,8 +11,9 @@ import { DROP_OUT_RULE } from '../../core/visibility/product-funnel';
 import { endpoint } from '../../http/endpoint';
 import { visibilityProductsResponse } from './visibility-responses';
 import { isoDate, orgSlug } from '../../http/schemas';
+import { jwtAuth } from '../../http/auth/jwt';
 
-export const handler = endpoint('GET /api/visibility/{business_id}/products', {
+export const handler = endpoint('GET /api/visibility/{business_id}/products', { authenticator: jwtAuth,
   path: z.object({ business_id: orgSlug }),
   response: visibilityProductsResponse,
   query: z.object({

@@ -21,6 +21,7 @@ import { BOT_PLATFORM_IDS } from '../../core/constants';
 import { PAGE_TYPES } from '../../core/visits/visit';
 import { beaconAddress, recordSighting } from '../../app/visits/record';
 import { endpoint } from '../../http/endpoint';
+import { publicAuth } from '../../http/auth';
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -108,7 +109,7 @@ export function parseVisitBody(raw: string, contentType: string | undefined): Vi
 
 const blankToNull = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
 
-export const handler = endpoint('POST /webhooks/ai-recommendation-store', { response }, async ({ body, headers, clientIp, container }) => {
+export const handler = endpoint('POST /webhooks/ai-recommendation-store', { authenticator: publicAuth, response }, async ({ body, headers, clientIp, container }) => {
   let visit: VisitBody;
   try {
     visit = parseVisitBody(typeof body === 'string' ? body : '', headers['content-type']);

@@ -22,6 +22,7 @@ import { isHandledEvent, isMembershipEvent, type HandledEventType, type IdpEvent
 import { endpoint } from '../../http/endpoint';
 import { orgSlug } from '../../http/schemas';
 import { webhookReceiptsOf } from '../../engines/idp';
+import { webhookAuth } from '../../http/auth/webhook';
 
 export const IDP_WEBHOOK_SOURCE = 'idp';
 const MAX_MESSAGE_ID_CHARS = 256;
@@ -64,8 +65,7 @@ const response = z.object({
   duplicate: z.optional(z.literal(true)).check(z.describe('the message id was processed before: acknowledged, not processed again')),
 });
 
-export const handler = endpoint('POST /webhooks/idp', { response }, async ({ body, auth, container, log }) => {
-  if (auth.kind !== 'webhook') throw new Error('webhook route reached without a verified signature');
+export const handler = endpoint('POST /webhooks/idp', { authenticator: webhookAuth, response }, async ({ body, auth, container, log }) => {
   if (auth.messageId.length > MAX_MESSAGE_ID_CHARS) throw new ValidationError(`invalid webhook id: longer than ${MAX_MESSAGE_ID_CHARS} characters`);
   const { type, data } = check(envelope, parseJson(body));
 

@@ -197,7 +197,9 @@ export function refreshDue(lastPublishedAt: string | null | undefined, now: Date
  */
 export async function publishArticlesAndTimestamps(container: Container, input: BusinessTaskInput) {
   const [today, site] = await Promise.all([container.articles.listOfRunDate(input.org_slug, input.run_date), container.aiSites.get(input.org_slug)]);
-  const due = refreshDue(site?.deployedAt, container.clock.now());
+  // Due: the last publish that moved every page's check date (D180), not the last publish.
+  const checkedAt = site?.checkedAt ?? site?.deployedAt;
+  const due = refreshDue(checkedAt, container.clock.now());
   const release = due ? await publishSiteParts(container, input.org_slug) : await publishChangedSiteParts(container, input.org_slug);
   return {
     articles_created: today.length,
@@ -208,6 +210,6 @@ export async function publishArticlesAndTimestamps(container: Container, input: 
     deployed: release !== null,
     ...(release
       ? { release_id: release.releaseId, files: release.fileCount, refreshed_at: release.deployedAt }
-      : { reason: `no new article or part changed, and the last refresh is under ${UNCHANGED_REFRESH_DAYS} days old (${site?.deployedAt?.slice(0, 10) ?? 'never'})` }),
+      : { reason: `no new article or part changed, and the last refresh is under ${UNCHANGED_REFRESH_DAYS} days old (${checkedAt?.slice(0, 10) ?? 'never'})` }),
   };
 }

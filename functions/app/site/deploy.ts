@@ -4,6 +4,7 @@
  * by onboarding and by the daily schedule.
  */
 import { finalizeSite, refreshTimestamps } from '../../core/site/build';
+import { keepUnchangedPages } from '../../core/site/refresh';
 import { unresolvePublicOrigin } from '../../core/site/paths';
 import type { DeployMetadata, SiteFile } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
@@ -21,6 +22,11 @@ export interface DeployRequest {
   /** Replaces the stored `store_sitemap_urls` when given. */
   storeSitemapUrls?: Array<{ loc: string; lastmod?: string }>;
   storeRobotsTxt?: string;
+  /**
+   * `all` (default): every page's `Last checked` moves to the publish date; `changed`: only the
+   * pages whose content changed do, the others keep their bytes (D180).
+   */
+  checkDates?: 'all' | 'changed';
 }
 
 export interface DeployResult extends PublishedRelease {
@@ -48,16 +54,18 @@ export async function deploySite(container: Container, request: DeployRequest): 
     storeSitemapUrls,
     deployedAt,
   };
-  const current = request.mode === 'replace' ? null : await container.siteStore.readCurrent(orgSlug);
+  const checkAll = request.checkDates !== 'changed';
+  const current = request.mode === 'replace' && checkAll ? null : await container.siteStore.readCurrent(orgSlug);
   // The files kept from the current release name the origin they were published under; when
   // that changes (a domain connected or disconnected) their AI URLs move to the new one.
   const publishedOrigin = typeof site?.publishedOrigin === 'string' ? site.publishedOrigin : deploymentUrl;
-  const kept = (current?.files ?? []).map((file) => (publishedOrigin === metadata.publicOrigin ? file : { ...file, content: unresolvePublicOrigin(file.content, publishedOrigin) }));
-  // Every publish is a check of the whole site: the `Last checked` line and the title year
-  // move to the publish date (2a's timestamp refresh, D112); modified dates do not.
-  const files = finalizeSite(refreshTimestamps([...kept, ...request.files], deployedAt), metadata, {
+  const kept = request.mode === 'replace' ? [] : (current?.files ?? []).map((file) => (publishedOrigin === metadata.publicOrigin ? file : { ...file, content: unresolvePublicOrigin(file.content, publishedOrigin) }));
+  // The `Last checked` line and the title year move to the publish date (D112); modified dates
+  // do not. A publish of changed parts moves them only on the pages that changed (D180).
+  const built = finalizeSite(refreshTimestamps([...kept, ...request.files], deployedAt), metadata, {
     storeRobotsTxt: request.storeRobotsTxt ?? site?.storeRobotsTxt,
   });
+  const files = checkAll || !current ? built : keepUnchangedPages(built, current.files, deployedAt);
   const release = await container.siteStore.publish(orgSlug, files);
   countMetric('Deploys', 1);
   await savePublishedDigests(container, orgSlug, release.releaseId, files);
@@ -65,6 +73,7 @@ export async function deploySite(container: Container, request: DeployRequest): 
     projectName: orgSlug,
     deploymentUrl,
     deployedAt,
+    ...(checkAll || !current ? { checkedAt: deployedAt } : {}),
     releaseId: release.releaseId,
     fileCount: release.fileCount,
     sourceUrl: business.url,

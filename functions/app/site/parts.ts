@@ -27,7 +27,7 @@ async function partsVersion(container: Container, orgSlug: string): Promise<stri
 export async function publishSiteParts(
   container: Container,
   orgSlug: string,
-  extra: Pick<DeployRequest, 'storeSitemapUrls'> = {},
+  extra: Pick<DeployRequest, 'storeSitemapUrls' | 'checkDates'> = {},
   /** The parts' version as the caller just read it (saves reading it again). */
   knownVersion?: string,
 ): Promise<DeployResult> {
@@ -61,9 +61,12 @@ export async function deployFilesAsPart(container: Container, request: DeployReq
   return publishSiteParts(container, request.orgSlug, { storeSitemapUrls: request.storeSitemapUrls });
 }
 
-/** Publishes the parts only when one was written since the last publish; null when the live release already holds them all. */
+/**
+ * Publishes the parts only when one was written since the last publish; null when the live
+ * release already holds them all. Only the pages that changed get the new check date (D180).
+ */
 export async function publishChangedSiteParts(container: Container, orgSlug: string): Promise<DeployResult | null> {
   const [site, version] = await Promise.all([container.aiSites.get(orgSlug), partsVersion(container, orgSlug)]);
   if (site?.releaseId && site.publishedParts === version) return null;
-  return publishSiteParts(container, orgSlug, {}, version);
+  return publishSiteParts(container, orgSlug, { checkDates: 'changed' }, version);
 }

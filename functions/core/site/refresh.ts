@@ -66,3 +66,17 @@ export function refreshTimestamps(files: readonly SiteFile[], now: string): Site
     return content === file.content ? file : { ...file, content };
   });
 }
+
+/**
+ * D180: a page whose content did not change keeps the bytes it was published with, its check
+ * date included, so a publish rewrites only what changed (and a release of shared objects,
+ * D179, uploads only those). "Unchanged": the previous file, refreshed to `now`, is the new one.
+ */
+export function keepUnchangedPages(files: readonly SiteFile[], previous: readonly SiteFile[], now: string): SiteFile[] {
+  const before = new Map(previous.map((f) => [f.path, f]));
+  return files.map((file) => {
+    const old = before.get(file.path);
+    if (!old || old.content === file.content || !isHtml(file)) return file;
+    return refreshHtml(old.content, now) === file.content ? old : file;
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * D180: a publish of changed parts moves the `Last checked` date only on the pages whose
+ * content changed (the others keep the bytes they were published with, so a release of
+ * shared objects uploads only those, D179); a full refresh moves every page and is what
+ * `refreshDue` counts from. On the local stack's container with a clock per day.
+ */
+import { deploySite } from '../../functions/app/site/deploy';
+import { getContainer, type Container } from '../../functions/container';
+import type { SiteFile } from '../../functions/core/site/types';
+import { startTestStack, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+const ORG = 'check-dates';
+
+beforeAll(async () => {
+  stack = await startTestStack({ LOG_LEVEL: 'warn' });
+  const token = await stack.token(ORG);
+  expect((await stack.call('POST', '/api/business', { token, body: { name: 'Check Dates Co.', url: 'https://check-dates.example' } })).status).toBe(201);
+}, 60_000);
+afterAll(async () => stack.close());
+
+const onDay = (iso: string): Container => ({ ...getContainer(), clock: { now: () => new Date(iso) } });
+const page = (path: string, text: string): SiteFile => ({
+  path, contentType: 'text/html; charset=utf-8',
+  content: `<!doctype html><html><head><title>${text}</title></head><body><main><p>${text}</p></main><footer>Last checked: January 1, 2026</footer></body></html>`,
+});
+const published = async () => new Map((await getContainer().siteStore.readCurrent(ORG))!.files.map((f) => [f.path, f.content]));
+const checked = (html: string | undefined) => /Last checked: ([A-Za-z]+ \d+, \d{4})/.exec(html ?? '')?.[1];
+
+test('changed parts: only the changed page gets the new check date; a full refresh moves every page', async () => {
+  await deploySite(onDay('2026-11-24T14:00:00Z'), { orgSlug: ORG, files: [page('/a/index.html', 'A'), page('/b/index.html', 'B v1')], mode: 'replace' });
+  const day1 = await published();
+  expect([checked(day1.get('/a/index.html')), checked(day1.get('/b/index.html'))]).toEqual(['November 24, 2026', 'November 24, 2026']);
+  expect((await getContainer().aiSites.get(ORG))!.checkedAt).toBe('2026-11-24T14:00:00.000Z');
+
+  await deploySite(onDay('2026-11-25T14:00:00Z'), { orgSlug: ORG, files: [page('/a/index.html', 'A'), page('/b/index.html', 'B v2')], mode: 'replace', checkDates: 'changed' });
+  const day2 = await published();
+  expect(day2.get('/a/index.html')).toBe(day1.get('/a/index.html')); // the same bytes: nothing to upload
+  expect(checked(day2.get('/b/index.html'))).toBe('November 25, 2026');
+  expect(day2.get('/b/index.html')).toContain('B v2');
+  const record = (await getContainer().aiSites.get(ORG))!;
+  expect([record.deployedAt, record.checkedAt]).toEqual(['2026-11-25T14:00:00.000Z', '2026-11-24T14:00:00.000Z']);
+
+  await deploySite(onDay('2026-11-26T14:00:00Z'), { orgSlug: ORG, files: [page('/a/index.html', 'A'), page('/b/index.html', 'B v2')], mode: 'replace' });
+  const day3 = await published();
+  expect([checked(day3.get('/a/index.html')), checked(day3.get('/b/index.html'))]).toEqual(['November 26, 2026', 'November 26, 2026']);
+  expect((await getContainer().aiSites.get(ORG))!.checkedAt).toBe('2026-11-26T14:00:00.000Z');
+}, 60_000);
