@@ -45,7 +45,12 @@ const RIVAL = 'Rival Roasters';
 const NEUTRAL = 'Look for a roaster that ships within a day of roasting.';
 
 const DAY_MS = 86_400_000;
-const TODAY = new Date().toISOString().slice(0, 10);
+// Day 2's visits are stamped by the real clock: a run that could cross midnight UTC first waits
+// for it (the run takes a minute or two), so "today" is one day from start to end.
+const LOADED_AT = Date.now();
+const UNTIL_MIDNIGHT_MS = DAY_MS - (LOADED_AT % DAY_MS);
+const WAIT_FOR_MIDNIGHT_MS = UNTIL_MIDNIGHT_MS < 5 * 60_000 ? UNTIL_MIDNIGHT_MS + 1_000 : 0;
+const TODAY = new Date(LOADED_AT + WAIT_FOR_MIDNIGHT_MS).toISOString().slice(0, 10);
 const YESTERDAY = new Date(Date.parse(`${TODAY}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
 const DAY1 = YESTERDAY;
 const DAY2 = TODAY;
@@ -162,6 +167,8 @@ const sampled: Record<string, Record<string, number>> = { [DAY1]: {}, [DAY2]: {}
 const promptsOf = (product: string, day: string) => sampled[day][product] ?? 0;
 
 beforeAll(async () => {
+  const wait = WAIT_FOR_MIDNIGHT_MS - (Date.now() - LOADED_AT);
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   fakes = await startPlatformFakes({ answerFor });
   stack = await startTestStack(
     { LOG_LEVEL: 'error', EDGE_PROPAGATION_WAIT_SECONDS: '0', ...fakes.env, ...fakes.searchEnv, LLM_BASE_URL: '', JUDGE_BASE_URL: '' },
@@ -229,7 +236,7 @@ beforeAll(async () => {
   await throughProxy(ORG2, `/products/${A}`, CLAUDEBOT);
   await throughProxy(ORG2, `/ai/products/${C}/`, GPTBOT);
   await visitWritesSettled();
-}, 600_000);
+}, 900_000);
 
 afterAll(async () => {
   await stack?.close();
