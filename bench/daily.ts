@@ -40,6 +40,7 @@ import { promisify } from 'node:util';
 import { argValue, heading, int, isMain, mb, ms, printTable, ROOT, runBenchEntry } from './lib';
 import { startUsageMeter, type UsageCounts } from './usage-meter';
 import { modelledVendorUsage, printCostReport, type DailyUsage } from './cost-model';
+import type { SiteLayout } from '../functions/core/site/release-manifest';
 
 const run = promisify(execFile);
 const RESULT_MARKER = '@@daily-bench-result ';
@@ -644,6 +645,7 @@ export function printDailyReport(r: DailyReport): void {
     { name: 'unchanged (day 3)', usage: dailyUsageOf(f.steadyDay.usage, f.businesses, f.steadyDay.storeRequests) },
     { name: 'changed (day 2)', usage: dailyUsageOf(f.changedDay.usage, f.businesses, f.changedDay.storeRequests) },
     { name: 'first day (day 1)', usage: dailyUsageOf(f.usage, f.businesses, f.totalStoreRequests) },
+    { name: 'changed, manifest layout (D179)', usage: dailyUsageOf(f.changedDay.usage, f.businesses, f.changedDay.storeRequests, 'manifest') },
   ]);
   console.log('\nNotes: every task runs in ONE Node process here (the stand-in), the Map state runs up to 10 businesses at once' +
     ' (MaxConcurrency 10) on one event loop, and the database is dynalite on LevelDB in that same process; on AWS each task is' +
@@ -688,10 +690,16 @@ export const COST_ASSUMPTIONS = {
   viewerBytesPerRequest: 30_000,
   /** Releases kept per business (RELEASES_KEPT): what S3 stores. */
   releasesKept: 5,
+  /**
+   * The manifest layout (D179): every viewer request is taken to reach the origin (no edge
+   * cache hit: the upper bound) and run the resolver, a manifest read from its warm cache.
+   */
+  resolverMsPerRequest: 5,
+  resolverMemoryMb: 128,
 } as const;
 
 /** One business's day for the cost model (bench/cost-model.ts), from a run's measured totals. */
-export function dailyUsageOf(usage: RunUsage, businesses: number, storeRequests: number): DailyUsage {
+export function dailyUsageOf(usage: RunUsage, businesses: number, storeRequests: number, layout: SiteLayout = 'prefix'): DailyUsage {
   const n = Math.max(1, businesses);
   const a = COST_ASSUMPTIONS;
   // The task Lambdas' configured memory; loaded here only (the CDK app is heavy, the children never need it).
@@ -710,12 +718,17 @@ export function dailyUsageOf(usage: RunUsage, businesses: number, storeRequests:
     mapChildExecutions: usage.mapChildExecutions / n,
     dynamo: { readUnits: usage.dynamo.readUnits / n, writeUnits: usage.dynamo.writeUnits / n },
     s3: {
-      puts: (usage.objects.releaseObjectsWrittenOnS3 + usage.objects.artifactsWritten) / n,
+      puts: ((layout === 'manifest' ? usage.objects.releaseObjectsWrittenOnS3Manifest : usage.objects.releaseObjectsWrittenOnS3) + usage.objects.artifactsWritten) / n,
       gets: usage.objects.reads / n,
       lists: usage.objects.lists / n,
       storedBytes: (usage.objects.releaseBytesWritten / n) * a.releasesKept,
     },
-    cloudfront: { requests: a.viewerRequestsPerDay, bytesOut: a.viewerRequestsPerDay * a.viewerBytesPerRequest, functionInvocations: a.viewerRequestsPerDay },
+    cloudfront: {
+      requests: a.viewerRequestsPerDay, bytesOut: a.viewerRequestsPerDay * a.viewerBytesPerRequest, functionInvocations: a.viewerRequestsPerDay,
+      ...(layout === 'manifest'
+        ? { edgeLambda: { invocations: a.viewerRequestsPerDay, durationMs: a.viewerRequestsPerDay * a.resolverMsPerRequest, memoryMb: a.resolverMemoryMb } }
+        : {}),
+    },
     // Offline here: the day's 80 checks and their judge as the platforms would bill them.
     vendors: modelledVendorUsage(),
     scrapes: { pages: storeRequests / n },
