@@ -24,10 +24,16 @@ const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 /** "the Enamel Camp Mug comes in", "the Cold Brew Pitcher Packs come in". */
 const comesIn = (label: string) => `${theName(label)} ${verbFor(label) === 'are' ? 'come' : 'comes'} in`;
 
+/** "Color" → "colors"; "Size (oz)" → "sizes in oz": the words before a bracket take the number. */
+function nameFor(optionName: string, n: number): string {
+  const [, words, unit] = /^(.*?)\s*(?:[([]\s*([^)\]]*?)\s*[)\]])?$/.exec(optionName.trim().toLowerCase())!;
+  return `${pluralize(words!, n)}${unit ? ` in ${unit}` : ''}`;
+}
+
 /** "two colors (Navy and Bone)". */
 function counted(option: Option): string {
   const n = option.values.length;
-  return `${COUNT_WORDS[n] ?? n} ${pluralize(option.name.toLowerCase(), n)} (${listOf(option.values)})`;
+  return `${COUNT_WORDS[n] ?? n} ${nameFor(option.name, n)} (${listOf(option.values)})`;
 }
 
 /** One sentence naming every value of the given options. */
@@ -54,7 +60,7 @@ export function optionDifferences(a: ProductSheet, b: ProductSheet): { sentences
       onlyA.length ? `only ${comesIn(a.label)} ${listOf(onlyA)}` : '',
       onlyB.length ? `only ${comesIn(b.label)} ${listOf(onlyB)}` : '',
     ].filter(Boolean);
-    sentences.push(`${capital(pluralize.plural(option.name.toLowerCase()))}: ${clauses.join('; ')}.`);
+    sentences.push(`${capital(nameFor(option.name, 2))}: ${clauses.join('; ')}.`);
   }
   return { sentences, differ };
 }
