@@ -13,7 +13,7 @@
  */
 import { S3Client } from '@aws-sdk/client-s3';
 import type { CloudFrontRequest, CloudFrontRequestEvent, CloudFrontRequestResult } from 'aws-lambda';
-import { getTextOrNull } from '../functions/adapters/aws/s3-text';
+import { getTextOrNull } from '../functions/adapters/aws/s3-get';
 import { objectForPath, parseManifest, type ReleaseManifest } from '../functions/core/site/release-manifest';
 
 const RELEASE_URI = /^\/sites\/([a-z0-9][a-z0-9_-]*)\/releases\/([A-Za-z0-9][A-Za-z0-9_-]*)(\/.+)$/;

@@ -25,6 +25,13 @@ const clock = { now: () => new Date(Date.now() + offsetMs) };
 
 const aiHost = () => `${ORG}.localhost:${stack.sites.port}`;
 const aiPage = (path: string) => getWithHost(stack.sites.port, path, aiHost());
+
+/** One daily execution for the business, to the end; its run record as the execution's read-back gives it. */
+async function runDay(): Promise<any> {
+  const started = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
+  await stack.workflows.finished(started.body.execution_id);
+  return (await stack.call('GET', started.body.status_url, key)).body.businesses.runs[0];
+}
 const lastChecked = (html: string) => /Last checked: ([^<]+)/.exec(html)?.[1] ?? null;
 
 beforeAll(async () => {
@@ -118,9 +125,7 @@ describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', 
     quotaBefore = (await stack.call('GET', `/api/cron/ai-articles-quota?org_slug=${ORG}`, key)).body;
     indexNow.reset();
     offsetMs = 86_400_000;
-    const started = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
-    await stack.workflows.finished(started.body.execution_id);
-    run = (await stack.call('GET', started.body.status_url, key)).body.businesses.runs[0];
+    run = await runDay();
   }, 240_000);
 
   test('2a creates the day\'s quota of articles and publishes them with refreshed check dates', async () => {
@@ -171,9 +176,7 @@ describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', 
 
   test('a second run the same day publishes nothing and submits nothing (issue 23)', async () => {
     indexNow.reset();
-    const started = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
-    await stack.workflows.finished(started.body.execution_id);
-    const again = (await stack.call('GET', started.body.status_url, key)).body.businesses.runs[0];
+    const again = await runDay();
     expect(again.steps['2a'].result).toMatchObject({ deployed: false });
     expect(again.steps['3']).toMatchObject({ status: 'skipped', reason: 'this run published and found no change: no IndexNow submission' });
     expect(indexNow.submissions).toEqual([]);
@@ -192,9 +195,7 @@ describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', 
     store.admin.removeProduct(gone.product_id!);
     indexNow.reset();
     offsetMs += 86_400_000;
-    const started = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
-    await stack.workflows.finished(started.body.execution_id);
-    const next = (await stack.call('GET', started.body.status_url, key)).body.businesses.runs[0];
+    const next = await runDay();
     expect(next.steps['3']).toMatchObject({ status: 'succeeded' });
     expect(indexNow.submissions).toHaveLength(1);
     const urls = indexNow.submissions[0]!.urlList!;
@@ -218,24 +219,19 @@ describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', 
     indexNow.reset();
     indexNow.failNext(422, 10); // a refusal: batch 3 fails and is not retried
     offsetMs += 86_400_000;
-    const first = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
-    await stack.workflows.finished(first.body.execution_id);
-    const failed = (await stack.call('GET', first.body.status_url, key)).body.businesses.runs[0];
+    const failed = await runDay();
     expect(failed.steps['3']).toMatchObject({ status: 'failed' });
     expect(indexNow.accepted()).toEqual([]);
 
     indexNow.reset();
-    const second = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
-    await stack.workflows.finished(second.body.execution_id);
-    const next = (await stack.call('GET', second.body.status_url, key)).body.businesses.runs[0];
+    const next = await runDay();
     expect(next.steps['3']).toMatchObject({ status: 'succeeded' });
     expect(indexNow.submissions).toHaveLength(1);
     expect(indexNow.submissions[0]!.urlList).toEqual(expect.arrayContaining([`http://${aiHost()}/ai/products/${handle}/`, `http://${aiHost()}/llms/${handle}.txt`]));
 
     // Announced once: the day after, nothing is left to tell.
     indexNow.reset();
-    const third = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
-    await stack.workflows.finished(third.body.execution_id);
+    await runDay();
     expect(indexNow.submissions).toEqual([]);
   }, 240_000);
 
@@ -249,9 +245,7 @@ describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', 
       indexNow.reset();
       indexNow.failNext(422, 10); // a refusal: batch 3 fails and is not retried
       offsetMs += 86_400_000;
-      const started = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
-      await stack.workflows.finished(started.body.execution_id);
-      const failed = (await stack.call('GET', started.body.status_url, key)).body.businesses.runs[0];
+      const failed = await runDay();
       expect(failed.steps['3']).toMatchObject({ status: 'failed' });
       expect(indexNow.accepted()).toEqual([]);
       // Published by the failing run itself: only the carried baseline still marks it as news.
@@ -260,9 +254,7 @@ describe('a daily run: 2a articles and timestamps in one deploy, then batch 3', 
 
     indexNow.reset();
     offsetMs += 86_400_000;
-    const healthy = await stack.call('POST', '/api/cron/trigger-all', { ...key, body: { business_ids: [ORG] } });
-    await stack.workflows.finished(healthy.body.execution_id);
-    const next = (await stack.call('GET', healthy.body.status_url, key)).body.businesses.runs[0];
+    const next = await runDay();
     expect(next.steps['3']).toMatchObject({ status: 'succeeded' });
     expect(indexNow.submissions).toHaveLength(1);
     expect(indexNow.submissions[0]!.urlList).toEqual(expect.arrayContaining(products.map((p) => `http://${aiHost()}/ai/products/${p.handle}/`)));

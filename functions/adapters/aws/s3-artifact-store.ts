@@ -1,5 +1,6 @@
 /** Workflow artifacts as gzip JSON objects under `artifacts/` in the sites bucket. */
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { getBytesOrNull } from './s3-get';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { artifactPath } from '../../core/artifacts';
 import type { ArtifactStore } from '../../ports';
@@ -26,13 +27,8 @@ export function createS3ArtifactStore(s3: S3Client, bucket: string): ArtifactSto
       await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key(k), Body: gzipSync(JSON.stringify(value)), ContentType: 'application/json', ContentEncoding: 'gzip' }));
     },
     async get(k) {
-      try {
-        const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key(k) }));
-        return JSON.parse(gunzipSync(Buffer.from(await res.Body!.transformToByteArray())).toString('utf8'));
-      } catch (err) {
-        if ((err as { name?: string }).name === 'NoSuchKey') return null;
-        throw err;
-      }
+      const bytes = await getBytesOrNull(s3, bucket, key(k));
+      return bytes === null ? null : JSON.parse(gunzipSync(Buffer.from(bytes)).toString('utf8'));
     },
     list: async (prefix) => Object.keys(await listWithETags(prefix)).sort(),
     // S3 gives every object version its own ETag, returned by the listing itself; a deleted object is no longer listed.

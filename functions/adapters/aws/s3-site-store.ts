@@ -21,7 +21,7 @@ import {
 import '@aws-sdk/signature-v4a'; // KVS requests are signed with SigV4A
 import pLimit from 'p-limit';
 import { NotFoundError } from '../../core/errors';
-import { getTextOrNull } from './s3-text';
+import { getTextOrNull } from './s3-get';
 import { contentTypeOf } from '../../core/site/content-types';
 import {
   isObjectId, manifestOf, objectsToUpload, parseManifest, unreferencedObjects, type ReleaseManifest, type SiteLayout,

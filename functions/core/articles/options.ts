@@ -8,18 +8,12 @@
  * The values are the catalogue's own (facts.ts `optionsOf`: 2+ values, never amounts).
  */
 import pluralize from 'pluralize';
+import { joinList, upperFirst } from '../generate/text';
 import { theName, verbFor, type ProductSheet } from './facts';
 
 type Option = ProductSheet['options'][number];
 
 const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
-
-/** "a", "a and b", "a, b and c". */
-function listOf(values: readonly string[]): string {
-  return values.length <= 1 ? values.join('') : `${values.slice(0, -1).join(', ')} and ${values[values.length - 1]}`;
-}
-
-const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** "the Enamel Camp Mug comes in", "the Cold Brew Pitcher Packs come in". */
 const comesIn = (label: string) => `${theName(label)} ${verbFor(label) === 'are' ? 'come' : 'comes'} in`;
@@ -33,12 +27,12 @@ function nameFor(optionName: string, n: number): string {
 /** "two colors (Navy and Bone)". */
 function counted(option: Option): string {
   const n = option.values.length;
-  return `${COUNT_WORDS[n] ?? n} ${nameFor(option.name, n)} (${listOf(option.values)})`;
+  return `${COUNT_WORDS[n] ?? n} ${nameFor(option.name, n)} (${joinList(option.values)})`;
 }
 
 /** One sentence naming every value of the given options. */
 export function optionsSentence(label: string, options: readonly Option[]): string {
-  return `${capital(comesIn(label))} ${listOf(options.map(counted))}.`;
+  return `${upperFirst(comesIn(label))} ${joinList(options.map(counted))}.`;
 }
 
 /**
@@ -56,11 +50,11 @@ export function optionDifferences(a: ProductSheet, b: ProductSheet): { sentences
     const onlyB = other.values.filter((v) => !option.values.includes(v));
     if (onlyA.length || onlyB.length) differ = true;
     const clauses = [
-      both.length ? `both come in ${listOf(both)}` : '',
-      onlyA.length ? `only ${comesIn(a.label)} ${listOf(onlyA)}` : '',
-      onlyB.length ? `only ${comesIn(b.label)} ${listOf(onlyB)}` : '',
+      both.length ? `both come in ${joinList(both)}` : '',
+      onlyA.length ? `only ${comesIn(a.label)} ${joinList(onlyA)}` : '',
+      onlyB.length ? `only ${comesIn(b.label)} ${joinList(onlyB)}` : '',
     ].filter(Boolean);
-    sentences.push(`${capital(nameFor(option.name, 2))}: ${clauses.join('; ')}.`);
+    sentences.push(`${upperFirst(nameFor(option.name, 2))}: ${clauses.join('; ')}.`);
   }
   return { sentences, differ };
 }

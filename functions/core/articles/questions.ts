@@ -25,7 +25,7 @@
  * varied (no "the 3/5/7 best"), so two titles never differ by a number only.
  */
 import pluralize from 'pluralize';
-import { dedupeKey, singularKey } from '../generate/text';
+import { dedupeKey, singularKey, upperFirst } from '../generate/text';
 import { featuresOf, isBroadKind, kindFromName, materialsOf } from '../prompts/product-words';
 import { containsName } from '../text/name-match';
 import { audiencesIn, CARE, ORIGIN, problemClauses, stating, USE } from './facets';
@@ -99,13 +99,12 @@ export function productQuestions(sheet: ProductSheet, catalogue: readonly Produc
     if (!evidence.length || title.length > MAX_TITLE_CHARS || containsName(title, businessName)) return;
     out.push({ title, key: value ? `${intent}:${value}` : intent, intent, facet, evidence, subjects });
   };
-  const cap = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
 
   const problems = [...new Set(facts.flatMap((f) => problemClauses(f.text, businessName)))].filter(titleValue).slice(0, MAX_PROBLEMS);
-  for (const problem of problems) add('problem', problem, `${cap(be)} ${the} good for ${problem}?`, stating(facts, problem), words(problem));
+  for (const problem of problems) add('problem', problem, `${upperFirst(be)} ${the} good for ${problem}?`, stating(facts, problem), words(problem));
 
   const audiences = [...new Set(facts.flatMap((f) => audiencesIn(f.text)))].filter(titleValue).slice(0, MAX_AUDIENCES);
-  for (const audience of audiences) add('audience', audience, `${cap(be)} ${the} a good choice for ${audience}?`, stating(facts, audience.replace(/s$/, '')), words(audience));
+  for (const audience of audiences) add('audience', audience, `${upperFirst(be)} ${the} a good choice for ${audience}?`, stating(facts, audience.replace(/s$/, '')), words(audience));
 
   // After the audiences and problems: a "what for" answer resting on the same sentence is their twin.
   add('use', null, `What ${be} ${the} best used for?`, facts.filter((f) => USE.test(f.text)), []);

@@ -214,6 +214,9 @@ export function leadSentences(text: string, maxSentences: number, maxChars: numb
   return truncateText(picked.join(' '), maxChars);
 }
 
+/** "the mug comes in" → "The mug comes in". */
+export const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** "a", "b and c" style list. */
 export function joinList(items: string[], conjunction = 'and'): string {
   if (items.length <= 1) return items.join('');

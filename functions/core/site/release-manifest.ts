@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { RELEASE_READER_GRACE_MS } from './release';
 
-export const MANIFEST_VERSION = 1;
+const MANIFEST_VERSION = 1;
 
 /** How S3 holds releases: one prefix each (no edge resolver), or manifests of shared objects. */
 export const SITE_LAYOUTS = ['prefix', 'manifest'] as const;
@@ -32,7 +32,7 @@ export interface ReleaseManifest {
 const OBJECT_ID = /^[0-9a-f]{64}$/;
 
 /** The id of a file's bytes under its content type: unchanged files keep their id across releases. */
-export function objectIdOf(file: { content: string; contentType: string }): string {
+function objectIdOf(file: { content: string; contentType: string }): string {
   return createHash('sha256').update(file.contentType).update('\0').update(file.content).digest('hex');
 }
 
