@@ -46,3 +46,23 @@ test('changed parts: only the changed page gets the new check date; a full refre
   expect([checked(day3.get('/a/index.html')), checked(day3.get('/b/index.html'))]).toEqual(['November 26, 2026', 'November 26, 2026']);
   expect((await getContainer().aiSites.get(ORG))!.checkedAt).toBe('2026-11-26T14:00:00.000Z');
 }, 60_000);
+
+test('2a counts the refresh due from the last full refresh, not from a publish of changed parts (D167, D180)', async () => {
+  const { publishArticlesAndTimestamps, UNCHANGED_REFRESH_DAYS } = await import('../../functions/app/articles/daily');
+  const { saveSitePart, publishSiteParts } = await import('../../functions/app/site/parts');
+  const day = (n: number) => new Date(Date.parse('2026-12-01T14:00:00Z') + n * 86_400_000).toISOString();
+  const input = (n: number) => ({ org_slug: ORG, run_date: day(n).slice(0, 10), execution_id: `check-dates-${n}` });
+  await saveSitePart(onDay(day(0)), ORG, 'main', [page('/a/index.html', 'A'), page('/b/index.html', 'B v1')]);
+  await publishSiteParts(onDay(day(0)), ORG); // a full refresh: checkedAt = day 0
+  // Every day a part changes, so every day publishes; only the full refresh moves page A.
+  for (let n = 1; n < UNCHANGED_REFRESH_DAYS; n++) {
+    await saveSitePart(onDay(day(n)), ORG, 'main', [page('/a/index.html', 'A'), page('/b/index.html', `B v${n + 1}`)]);
+    expect((await publishArticlesAndTimestamps(onDay(day(n)), input(n))).deployed).toBe(true);
+  }
+  expect(checked((await published()).get('/a/index.html'))).toBe('December 1, 2026');
+  const record = (await getContainer().aiSites.get(ORG))!;
+  expect([record.deployedAt!.slice(0, 10), record.checkedAt!.slice(0, 10)]).toEqual([day(UNCHANGED_REFRESH_DAYS - 1).slice(0, 10), '2026-12-01']);
+  // The 28th day after the full refresh: due, though the site was published yesterday.
+  await publishArticlesAndTimestamps(onDay(day(UNCHANGED_REFRESH_DAYS)), input(UNCHANGED_REFRESH_DAYS));
+  expect(checked((await published()).get('/a/index.html'))).toBe('December 29, 2026');
+}, 120_000);
