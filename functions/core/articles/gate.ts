@@ -109,7 +109,8 @@ function sameQuestion(candidate: Pick<PublishedFingerprint, 'title' | 'about' | 
  */
 export function withoutNames(answer: string, names: readonly string[]): string {
   return [...names].filter(Boolean).sort((x, y) => y.length - x.length)
-    .reduce((text, name) => text.replace(new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), 'product'), answer);
+    // Whole words only: a product called "Mat" leaves "format" alone.
+    .reduce((text, name) => text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu'), 'product'), answer);
 }
 
 /** Rule 5: the published article whose answer this one nearly copies. */

@@ -9,7 +9,7 @@ import { answerText, writeExtractiveAnswer } from '../../../functions/core/artic
 import { buildArticleFiles } from '../../../functions/core/articles/article-page';
 import { articleCatalogue, entityQuestions, extractiveWriter, fingerprintOf, reviewQuestion } from '../../../functions/core/articles/compose';
 import { kindOf } from '../../../functions/core/articles/facts';
-import { concurrentTwin, gateArticle, titleProblem } from '../../../functions/core/articles/gate';
+import { concurrentTwin, gateArticle, titleProblem, withoutNames } from '../../../functions/core/articles/gate';
 import { answersFacet, facetWords } from '../../../functions/core/articles/quality';
 import { encodeShingles, jaccard, shingleHashes } from '../../../functions/core/articles/shingles';
 import { readArticleSources, siteContentOf } from '../../../functions/core/articles/site-sources';
@@ -157,6 +157,8 @@ describe('extractive answers', () => {
     expect(first.ok).toBe(true);
     const published = [{ title: 'Which sizes does the Harbor House Blend come in?', about: 'Harbor House Blend', intent: 'options', path: '/harbor-sizes/', shingles: (first as { shingles: number[] }).shingles }];
     expect(gateArticle(candidate('Dockside Dark Roast'), published)).toEqual({ ok: false, reason: 'near copy of /harbor-sizes/' });
+    // Names are masked as whole words only: a product called "Mat" is not inside "format".
+    expect(withoutNames('The Mat is a format for the mat.', ['Mat'])).toBe('The product is a format for the product.');
     // Unmasked, the two answers share under half their shingles: the old rule let every such page through.
     expect(jaccard(shingleHashes(answer('Harbor House Blend')), shingleHashes(answer('Dockside Dark Roast')))).toBeLessThan(0.8);
   });
