@@ -8,12 +8,13 @@
  * every answer, through the model engine's check: how many it drops, and how many get published (0).
  * `npx tsx bench/articles.ts` prints the figures (~10 s); BENCH_ARTICLES_DUMP=<dir> also writes the pages.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildArticleFiles } from '../functions/core/articles/article-page';
 import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, fingerprintOf, type AnswerWriter, type ArticleCatalogue } from '../functions/core/articles/compose';
 import type { PublishedFingerprint } from '../functions/core/articles/gate';
 import { groundedAnswer } from '../functions/core/articles/model-answer';
+import { groundNarrative } from '../functions/core/generate/ground-narrative';
 import { readArticleSources, siteContentOf } from '../functions/core/articles/site-sources';
 import { articleSlug } from '../functions/core/articles/slugs';
 import { buildOfflineNarrative, inferIndustry } from '../functions/core/generate';
@@ -21,6 +22,7 @@ import { toCatalogProduct, type StorefrontProduct } from '../functions/core/prod
 import { buildSiteFiles } from '../functions/core/site/build';
 import type { StoreSnapshot } from '../functions/core/site/types';
 import { articleQualityLine, measureArticleQuality, type ArticleQuality, type MeasuredArticle } from './article-quality';
+import { articleRealismLine, measureArticleRealism, type ArticleRealism, type RealismArticle } from './article-realism';
 import { buildDemoSiteInProcess } from './fidelity';
 import { ROOT } from './lib';
 
@@ -32,6 +34,10 @@ export interface StoreArticles {
   /** Set for the model run: sentences the check removed, and invented ones that still got published. */
   model?: { dropped: number; inventedPublished: number };
   quality: ArticleQuality;
+  /** Families, comparisons and need questions as a shopper would judge them (article-realism.ts). */
+  realism: ArticleRealism;
+  /** Fields a model filled (industry, audience, categories) that reach the site without support in the store's content. */
+  modelFields?: { invented: number; published: number };
   /** Questions planned, and turned down by the gate, by reason. */
   planned: number;
   rejected: Record<string, number>;
@@ -40,11 +46,27 @@ export interface StoreArticles {
   ms: number;
 }
 
+/** A store from a Shopify `/products.json` file: its products, nothing else scraped. */
+export function productsJsonSnapshot(file: string, name: string, currency = 'USD'): StoreSnapshot {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const origin = `https://${slug}.example`;
+  const fixture = JSON.parse(readFileSync(file, 'utf8')) as { products: StorefrontProduct[] };
+  const products = fixture.products.map((p) => toCatalogProduct(p, origin, currency));
+  return { business: { name, orgSlug: slug, url: origin, domain: `${slug}.example` }, pages: [], products, collections: [], storeSitemapUrls: [] };
+}
+
 export function yogaSnapshot(): StoreSnapshot {
-  const origin = 'https://lotus-stone.example';
-  const fixture = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/yoga-store-products.json'), 'utf8')) as { products: StorefrontProduct[] };
-  const products = fixture.products.map((p) => toCatalogProduct(p, origin, 'USD'));
-  return { business: { name: 'Lotus & Stone', orgSlug: 'lotus', url: origin, domain: 'lotus-stone.example' }, pages: [], products, collections: [], storeSitemapUrls: [] };
+  return productsJsonSnapshot(join(ROOT, 'test/fixtures/yoga-store-products.json'), 'Lotus & Stone');
+}
+
+/** Real stores' catalogues beside the project (../shared/catalogues, read-only test data; BENCH_CATALOGUES=<dir> elsewhere). */
+export function sharedCatalogues(): Array<{ label: string; snapshot: StoreSnapshot }> {
+  const dir = process.env.BENCH_CATALOGUES ?? join(ROOT, '..', 'shared', 'catalogues');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => {
+    const snapshot = productsJsonSnapshot(join(dir, f), f.replace(/\.json$/, '').replace(/-/g, ' '));
+    return { label: `${f.replace(/\.json$/, '')} (${snapshot.products.length} products)`, snapshot };
+  });
 }
 
 /** A first run's product articles for one store (see the header). */
@@ -62,7 +84,7 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
   const context = { businessName, industry: narrative.industry || inferIndustry(snapshot).industry, sources };
   const taken = new Set(files.map((f) => f.path));
   const published: PublishedFingerprint[] = [];
-  const articles: MeasuredArticle[] = [];
+  const articles: Array<MeasuredArticle & RealismArticle> = [];
   const rejected: Record<string, number> = {};
   let planned = 0;
   const n = snapshot.products.length;
@@ -82,7 +104,7 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
       taken.add(slug);
       const build = buildArticleFiles({ title: question.title, slug, business: { name: businessName, url: snapshot.business.url }, product, answer: reviewed.answer, publishedDate: NOW, relatedPosts: [] });
       published.push(fingerprintOf(question, build.articlePath, reviewed.shingles));
-      articles.push({ title: question.title, productId: product.productId, html: build.files[0]!.content });
+      articles.push({ title: question.title, productId: product.productId, html: build.files[0]!.content, intent: question.intent, subjectIds: question.subjects.map((x) => x.product.productId) });
       made++;
     }
   }
@@ -93,7 +115,35 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
     for (const a of articles) writeFileSync(join(dir, `${a.productId}--${a.title.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}.html`), a.html);
   }
   const inventedSentences = articles.filter((a) => INVENTED_MARK.test(a.html)).length;
-  return { label, quality: measureArticleQuality(articles, snapshot.products), planned, rejected, inventedSentences, ms: performance.now() - t0 };
+  return {
+    label, quality: measureArticleQuality(articles, snapshot.products), realism: measureArticleRealism(articles, snapshot.products),
+    modelFields: modelFieldsUngrounded(snapshot), planned, rejected, inventedSentences, ms: performance.now() - t0,
+  };
+}
+
+/** Words no store writes: a model that puts them in the fields it fills is inventing. */
+const INVENTED_FIELD = /Zephyrine|Quillfeather/;
+
+/**
+ * A model's narrative whose fields invent (an audience "who follow the Zephyrine Quillfeather
+ * method", an industry and a category the store never names), through the same check a real
+ * model's narrative goes through (ground-narrative.ts): how many such fields reach the site's
+ * files.
+ */
+function modelFieldsUngrounded(snapshot: StoreSnapshot): { invented: number; published: number } {
+  const offline = buildOfflineNarrative(snapshot);
+  const model = {
+    ...offline,
+    industry: 'artisan supplies for the Zephyrine Quillfeather guild',
+    audience: 'home cooks who follow the Zephyrine Quillfeather method',
+    categories: [...offline.categories.slice(0, 3), 'Quillfeather Heirlooms'],
+    engine: { name: 'model' as const, model: 'bench-inventing-model' },
+  };
+  const grounded = groundNarrative(model, snapshot, offline);
+  const files = buildSiteFiles(snapshot, grounded, { now: NOW, indexNowKey: 'a1b2c3d4e5f60718', trackingEndpoint: 'https://api.example/hook' });
+  const fields = [grounded.industry, grounded.audience, ...grounded.categories];
+  const published = fields.filter((f) => INVENTED_FIELD.test(f) && files.some((file) => file.content.includes(f))).length;
+  return { invented: 3, published };
 }
 
 /** Claims no store states: a model that adds them to every answer is what the check is for. */
@@ -122,9 +172,16 @@ async function withInventingModel(label: string, snapshot: StoreSnapshot): Promi
 export async function measureArticles(): Promise<StoreArticles[]> {
   const demo = buildDemoSiteInProcess(0, { prompts: false }).snapshot;
   const yoga = yogaSnapshot();
+  const fixtures = [
+    { label: 'kitchen store (15 products, knives)', snapshot: productsJsonSnapshot(join(ROOT, 'test/fixtures/kitchen-store-products.json'), 'Fernwood Kitchen Supply') },
+    { label: 'colourway yoga store (11 products, printed mats)', snapshot: productsJsonSnapshot(join(ROOT, 'test/fixtures/colourway-yoga-products.json'), 'Sukha Mats') },
+  ];
+  const catalogues = [];
+  for (const c of [...fixtures, ...sharedCatalogues()]) catalogues.push(await storeArticles(c.label, c.snapshot));
   return [
     await storeArticles('demo store (24 products)', demo),
     await storeArticles('yoga store (50 products, messy HTML)', yoga),
+    ...catalogues,
     await withInventingModel('demo store, model adding 2 invented claims per answer', demo),
     await withInventingModel('yoga store, model adding 2 invented claims per answer', yoga),
   ];
@@ -134,6 +191,7 @@ export function articleLines(report: StoreArticles): string[] {
   const reasons = Object.entries(report.rejected).map(([r, c]) => `${r}: ${c}`).join('; ');
   return [
     `${report.label}: ${articleQualityLine(report.quality)}`,
+    `  ${articleRealismLine(report.realism)}` + (report.modelFields && !report.model ? `; model fields published ungrounded ${report.modelFields.published} of ${report.modelFields.invented} invented` : ''),
     `  ${report.planned} questions planned, ${report.planned - report.quality.published} turned down${reasons ? ` (${reasons})` : ''}` +
       (report.model ? `; ungrounded sentences dropped ${report.model.dropped}, published ${report.model.inventedPublished}` : '') + `; ${report.ms.toFixed(0)} ms`,
   ];

@@ -30,6 +30,7 @@ import { brandWords, detectProductLines } from './product-lines';
 import { PROMPT_INTENTS, type PromptIntent } from './prompt-quality';
 import { figureCap, PromptGate } from './strategy';
 import { containsBusinessName, distinctiveTokens } from '../text/name-match';
+import { COLOUR_WORDS } from '../text/colours';
 import type { PromptGenerator, PromptRequest, PromptSet, ProductPromptRequest } from './types';
 
 // ---------------------------------------------------------------------------------------
@@ -1018,13 +1019,6 @@ function describe(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogP
 // Siblings: what tells near-identical products apart
 // ---------------------------------------------------------------------------------------
 
-/** Colour words a title suffix or a colour option may hold ("Trail Tee - Red", Color: Slate). */
-const COLOUR_WORDS = new Set([
-  'black', 'white', 'grey', 'gray', 'charcoal', 'silver', 'gold', 'red', 'blue', 'navy', 'green', 'olive', 'sage', 'mint', 'teal', 'turquoise',
-  'yellow', 'mustard', 'orange', 'coral', 'peach', 'pink', 'rose', 'blush', 'purple', 'lavender', 'lilac', 'plum', 'violet', 'brown', 'tan', 'beige',
-  'sand', 'cream', 'ivory', 'natural', 'clay', 'terracotta', 'stone', 'slate', 'midnight', 'forest', 'ocean', 'sky', 'berry', 'wine', 'burgundy',
-  'rust', 'moss', 'khaki', 'indigo', 'camo', 'copper', 'bronze', 'graphite', 'smoke', 'ash', 'denim', 'mustard', 'maroon', 'aqua',
-]);
 /** Option values that say nothing a shopper would ask for. */
 const EMPTY_OPTION = /^(default( title)?|regular|standard|one size|os|n\/?a|none|xxs|xs|s|m|l|xl|xxl|xxxl|\d?x{1,3}l|small|medium|large|\d{1,2})$/i;
 const COLOUR_OPTION = /colou?r|shade|finish/i;
