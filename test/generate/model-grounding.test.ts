@@ -15,7 +15,7 @@ import { productsInPrompt, startFakeLlm, validContent, type FakeLlm, type Record
 const API_KEY = 'sk-test-secret-grounding-0987654321';
 const CLAIM = '{{STORE}} roasts every bean on a solar-powered roaster in Reykjavik and offers a lifetime guarantee.';
 /** Words of the invented claim: none may be published anywhere. */
-const INVENTED = /reykjavik|solar-powered|lifetime guarantee/i;
+const INVENTED = /reykjavik|solar-powered|lifetime guarantee|zephyrine|quillfeather/i;
 const NOW = '2026-03-14T09:12:00.000Z';
 
 interface Line { level: string; msg: string; fields?: Record<string, unknown> }
@@ -33,8 +33,9 @@ function inventing(req: RecordedRequest): string {
       summary: CLAIM,
       description: `{{STORE}} is a small roastery and tea house.\n\n${CLAIM} It sells coffee, tea and brewing gear online.`,
       industry: 'specialty coffee and tea',
-      audience: 'Home brewers',
-      categories: ['Coffee', 'Tea'],
+      // Fields are claims too (D37): an audience and a category the store never names.
+      audience: 'home cooks who follow the Zephyrine Quillfeather method',
+      categories: ['Coffee', 'Tea', 'Quillfeather Heirlooms'],
       keyFacts: [CLAIM, 'Free shipping on all US orders over $45.'],
     });
   }
@@ -92,19 +93,21 @@ describe('model text is grounded in the store before anything is published (D36)
     ]);
     expect(n.productSummaries['colombia-huila']).toBe('Ember & Leaf sells Colombia Huila (Coffee).');
     expect(n.productSummaries['decaf-guatemala']).toBe(offline.productSummaries['decaf-guatemala']);
-    // labels are not sentences: kept as written
+    // a field every word of which the store states is kept as the model wrote it; an invented one takes the offline value
     expect(n.industry).toBe('specialty coffee and tea');
+    expect(n.audience).toBe(offline.audience);
+    expect(n.categories).toEqual(['Coffee', 'Tea']);
 
     expect(n.engine.name).toBe('model');
-    // summary, description, key fact, 3 answers, 8 product summaries
-    expect(n.engine.grounding).toMatchObject({ dropped: 14 });
-    expect(n.engine.grounding!.checked).toBeGreaterThan(14);
+    // summary, description, key fact, 3 answers, 8 product summaries, the audience and a category
+    expect(n.engine.grounding).toMatchObject({ dropped: 16 });
+    expect(n.engine.grounding!.checked).toBeGreaterThan(16);
     expect(n.engine.grounding!.examples).toHaveLength(5);
     expect(n.engine.grounding!.examples[0]).toContain('(missing: Reykjavik, lifetime guarantee');
 
     const warns = log.lines.filter((l) => l.level === 'warn');
     expect(warns).toHaveLength(1);
-    expect(warns[0].fields).toMatchObject({ dropped: 14, model: 'test-model', orgSlug: 'ember-and-leaf' });
+    expect(warns[0].fields).toMatchObject({ dropped: 16, model: 'test-model', orgSlug: 'ember-and-leaf' });
     expect(JSON.stringify(log.lines)).not.toContain(API_KEY);
   });
 
@@ -120,6 +123,7 @@ describe('model text is grounded in the store before anything is published (D36)
 
     const llms = file('/llms.txt').content;
     expect(llms).toContain(`> ${buildOfflineNarrative(coffeeStore()).summary}`);
+    expect(llms).toContain(buildOfflineNarrative(coffeeStore()).audience);
     expect(llms).toContain('Free shipping on all US orders over $45.');
     expect(file('/data.json').content).toContain('Ember & Leaf sells Colombia Huila (Coffee).');
     expect(file('/ai/index.html').content).toContain('<p>Small-batch specialty coffee and loose leaf tea, roasted and blended in Portland, Oregon.');
@@ -160,6 +164,15 @@ describe('groundNarrative (pure)', () => {
     const offline = buildOfflineNarrative(coffeeStore());
     const n = groundNarrative({ ...offline, engine: { name: 'model', model: 'm', fallbackReason: 'overview: timed out' } }, coffeeStore(), offline);
     expect(n).toEqual({ ...offline, engine: { name: 'model', model: 'm', fallbackReason: 'overview: timed out', grounding: { checked: 0, dropped: 0, examples: [] } } });
+  });
+
+  it('keeps a field the store states and replaces one it does not (industry, audience, categories)', () => {
+    const offline = buildOfflineNarrative(coffeeStore());
+    const n = groundNarrative(modelNarrative({ industry: 'Nordic coffee roasting', audience: 'home brewers', categories: ['Coffee', 'Sourdough starters'] }), coffeeStore(), offline);
+    expect(n.industry).toBe(offline.industry);
+    expect(n.audience).toBe('home brewers');
+    expect(n.categories).toEqual(['Coffee']);
+    expect(n.engine.grounding!.examples).toEqual(expect.arrayContaining([expect.stringContaining('Nordic coffee roasting (missing: Nordic'), expect.stringContaining('Sourdough starters (missing:')]));
   });
 
   it('falls back to the offline summary and description when nothing the model wrote is grounded', () => {

@@ -3,7 +3,12 @@
  * description, key facts, FAQ answers, product summaries) is checked against the store's own
  * content (core/generate/grounding.ts) and dropped when unsupported, before any file is
  * rendered from it, so no surface (llms.txt, data.json, AI home, Q&A, product pages) can
- * publish it. Labels (industry, audience, categories) are not sentences and are not checked.
+ * publish it. The fields a model fills (industry, audience, categories: D37) are checked too,
+ * stricter than sentences since a label is short: every name, figure and material in it must
+ * occur in the sources and so must every content word ("home cooks who follow the Zephyrine
+ * Quillfeather method" fails on its names, "sourdough bakers" on "sourdough" where the store
+ * never says it). A field that fails takes the offline engine's value; a category that fails
+ * is dropped (the offline categories when none is left).
  *
  * - Text equal to the offline engine's (a part that fell back) is a quote of the store and is
  *   not re-checked.
@@ -86,11 +91,27 @@ export function groundNarrative(narrative: SiteNarrative, snapshot: StoreSnapsho
     if (value) productSummaries[id] = value;
   }
 
+  const label = (value: string, fallback: string): string => {
+    if (!value.trim() || value === fallback) return value;
+    const verdict = checkSentence(value, index, 1);
+    checked++;
+    if (verdict.supported) return value;
+    dropped.push(verdict);
+    return fallback;
+  };
+  const industry = label(narrative.industry, offlineText().industry);
+  const audience = label(narrative.audience, offlineText().audience);
+  const offlineCategories = offlineText().categories;
+  const categories = narrative.categories.filter((c) => label(c, offlineCategories.includes(c) ? c : '') === c);
+
   const examples = dropped.slice(0, MAX_EXAMPLES).map((v) => `${truncateText(v.sentence, 160)} (missing: ${v.missing.slice(0, 5).join(', ')})`);
   return {
     ...narrative,
     summary,
     description,
+    industry,
+    audience,
+    categories: categories.length ? categories : offlineCategories,
     keyFacts,
     faqs,
     productSummaries,

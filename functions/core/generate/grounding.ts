@@ -341,7 +341,8 @@ function isName(t: Token): boolean {
   return /^\p{Lu}{2,}$/u.test(t.raw) || !isStop(t); // "US" is a place, "us" a pronoun
 }
 
-export function checkSentence(sentence: string, index: GroundingIndex): SentenceVerdict {
+/** `minCoverage`: rule 6's share; a label (an audience, an industry) is checked with 1, every content word. */
+export function checkSentence(sentence: string, index: GroundingIndex, minCoverage = MIN_COVERAGE): SentenceVerdict {
   const tokens = tokenize(sentence);
   const own = nameTokens(tokens, index.names);
   const missing: string[] = [];
@@ -411,7 +412,7 @@ export function checkSentence(sentence: string, index: GroundingIndex): Sentence
   // 6. coverage of the content words
   const content = tokens.flatMap((t, i) => (t.kind === 'word' && !own.has(i) && !t.consumed && t.key.length > 1 && !isStop(t) && !GENERIC.has(t.key) ? [i] : []));
   const unsupported = content.filter((i) => !index.words.has(tokens[i].key));
-  if (content.length && (content.length - unsupported.length) / content.length < MIN_COVERAGE) {
+  if (content.length && (content.length - unsupported.length) / content.length < minCoverage) {
     for (const i of unsupported) if (!reported.has(i) && !missing.includes(tokens[i].raw)) missing.push(tokens[i].raw);
   }
   return { sentence, supported: missing.length === 0, missing };
