@@ -34,8 +34,15 @@ export interface ArticleRealism {
   examples: { inFamily: string[]; withoutDifferences: string[]; outsideVocabulary: string[] };
 }
 
+/** "10 x 8" → "10x8", "60 HRC" → "60hrc", "8-inch" → "8inch": a value reads as one token. */
+function values(text: string): string {
+  return text.toLowerCase()
+    .replace(/(\d+(?:\.\d+)?)\s*(?:mm|cm|m|ft|in|")?\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm|cm|m|ft|in|")?(?:\s*[x×]\s*(\d+(?:\.\d+)?)\s*(?:mm|cm|m|ft|in|")?)?/g, (_m, a: string, b: string, c?: string) => ` ${[a, b, c].filter(Boolean).join('x')} `)
+    .replace(/(\d+(?:\.\d+)?)\s*-?\s*(mm|cm|m|kg|g|oz|qt|ml|l|hrc|inch|inches|in|hours|w|lbs?|litres?|ft)\b/g, '$1$2');
+}
+
 function tokens(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}.]+/u).map((t) => t.replace(/^\.+|\.+$/g, '')).filter((t) => t.length >= 2 || /\d/.test(t)));
+  return new Set(values(text).split(/[^\p{L}\p{N}.]+/u).map((t) => t.replace(/^\.+|\.+$/g, '')).filter((t) => t.length >= 2 || /\d/.test(t)));
 }
 
 /** Every word the store wrote about a product: name, type, description, option values. */
@@ -48,15 +55,21 @@ function withoutName(sentence: string, name: string): string {
   return i < 0 ? sentence : sentence.slice(0, i) + ' ' + sentence.slice(i + name.length);
 }
 
+/** A product's name as a title writes it (facts.ts drops brackets, pipes and quotes). */
+function titleName(name: string): string {
+  return name.replace(/[?{}<>[\]|\\"]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
 /** Sentences naming both products with a value only the first has and one only the second has. */
 export function differenceSentences(answer: string, a: CatalogProduct, b: CatalogProduct): number {
   const ta = storeTokens(a);
   const tb = storeTokens(b);
   let n = 0;
   for (const sentence of answer.split('\n').flatMap((l) => splitSentences(l))) {
-    const lower = sentence.toLowerCase();
-    if (!lower.includes(a.name.trim().toLowerCase()) || !lower.includes(b.name.trim().toLowerCase())) continue;
-    const rest = tokens(withoutName(withoutName(sentence, a.name.trim()), b.name.trim()));
+    const lower = sentence.replace(/\s+/g, ' ').toLowerCase();
+    const [na, nb] = [titleName(a.name), titleName(b.name)];
+    if (!lower.includes(na) || !lower.includes(nb)) continue;
+    const rest = tokens(withoutName(withoutName(lower, na), nb));
     const onlyA = [...rest].some((t) => ta.has(t) && !tb.has(t));
     const onlyB = [...rest].some((t) => tb.has(t) && !ta.has(t));
     if (onlyA && onlyB) n++;

@@ -14,6 +14,7 @@ import { buildArticleFiles } from '../functions/core/articles/article-page';
 import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, fingerprintOf, type AnswerWriter, type ArticleCatalogue } from '../functions/core/articles/compose';
 import type { PublishedFingerprint } from '../functions/core/articles/gate';
 import { groundedAnswer } from '../functions/core/articles/model-answer';
+import { answeredFromValues, writeExtractiveAnswer } from '../functions/core/articles/answers';
 import { groundNarrative } from '../functions/core/generate/ground-narrative';
 import { readArticleSources, siteContentOf } from '../functions/core/articles/site-sources';
 import { articleSlug } from '../functions/core/articles/slugs';
@@ -156,6 +157,7 @@ const INVENTED_MARK = /Reykjavik|lifetime guarantee|Professional athletes|2,000 
  */
 function inventingModel(businessName: string, counter: { dropped: number }): WriterFor {
   return (catalogue) => async (question) => {
+    if (answeredFromValues(question)) return writeExtractiveAnswer(question);
     const sentences = [...question.evidence.slice(0, 3).map((f) => (f.sentence ? f.text : `${f.text}.`)), ...INVENTED];
     const grounded = groundedAnswer(question, sentences, businessName, catalogue.sheets);
     counter.dropped += grounded.dropped.length;

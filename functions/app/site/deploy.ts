@@ -5,6 +5,9 @@
  */
 import { finalizeSite, refreshTimestamps } from '../../core/site/build';
 import { keepUnchangedPages } from '../../core/site/refresh';
+import { OFFER_SLOT_MARK, refreshOfferSlots } from '../../core/site/offer-slots';
+import { artifactKeys } from '../../core/artifacts';
+import type { CatalogArtifact } from './inputs';
 import { unresolvePublicOrigin } from '../../core/site/paths';
 import type { DeployMetadata, SiteFile } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
@@ -35,6 +38,18 @@ export interface DeployResult extends PublishedRelease {
   paths: string[];
 }
 
+/**
+ * Prices and stock on pages not rebuilt from the catalogue (a family page's members) are
+ * rewritten from the current catalogue on every publish (D36, core/site/offer-slots.ts); the
+ * catalogue is read only when a page holds such a slot.
+ */
+async function withCurrentOffers(container: Container, orgSlug: string, files: SiteFile[]): Promise<SiteFile[]> {
+  if (!files.some((f) => f.content.includes(OFFER_SLOT_MARK))) return files;
+  const catalog = await container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug));
+  // No catalogue to read (it was never stored): the slots keep what their page was built with.
+  return catalog ? refreshOfferSlots(files, catalog.products) : files;
+}
+
 export async function deploySite(container: Container, request: DeployRequest): Promise<DeployResult> {
   const { orgSlug } = request;
   const business = await requireBusiness(container, orgSlug);
@@ -62,7 +77,8 @@ export async function deploySite(container: Container, request: DeployRequest): 
   const kept = request.mode === 'replace' ? [] : (current?.files ?? []).map((file) => (publishedOrigin === metadata.publicOrigin ? file : { ...file, content: unresolvePublicOrigin(file.content, publishedOrigin) }));
   // The `Last checked` line and the title year move to the publish date (D112); modified dates
   // do not. A publish of changed parts moves them only on the pages that changed (D180).
-  const built = finalizeSite(refreshTimestamps([...kept, ...request.files], deployedAt), metadata, {
+  const content = await withCurrentOffers(container, orgSlug, [...kept, ...request.files]);
+  const built = finalizeSite(refreshTimestamps(content, deployedAt), metadata, {
     storeRobotsTxt: request.storeRobotsTxt ?? site?.storeRobotsTxt,
   });
   const files = checkAll || !current ? built : keepUnchangedPages(built, current.files, deployedAt);

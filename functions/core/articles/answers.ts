@@ -5,11 +5,8 @@
  *
  * - A product question: its evidence facts, the most relevant first (a sentence stating the
  *   facet before one that only mentions the product), at most `MAX_FACTS`.
- * - A comparison: one block per product with its own facts (the sentences naming what the
- *   other states too first), the sentences the store wrote for both, the options both have
- *   with the values only one comes in (options.ts), and a line for each kind of fact only
- *   one of them states ("The store does not say what the Y is made of."). Published only
- *   with a difference to tell: own facts on both sides, or an option value of one only.
+ * - A comparison: each stated difference in a sentence naming both products with both values,
+ *   then what they share (compare.ts); a family page: its members (family-answer.ts).
  * - A business question: the policy lines, or one labelled line per product of the kind
  *   ("Cork Yoga Block: Dense natural cork ...": never a bare product name).
  * The model engine (model-answer.ts) writes its answer from the same facts.
@@ -18,8 +15,9 @@ import { materialsOf } from '../prompts/product-words';
 import { dedupeKey } from '../generate/text';
 import { oneLine } from '../site/html';
 import { CARE, ORIGIN, USE } from './facets';
-import { theName, type Fact, type ProductSheet } from './facts';
-import { optionDifferences } from './options';
+import { writeComparison } from './compare';
+import { writeFamily } from './family-answer';
+import type { Fact } from './facts';
 import type { Question } from './questions';
 import type { Source } from './site-sources';
 
@@ -32,6 +30,21 @@ export interface AnswerBlock {
   sentences: string[];
   /** List items: fragments of a description, option lines, labelled product lines. */
   items: string[];
+  /** A family's members, each a linked list item with its live offer (family-answer.ts). */
+  members?: MemberLine[];
+}
+
+/** One member of a family page. */
+export interface MemberLine {
+  productId: string;
+  label: string;
+  /** Its AI product page (file path), or null: then the store's page. */
+  path: string | null;
+  url: string;
+  /** What sets it apart beyond its design ("is 1.5 mm thick and weighs 1.1 kg"); '' when nothing does. */
+  detail: string;
+  /** Price and stock as of the build; every publish refreshes them (core/site/offer-slots.ts). */
+  offer: string;
 }
 
 export interface WrittenAnswer {
@@ -78,56 +91,28 @@ function sourcesOf(facts: readonly Fact[]): Source[] {
   return out;
 }
 
-/** The kinds of fact a comparison looks for on both sides. */
-const COMPARED: Array<{ what: string; test: (text: string) => boolean }> = [
-  { what: 'what {it} is made of', test: (t) => materialsOf(t).length > 0 },
-  { what: 'how to care for {it}', test: (t) => CARE.test(t) },
-  { what: 'where {it} comes from', test: (t) => ORIGIN.test(t) },
-];
-
-function comparison(question: Question, said: Set<string>): WrittenAnswer {
-  const [a, b] = question.subjects as [ProductSheet, ProductSheet];
-  // Sentences the store wrote for both (siblings sold under one description) are said once, as what they share.
-  const onB = new Set(b.facts.map((f) => dedupeKey(f.text)));
-  const shared = blockOf(`What ${theName(a.label)} and ${theName(b.label)} share`, a.facts.filter((f) => onB.has(dedupeKey(f.text))), said, 3);
-  const own = [a, b].map((sheet) => {
-    const other = sheet === a ? b : a;
-    // Facts on a dimension the other product also states come first: they compare.
-    const order = sheet.facts.map((f, i) => ({ f, i, s: COMPARED.filter((c) => c.test(f.text) && other.facts.some((o) => c.test(o.text))).length }))
-      .sort((x, y) => y.s - x.s || x.i - y.i).map((x) => x.f);
-    return blockOf(oneLine(sheet.product.name), order, said, 3);
-  });
-  const options = optionDifferences(a, b);
-  // A comparison needs a difference: each side something of its own to say, or an option
-  // value only one of them comes in. Otherwise the store's facts compare nothing: no answer,
-  // so the gate turns the question down as one the store cannot answer.
-  const hasOwn = (block: AnswerBlock) => block.sentences.length + block.items.length > 0;
-  if (!(own.every(hasOwn) || options.differ)) return { blocks: [], uncovered: [], sources: [], engine: 'extractive' };
-  const optionBlock: AnswerBlock = { heading: 'Options', sentences: options.sentences, items: [] };
-  const uncovered: string[] = [];
-  for (const c of COMPARED) {
-    const onA = a.facts.some((f) => c.test(f.text));
-    const onB = b.facts.some((f) => c.test(f.text));
-    if (onA !== onB) {
-      const missing = onA ? b : a;
-      uncovered.push(`The store does not say ${c.what.replace('{it}', theName(missing.label))}.`);
-    }
-  }
-  const blocks = [...own, shared, optionBlock].filter(hasOwn);
-  return { blocks, uncovered, sources: sourcesOf([...a.facts, ...b.facts]), engine: 'extractive' };
-}
 
 /** "The store's product information says nothing more about beginners." */
 function judgementGap(question: Question): string[] {
   const value = question.key.split(':').slice(1).join(':');
   if (question.intent === 'audience') return [`The store's information does not say more about ${value} than this.`];
-  if (question.intent === 'problem') return [`The store's information does not say more about ${value} than this.`];
+  if (question.intent === 'need') return [`The store's information does not say more about ${question.title.replace(/^.* good for (.*)\?$/, '$1')} than this.`];
   return [];
+}
+
+/**
+ * Questions every engine answers extractively: a comparison's sentences are the store's values
+ * side by side and a family page is its members' links and live offers; a model could only
+ * paraphrase them, and a paraphrase can drop a value or a link.
+ */
+export function answeredFromValues(question: Question): boolean {
+  return question.intent === 'comparison' || question.intent === 'family';
 }
 
 export function writeExtractiveAnswer(question: Question): WrittenAnswer {
   const said = new Set<string>();
-  if (question.intent === 'comparison') return comparison(question, said);
+  if (question.intent === 'comparison') return writeComparison(question);
+  if (question.intent === 'family') return writeFamily(question);
   if (question.intent === 'choice') {
     const items = question.subjects.flatMap((sheet) => {
       // Each product by a sentence of its own not said yet: products sharing one description are left out.
@@ -145,5 +130,7 @@ export function writeExtractiveAnswer(question: Question): WrittenAnswer {
 
 /** The answer as plain text, one line per sentence group or item (what the gate and the shingles read). */
 export function answerText(answer: WrittenAnswer): string {
-  return answer.blocks.flatMap((b) => [b.heading ?? '', b.sentences.join(' '), ...b.items]).concat(answer.uncovered).filter(Boolean).join('\n');
+  // A member's offer is left out: prices change without the page's words changing.
+  return answer.blocks.flatMap((b) => [b.heading ?? '', b.sentences.join(' '), ...b.items, ...(b.members ?? []).map((m) => (m.detail ? `${m.label}: ${m.detail}` : m.label))])
+    .concat(answer.uncovered).filter(Boolean).join('\n');
 }

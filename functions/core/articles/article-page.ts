@@ -24,7 +24,8 @@ import { CONTENT_TYPES, escapeHtml, isoSeconds, linkList, oneLine, renderPage, t
 import { SITE_PATHS, aiHref, hrefForFile, publicUrlOfFile } from '../site/paths';
 import { SCHEMA_CONTEXT, organizationId } from '../site/structured-data';
 import type { CatalogProduct, SiteFile } from '../site/types';
-import type { AnswerBlock, WrittenAnswer } from './answers';
+import { offerSlot, withoutOffers } from '../site/offer-slots';
+import type { AnswerBlock, MemberLine, WrittenAnswer } from './answers';
 import { articleFilePath, articlePath as pathOfSlug } from './slugs';
 import type { Source } from './site-sources';
 
@@ -83,8 +84,18 @@ function list(items: readonly string[]): string {
   return items.length ? `<ul>\n${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('\n')}\n</ul>` : '';
 }
 
+/** A family's members: each linked (its AI page, else the store's), with what sets it apart and its live offer. */
+function memberList(members: readonly MemberLine[]): string {
+  if (!members.length) return '';
+  const item = (m: MemberLine) => {
+    const link = `<a href="${escapeHtml(m.path ? hrefForFile(m.path) : m.url)}">${escapeHtml(m.label)}</a>`;
+    return `<li>${link}${m.detail ? `: ${escapeHtml(m.detail)}` : ''} (${offerSlot(m.productId, m.offer)})</li>`;
+  };
+  return `<ul>\n${members.map(item).join('\n')}\n</ul>`;
+}
+
 function blockHtml(block: AnswerBlock): string {
-  const body = [block.sentences.length ? `<p>${escapeHtml(block.sentences.join(' '))}</p>` : '', list(block.items)].filter(Boolean).join('\n');
+  const body = [block.sentences.length ? `<p>${escapeHtml(block.sentences.join(' '))}</p>` : '', list(block.items), memberList(block.members ?? [])].filter(Boolean).join('\n');
   return block.heading ? `<section>\n<h2>${escapeHtml(block.heading)}</h2>\n${body}\n</section>` : body;
 }
 
@@ -173,7 +184,8 @@ export function buildArticleFiles(input: ArticleInput): ArticleBuild {
       body: bodyHtml(input, pageTitle),
     });
   };
-  const hash = contentHash(render({ published: HASH_DATE, checked: HASH_DATE, hash: '' }, neutralTitleYear(title)));
+  // Dates and live offers are not the page's words: neither counts as a change (D112, D36).
+  const hash = contentHash(withoutOffers(render({ published: HASH_DATE, checked: HASH_DATE, hash: '' }, neutralTitleYear(title))));
   const html = render({ published, checked, hash }, title);
   return {
     files: [{ path, content: html, contentType: CONTENT_TYPES.html }],

@@ -5,11 +5,11 @@
  * Rejections keep their reason, so the plan's shortfall says why per question.
  */
 import { answerText, writeExtractiveAnswer, type WrittenAnswer } from './answers';
-import { productSheet, storePolicyFacts, type ProductSheet } from './facts';
+import { articleCatalogue, type ArticleCatalogue } from './catalogue';
+import { storePolicyFacts } from './facts';
 import { aboutKey, gateArticle, type PublishedFingerprint } from './gate';
 import { businessQuestions, productQuestions, type Question } from './questions';
 import type { ArticleSources } from './site-sources';
-import type { CatalogProduct } from '../site/types';
 
 /** A writer: the answer to a question, or why it could not write one (a model answer left empty by the grounding check). */
 export type AnswerWriter = (question: Question) => Promise<WrittenAnswer | { unanswered: string }>;
@@ -36,22 +36,13 @@ export interface ArticleModel {
   forBusiness(businessName: string, catalogue: ArticleCatalogue): { write: AnswerWriter; usage(): ArticleModelUsage };
 }
 
-export interface ArticleCatalogue {
-  sheets: ProductSheet[];
-  byId: Map<string, ProductSheet>;
-}
-
-/** The fact sheets of the current catalogue (products the AI site no longer lists get none). */
-export function articleCatalogue(products: readonly CatalogProduct[], sources: ArticleSources, businessName: string): ArticleCatalogue {
-  const sheets = products.map((p) => productSheet(p, sources, businessName)).filter((s): s is ProductSheet => s !== null);
-  return { sheets, byId: new Map(sheets.map((s) => [s.product.productId, s])) };
-}
+export { articleCatalogue, type ArticleCatalogue };
 
 /** The questions of one entity: a product's, or (null) the business's. */
 export function entityQuestions(catalogue: ArticleCatalogue, productId: string | null, context: { businessName: string; industry: string; sources: ArticleSources }): Question[] {
   if (productId === null) return businessQuestions({ industry: context.industry, policies: storePolicyFacts(context.sources), catalogue: catalogue.sheets, businessName: context.businessName });
   const sheet = catalogue.byId.get(productId);
-  return sheet ? productQuestions(sheet, catalogue.sheets, context.businessName) : [];
+  return sheet ? productQuestions(sheet, catalogue, context.businessName) : [];
 }
 
 export type Reviewed =
@@ -60,7 +51,7 @@ export type Reviewed =
 
 /** What a question is about (gate.ts `aboutKey`): its products, or '' for a business question (a choice between products included). */
 function aboutOf(question: Question): string {
-  return question.intent === 'choice' ? '' : aboutKey(question.subjects.map((s) => s.product.productId));
+  return question.intent === 'choice' ? '' : aboutKey(question.about ?? question.subjects.map((s) => s.product.productId));
 }
 
 /** The fingerprint a published answer leaves for the gate's later checks. */

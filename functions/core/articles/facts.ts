@@ -21,6 +21,8 @@ import { variantsOf } from '../products/variants';
 import { oneLine } from '../site/html';
 import type { CatalogProduct } from '../site/types';
 import { containsName } from '../text/name-match';
+import { attributesOf, type Attribute, type AttributeKey } from './attributes';
+import { jobOf } from './families';
 import { sentencesOf, type ArticleSources, type ProductEntry, type Source, type Statement } from './site-sources';
 
 export interface Fact {
@@ -43,6 +45,10 @@ export interface ProductSheet {
   facts: Fact[];
   /** "Thickness" → ["4 mm", "6 mm"]: options with more than one value. */
   options: Array<{ name: string; values: string[] }>;
+  /** What its facts, then its name, state: material, weight, care ... (attributes.ts). */
+  attributes: Map<AttributeKey, Attribute>;
+  /** What it is for, by its name: "chefs knife", "gyuto", "wooden shed" (families.ts `jobOf`). */
+  job: string;
 }
 
 /** Whether a text ends like a sentence (list fragments do not). */
@@ -101,7 +107,9 @@ export function productSheet(product: CatalogProduct, site: ArticleSources, busi
   // The description is the store's own text; the page summary (a narrative's line) only stands in when there is none.
   const texts = page ? (page.description.length ? page.description : sentencesOf(page.summary)) : sentencesOf(markdownToText(product.description));
   const facts = uniqueFacts(texts.map((text) => ({ text, source, sentence: endsSentence(text), productId: product.productId })));
-  return { product, label, kind: kindOf(product, businessName), page, facts, options: optionsOf(product) };
+  const options = optionsOf(product);
+  const attributes = attributesOf(product.description, oneLine(product.name), options.map((o) => o.name));
+  return { product, label, kind: kindOf(product, businessName), page, facts, options, attributes, job: jobOf(product.name) };
 }
 
 /** The store's shipping and returns lines (its pages, llms.txt), for business articles. */

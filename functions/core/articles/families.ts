@@ -186,7 +186,8 @@ export function productFamilies(products: readonly CatalogProduct[]): Families {
     for (let a = 0; a < joining.length; a++) {
       for (let b = a + 1; b < joining.length; b++) {
         const [ga, gb] = [joining[a]!.group, joining[b]!.group];
-        if (uf.find(ga) === uf.find(gb) || jaccard(textOf(ga), textOf(gb)) < SAME_TEXT) continue;
+        const [ta, tb] = [textOf(ga), textOf(gb)];
+        if (uf.find(ga) === uf.find(gb) || !ta.length || !tb.length || jaccard(ta, tb) < SAME_TEXT) continue;
         uf.union(ga, gb);
         for (const e of [joining[a]!, joining[b]!]) if (e.first) groups[e.group]!.prefixed = true;
       }
@@ -236,6 +237,17 @@ function commonTail(keys: ReadonlyArray<readonly string[]>): number {
   let n = 0;
   while (n < shortest && keys.every((k) => k[k.length - 1 - n] === keys[0]![keys[0]!.length - 1 - n])) n++;
   return Math.max(1, n);
+}
+
+/**
+ * What a product is for, by its name: the head noun of its family key and the word before it
+ * unless that is the first word (a brand or a model line): "Brenner 8-inch Chef's Knife" →
+ * "chefs knife", "Kiso 210 mm Gyuto" → "gyuto", "Woodsman Shiplap Apex Wooden Shed" → "wooden shed".
+ */
+export function jobOf(name: string): string {
+  const keys = keysOf(nameParts(name).tokens).filter((k) => !/\d/.test(k));
+  if (!keys.length) return '';
+  return keys.length >= 3 ? keys.slice(-2).join(' ') : keys[keys.length - 1]!;
 }
 
 /** Whether two products are members of one family. */

@@ -6,7 +6,10 @@
  *
  * Product intents (the product's own facts only; see facts.ts), in this order (a later intent
  * whose evidence is the same facts as an earlier one's is its twin and is not asked):
- *   problem    "Is the X good for preventing slipping?"  a sentence stating that problem
+ *   family     "Which designs does the Combo Yoga Mat come in?"   on a family's first member only
+ *              (families.ts): its members with their links, prices and stock (D37)
+ *   need       "Is the X good for preventing slipping?"   a need of the curated vocabulary
+ *              (needs.ts) a sentence of its text states; never a phrase of the merchant's copy
  *   audience   "Is the X a good choice for beginners?"   a sentence naming those people
  *   use        "What is the X best used for?"            a sentence saying what it is for
  *   materials  "What is the X made of?"                  a sentence naming a material
@@ -14,8 +17,11 @@
  *   care       "How do I care for the X?"                washing, cleaning, storing ...
  *   features   "What are the main features of the X?"    two or more named features
  *   options    "Which colors and sizes does the X come in?"   options with 2+ values
- *   comparison "How does the X compare with the Y?"      Y: same kind, both with 2+ facts,
- *              at most two counterparts, the closest names first (numbered siblings).
+ *   comparison "How does the X compare with the Y?"      Y: same kind, made for the same job
+ *              (by name, or the store's text relates them: a gyuto "is a Japanese chef's
+ *              knife"), never of X's family, and at least two attributes (attributes.ts) on
+ *              which the store's values differ; at most two counterparts, the most
+ *              differences first (D37).
  * Business intents (weekly-100's business share): shipping, returns (the store's policy
  * lines), and per kind with two or more products "Which <kind> should I choose?".
  *
@@ -26,31 +32,49 @@
  */
 import pluralize from 'pluralize';
 import { dedupeKey, singularKey, upperFirst } from '../generate/text';
-import { featuresOf, isBroadKind, kindFromName, materialsOf } from '../prompts/product-words';
+import { featuresOf, materialsOf } from '../prompts/product-words';
 import { containsName } from '../text/name-match';
-import { audiencesIn, CARE, ORIGIN, problemClauses, stating, USE } from './facets';
+import { comparedAttributes, MIN_DIFFERENCES } from './compare';
+import type { CatalogProduct } from '../site/types';
+import type { ArticleCatalogue } from './catalogue';
+import { kindKey } from './catalogue';
+import { audiencesIn, CARE, ORIGIN, stating, USE } from './facets';
 import { endsSentence, theName, verbFor, type Fact, type ProductSheet } from './facts';
+import { sameFamily } from './families';
+import { SHOPPER_NEEDS, statesNeed } from './needs';
 import { optionsSentence } from './options';
 
 /** Longer titles are dropped (schema.org Article `headline`: Google shows at most 110 characters). */
 export const MAX_TITLE_CHARS = 110;
 const MAX_COUNTERPARTS = 2;
-const MAX_PROBLEMS = 3;
+/** Counterparts weighed per product at most (a kind of thousands is sampled by a stable spread). */
+const MAX_CANDIDATES = 200;
+/** Members a family page lists at most. */
+export const MAX_FAMILY_MEMBERS = 60;
+const MAX_NEEDS = 3;
 const MAX_AUDIENCES = 3;
 
-export type Intent = 'use' | 'problem' | 'audience' | 'materials' | 'origin' | 'care' | 'features' | 'options' | 'comparison' | 'shipping' | 'returns' | 'choice';
+export type Intent = 'family' | 'use' | 'need' | 'audience' | 'materials' | 'origin' | 'care' | 'features' | 'options' | 'comparison' | 'shipping' | 'returns' | 'choice';
 
 export interface Question {
   title: string;
-  /** Intent and facet value: `problem:preventing slipping`, `comparison:<product id>`. One question per key. */
+  /** Intent and facet value: `need:slipping`, `comparison:<product id>`, `family`. One question per key. */
   key: string;
   intent: Intent;
   /** The facet's own words: the answer must state them (the gate checks). Empty: any answer answers. */
   facet: string[];
   /** The facts that answer it, the subject's first. */
   evidence: Fact[];
-  /** The products the article is about: the subject, and a comparison's counterpart. */
+  /** The products the article is about: the subject, a comparison's counterpart, a family's members. */
   subjects: ProductSheet[];
+  /** A family page's family: its name, what its members differ by, and every member (those without a sheet too). */
+  family?: { name: string; differs: string; members: CatalogProduct[] };
+  /**
+   * What the question is about for the gate's "same question" rule, when not its subjects: a
+   * comparison is about its products' families, so the Combo mat and the Travel Combo mat are
+   * compared once, not once per colourway.
+   */
+  about?: string[];
 }
 
 /** A facet value fit for a title: no list, no comma, no brackets, 1-4 words. */
@@ -70,27 +94,62 @@ function pairOrder(a: string, b: string): number {
 }
 
 /**
- * Products of the same kind, the closest names first (distinct shared words; ties spread).
- * A broad kind ("brewing gear", "merchandise") holds unlike things: a dripper is compared only
- * with what its name says is the same thing (a shared name word, or the same kind by name).
+ * The products a comparison with `sheet` can be about (see the header): of its kind, made for
+ * its job or related to it by the store's own text, outside its family, with at least
+ * `MIN_DIFFERENCES` attributes the store states differently; the most differences first, then
+ * the closest names, ties spread.
  */
-function counterpartsOf(sheet: ProductSheet, all: readonly ProductSheet[]): ProductSheet[] {
-  const kind = singularKey(sheet.kind);
-  if (kind === 'product') return [];
+function counterpartsOf(sheet: ProductSheet, catalogue: ArticleCatalogue): ProductSheet[] {
+  const kind = kindKey(sheet);
+  if (kind === 'product' || !sheet.job) return [];
+  const jobs = catalogue.byKindAndJob.get(kind) ?? new Map<string, ProductSheet[]>();
+  const ownText = textKey(sheet);
+  const related = (job: string, sheets: readonly ProductSheet[]) =>
+    job === sheet.job || ownText.includes(` ${job} `) || sheets.some((o) => textKey(o).includes(` ${sheet.job} `));
+  const candidates = [...jobs.entries()].filter(([job, sheets]) => job && related(job, sheets)).flatMap(([, sheets]) => sheets)
+    .filter((o) => o.product.productId !== sheet.product.productId && !sameFamily(catalogue.families, sheet.product.productId, o.product.productId))
+    .sort((a, b) => pairOrder(sheet.product.productId, a.product.productId) - pairOrder(sheet.product.productId, b.product.productId))
+    .slice(0, MAX_CANDIDATES);
   const own = new Set(words(sheet.product.name));
-  const byName = kindFromName(sheet.product.name);
-  const broad = isBroadKind(sheet.kind);
-  return all
-    .filter((o) => o.product.productId !== sheet.product.productId && singularKey(o.kind) === kind && o.facts.length >= 2)
-    .map((o) => ({ o, shared: new Set(words(o.product.name).filter((w) => own.has(w))).size }))
-    .filter(({ o, shared }) => !broad || shared > 0 || (byName !== null && kindFromName(o.product.name) === byName))
-    .sort((a, b) => b.shared - a.shared || pairOrder(sheet.product.productId, a.o.product.productId) - pairOrder(sheet.product.productId, b.o.product.productId))
-    .slice(0, MAX_COUNTERPARTS)
-    .map((x) => x.o);
+  const ranked = candidates
+    .map((o) => ({ o, differences: comparedAttributes(sheet, o).differences.length, shared: new Set(words(o.product.name).filter((w) => own.has(w))).size }))
+    .filter((x) => x.differences >= MIN_DIFFERENCES)
+    .sort((a, b) => b.differences - a.differences || b.shared - a.shared);
+  // One counterpart per family: the 6-inch and the 8-inch of one knife would give the same page twice.
+  const families = new Set<string>();
+  const out: ProductSheet[] = [];
+  for (const { o } of ranked) {
+    const family = familyId(catalogue, o);
+    if (families.has(family)) continue;
+    families.add(family);
+    out.push(o);
+    if (out.length >= MAX_COUNTERPARTS) break;
+  }
+  return out;
+}
+
+/** A product's family's id, or its own when it is in none. */
+function familyId(catalogue: ArticleCatalogue, sheet: ProductSheet): string {
+  return catalogue.families.of.get(sheet.product.productId)?.id ?? sheet.product.productId;
+}
+
+/** A sheet's facts as one key, apostrophes dropped as in a job ("chef's knife" → "chefs knife"). */
+function textKey(sheet: ProductSheet): string {
+  return ` ${dedupeKey(sheet.facts.map((f) => f.text).join(' ').replace(/['’]/g, ''))} `;
+}
+
+/** The family page, on the family's first member (see the header). */
+function familyQuestion(sheet: ProductSheet, catalogue: ArticleCatalogue): { title: string; members: ProductSheet[]; family: NonNullable<Question['family']> } | null {
+  const family = catalogue.families.of.get(sheet.product.productId);
+  if (!family || family.id !== sheet.product.productId) return null;
+  const members = family.members.map((m) => catalogue.byId.get(m.productId)).filter((m): m is ProductSheet => m !== undefined).slice(0, MAX_FAMILY_MEMBERS);
+  if (!members.length || family.members.length < 2 || !family.name) return null;
+  const the = theName(family.name);
+  return { title: `Which ${family.differs} ${verbFor(family.name) === 'are' ? 'do' : 'does'} ${the} come in?`, members, family: { name: family.name, differs: family.differs, members: family.members.slice(0, MAX_FAMILY_MEMBERS) } };
 }
 
 /** Every question one product's facts can answer (see the header), in intent order. */
-export function productQuestions(sheet: ProductSheet, catalogue: readonly ProductSheet[], businessName: string): Question[] {
+export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogue, businessName: string): Question[] {
   const the = theName(sheet.label);
   const be = verbFor(sheet.label);
   const facts = sheet.facts;
@@ -100,8 +159,14 @@ export function productQuestions(sheet: ProductSheet, catalogue: readonly Produc
     out.push({ title, key: value ? `${intent}:${value}` : intent, intent, facet, evidence, subjects });
   };
 
-  const problems = [...new Set(facts.flatMap((f) => problemClauses(f.text, businessName)))].filter(titleValue).slice(0, MAX_PROBLEMS);
-  for (const problem of problems) add('problem', problem, `${upperFirst(be)} ${the} good for ${problem}?`, stating(facts, problem), words(problem));
+  const family = familyQuestion(sheet, catalogue);
+  if (family && !containsName(family.title, businessName)) {
+    out.push({ title: family.title, key: 'family', intent: 'family', facet: [], evidence: family.members.flatMap((m) => m.facts.slice(0, 1)), subjects: family.members, family: family.family });
+  }
+
+  const needs = SHOPPER_NEEDS.map((need) => ({ need, evidence: facts.filter((f) => statesNeed(f.text, need)) })).filter((n) => n.evidence.length).slice(0, MAX_NEEDS);
+  // The facet: the need's word the store's sentence uses ("slip" of "non-slip"; none for "IP67").
+  for (const { need, evidence } of needs) add('need', need.id, `${upperFirst(be)} ${the} good for ${need.phrase}?`, evidence, need.facet.filter((w) => evidence.some((f) => f.text.toLowerCase().includes(w))).slice(0, 1));
 
   const audiences = [...new Set(facts.flatMap((f) => audiencesIn(f.text)))].filter(titleValue).slice(0, MAX_AUDIENCES);
   for (const audience of audiences) add('audience', audience, `${upperFirst(be)} ${the} a good choice for ${audience}?`, stating(facts, audience.replace(/s$/, '')), words(audience));
@@ -127,12 +192,12 @@ export function productQuestions(sheet: ProductSheet, catalogue: readonly Produc
     if (names.every(titleValue)) add('options', null, `Which ${names.join(' and ')} ${be === 'is' ? 'does' : 'do'} ${the} come in?`, [valueFact], names.flatMap(words).slice(0, 1));
   }
 
-  if (facts.length >= 2) {
-    for (const other of counterpartsOf(sheet, catalogue)) {
-      if (containsName(other.label, businessName)) continue;
-      add('comparison', other.product.productId, `How ${be === 'is' ? 'does' : 'do'} ${the} compare with ${theName(other.label)}?`,
-        [...facts, ...other.facts], words(other.label).filter((w) => !words(sheet.label).includes(w)), [sheet, other]);
-    }
+  for (const other of counterpartsOf(sheet, catalogue)) {
+    if (containsName(other.label, businessName)) continue;
+    add('comparison', other.product.productId, `How ${be === 'is' ? 'does' : 'do'} ${the} compare with ${theName(other.label)}?`,
+      [...facts, ...other.facts], words(other.label).filter((w) => !words(sheet.label).includes(w)), [sheet, other]);
+    const question = out[out.length - 1];
+    if (question?.key === `comparison:${other.product.productId}`) question.about = [familyId(catalogue, sheet), familyId(catalogue, other)];
   }
   return dropRepeatedEvidence(out);
 }
@@ -142,7 +207,7 @@ function dropRepeatedEvidence(questions: Question[]): Question[] {
   const seen = new Set<string>();
   return questions.filter((q) => {
     const key = q.evidence.map((f) => dedupeKey(f.text)).sort().join('|');
-    if (q.intent !== 'comparison' && seen.has(key)) return false;
+    if (q.intent !== 'comparison' && q.intent !== 'family' && seen.has(key)) return false;
     seen.add(key);
     return true;
   });

@@ -93,58 +93,24 @@ describe('extractive answers', () => {
     expect(answerText(writeExtractiveAnswer(care))).toBe('Wipe with a soft cloth and dry after each use.');
   });
 
-  test('a comparison states each product under its own name, and what only one side says', () => {
-    const comparison = entityQuestions(catalogue, 'copper-kettle', context).find((q) => q.intent === 'comparison')!;
-    expect(comparison.title).toBe('How does the Copper Whistling Kettle compare with the Steel Stovetop Kettle?');
-    const answer = writeExtractiveAnswer(comparison);
-    expect(answer.blocks.map((b) => b.heading)).toEqual(['Copper Whistling Kettle', 'Steel Stovetop Kettle']);
-    expect(answer.uncovered).toContain('The store does not say how to care for the Steel Stovetop Kettle.');
+  test('two kettles made for different jobs, with one stated difference, are not compared (D37)', () => {
+    // A whistling kettle and a stovetop kettle: copper against stainless steel is one difference, and neither text relates them.
+    expect(entityQuestions(catalogue, 'copper-kettle', context).some((q) => q.intent === 'comparison')).toBe(false);
   });
 
-  test('two siblings sold under one description compare nothing: the gate turns the comparison down', async () => {
+  test('two siblings sold under one description compare nothing: no comparison is planned', () => {
     const TOTE = 'A roomy canvas bag with a zip pocket for keys and a phone. Fits mats up to 6mm thick.';
     const siblings: StoreSnapshot = { ...snapshot, products: [
       product('canvas-bag-tote', 'Canvas Mat Bag Tote', 'Yoga Bag', TOTE),
       product('canvas-bag-sling', 'Canvas Mat Bag Sling', 'Yoga Bag', TOTE),
     ] };
     const site = siteOf(siblings);
-    const comparison = entityQuestions(site.catalogue, 'canvas-bag-tote', site.context).find((q) => q.intent === 'comparison')!;
-    expect(comparison.title).toBe('How does the Canvas Mat Bag Tote compare with the Canvas Mat Bag Sling?');
-    expect(writeExtractiveAnswer(comparison).blocks).toEqual([]);
-    expect(await reviewQuestion(comparison, extractiveWriter, [])).toMatchObject({ ok: false, reason: 'the store\'s facts do not answer the question' });
+    expect(entityQuestions(site.catalogue, 'canvas-bag-tote', site.context).filter((q) => q.intent === 'comparison')).toEqual([]);
   });
 
   test('an options answer is a sentence naming every value, not a data line (D178)', () => {
     const options = entityQuestions(catalogue, 'steel-kettle', context).find((q) => q.intent === 'options')!;
     expect(answerText(writeExtractiveAnswer(options))).toBe('The Steel Stovetop Kettle comes in two colors (Silver and Black).');
-  });
-
-  test('siblings under one description compare by what they share and the option values only one comes in (D178)', async () => {
-    const TOWEL = 'Soft microfiber towel that absorbs sweat. Do not tumble dry.';
-    const towel = (handle: string, name: string, colors: string[]) => product(handle, name, 'Yoga Towel', TOWEL, {
-      optionNames: ['Size', 'Color'],
-      variants: colors.flatMap((c, i) => ['Hand', 'Mat Size'].map((size, k) => ({
-        id: `${handle}-${i}-${k}`, title: `${size} / ${c}`, options: [size, c], price: '20.00', compareAtPrice: null, available: true, sku: null, gtin: null,
-      }))),
-    });
-    const siblings: StoreSnapshot = { ...snapshot, products: [
-      towel('towel-1', 'Microfiber Yoga Towel 1', ['Matte Black', 'Sage Green']),
-      towel('towel-2', 'Microfiber Yoga Towel 2', ['Sage Green', 'Dusty Rose']),
-      towel('towel-3', 'Microfiber Yoga Towel 3', ['Matte Black', 'Sage Green']),
-    ] };
-    const site = siteOf(siblings);
-    const compare = (id: string, other: string) => entityQuestions(site.catalogue, id, site.context).find((q) => q.intent === 'comparison' && q.key === `comparison:${other}`)!;
-    const answer = writeExtractiveAnswer(compare('towel-1', 'towel-2'));
-    expect(answer.blocks).toEqual([
-      { heading: 'What the Microfiber Yoga Towel 1 and the Microfiber Yoga Towel 2 share', sentences: ['Soft microfiber towel that absorbs sweat.', 'Do not tumble dry.'], items: [] },
-      { heading: 'Options', items: [], sentences: [
-        'Sizes: both come in Hand and Mat Size.',
-        'Colors: both come in Sage Green; only the Microfiber Yoga Towel 1 comes in Matte Black; only the Microfiber Yoga Towel 2 comes in Dusty Rose.',
-      ] },
-    ]);
-    expect(await reviewQuestion(compare('towel-1', 'towel-2'), extractiveWriter, [])).toMatchObject({ ok: true });
-    // Same description, same options: nothing tells them apart, so no page.
-    expect(writeExtractiveAnswer(compare('towel-1', 'towel-3')).blocks).toEqual([]);
   });
 
   test('the near-copy rule reads product names as one word: pages alike but for the product they name are copies (D178)', () => {
@@ -233,7 +199,7 @@ describe('the quality gate (D35)', () => {
 describe('a real-shaped store as a whole (the bench figures)', () => {
   test('the yoga store: every article answers its facet, none quotes another product, no near-copy pair', async () => {
     const report = await storeArticles('yoga', yogaSnapshot());
-    expect(report.quality.published).toBeGreaterThanOrEqual(40);
+    expect(report.quality.published).toBeGreaterThanOrEqual(30);
     expect(report.quality.answering).toBe(1);
     expect(report.quality.offTopicSentences).toBe(0);
     expect(report.quality.nearCopyPairs).toBe(0);

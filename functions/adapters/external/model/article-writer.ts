@@ -10,11 +10,13 @@
  *   check), and the usage says how many fell back and why.
  * - Cost units: the tokens the API reports (`usage.total_tokens`), summed per business batch.
  * - An answer the check empties is not published (the gate's reason says so).
+ * - Comparisons and family pages are written from the store's values by the extractive engine
+ *   (answers.ts `answeredFromValues`): no call is made for them.
  * Dropped sentences are counted and logged with what the store's content lacked; never the key.
  */
 import type { Logger } from '../../../logger';
 import type { ArticleCatalogue, ArticleModel, ArticleModelUsage } from '../../../core/articles/compose';
-import { writeExtractiveAnswer } from '../../../core/articles/answers';
+import { answeredFromValues, writeExtractiveAnswer } from '../../../core/articles/answers';
 import { articleMessages, groundedAnswer, parseArticleAnswer } from '../../../core/articles/model-answer';
 import type { Question } from '../../../core/articles/questions';
 import type { PlatformLimiter } from '../../../ports';
@@ -36,6 +38,7 @@ export function createModelArticleWriter(options: ChatClientOptions & { log: Log
         if (!usage.fallback_reasons.includes(reason) && usage.fallback_reasons.length < 5) usage.fallback_reasons.push(reason);
       };
       const write = async (question: Question) => {
+        if (answeredFromValues(question)) return writeExtractiveAnswer(question);
         const slot = limiter ? await limiter.acquire('article_model') : { ok: true as const, release: async () => undefined };
         if (!slot.ok) {
           fallBack(slot.reason);

@@ -1,0 +1,203 @@
+/**
+ * The facts of a product a comparison lines up (D37): material, hardness, weight, capacity,
+ * dimensions, thickness, length, care, origin, battery life, protection rating, power, warranty
+ * and how long it keeps drinks cold or hot, each read from the store's own words (the product's
+ * quoted facts, then its name) with the value as the store wrote it. A value nothing states is
+ * absent: nothing is guessed. Prices are not compared: they change without the article being
+ * rebuilt (D36). Pure.
+ *
+ *   "Blade: 210 mm VG-10 stainless steel core, hardened to 60 HRC" → material "VG-10 stainless
+ *   steel", hardness "60 HRC", length "210 mm"; "Hand wash only ... never in the dishwasher" →
+ *   care "hand wash only"; "Made in Japan" → origin "made in Japan".
+ *
+ * Each attribute says itself in a sentence (`says`): "is hardened to 60 HRC", "weighs 180 g".
+ */
+import { markdownToText, splitSentences } from '../generate/text';
+import { materialsOf } from '../prompts/product-words';
+
+export type AttributeKey =
+  | 'material' | 'hardness' | 'weight' | 'capacity' | 'dimensions' | 'thickness' | 'length' | 'care' | 'origin'
+  | 'battery' | 'rating' | 'power' | 'warranty' | 'cold' | 'hot';
+
+export interface Attribute {
+  key: AttributeKey;
+  /** As the store wrote it ("60 HRC", "Seki, Japan"). */
+  value: string;
+  /** What two values are compared by (units folded: "1.5 kg" = "1500 g"). */
+  norm: string;
+}
+
+const NUM = String.raw`(\d+(?:[.,]\d+)?)`;
+
+function num(text: string): number {
+  return Number(text.replace(',', '.'));
+}
+
+/** Grams, millilitres, millimetres: two values of one attribute compare by these. */
+const SCALE: Record<string, number> = {
+  g: 1, gram: 1, grams: 1, kg: 1000, kilogram: 1000, kilograms: 1000, lb: 453.6, lbs: 453.6, pound: 453.6, pounds: 453.6,
+  ml: 1, millilitre: 1, millilitres: 1, milliliter: 1, milliliters: 1, cl: 10, l: 1000, litre: 1000, litres: 1000, liter: 1000, liters: 1000, ltr: 1000,
+  qt: 946.4, quart: 946.4, quarts: 946.4, oz: 29.57, 'fl oz': 29.57, gal: 3785, gallon: 3785, gallons: 3785,
+  mm: 1, cm: 10, m: 1000, in: 25.4, inch: 25.4, inches: 25.4, '"': 25.4, ft: 304.8, feet: 304.8, foot: 304.8,
+};
+
+function measured(value: string, unit: string): string {
+  const u = unit.toLowerCase().replace(/\.\s?/, ' ').replace(/\s+/g, ' ').trim();
+  const scale = SCALE[u] ?? SCALE[u.replace(/s$/, '')];
+  return scale ? String(Math.round(num(value) * scale)) : `${num(value)} ${u}`;
+}
+
+interface Reader {
+  key: AttributeKey;
+  read: (text: string) => { value: string; norm: string } | null;
+  /** Of every line's value, the one that holds (default: the name's, else the first line's). */
+  pick?: (found: Array<{ value: string; norm: string }>, fromName: { value: string; norm: string } | null, text: string) => { value: string; norm: string };
+}
+
+const DENIED_BEFORE = /\b(?:not|never|no|isn'?t|aren'?t)\b[^.;]{0,25}$/i;
+
+function affirmed(text: string, re: RegExp): RegExpExecArray | null {
+  const m = re.exec(text);
+  return m && !DENIED_BEFORE.test(text.slice(0, m.index)) ? m : null;
+}
+
+const STEEL = /\b([A-Z][A-Za-z]*-?\d[A-Za-z0-9-]*|\d{3,4}[A-Z]?)\s+((?:(?:high[- ]carbon|carbon|stainless|damascus|powder)\s+)*steel)\b/;
+const CARE: Array<{ re: RegExp; value: string }> = [
+  { re: /\bdishwasher[- ]safe\b|\bsafe (?:in|for) the dishwasher\b/i, value: 'dishwasher-safe' },
+  { re: /\bhand[- ]wash(?:ing)?(?: only)?\b|\bwash(?:ed)? by hand\b/i, value: 'hand wash only' },
+  { re: /\bmachine[- ]wash(?:able)?\b/i, value: 'machine washable' },
+  { re: /\bwipe(?:s)? clean\b/i, value: 'wipe clean' },
+];
+const ORIGIN = /\b([Mm]ade|[Cc]rafted|[Ff]orged|[Hh]andmade|[Pp]roduced|[Aa]ssembled|[Pp]rinted|[Ww]oven|[Ss]ewn|[Bb]uilt) in ((?:the )?\p{Lu}[\p{L}'-]+(?:(?:,\s*| )\p{Lu}[\p{L}'-]+){0,2})(?=[\s.,;:!)]|$)/u;
+/** Materials of sheds, boards and bags the prompt list leaves out (it names what shoppers search by). */
+const MORE_MATERIALS = /\b(plastic|timber|oak|walnut|pine|spruce|acacia|teak|vinyl|resin|polyester|nylon|polypropylene|enamel)\b/gi;
+
+/** The materials a text names, in its order: the shared list's, then these. */
+function materialsIn(text: string): string[] {
+  const more = [...text.matchAll(MORE_MATERIALS)].map((m) => m[1]!.toLowerCase());
+  return [...new Set([...materialsOf(text), ...more])];
+}
+
+/** One material, two spellings. */
+const SPELLING: Record<string, string> = { aluminium: 'aluminum', 'stainless-steel': 'stainless steel', timber: 'wood' };
+const LENGTH_CONTEXT = /\b(?:blade|length|long)\b|^name:/i;
+const DRINK_WORDS = /\b(?:cup|tumbler|bottle|mug|jar|flask|jug|glass|pint|holds?|capacity|drinks?|water|coffee|tea)\b/i;
+
+const READERS: Reader[] = [
+  { key: 'hardness', read: (t) => { const m = /\b(\d{2})(?:\s*(?:±|\+\/-|-)\s*\d)?\s*(?:HRC|HRc|Rockwell)\b/.exec(t); return m ? { value: `${m[1]} HRC`, norm: m[1]! } : null; } },
+  {
+    key: 'material', read: (t) => {
+      const steel = STEEL.exec(t);
+      if (steel) return { value: `${steel[1]} ${steel[2]!.toLowerCase()}`, norm: steel[1]!.toLowerCase().replace(/-/g, '') };
+      const materials = materialsIn(t.replace(/^name:\s*/i, '')).slice(0, 2);
+      return materials.length ? { value: materials.join(' and '), norm: materials.map((m) => SPELLING[m] ?? m).sort().join('+') } : null;
+    },
+    /**
+     * A product is made of what its name says ("Plastic Shed"), else of what its text names most
+     * ("wood" of a cabin, not the "glass" of its windows).
+     */
+    pick: (found, fromName, text) => {
+      if (fromName) return fromName;
+      const mentions = (f: { value: string }) => f.value.split(' and ').reduce((n, m) => n + (text.match(new RegExp(`\\b${m}\\b`, 'gi'))?.length ?? 0), 0);
+      return found.reduce((best, f) => (mentions(f) > mentions(best) ? f : best));
+    },
+  },
+  // Case matters: "2G" is a two-gang socket, "4G" a network; a weight is "180 g" or "1.2 kg".
+  { key: 'weight', read: (t) => { const m = new RegExp(String.raw`(?<![\d.,])${NUM}\s*(kg|KG|Kg|g|grams?|kilograms?|lbs?|LBS?|pounds?)\b`).exec(t); return m ? { value: `${m[1]} ${m[2]!.toLowerCase()}`, norm: measured(m[1]!, m[2]!) } : null; } },
+  {
+    key: 'capacity', read: (t) => {
+      const m = new RegExp(String.raw`(?<![\d.,])${NUM}\s*(ml|millilit(?:re|er)s?|cl|l|lit(?:re|er)s?|ltr|qt|quarts?|fl\.?\s?oz|oz|gallons?|gal)\b`, 'i').exec(t);
+      if (!m || (/^oz$/i.test(m[2]!) && !DRINK_WORDS.test(t))) return null;
+      return { value: `${m[1]} ${m[2]!.replace(/^OZ$/, 'oz').replace(/^QT$/, 'qt')}`, norm: measured(m[1]!, m[2]!) };
+    },
+  },
+  {
+    key: 'dimensions', read: (t) => {
+      const u = String.raw`(mm|cm|m|in|inches|ft|feet|")?`;
+      const m = new RegExp(String.raw`(?<![\d.,])${NUM}\s*${u}\s*(?:x|×)\s*${NUM}\s*${u}(?:\s*(?:x|×)\s*${NUM})?\s*${u}(?![\p{L}\d])`, 'iu').exec(t);
+      if (!m) return null;
+      const figures = [m[1], m[3], m[5]].filter(Boolean) as string[];
+      const unit = m[6] ?? m[4] ?? m[2] ?? '';
+      return { value: `${figures.join(' x ')}${unit ? ` ${unit}` : ''}`, norm: `${figures.map((f) => (unit ? measured(f, unit) : f)).join('x')}` };
+    },
+  },
+  { key: 'thickness', read: (t) => { const m = new RegExp(String.raw`${NUM}\s*(mm|cm)\s*thick\b|thickness:?\s*${NUM}\s*(mm|cm)`, 'i').exec(t); if (!m) return null; const [n, u] = m[1] ? [m[1], m[2]!] : [m[3]!, m[4]!]; return { value: `${n} ${u}`, norm: measured(n, u) }; } },
+  {
+    // A blade's or a board's length: said as one ("Blade: 210 mm", "8-inch knife" in a name), never any figure in millimetres.
+    key: 'length', read: (t) => {
+      if (!LENGTH_CONTEXT.test(t)) return null;
+      const m = new RegExp(String.raw`(?<![\d.,x×]\s?)(?<![\d.,])${NUM}(?:\s*|-)(mm|cm|inch|inches|in|")(?![\p{L}\d])(?!\s*(?:x|×|thick))`, 'iu').exec(t);
+      return m ? { value: /inch|in|"/i.test(m[2]!) ? `${m[1]} inches` : `${m[1]} ${m[2]}`, norm: measured(m[1]!, m[2]!) } : null;
+    },
+  },
+  { key: 'care', read: (t) => { for (const c of CARE) if (affirmed(t, c.re)) return { value: c.value, norm: c.value }; return null; } },
+  { key: 'origin', read: (t) => { const m = ORIGIN.exec(t); return m ? { value: `${m[1]!.toLowerCase()} in ${m[2]}`, norm: m[2]!.toLowerCase().split(/,\s*/).pop()! } : null; } },
+  { key: 'battery', read: (t) => { const m = /(\d+)\s*(?:hours?|hrs?|h)\b[^.]{0,30}\b(?:battery|playback|play ?time|listening)|\b(?:battery(?: life)?|playback|play ?time)\b[^.]{0,30}?(\d+)\s*(?:hours?|hrs?|h)\b/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n} hours`, norm: n } : null; } },
+  { key: 'rating', read: (t) => { const m = /\b(IPX?\d{1,2})\b/.exec(t); return m ? { value: m[1]!, norm: m[1]!.toUpperCase() } : null; } },
+  { key: 'power', read: (t) => { const m = new RegExp(String.raw`(?<![\d.,])${NUM}\s*(W|watts?)\b`).exec(t); return m ? { value: `${m[1]} W`, norm: String(num(m[1]!)) } : null; } },
+  { key: 'warranty', read: (t) => { const m = /\b(\d+)[- ](?:year|yr)s?\b[^.]{0,15}\bwarranty|\bwarranty\b[^.]{0,20}?\b(\d+)\s*years?/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n}-year warranty`, norm: n } : null; } },
+  { key: 'cold', read: (t) => { const m = /\b(?:cold|iced?|chilled)\b[^.]{0,20}?\b(?:for )?(?:up to )?(\d+)\s*(?:hours?|hrs?|h)\b|\b(\d+)\s*(?:hours?|hrs?)\s*(?:cold|iced)\b/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n} hours`, norm: n } : null; } },
+  { key: 'hot', read: (t) => { const m = /\b(?:hot|warm)\b[^.]{0,20}?\b(?:for )?(?:up to )?(\d+)\s*(?:hours?|hrs?|h)\b|\b(\d+)\s*(?:hours?|hrs?)\s*(?:hot|warm)\b/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n} hours`, norm: n } : null; } },
+];
+
+/** Figures that belong to one variant when a product is sold in several sizes. */
+const SIZED: readonly AttributeKey[] = ['dimensions', 'length', 'capacity', 'weight', 'thickness'];
+const SIZE_OPTION = /size|dimension|length|capacity|volume|thickness|weight|\bcm\b|\bmm\b|\boz\b|\bft\b/i;
+
+/**
+ * The attributes a product's name, then its description (the store's text, line by line)
+ * state: the name's value when it states one (the merchant's own "IP44 Wall Light"), else the
+ * first line's. Short spec lines count ("Weight: 180 g"): a value needs no sentence around it.
+ * A product sold in several sizes (an option named Size, Capacity ...) has no one size: its
+ * figures are left out.
+ */
+export function attributesOf(description: string, name: string, optionNames: readonly string[] = []): Map<AttributeKey, Attribute> {
+  const nameLine = `Name: ${name}`;
+  const text = markdownToText(description);
+  const lines = text.split('\n').flatMap((line) => splitSentences(line));
+  const out = new Map<AttributeKey, Attribute>();
+  for (const reader of READERS) {
+    const fromName = reader.read(nameLine);
+    const found = lines.map(reader.read).filter((f) => f !== null);
+    const value = reader.pick && found.length ? reader.pick(found, fromName, text) : fromName ?? found[0];
+    if (value) out.set(reader.key, { key: reader.key, ...value });
+  }
+  // A product with a length and a width has no single length: a figure in its name is something else ("44mm" logs).
+  if (out.has('dimensions')) out.delete('length');
+  if (optionNames.some((o) => SIZE_OPTION.test(o))) for (const key of SIZED) out.delete(key);
+  return out;
+}
+
+/**
+ * Whether two values of one attribute differ. Materials differ only when neither names the
+ * other ("stainless steel" and "steel" may be one steel; "oak" and "walnut" differ).
+ */
+export function differ(a: Attribute, b: Attribute): boolean {
+  if (a.norm === b.norm) return false;
+  if (a.key !== 'material') return true;
+  const [x, y] = [a.value.toLowerCase(), b.value.toLowerCase()];
+  return !x.includes(y) && !y.includes(x);
+}
+
+/** How an attribute reads after its subject: "is hardened to 60 HRC" ("are hardened ..." for a plural subject). */
+export function says(attribute: Attribute, plural: boolean): string {
+  const be = plural ? 'are' : 'is';
+  const v = attribute.value;
+  switch (attribute.key) {
+    case 'material': return `${be} made of ${v}`;
+    case 'hardness': return `${be} hardened to ${v}`;
+    case 'weight': return `${plural ? 'weigh' : 'weighs'} ${v}`;
+    case 'capacity': return `${plural ? 'hold' : 'holds'} ${v}`;
+    case 'dimensions': return `${plural ? 'measure' : 'measures'} ${v}`;
+    case 'thickness': return `${be} ${v} thick`;
+    case 'length': return `${plural ? 'measure' : 'measures'} ${v}`;
+    case 'care': return v === 'hand wash only' ? `${plural ? 'are' : 'is'} hand wash only` : v === 'wipe clean' ? `${plural ? 'wipe' : 'wipes'} clean` : `${be} ${v}`;
+    case 'origin': return `${be} ${v}`;
+    case 'battery': return `${plural ? 'run' : 'runs'} for ${v} on a charge`;
+    case 'rating': return `${be} rated ${v}`;
+    case 'power': return `${be} rated at ${v}`;
+    case 'warranty': return `${plural ? 'come' : 'comes'} with a ${v}`;
+    case 'cold': return `${plural ? 'keep' : 'keeps'} drinks cold for ${v}`;
+    case 'hot': return `${plural ? 'keep' : 'keeps'} drinks hot for ${v}`;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The fact sheets of a store's current catalogue, as the article planner reads them: every
+ * product the AI site lists (facts.ts), the product families among them (families.ts), and
+ * the sheets by kind and by job, so a comparison looks only among products of one kind made
+ * for one job (questions.ts) instead of the whole catalogue.
+ */
+import { singularKey } from '../generate/text';
+import type { CatalogProduct } from '../site/types';
+import { productFamilies, type Families } from './families';
+import { productSheet, type ProductSheet } from './facts';
+import type { ArticleSources } from './site-sources';
+
+export interface ArticleCatalogue {
+  sheets: ProductSheet[];
+  byId: Map<string, ProductSheet>;
+  families: Families;
+  /** Kind (singular key) → job → sheets, in catalogue order. */
+  byKindAndJob: Map<string, Map<string, ProductSheet[]>>;
+}
+
+/** The kind a comparison groups by ("yoga mat" for "Yoga Mats"). */
+export function kindKey(sheet: ProductSheet): string {
+  return singularKey(sheet.kind);
+}
+
+/** The fact sheets of the current catalogue (products the AI site no longer lists get none). */
+export function articleCatalogue(products: readonly CatalogProduct[], sources: ArticleSources, businessName: string): ArticleCatalogue {
+  const sheets = products.map((p) => productSheet(p, sources, businessName)).filter((s): s is ProductSheet => s !== null);
+  const byKindAndJob = new Map<string, Map<string, ProductSheet[]>>();
+  for (const sheet of sheets) {
+    const jobs = byKindAndJob.get(kindKey(sheet)) ?? new Map<string, ProductSheet[]>();
+    byKindAndJob.set(kindKey(sheet), jobs);
+    jobs.set(sheet.job, [...(jobs.get(sheet.job) ?? []), sheet]);
+  }
+  return { sheets, byId: new Map(sheets.map((s) => [s.product.productId, s])), families: productFamilies(sheets.map((s) => s.product)), byKindAndJob };
+}

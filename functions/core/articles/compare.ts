@@ -1,0 +1,78 @@
+/**
+ * A comparison that compares (D37): the attributes two products' store texts both state
+ * (attributes.ts), each difference said in one sentence naming both products with both values,
+ * then what they share, then which suits whom where the store's own words say so. Published
+ * only with at least `MIN_DIFFERENCES` stated differences: two descriptions side by side, or
+ * two prints of one mat, compare nothing.
+ *
+ *   "The Kiso 210 mm Gyuto is hardened to 60 HRC, while the Brenner 8-inch Chef's Knife is
+ *    hardened to 56 HRC."   "Both are made of stainless steel."
+ *   "The store suggests the Brenner 6-inch Chef's Knife for small hands; it says nothing of the kind about ..."
+ */
+import { upperFirst } from '../generate/text';
+import { differ, says, type Attribute, type AttributeKey } from './attributes';
+import { audiencesIn } from './facets';
+import { theName, verbFor, type ProductSheet } from './facts';
+import { optionDifferences } from './options';
+import type { AnswerBlock, WrittenAnswer } from './answers';
+import type { Question } from './questions';
+import type { Source } from './site-sources';
+
+/** Stated differences a comparison needs to be published. */
+export const MIN_DIFFERENCES = 2;
+
+export interface ComparedAttributes {
+  differences: Array<{ key: AttributeKey; a: Attribute; b: Attribute }>;
+  shared: Attribute[];
+}
+
+/** The attributes both products state, split into those whose values differ and those they share. */
+export function comparedAttributes(a: ProductSheet, b: ProductSheet): ComparedAttributes {
+  const out: ComparedAttributes = { differences: [], shared: [] };
+  for (const [key, x] of a.attributes) {
+    const y = b.attributes.get(key);
+    if (!y) continue;
+    if (x.norm === y.norm) out.shared.push(x);
+    else if (differ(x, y)) out.differences.push({ key, a: x, b: y });
+  }
+  return out;
+}
+
+const plural = (sheet: ProductSheet) => verbFor(sheet.label) === 'are';
+
+/** "The A is hardened to 60 HRC, while the B is hardened to 56 HRC." */
+function differenceSentence(a: ProductSheet, b: ProductSheet, d: ComparedAttributes['differences'][number]): string {
+  return `${upperFirst(theName(a.label))} ${says(d.a, plural(a))}, while ${theName(b.label)} ${says(d.b, plural(b))}.`;
+}
+
+/** Who the store says each one is for, where it says so of one and not the other. */
+function suitsWhom(a: ProductSheet, b: ProductSheet): string[] {
+  const of = (s: ProductSheet) => [...new Set(s.facts.flatMap((f) => audiencesIn(f.text)))];
+  const [forA, forB] = [of(a), of(b)];
+  const onlyA = forA.filter((x) => !forB.includes(x));
+  const onlyB = forB.filter((x) => !forA.includes(x));
+  if (onlyA.length && onlyB.length) return [`The store suggests ${theName(a.label)} for ${onlyA[0]} and ${theName(b.label)} for ${onlyB[0]}.`];
+  const [who, sheet, other] = onlyA.length ? [onlyA[0], a, b] : onlyB.length ? [onlyB[0], b, a] : [null, a, b];
+  return who ? [`The store suggests ${theName(sheet.label)} for ${who}; it says nothing of the kind about ${theName(other.label)}.`] : [];
+}
+
+function sourcesOf(sheets: readonly ProductSheet[]): Source[] {
+  const out: Source[] = [];
+  for (const f of sheets.flatMap((s) => s.facts)) if (f.source.path && !out.some((s) => s.path === f.source.path)) out.push(f.source);
+  return out;
+}
+
+/** The extractive answer of a comparison (see the header); no blocks when it has too few differences. */
+export function writeComparison(question: Question): WrittenAnswer {
+  const [a, b] = question.subjects as [ProductSheet, ProductSheet];
+  const compared = comparedAttributes(a, b);
+  if (compared.differences.length < MIN_DIFFERENCES) return { blocks: [], uncovered: [], sources: [], engine: 'extractive' };
+  const options = optionDifferences(a, b);
+  const blocks: AnswerBlock[] = [
+    { heading: 'How they differ', sentences: compared.differences.map((d) => differenceSentence(a, b, d)), items: [] },
+    { heading: 'What they share', sentences: compared.shared.map((s) => `Both ${says(s, true)}.`), items: [] },
+    { heading: 'Options', sentences: options.differ ? options.sentences : [], items: [] },
+    { heading: 'Which suits whom', sentences: suitsWhom(a, b), items: [] },
+  ].filter((block) => block.sentences.length);
+  return { blocks, uncovered: [], sources: sourcesOf([a, b]), engine: 'extractive' };
+}

@@ -1,0 +1,66 @@
+/**
+ * The page of a product family (D37): "Which designs does the Combo Yoga Mat come in?" answered
+ * by the family's members, each with its link, its price and stock (live offer slots the publish
+ * refreshes from the current catalogue, core/site/offer-slots.ts, so they are never stale: D36)
+ * and what sets it apart beyond its design when the store states something (thickness, weight,
+ * capacity ...); then what every member shares.
+ */
+import { joinList, upperFirst } from '../generate/text';
+import { oneLine } from '../site/html';
+import { offerText } from '../site/offer-slots';
+import type { CatalogProduct } from '../site/types';
+import { attributesOf, says, type AttributeKey } from './attributes';
+import { theName, verbFor, type ProductSheet } from './facts';
+import type { AnswerBlock, MemberLine, WrittenAnswer } from './answers';
+import type { Question } from './questions';
+
+const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const MAX_SHARED = 4;
+
+const ATTRIBUTE_NAMES: Record<AttributeKey, string> = {
+  material: 'material', hardness: 'hardness', weight: 'weight', capacity: 'capacity', dimensions: 'dimensions', thickness: 'thickness',
+  length: 'length', care: 'care', origin: 'origin', battery: 'battery life', rating: 'protection rating', power: 'power', warranty: 'warranty',
+  cold: 'how long they keep drinks cold', hot: 'how long they keep drinks hot',
+};
+
+/** A member as the page lists it: its sheet's page and attributes, or (a name too long for a title) its catalogue entry's. */
+interface Member {
+  product: CatalogProduct;
+  page: ProductSheet['page'];
+  attributes: ProductSheet['attributes'];
+}
+
+export function writeFamily(question: Question): WrittenAnswer {
+  const family = question.family;
+  if (!family || family.members.length < 2) return { blocks: [], uncovered: [], sources: [], engine: 'extractive' };
+  const sheets = new Map(question.subjects.map((s) => [s.product.productId, s]));
+  const members: Member[] = family.members.map((product) => sheets.get(product.productId)
+    ?? { product, page: null, attributes: attributesOf(product.description, oneLine(product.name), product.optionNames ?? []) });
+  const keys = new Set(members.flatMap((m) => [...m.attributes.keys()]));
+  const differing: AttributeKey[] = [];
+  const shared: AttributeKey[] = [];
+  for (const key of keys) {
+    const values = members.map((m) => m.attributes.get(key)?.norm);
+    const stated = new Set(values.filter((v): v is string => v !== undefined));
+    if (stated.size > 1) differing.push(key);
+    else if (values.every((v) => v !== undefined)) shared.push(key);
+  }
+  const lines: MemberLine[] = members.map((m) => {
+    const details = differing.map((k) => m.attributes.get(k)).filter((a) => a !== undefined).map((a) => says(a, false));
+    return { productId: m.product.productId, label: oneLine(m.product.name), path: m.page?.path ?? null, url: m.product.url, detail: joinList(details), offer: offerText(m.product) };
+  });
+  const n = members.length;
+  const the = theName(family.name);
+  const intro = `${upperFirst(the)} ${verbFor(family.name) === 'are' ? 'come' : 'comes'} in ${COUNT_WORDS[n] ?? n} ${family.differs}; the store lists each one separately.`;
+  const after = differing.length
+    ? [`Beyond the ${family.differs}, they differ in ${joinList(differing.map((k) => ATTRIBUTE_NAMES[k]))}, as listed.`]
+    : [`Beyond the ${family.differs}, the store states nothing that differs between them.`];
+  const sharing = shared.slice(0, MAX_SHARED).map((k) => `Each ${says(members[0]!.attributes.get(k)!, false)}.`);
+  const blocks: AnswerBlock[] = [
+    { heading: null, sentences: [intro], items: [], members: lines },
+    { heading: null, sentences: after, items: [] },
+    ...(sharing.length ? [{ heading: 'What they share', sentences: sharing, items: [] }] : []),
+  ];
+  const sources = members.map((m) => m.page).filter((p) => p !== null).map((p) => ({ path: p.path, label: p.name }));
+  return { blocks, uncovered: [], sources, engine: 'extractive' };
+}
