@@ -127,8 +127,8 @@ export function verbFor(label: string): 'is' | 'are' {
   return /^[a-z]+$/i.test(last) && last.length > 3 && pluralize.isPlural(last) && !pluralize.isSingular(last) ? 'are' : 'is';
 }
 
-/** "the Grip Pro Yoga Mat"; a name that starts with "The" keeps its own. */
+/** "the Grip Pro Yoga Mat"; a name that starts with "The" keeps its own, in lower case mid-sentence ("Is the Quencher ..."). */
 export function theName(name: string): string {
   const clean = oneLine(name);
-  return /^the\s/i.test(clean) ? clean : `the ${clean}`;
+  return /^the\s/i.test(clean) ? `the ${clean.slice(4)}` : `the ${clean}`;
 }
