@@ -1,12 +1,16 @@
 /**
- * The articles a first daily run publishes (issue 20, D35): for the bundled demo store (24
- * products) and the real-shaped yoga store (50 products with messy merchant HTML, sold-out
- * variants, SKUs), every product's planned questions are written by the extractive engine
- * and judged by the quality gate, at most the one-time burst's share per product (1,000
- * spread over the products), exactly as 2a does; the published pages are then measured
- * (article-quality.ts). Then the same with a stand-in model that adds two invented claims to
- * every answer, through the model engine's check: how many it drops, and how many get published (0).
- * `npx tsx bench/articles.ts` prints the figures (~10 s); BENCH_ARTICLES_DUMP=<dir> also writes the pages.
+ * The articles a first daily run publishes (issues 20 and 33, D35, D37): for the bundled demo
+ * store (24 products), the real-shaped yoga store (50 products with messy merchant HTML,
+ * sold-out variants, SKUs), the kitchen and colourway-yoga fixtures (a knife pair; one mat sold
+ * as six prints) and every real store's catalogue in ../shared/catalogues (read-only test
+ * data; BENCH_CATALOGUES=<dir> elsewhere; absent: skipped), every product's planned questions
+ * are written by the extractive engine and judged by the quality gate, at most the one-time
+ * burst's share per product (1,000 spread over the products), exactly as 2a does; the
+ * published pages are then measured (article-quality.ts, article-realism.ts), and a model that
+ * invents the fields it fills is run through the narrative's check. Then the demo and yoga
+ * stores with a stand-in model that adds two invented claims to every answer, through the
+ * model engine's check: how many it drops, and how many get published (0).
+ * `npx tsx bench/articles.ts` prints the figures (~30 s); BENCH_ARTICLES_DUMP=<dir> also writes the pages.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -21,10 +21,13 @@
  *             under the real limits: finish time, the limit that binds, the defaults chosen (~15 s)
  *   visibility  batch 2b: checks/s per AI platform (8 vendor fakes, real clients) under the fleet
  *             limits, and the cost units of one business per day (~10 s)
- *   articles  the articles a first run publishes for the demo store and the 50-product yoga store
- *             (messy HTML): share answering their facet, off-topic sentences, near-copy pairs and
- *             the median similarity, articles per store fact; then with a stand-in model adding
- *             invented claims: ungrounded sentences dropped and published (~1 s)
+ *   articles  the articles a first run publishes for the demo store, the 50-product yoga store
+ *             (messy HTML), the kitchen and colourway fixtures and every catalogue in
+ *             ../shared/catalogues: share answering their facet, off-topic sentences, near-copy
+ *             pairs, articles per store fact; families, family pages, comparisons (inside a
+ *             family, stating two differences with both values), need questions (from the
+ *             vocabulary), model fields published ungrounded; then with a stand-in model adding
+ *             invented claims: ungrounded sentences dropped and published (~30 s)
  *   agents    the User-Agent classifier on the corpus with sources (test/fixtures/ai-user-agents.ts):
  *             AI agents recognised and attributed, browsers and search crawlers counted as AI (<1 s)
  * e.g. BENCH_SKIP=crawl,http npm run bench. Each section's own knobs (BENCH_DURATION,
@@ -212,9 +215,7 @@ function summary({ bundles, load, cold, crawl, ai, onboarding, daily, capacity, 
   if (matcherLabels) for (const line of labelsLines(matcherLabels)) rows.push([visibility ? '' : 'visibility', line]);
   if (articles) {
     articles.forEach((report, i) => {
-      const [first, second] = articleLines(report);
-      rows.push([i === 0 ? 'articles (first run)' : '', first ?? '']);
-      rows.push(['', (second ?? '').trim()]);
+      articleLines(report).forEach((line, j) => rows.push([i === 0 && j === 0 ? 'articles (first run)' : '', line.trim()]));
     });
   }
   if (agents) agentsLines(agents).slice(0, 2).forEach((line, i) => rows.push([i === 0 ? 'agents (User-Agent classes)' : '', line]));

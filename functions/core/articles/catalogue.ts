@@ -16,6 +16,8 @@ export interface ArticleCatalogue {
   families: Families;
   /** Kind (singular key) → job → sheets, in catalogue order. */
   byKindAndJob: Map<string, Map<string, ProductSheet[]>>;
+  /** Kind → a job's last word → the kind's jobs ending in it ("knife" → "chefs knife", "bread knife"). */
+  jobsByHead: Map<string, Map<string, string[]>>;
 }
 
 /** The kind a comparison groups by ("yoga mat" for "Yoga Mats"). */
@@ -27,10 +29,18 @@ export function kindKey(sheet: ProductSheet): string {
 export function articleCatalogue(products: readonly CatalogProduct[], sources: ArticleSources, businessName: string): ArticleCatalogue {
   const sheets = products.map((p) => productSheet(p, sources, businessName)).filter((s): s is ProductSheet => s !== null);
   const byKindAndJob = new Map<string, Map<string, ProductSheet[]>>();
+  const jobsByHead = new Map<string, Map<string, string[]>>();
   for (const sheet of sheets) {
-    const jobs = byKindAndJob.get(kindKey(sheet)) ?? new Map<string, ProductSheet[]>();
-    byKindAndJob.set(kindKey(sheet), jobs);
-    jobs.set(sheet.job, [...(jobs.get(sheet.job) ?? []), sheet]);
+    const kind = kindKey(sheet);
+    const jobs = byKindAndJob.get(kind) ?? new Map<string, ProductSheet[]>();
+    byKindAndJob.set(kind, jobs);
+    const same = jobs.get(sheet.job);
+    if (same) { same.push(sheet); continue; }
+    jobs.set(sheet.job, [sheet]);
+    const heads = jobsByHead.get(kind) ?? new Map<string, string[]>();
+    jobsByHead.set(kind, heads);
+    const head = sheet.job.split(' ').pop() ?? '';
+    heads.set(head, [...(heads.get(head) ?? []), sheet.job]);
   }
-  return { sheets, byId: new Map(sheets.map((s) => [s.product.productId, s])), families: productFamilies(sheets.map((s) => s.product)), byKindAndJob };
+  return { sheets, byId: new Map(sheets.map((s) => [s.product.productId, s])), families: productFamilies(sheets.map((s) => s.product)), byKindAndJob, jobsByHead };
 }

@@ -12,7 +12,7 @@
 import { upperFirst } from '../generate/text';
 import { differ, says, type Attribute, type AttributeKey } from './attributes';
 import { audiencesIn } from './facets';
-import { theName, verbFor, type ProductSheet } from './facts';
+import { attributesOfSheet, theName, verbFor, type ProductSheet } from './facts';
 import { optionDifferences } from './options';
 import type { AnswerBlock, WrittenAnswer } from './answers';
 import type { Question } from './questions';
@@ -29,8 +29,9 @@ export interface ComparedAttributes {
 /** The attributes both products state, split into those whose values differ and those they share. */
 export function comparedAttributes(a: ProductSheet, b: ProductSheet): ComparedAttributes {
   const out: ComparedAttributes = { differences: [], shared: [] };
-  for (const [key, x] of a.attributes) {
-    const y = b.attributes.get(key);
+  const ofB = attributesOfSheet(b);
+  for (const [key, x] of attributesOfSheet(a)) {
+    const y = ofB.get(key);
     if (!y) continue;
     if (x.norm === y.norm) out.shared.push(x);
     else if (differ(x, y)) out.differences.push({ key, a: x, b: y });

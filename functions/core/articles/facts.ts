@@ -45,8 +45,6 @@ export interface ProductSheet {
   facts: Fact[];
   /** "Thickness" → ["4 mm", "6 mm"]: options with more than one value. */
   options: Array<{ name: string; values: string[] }>;
-  /** What its facts, then its name, state: material, weight, care ... (attributes.ts). */
-  attributes: Map<AttributeKey, Attribute>;
   /** What it is for, by its name: "chefs knife", "gyuto", "wooden shed" (families.ts `jobOf`). */
   job: string;
 }
@@ -99,17 +97,49 @@ function titleLabel(product: CatalogProduct, businessName: string): string | nul
   return containsName(name, businessName) ? null : name;
 }
 
+const attributeCache = new WeakMap<ProductSheet, Map<AttributeKey, Attribute>>();
+
+/**
+ * What its name, then its description, state: material, weight, care ... (attributes.ts). Read
+ * on first use: only comparisons and family pages need them, and a catalogue of 20,000 is
+ * planned a batch at a time.
+ */
+export function attributesOfSheet(sheet: ProductSheet): Map<AttributeKey, Attribute> {
+  let attributes = attributeCache.get(sheet);
+  if (!attributes) {
+    attributes = attributesOf(sheet.product.description, oneLine(sheet.product.name), sheet.options.map((o) => o.name));
+    attributeCache.set(sheet, attributes);
+  }
+  return attributes;
+}
+
+/** The site's product pages by URL and by name, built once per site read (a catalogue of 20,000 looks each up). */
+const pageIndexes = new WeakMap<ArticleSources, { byUrl: Map<string, ProductEntry>; byName: Map<string, ProductEntry> }>();
+function pagesOf(site: ArticleSources): { byUrl: Map<string, ProductEntry>; byName: Map<string, ProductEntry> } {
+  let index = pageIndexes.get(site);
+  if (!index) {
+    index = { byUrl: new Map(), byName: new Map() };
+    // The first page of a URL or a name wins, as a search in order would find it.
+    for (const p of site.products) {
+      if (!index.byUrl.has(p.url)) index.byUrl.set(p.url, p);
+      if (!index.byName.has(p.name)) index.byName.set(p.name, p);
+    }
+    pageIndexes.set(site, index);
+  }
+  return index;
+}
+
 export function productSheet(product: CatalogProduct, site: ArticleSources, businessName: string): ProductSheet | null {
   const label = titleLabel(product, businessName);
   if (!label) return null;
-  const page = site.products.find((p) => p.url === product.url) ?? site.products.find((p) => p.name === oneLine(product.name)) ?? null;
+  const pages = pagesOf(site);
+  const page = pages.byUrl.get(product.url) ?? pages.byName.get(oneLine(product.name)) ?? null;
   const source: Source = page ? { path: page.path, label: page.name } : { path: '', label: oneLine(product.name) };
   // The description is the store's own text; the page summary (a narrative's line) only stands in when there is none.
   const texts = page ? (page.description.length ? page.description : sentencesOf(page.summary)) : sentencesOf(markdownToText(product.description));
   const facts = uniqueFacts(texts.map((text) => ({ text, source, sentence: endsSentence(text), productId: product.productId })));
   const options = optionsOf(product);
-  const attributes = attributesOf(product.description, oneLine(product.name), options.map((o) => o.name));
-  return { product, label, kind: kindOf(product, businessName), page, facts, options, attributes, job: jobOf(product.name) };
+  return { product, label, kind: kindOf(product, businessName), page, facts, options, job: jobOf(product.name) };
 }
 
 /** The store's shipping and returns lines (its pages, llms.txt), for business articles. */

@@ -72,6 +72,8 @@ const SALE_WORDS = new Set(['limited', 'edition', 'offer', 'clearance', 'sale', 
 const LEADING_ARTICLE = /^(the|a|an)$/i;
 const MAX_DESIGN_HEAD = 3;
 const MIN_SHARED_TAIL = 3;
+/** Design names of one tail whose texts are compared pairwise at most (a bucket of thousands is no family of designs). */
+const MAX_DESIGNS_COMPARED = 40;
 
 function stripEmoji(text: string): string {
   return text.replace(/[\p{Extended_Pictographic}\u{FE0F}™®©]/gu, ' ');
@@ -182,7 +184,7 @@ export function productFamilies(products: readonly CatalogProduct[]): Families {
     for (const e of list) firsts.set(e.first, (firsts.get(e.first) ?? 0) + 1);
     // Only heads whose first word is theirs alone: two models of one brand never join through a third.
     // And one product in several designs is sold under one text: two models are described apart.
-    const joining = list.filter((e) => firsts.get(e.first) === 1);
+    const joining = list.filter((e) => firsts.get(e.first) === 1).slice(0, MAX_DESIGNS_COMPARED);
     for (let a = 0; a < joining.length; a++) {
       for (let b = a + 1; b < joining.length; b++) {
         const [ga, gb] = [joining[a]!.group, joining[b]!.group];

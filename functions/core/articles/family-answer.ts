@@ -9,12 +9,12 @@ import { joinList, upperFirst } from '../generate/text';
 import { oneLine } from '../site/html';
 import { offerText } from '../site/offer-slots';
 import type { CatalogProduct } from '../site/types';
-import { attributesOf, says, type AttributeKey } from './attributes';
-import { theName, verbFor, type ProductSheet } from './facts';
+import { attributesOf, says, type Attribute, type AttributeKey } from './attributes';
+import { attributesOfSheet, theName, verbFor, type ProductSheet } from './facts';
+import { countWord } from './options';
 import type { AnswerBlock, MemberLine, WrittenAnswer } from './answers';
 import type { Question } from './questions';
 
-const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 const MAX_SHARED = 4;
 
 const ATTRIBUTE_NAMES: Record<AttributeKey, string> = {
@@ -27,15 +27,19 @@ const ATTRIBUTE_NAMES: Record<AttributeKey, string> = {
 interface Member {
   product: CatalogProduct;
   page: ProductSheet['page'];
-  attributes: ProductSheet['attributes'];
+  attributes: Map<AttributeKey, Attribute>;
 }
 
 export function writeFamily(question: Question): WrittenAnswer {
   const family = question.family;
   if (!family || family.members.length < 2) return { blocks: [], uncovered: [], sources: [], engine: 'extractive' };
   const sheets = new Map(question.subjects.map((s) => [s.product.productId, s]));
-  const members: Member[] = family.members.map((product) => sheets.get(product.productId)
-    ?? { product, page: null, attributes: attributesOf(product.description, oneLine(product.name), product.optionNames ?? []) });
+  const members: Member[] = family.members.map((product) => {
+    const sheet = sheets.get(product.productId);
+    return sheet
+      ? { product, page: sheet.page, attributes: attributesOfSheet(sheet) }
+      : { product, page: null, attributes: attributesOf(product.description, oneLine(product.name), product.optionNames ?? []) };
+  });
   const keys = new Set(members.flatMap((m) => [...m.attributes.keys()]));
   const differing: AttributeKey[] = [];
   const shared: AttributeKey[] = [];
@@ -51,7 +55,7 @@ export function writeFamily(question: Question): WrittenAnswer {
   });
   const n = members.length;
   const the = theName(family.name);
-  const intro = `${upperFirst(the)} ${verbFor(family.name) === 'are' ? 'come' : 'comes'} in ${COUNT_WORDS[n] ?? n} ${family.differs}; the store lists each one separately.`;
+  const intro = `${upperFirst(the)} ${verbFor(family.name) === 'are' ? 'come' : 'comes'} in ${countWord(n)} ${family.differs}; the store lists each one separately.`;
   const after = differing.length
     ? [`Beyond the ${family.differs}, they differ in ${joinList(differing.map((k) => ATTRIBUTE_NAMES[k]))}, as listed.`]
     : [`Beyond the ${family.differs}, the store states nothing that differs between them.`];

@@ -13,7 +13,12 @@ import { theName, verbFor, type ProductSheet } from './facts';
 
 type Option = ProductSheet['options'][number];
 
-const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+
+/** "two", "six"; figures past twelve. */
+export function countWord(n: number): string {
+  return COUNT_WORDS[n] ?? String(n);
+}
 
 /** "the Enamel Camp Mug comes in", "the Cold Brew Pitcher Packs come in". */
 const comesIn = (label: string) => `${theName(label)} ${verbFor(label) === 'are' ? 'come' : 'comes'} in`;
@@ -27,7 +32,7 @@ function nameFor(optionName: string, n: number): string {
 /** "two colors (Navy and Bone)". */
 function counted(option: Option): string {
   const n = option.values.length;
-  return `${COUNT_WORDS[n] ?? n} ${nameFor(option.name, n)} (${joinList(option.values)})`;
+  return `${countWord(n)} ${nameFor(option.name, n)} (${joinList(option.values)})`;
 }
 
 /** One sentence naming every value of the given options. */

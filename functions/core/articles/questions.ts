@@ -95,21 +95,33 @@ function pairOrder(a: string, b: string): number {
 
 /**
  * The products a comparison with `sheet` can be about (see the header): of its kind, made for
- * its job or related to it by the store's own text, outside its family, with at least
- * `MIN_DIFFERENCES` attributes the store states differently; the most differences first, then
- * the closest names, ties spread.
+ * its job or for a job its own text names, outside its family, with at least `MIN_DIFFERENCES`
+ * attributes the store states differently; the most differences first, then the closest names.
  */
 function counterpartsOf(sheet: ProductSheet, catalogue: ArticleCatalogue): ProductSheet[] {
   const kind = kindKey(sheet);
   if (kind === 'product' || !sheet.job) return [];
   const jobs = catalogue.byKindAndJob.get(kind) ?? new Map<string, ProductSheet[]>();
+  // Its own job, and the jobs its text names ("a Japanese chef's knife"), found through their last word.
   const ownText = textKey(sheet);
-  const related = (job: string, sheets: readonly ProductSheet[]) =>
-    job === sheet.job || ownText.includes(` ${job} `) || sheets.some((o) => textKey(o).includes(` ${sheet.job} `));
-  const candidates = [...jobs.entries()].filter(([job, sheets]) => job && related(job, sheets)).flatMap(([, sheets]) => sheets)
-    .filter((o) => o.product.productId !== sheet.product.productId && !sameFamily(catalogue.families, sheet.product.productId, o.product.productId))
-    .sort((a, b) => pairOrder(sheet.product.productId, a.product.productId) - pairOrder(sheet.product.productId, b.product.productId))
-    .slice(0, MAX_CANDIDATES);
+  const heads = catalogue.jobsByHead.get(kind) ?? new Map<string, string[]>();
+  const named = [...new Set(ownText.trim().split(' '))].flatMap((w) => heads.get(w) ?? []).filter((job) => job !== sheet.job && ownText.includes(` ${job} `));
+  const lists = [sheet.job, ...named].map((job) => jobs.get(job) ?? []);
+  const total = lists.reduce((n, l) => n + l.length, 0);
+  const at = (k: number): ProductSheet => {
+    for (const list of lists) {
+      if (k < list.length) return list[k]!;
+      k -= list.length;
+    }
+    throw new RangeError('outside the pool');
+  };
+  // A kind of thousands is weighed through a window of the pool that starts at a place of its own per product.
+  const start = total > MAX_CANDIDATES ? pairOrder(sheet.product.productId, kind) % total : 0;
+  const candidates: ProductSheet[] = [];
+  for (let i = 0; i < total && candidates.length < MAX_CANDIDATES; i++) {
+    const o = at((start + i) % total);
+    if (o.product.productId !== sheet.product.productId && !sameFamily(catalogue.families, sheet.product.productId, o.product.productId)) candidates.push(o);
+  }
   const own = new Set(words(sheet.product.name));
   const ranked = candidates
     .map((o) => ({ o, differences: comparedAttributes(sheet, o).differences.length, shared: new Set(words(o.product.name).filter((w) => own.has(w))).size }))
