@@ -13,9 +13,9 @@ import { theName, verbFor, type ProductSheet } from './facts';
 
 type Option = ProductSheet['options'][number];
 
-const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
+const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 
-/** "two", "six"; figures past twelve. */
+/** "two", "six"; figures past ten. */
 export function countWord(n: number): string {
   return COUNT_WORDS[n] ?? String(n);
 }
