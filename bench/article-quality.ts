@@ -23,6 +23,9 @@ import { dedupeKey, markdownToText, splitSentences } from '../functions/core/gen
 import type { CatalogProduct } from '../functions/core/site/types';
 import { median } from './lib';
 
+/** The line an answer ends with when the store says no more ("The store's information does not say more about X than this."). */
+const NOT_SAID = /^The store(?:'s information)? does not say\b/;
+
 export interface MeasuredArticle {
   title: string;
   /** The product's slug; null for a business article. */
@@ -77,7 +80,8 @@ export function measureArticleQuality(articles: readonly MeasuredArticle[], prod
     const subject = product ? [product.name, product.productType, product.vendor] : [];
     return {
       ...a, answer, shingles: shingleHashes(answer), masked: shingleHashes(withoutNames(answer, names)),
-      answered: answersFacet(facetWords(a.title, subject), answer),
+      // What the store does not say restates the question's words: it answers nothing.
+      answered: answersFacet(facetWords(a.title, subject), answer.split('\n').filter((line) => !NOT_SAID.test(line)).join('\n')),
     };
   });
   let offTopicSentences = 0;
@@ -118,7 +122,7 @@ export function measureArticleQuality(articles: readonly MeasuredArticle[], prod
     published: articles.length,
     products: new Set(articles.map((a) => a.productId).filter(Boolean)).size,
     answering: measured.length ? measured.filter((a) => a.answered).length / measured.length : 1,
-    notAnsweringExamples: measured.filter((a) => !a.answered).slice(0, 5).map((a) => a.title),
+    notAnsweringExamples: measured.filter((a) => !a.answered).slice(0, Number(process.env.BENCH_EXAMPLES ?? 5)).map((a) => a.title),
     offTopicSentences,
     offTopicArticles,
     nearCopyPairs,

@@ -42,5 +42,5 @@ export function articleCatalogue(products: readonly CatalogProduct[], sources: A
     const head = sheet.job.split(' ').pop() ?? '';
     heads.set(head, [...(heads.get(head) ?? []), sheet.job]);
   }
-  return { sheets, byId: new Map(sheets.map((s) => [s.product.productId, s])), families: productFamilies(sheets.map((s) => s.product)), byKindAndJob, jobsByHead };
+  return { sheets, byId: new Map(sheets.map((s) => [s.product.productId, s])), families: productFamilies(products), byKindAndJob, jobsByHead };
 }

@@ -17,40 +17,47 @@ export interface ShopperNeed {
   phrase: string;
   /** A sentence of the product's text that states the need. */
   stated: RegExp;
-  /** Words an answer states it with (the gate's facet). */
+  /** Words an answer states it with (the gate's facet), compounds included ("leakproof"). */
   facet: string[];
+  /** Products the need can be asked of, by name or kind (none: any): a cookset holding a non-slip board is not "good for preventing slipping". */
+  of?: RegExp;
 }
 
 export const SHOPPER_NEEDS: readonly ShopperNeed[] = [
-  { id: 'slipping', phrase: 'preventing slipping', stated: /\b(?:non[- ]?slip|anti[- ]?slip|slip[- ](?:resistant|proof)|without slipping|won'?t slip|slipp(?:ing|age|ery)|grippy)\b/i, facet: ['slip', 'grip'] },
+  { id: 'slipping', phrase: 'preventing slipping', stated: /\b(?:non[- ]?slip|anti[- ]?slip|slip[- ](?:resistant|proof)|without slipping|won'?t slip|slipp(?:ing|age|ery)|grippy)\b/i, facet: ['slip', 'nonslip', 'grip', 'grippy'], of: /\b(?:mats?|rugs?|boards?|shoes?|boots?|socks?|gloves?|grips?|blocks?|steps?|pads?|liners?|sandals?|slippers?|trays?|coasters?|towels?|straps?|soles?)\b/i },
   { id: 'sweat', phrase: 'heavy sweating', stated: /\bsweat(?:y|ing|[- ]?wicking|[- ]?proof|[- ]?resistant)?\b(?![- ]?(?:shirts?|ers?|pants|suits?|band))/i, facet: ['sweat'] },
   { id: 'hot-yoga', phrase: 'hot yoga', stated: /\b(?:hot yoga|bikram)\b/i, facet: ['hot'] },
   { id: 'joints', phrase: 'sensitive joints', stated: /\b(?:joints?|knees?)\b[^.]{0,60}\b(?:cushion|support|protect|comfort|pain|pressure)|\b(?:cushion|support|protect|comfort|pain|pressure)\w*\b[^.]{0,60}\b(?:joints?|knees?)\b/i, facet: ['joint', 'knee'] },
   { id: 'back-pain', phrase: 'back pain', stated: /\b(?:back pain|lumbar|lower back|posture)\b/i, facet: ['back', 'lumbar', 'posture'] },
-  { id: 'travel', phrase: 'travel', stated: /\b(?:travel(?:l?ing|s)?|packable|carry[- ]on|suitcase|luggage|on the go)\b/i, facet: ['travel'] },
+  { id: 'travel', phrase: 'travel', stated: /\b(?:travel(?:l?ing|s)?|packable|carry[- ]on|suitcase|luggage)\b/i, facet: ['travel', 'packable', 'suitcase', 'luggage', 'carry'] },
   { id: 'small-spaces', phrase: 'small spaces', stated: /\b(?:small (?:kitchens?|spaces?|gardens?|rooms?|flats?|apartments?)|space[- ]saving|tight spaces?|compact (?:kitchens?|spaces?|gardens?))\b/i, facet: ['small', 'space'] },
   { id: 'cold-drinks', phrase: 'keeping drinks cold', stated: /\b(?:keeps?|keeping|stays?|staying)\b[^.]{0,40}\b(?:ice[- ]cold|cold|iced|chilled)\b|\bcold for (?:up to )?\d+/i, facet: ['keep', 'cold'] },
   { id: 'hot-drinks', phrase: 'keeping drinks hot', stated: /\b(?:keeps?|keeping|stays?|staying)\b[^.]{0,40}\b(?:piping )?hot\b|\bhot for (?:up to )?\d+/i, facet: ['keep', 'hot'] },
-  { id: 'leaks', phrase: 'preventing leaks', stated: /\b(?:leak[- ]?(?:proof|resistant|free)|spill[- ]?(?:proof|resistant)|won'?t leak|without leaking|no leaks?)\b/i, facet: ['leak', 'spill'] },
+  { id: 'leaks', phrase: 'preventing leaks', stated: /\b(?:leak[- ]?(?:proof|resistant|free)|spill[- ]?(?:proof|resistant)|won'?t leak|without leaking|no leaks?)\b/i, facet: ['leak', 'leakproof', 'spill', 'spillproof'] },
   { id: 'sensitive-skin', phrase: 'sensitive skin', stated: /\b(?:sensitive skin|hypoallergenic)\b/i, facet: ['skin', 'hypoallergenic'] },
-  { id: 'wet-weather', phrase: 'wet weather', stated: /\b(?:waterproof|water[- ]resistant|weather[- ]?proof|weather[- ]resistant|all[- ]weather|rain(?:proof)?|IPX?[4-8]\d?)\b/i, facet: ['wet', 'weather', 'waterproof', 'rain'] },
+  { id: 'wet-weather', phrase: 'wet weather', stated: /\b(?:waterproof|water[- ]resistant|weather[- ]?proof|weather[- ]resistant|all[- ]weather|rain(?:proof)?|IPX?[4-8]\d?)\b/i, facet: ['wet', 'weather', 'waterproof', 'weatherproof', 'water', 'rain', 'rainproof', 'ip44', 'ip54', 'ip55', 'ip65', 'ip66', 'ip67', 'ip68', 'ipx4', 'ipx5', 'ipx7', 'ipx8'] },
   { id: 'cold-weather', phrase: 'cold weather', stated: /\b(?:keeps? you warm|warmth|cold (?:weather|days|nights|winters?|mornings?)|winter)\b/i, facet: ['cold', 'warm', 'winter'] },
   { id: 'hot-weather', phrase: 'hot weather', stated: /\b(?:keeps? you cool|hot (?:weather|days|summers?)|summer (?:days|heat))\b/i, facet: ['hot', 'cool', 'summer'] },
   { id: 'noise', phrase: 'blocking noise', stated: /\b(?:noise[- ]cancell?(?:ing|ation)|block(?:s|ing)? out (?:the )?noise|noise isolation|(?:active|passive) isolation)\b/i, facet: ['noise'] },
   { id: 'workouts', phrase: 'workouts', stated: /\b(?:workouts?|the gym|running|training sessions?|exercise)\b/i, facet: ['workout', 'gym', 'running', 'exercise', 'training'] },
-  { id: 'charging', phrase: 'charging devices', stated: /\b(?:USB(?:-[AC])?|Qi|wireless charg(?:er|ing)|charg(?:e|es|ing) (?:your )?(?:phones?|devices?|laptops?|tablets?))\b/, facet: ['charging', 'usb', 'qi'] },
+  { id: 'charging', phrase: 'charging devices', stated: /\b(?:USB(?:-[AC])?|Qi|wireless charg(?:er|ing)|charg(?:e|es|ing) (?:your )?(?:phones?|devices?|laptops?|tablets?))\b/, facet: ['charging', 'charge', 'usb', 'qi'] },
   { id: 'child-safety', phrase: 'child safety', stated: /\b(?:child[- ]?(?:safe|proof|resistant|safety)|tamper[- ]resistant|safe for (?:kids|children|little ones))\b/i, facet: ['child', 'safe', 'tamper'] },
   { id: 'rot', phrase: 'resisting rot', stated: /\b(?:rot|decay|pressure[- ]treated|tanali[sz]ed)\b/i, facet: ['rot', 'treated', 'decay'] },
   { id: 'rust', phrase: 'resisting rust', stated: /\b(?:rust|corrosion)[- ]?(?:proof|resistant|free|resistance)\b|\bwon'?t rust\b/i, facet: ['rust', 'corrosion'] },
   { id: 'creases', phrase: 'avoiding creases', stated: /\b(?:crease[- ]resistant|wrinkle[- ](?:free|resistant)|non[- ]iron|without creasing)\b/i, facet: ['crease', 'wrinkle', 'iron'] },
   { id: 'sharpness', phrase: 'staying sharp', stated: /\b(?:edge retention|stays? sharp(?:er)?|holds? (?:an|its|a keen) edge|razor[- ]sharp)\b/i, facet: ['sharp', 'edge'] },
-  { id: 'camping', phrase: 'camping', stated: /\b(?:camping|campsites?|backpacking|hiking trips?)\b/i, facet: ['camp', 'backpack', 'hik'] },
+  { id: 'camping', phrase: 'camping', stated: /\b(?:camping|campsites?|backpacking|hiking trips?)\b/i, facet: ['camp', 'camping', 'campsite', 'backpack', 'backpacking', 'hiking'] },
   { id: 'lunches', phrase: 'packed lunches', stated: /\b(?:packed lunch(?:es)?|lunch ?box(?:es)?|meal prep|leftovers)\b/i, facet: ['lunch', 'meal', 'leftover'] },
   { id: 'entertaining', phrase: 'entertaining guests', stated: /\b(?:entertaining|dinner parties|garden parties|hosting|your guests)\b/i, facet: ['entertain', 'guest', 'parties', 'hosting'] },
 ];
 
 /** Words before a need that deny it: "not waterproof", "never for hot yoga", "isn't dishwasher-safe". */
 const DENIED = /\b(?:not|never|no|without|isn'?t|aren'?t|don'?t|doesn'?t|avoid)\s+(?:\w+\s+){0,2}$/i;
+
+/** Whether a need can be asked of a product at all (its `of`: by name or kind). */
+export function needFits(need: ShopperNeed, nameAndKind: string): boolean {
+  return !need.of || need.of.test(nameAndKind);
+}
 
 /** Whether a sentence states the need (and does not deny it). */
 export function statesNeed(sentence: string, need: ShopperNeed): boolean {

@@ -15,6 +15,7 @@
  */
 import { MiniElement, parseHtmlFragment } from '../text/mini-dom';
 import { oneLine } from '../site/html';
+import { SHOPPER_NEEDS } from './needs';
 
 /** Words that never make a facet: function words, question words and the wording of buying. */
 const NOT_FACET = new Set(
@@ -58,10 +59,17 @@ export function facetWords(title: string, subjectTexts: readonly string[]): stri
   return [...new Set(contentWords(title).filter((w) => !subject.has(stem(w))))];
 }
 
-/** Facet words an answer states in other words: "care" is answered by how to wash or wipe it. */
+/**
+ * Facet words an answer states in other words: "care" is answered by how to wash or wipe it, and
+ * a shopper need's words by the words the need vocabulary accepts as stating it ("wet weather"
+ * by "water-resistant", needs.ts).
+ */
 const ANSWERED_BY: Record<string, readonly string[]> = {
   care: ['wash', 'washable', 'clean', 'wipe', 'dishwasher', 'rinse', 'descale', 'oil', 'store', 'dry', 'soak', 'bleach', 'iron'].map(stem),
 };
+for (const need of SHOPPER_NEEDS) {
+  for (const word of contentWords(need.phrase)) ANSWERED_BY[stem(word)] = [...new Set([...(ANSWERED_BY[stem(word)] ?? []), ...need.facet.map(stem)])];
+}
 
 /** Whether an answer addresses the title's facet (see the header). */
 export function answersFacet(facet: readonly string[], answer: string): boolean {

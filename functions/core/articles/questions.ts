@@ -41,7 +41,8 @@ import { kindKey } from './catalogue';
 import { audiencesIn, CARE, ORIGIN, stating, USE } from './facets';
 import { endsSentence, theName, verbFor, type Fact, type ProductSheet } from './facts';
 import { sameFamily } from './families';
-import { SHOPPER_NEEDS, statesNeed } from './needs';
+import { withoutNames } from './gate';
+import { needFits, SHOPPER_NEEDS, statesNeed } from './needs';
 import { optionsSentence } from './options';
 
 /** Longer titles are dropped (schema.org Article `headline`: Google shows at most 110 characters). */
@@ -150,12 +151,12 @@ function textKey(sheet: ProductSheet): string {
   return ` ${dedupeKey(sheet.facts.map((f) => f.text).join(' ').replace(/['’]/g, ''))} `;
 }
 
-/** The family page, on the family's first member (see the header). */
+/** The family page, on the family's first member with a sheet (see the header). */
 function familyQuestion(sheet: ProductSheet, catalogue: ArticleCatalogue): { title: string; members: ProductSheet[]; family: NonNullable<Question['family']> } | null {
   const family = catalogue.families.of.get(sheet.product.productId);
-  if (!family || family.id !== sheet.product.productId) return null;
-  const members = family.members.map((m) => catalogue.byId.get(m.productId)).filter((m): m is ProductSheet => m !== undefined).slice(0, MAX_FAMILY_MEMBERS);
-  if (!members.length || family.members.length < 2 || !family.name) return null;
+  const members = (family?.members ?? []).map((m) => catalogue.byId.get(m.productId)).filter((m): m is ProductSheet => m !== undefined).slice(0, MAX_FAMILY_MEMBERS);
+  // Asked on the first member the site has a sheet for (a name too long for a title has none).
+  if (!family || members[0] !== sheet || family.members.length < 2 || !family.name) return null;
   const the = theName(family.name);
   return { title: `Which ${family.differs} ${verbFor(family.name) === 'are' ? 'do' : 'does'} ${the} come in?`, members, family: { name: family.name, differs: family.differs, members: family.members.slice(0, MAX_FAMILY_MEMBERS) } };
 }
@@ -176,8 +177,11 @@ export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogu
     out.push({ title: family.title, key: 'family', intent: 'family', facet: [], evidence: family.members.flatMap((m) => m.facts.slice(0, 1)), subjects: family.members, family: family.family });
   }
 
-  const needs = SHOPPER_NEEDS.map((need) => ({ need, evidence: facts.filter((f) => statesNeed(f.text, need)) })).filter((n) => n.evidence.length).slice(0, MAX_NEEDS);
-  // The facet: the need's word the store's sentence uses ("slip" of "non-slip"; none for "IP67").
+  // A sentence states a need in its own words, not through the product's name ("IP67 Spotlight", "Travel Mat").
+  const unnamed = (f: Fact) => withoutNames(f.text, [sheet.product.name, sheet.label]);
+  const needs = SHOPPER_NEEDS.filter((need) => needFits(need, `${sheet.product.name} ${sheet.kind}`))
+    .map((need) => ({ need, evidence: facts.filter((f) => statesNeed(unnamed(f), need)) })).filter((n) => n.evidence.length).slice(0, MAX_NEEDS);
+  // The facet: the need's word the store's sentence uses ("slip" of "non-slip"; none when it says it otherwise).
   for (const { need, evidence } of needs) add('need', need.id, `${upperFirst(be)} ${the} good for ${need.phrase}?`, evidence, need.facet.filter((w) => evidence.some((f) => f.text.toLowerCase().includes(w))).slice(0, 1));
 
   const audiences = [...new Set(facts.flatMap((f) => audiencesIn(f.text)))].filter(titleValue).slice(0, MAX_AUDIENCES);
