@@ -99,7 +99,9 @@ const READERS: Reader[] = [
     pick: (found, fromName, text) => {
       if (fromName) return fromName;
       const mentions = (f: { value: string }) => f.value.split(' and ').reduce((n, m) => n + (text.match(new RegExp(`\\b${m}\\b`, 'gi'))?.length ?? 0), 0);
-      return found.reduce((best, f) => (mentions(f) > mentions(best) ? f : best));
+      const most = found.reduce((best, f) => (mentions(f) > mentions(best) ? f : best));
+      // "steel" is counted inside every "stainless steel": the text's more exact name of it wins.
+      return found.find((f) => f.value !== most.value && new RegExp(`\\b${most.value}\\b`).test(f.value)) ?? most;
     },
   },
   // Case matters: "2G" is a two-gang socket, "4G" a network; a weight is "180 g" or "1.2 kg".
