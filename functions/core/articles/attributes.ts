@@ -28,6 +28,8 @@ export interface Attribute {
 }
 
 const NUM = String.raw`(\d+(?:[.,]\d+)?)`;
+/** Before a figure: no digit, letter or decimal point ("WHCH520W" is a model, not 520 W). */
+const FIGURE_START = String.raw`(?<![\p{L}\d.,])`;
 
 function num(text: string): number {
   return Number(text.replace(',', '.'));
@@ -105,10 +107,10 @@ const READERS: Reader[] = [
     },
   },
   // Case matters: "2G" is a two-gang socket, "4G" a network; a weight is "180 g" or "1.2 kg".
-  { key: 'weight', read: (t) => { const m = new RegExp(String.raw`(?<![\d.,])${NUM}\s*(kg|KG|Kg|g|grams?|kilograms?|lbs?|LBS?|pounds?)\b`).exec(t); return m ? { value: `${m[1]} ${m[2]!.toLowerCase()}`, norm: measured(m[1]!, m[2]!) } : null; } },
+  { key: 'weight', read: (t) => { const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*(kg|KG|Kg|g|grams?|kilograms?|lbs?|LBS?|pounds?)\b`, 'u').exec(t); return m ? { value: `${m[1]} ${m[2]!.toLowerCase()}`, norm: measured(m[1]!, m[2]!) } : null; } },
   {
     key: 'capacity', read: (t) => {
-      const m = new RegExp(String.raw`(?<![\d.,])${NUM}\s*(ml|millilit(?:re|er)s?|cl|l|lit(?:re|er)s?|ltr|qt|quarts?|fl\.?\s?oz|oz|gallons?|gal)\b`, 'i').exec(t);
+      const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*(ml|millilit(?:re|er)s?|cl|l|lit(?:re|er)s?|ltr|qt|quarts?|fl\.?\s?oz|oz|gallons?|gal)\b`, 'iu').exec(t);
       if (!m || (/^oz$/i.test(m[2]!) && !DRINK_WORDS.test(t))) return null;
       return { value: `${m[1]} ${m[2]!.replace(/^OZ$/, 'oz').replace(/^QT$/, 'qt')}`, norm: measured(m[1]!, m[2]!) };
     },
@@ -116,9 +118,11 @@ const READERS: Reader[] = [
   {
     key: 'dimensions', read: (t) => {
       const u = String.raw`(mm|cm|m|in|inches|ft|feet|")?`;
-      const m = new RegExp(String.raw`(?<![\d.,])${NUM}\s*${u}\s*(?:x|×)\s*${NUM}\s*${u}(?:\s*(?:x|×)\s*${NUM})?\s*${u}(?![\p{L}\d])`, 'iu').exec(t);
+      const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*${u}\s*(?:x|×)\s*${NUM}\s*${u}(?:\s*(?:x|×)\s*${NUM})?\s*${u}(?![\p{L}\d])`, 'iu').exec(t);
       if (!m) return null;
       const figures = [m[1], m[3], m[5]].filter(Boolean) as string[];
+      // "2 x 40mm drivers", "4 x 850 ml": a count of parts, not a width and a depth.
+      if (figures.length === 2 && /^\d$/.test(figures[0]!) && num(figures[1]!) >= 10 * num(figures[0]!)) return null;
       const unit = m[6] ?? m[4] ?? m[2] ?? '';
       return { value: `${figures.join(' x ')}${unit ? ` ${unit}` : ''}`, norm: `${figures.map((f) => (unit ? measured(f, unit) : f)).join('x')}` };
     },
@@ -128,7 +132,7 @@ const READERS: Reader[] = [
     // A blade's or a board's length: said as one ("Blade: 210 mm", "8-inch knife" in a name), never any figure in millimetres.
     key: 'length', read: (t) => {
       if (!LENGTH_CONTEXT.test(t)) return null;
-      const m = new RegExp(String.raw`(?<![\d.,x×]\s?)(?<![\d.,])${NUM}(?:\s*|-)(mm|cm|inch|inches|in|")(?![\p{L}\d])(?!\s*(?:x|×|thick))`, 'iu').exec(t);
+      const m = new RegExp(String.raw`(?<![\d.,x×]\s?)${FIGURE_START}${NUM}(?:\s*|-)(mm|cm|inch|inches|in|")(?![\p{L}\d])(?!\s*(?:x|×|thick))`, 'iu').exec(t);
       return m ? { value: /inch|in|"/i.test(m[2]!) ? `${m[1]} inches` : `${m[1]} ${m[2]}`, norm: measured(m[1]!, m[2]!) } : null;
     },
   },
@@ -136,7 +140,7 @@ const READERS: Reader[] = [
   { key: 'origin', read: (t) => { const m = ORIGIN.exec(t); return m ? { value: `${m[1]!.toLowerCase()} in ${m[2]}`, norm: m[2]!.toLowerCase().split(/,\s*/).pop()! } : null; } },
   { key: 'battery', read: (t) => { const m = /(\d+)\s*(?:hours?|hrs?|h)\b[^.]{0,30}\b(?:battery|playback|play ?time|listening)|\b(?:battery(?: life)?|playback|play ?time)\b[^.]{0,30}?(\d+)\s*(?:hours?|hrs?|h)\b/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n} hours`, norm: n } : null; } },
   { key: 'rating', read: (t) => { const m = /\b(IPX?\d{1,2})\b/.exec(t); return m ? { value: m[1]!, norm: m[1]!.toUpperCase() } : null; } },
-  { key: 'power', read: (t) => { const m = new RegExp(String.raw`(?<![\d.,])${NUM}\s*(W|watts?)\b`).exec(t); return m ? { value: `${m[1]} W`, norm: String(num(m[1]!)) } : null; } },
+  { key: 'power', read: (t) => { const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*(W|watts?)\b`, 'u').exec(t); return m ? { value: `${m[1]} W`, norm: String(num(m[1]!)) } : null; } },
   { key: 'warranty', read: (t) => { const m = /\b(\d+)[- ](?:year|yr)s?\b[^.]{0,15}\bwarranty|\bwarranty\b[^.]{0,20}?\b(\d+)\s*years?/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n}-year warranty`, norm: n } : null; } },
   { key: 'cold', read: (t) => { const m = /\b(?:cold|iced?|chilled)\b[^.]{0,20}?\b(?:for )?(?:up to )?(\d+)\s*(?:hours?|hrs?|h)\b|\b(\d+)\s*(?:hours?|hrs?)\s*(?:cold|iced)\b/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n} hours`, norm: n } : null; } },
   { key: 'hot', read: (t) => { const m = /\b(?:hot|warm)\b[^.]{0,20}?\b(?:for )?(?:up to )?(\d+)\s*(?:hours?|hrs?|h)\b|\b(\d+)\s*(?:hours?|hrs?)\s*(?:hot|warm)\b/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n} hours`, norm: n } : null; } },

@@ -111,9 +111,10 @@ function nameParts(name: string): NameParts {
       continue;
     }
     let key = lower === '&' || lower === '+' ? 'and' : lower.replace(/['’]/g, '').replace(/(?<=\d\.)o/g, '0');
-    // "WHCH720NB" of a name with a colour: the letters after the number are the colour's.
-    if (colour && /^[a-z][a-z-]*\d+[a-z]{1,2}$/.test(key)) key = key.replace(/[a-z]{1,2}$/, '');
-    tokens.push({ raw, key, colourway: false });
+    // "WHCH720NB" of a name with a colour: the letters after the number are the colour's (the family is the "WHCH720").
+    const colourLetters = colour ? /^[a-z][a-z-]*\d+([a-z]{1,2})$/.exec(key)?.[1] : undefined;
+    if (colourLetters) key = key.slice(0, -colourLetters.length);
+    tokens.push({ raw: colourLetters ? raw.slice(0, -colourLetters.length) : raw, key, colourway: false });
   }
   const keyed = tokens.filter((t) => !t.colourway);
   if (!keyed.length) return { tokens: [{ raw: name.trim(), key: name.trim().toLowerCase(), colourway: false }], colour: false, size: false, design: false };

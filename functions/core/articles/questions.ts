@@ -18,8 +18,8 @@
  *   features   "What are the main features of the X?"    two or more named features
  *   options    "Which colors and sizes does the X come in?"   options with 2+ values
  *   comparison "How does the X compare with the Y?"      Y: same kind, made for the same job
- *              (by name, or the store's text relates them: a gyuto "is a Japanese chef's
- *              knife"), never of X's family, and at least two attributes (attributes.ts) on
+ *              (by name, or X's text says it is one: a gyuto "is a Japanese chef's knife"),
+ *              never of X's family, and at least two attributes (attributes.ts) on
  *              which the store's values differ; at most two counterparts, the most
  *              differences first (D37).
  * Business intents (weekly-100's business share): shipping, returns (the store's policy
@@ -106,7 +106,7 @@ function counterpartsOf(sheet: ProductSheet, catalogue: ArticleCatalogue): Produ
   // Its own job, and the jobs its text names ("a Japanese chef's knife"), found through their last word.
   const ownText = textKey(sheet);
   const heads = catalogue.jobsByHead.get(kind) ?? new Map<string, string[]>();
-  const named = [...new Set(ownText.trim().split(' '))].flatMap((w) => heads.get(w) ?? []).filter((job) => job !== sheet.job && ownText.includes(` ${job} `));
+  const named = [...new Set(ownText.trim().split(' '))].flatMap((w) => heads.get(w) ?? []).filter((job) => job !== sheet.job && says(ownText, job));
   const lists = [sheet.job, ...named].map((job) => jobs.get(job) ?? []);
   const total = lists.reduce((n, l) => n + l.length, 0);
   const at = (k: number): ProductSheet => {
@@ -144,6 +144,14 @@ function counterpartsOf(sheet: ProductSheet, catalogue: ArticleCatalogue): Produ
 /** A product's family's id, or its own when it is in none. */
 function familyId(catalogue: ArticleCatalogue, sheet: ProductSheet): string {
   return catalogue.families.of.get(sheet.product.productId)?.id ?? sheet.product.productId;
+}
+
+/**
+ * Whether a text says the product is one made for that job: "is a Japanese chef's knife" relates
+ * a gyuto to the chef's knives; "works with the motion sensor" names an accessory, not a rival.
+ */
+function says(textKey: string, job: string): boolean {
+  return new RegExp(` (?:is|are) (?:a|an|the) (?:[^ ]+ ){0,2}${job.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `).test(textKey);
 }
 
 /** A sheet's facts as one key, apostrophes dropped as in a job ("chef's knife" → "chefs knife"). */

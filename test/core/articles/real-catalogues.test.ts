@@ -48,7 +48,7 @@ describe('product families (D37)', () => {
       .toEqual([['Combo Yoga Mat', 'designs', ['Combo Yoga Mat - Aegean Green', 'Combo Yoga Mat - Earth Green']]]);
     // No dash: the colour is the name's last words ("Dark Forest"), and a model code's colour letter goes with it.
     expect(families(['Sony WHCH720NB Wireless Noise Cancelling Headphones Black', 'Sony WHCH720NW Wireless Noise Cancelling Headphones White', 'Bowers & Wilkins PX8 Noise Cancelling Headphones Dark Forest']))
-      .toEqual([['Sony WHCH720NB Wireless Noise Cancelling Headphones', 'colors', ['Sony WHCH720NB Wireless Noise Cancelling Headphones Black', 'Sony WHCH720NW Wireless Noise Cancelling Headphones White']]]);
+      .toEqual([['Sony WHCH720 Wireless Noise Cancelling Headphones', 'colors', ['Sony WHCH720NB Wireless Noise Cancelling Headphones Black', 'Sony WHCH720NW Wireless Noise Cancelling Headphones White']]]);
     expect(families(['10 x 8 Woodsman Shiplap Apex Wooden Shed', '8 x 6 Woodsman Shiplap Apex Wooden Shed', '8 x 6 Woodsman Shiplap Pent Wooden Shed'])[0])
       .toEqual(['Woodsman Shiplap Apex Wooden Shed', 'sizes', ['10 x 8 Woodsman Shiplap Apex Wooden Shed', '8 x 6 Woodsman Shiplap Apex Wooden Shed']]);
     expect(families(['The IceFlow™ Flip Straw Tumbler | 20 OZ', 'The IceFlow™ Flip Straw Tumbler | 40 OZ'])[0]?.[1]).toBe('sizes');
