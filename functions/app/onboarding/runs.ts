@@ -14,6 +14,7 @@ import {
   dependentsOf, inputsSettled, newRun, ONBOARDING_STEPS, pendingStep, runOutcome, STEP_IDS,
   type OnboardingRun, type StepId, type StepState,
 } from '../../core/onboarding/steps';
+import { boundedResult } from '../../core/onboarding/bounded-result';
 import type { Container } from '../../container';
 import { createLogger } from '../../logger';
 
@@ -108,9 +109,10 @@ export async function runStep<T>(container: Container, input: StepInput, step: S
   }
 }
 
+/** What the step returned, as stored and handed on: plain JSON, its maps and lists bounded to a sample and a total (D39). */
 function toResult(value: unknown): Record<string, unknown> | null {
   if (value === undefined || value === null) return null;
-  return typeof value === 'object' ? JSON.parse(JSON.stringify(value)) : { value };
+  return boundedResult(typeof value === 'object' ? JSON.parse(JSON.stringify(value)) : { value });
 }
 
 /** The Catch of a step: records the final failure (e.g. a timeout the step could not record) and skips its dependents. */
