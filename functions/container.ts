@@ -107,6 +107,7 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
   const table = config.tableName;
   const clock = overrides.clock ?? systemClock;
   const fetchUrl = overrides.fetchUrl ?? createGuardedFetch({ allowPrivateNetwork: config.allowPrivateNetwork });
+  const artifacts = createArtifactStore(config);
   return {
     config,
     clock,
@@ -118,7 +119,7 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     visibility: createVisibilityRepository(db, table),
     visibilityChecks: createVisibilityCheckRepository(db, table, clock),
     platformLimiter: createPlatformLimiter(db, table, { limits: config.platformLimits, clock }),
-    aiSites: createAiSiteRepository(db, table),
+    aiSites: createAiSiteRepository(db, table, artifacts),
     articleStats: createArticleStats(db, table),
     articles: createArticleRepository(db, table, createArticleStats(db, table)),
     rateLimiter: createRateLimiter(db, table, clock),
@@ -126,7 +127,7 @@ export function buildContainer(config: Config = loadConfig(), overrides: Partial
     checkUrl: overrides.checkUrl ?? createUrlGuard({ allowPrivateNetwork: config.allowPrivateNetwork }),
     storefront: createStorefront(fetchUrl),
     siteStore: createSiteStore(config, clock),
-    artifacts: createArtifactStore(config),
+    artifacts,
     onboarding: createOnboardingRepository(db, table),
     prepaymentScans: createPrepaymentScanRepository(db, table),
     distributions: createDistributionIndex(db, table),

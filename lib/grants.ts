@@ -8,7 +8,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { ApiFunction } from './constructs/api-function';
-import { acknowledgeBucketObjectAccess, acknowledgeWildcardResources } from './nag';
+import { acknowledgeBucketObjectAccess, acknowledgeWildcardResources, acknowledgeWildcardUnder } from './nag';
 
 /** Where AI-site releases live on AWS: the bucket, and the edge's slug → release store. */
 export interface SiteFiles {
@@ -35,6 +35,18 @@ export function grantSiteFiles(fn: ApiFunction, site: SiteFiles): void {
   }));
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
   acknowledgeBucketObjectAccess(fn.serviceRole, bucket);
+}
+
+/**
+ * Reading the AI-site record's lists kept in the artifact store behind a pointer (D39: a
+ * 20,000-product snapshot): GetObject on that prefix only, and the bucket setting the artifact
+ * store reads. Every route that reads the table may read the record.
+ */
+export function grantAiSiteFieldReads(fn: ApiFunction, site: SiteFiles): void {
+  fn.addEnvironment('SITES_BUCKET', site.bucket.bucketName);
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [site.bucket.arnForObjects('artifacts/ai-site-fields/*')] }));
+  acknowledgeWildcardUnder(fn.serviceRole, site.bucket.bucketArn, '/artifacts/ai-site-fields/*',
+    'The AI-site record\'s lists too big for its item are objects named by business and content hash under this prefix; reads only.');
 }
 
 /**

@@ -24,6 +24,12 @@ export const artifactKeys = {
   dailyBaseline: (slug: string, executionId: string) => `daily-baselines/${slug}/${executionId}`,
   /** The site as last announced to search engines, while an execution's changes wait for a batch 3 that succeeds. */
   unannouncedBaseline: (slug: string) => `daily-baselines/${slug}/unannounced`,
+  /**
+   * A list of the AI-site record too big to sit in its item (D39: 20,000 products' snapshot),
+   * by content hash: the record points at one version, so a write that stopped half way never
+   * pairs a new list with an old record.
+   */
+  aiSiteField: (slug: string, field: string, hash: string) => `ai-site-fields/${slug}/${field}/${hash}`,
   /** 2b: why a day's visibility analysis checked nothing (no platform configured, no prompts), for its read-back. */
   skippedAnalysis: (slug: string, runDate: string) => `visibility-outcomes/${slug}/${runDate}`,
 };

@@ -27,7 +27,7 @@ import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
 import { ApiDocumentation } from '../constructs/api-documentation';
 import { packageLayer } from '../constructs/package-layer';
 import { externalsOf, layerPackagesOf } from '../layers';
-import { grantRateLimitCounters, grantReadWorkflow, grantSiteFiles, grantStartWorkflow, type SiteFiles } from '../grants';
+import { grantAiSiteFieldReads, grantRateLimitCounters, grantReadWorkflow, grantSiteFiles, grantStartWorkflow, type SiteFiles } from '../grants';
 import { acknowledgeTableIndexAccess } from '../nag';
 import { FUNCTIONS_DIR } from '../paths';
 import { grantSecretGroups, type SecretsByGroup } from '../secrets';
@@ -210,6 +210,7 @@ export class ApiStack extends Stack {
       if (route.startsWorkflow) grantStartWorkflow(fn, route.startsWorkflow);
       if (route.readsWorkflow) grantReadWorkflow(fn, route.readsWorkflow);
       if (route.writesSiteFiles) grantSiteFiles(fn, props.siteFiles);
+      else grantAiSiteFieldReads(fn, props.siteFiles);
       this.routeFunctions.set(key, fn);
 
       resourceFor(route.path).addMethod(

@@ -1,20 +1,35 @@
-/** The AI-site record's conditional state change (domain connection): against the embedded database. */
+/**
+ * The AI-site record against the embedded database: its conditional state change (domain
+ * connection), and its lists that grow with the store kept under DynamoDB's item limit (D39).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
 import { createAiSiteRepository } from '../../functions/adapters/dynamodb/ai-site-repo';
+import { createFsArtifactStore } from '../../functions/adapters/local/fs-artifact-store';
+import { keys } from '../../functions/adapters/dynamodb/keys';
 import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
 
 const TABLE = 'ai-site-repo-test';
 let database: EmbeddedDatabase;
 let repo: ReturnType<typeof createAiSiteRepository>;
+let db: ReturnType<typeof createDocumentClient>;
+const artifactsDir = mkdtempSync(join(tmpdir(), 'ai-site-repo-'));
+const artifacts = createFsArtifactStore(artifactsDir);
 
 beforeAll(async () => {
   database = await startEmbeddedDatabase();
   await ensureTable(database.endpoint, TABLE);
-  const db = createDocumentClient({ region: 'us-east-1', endpoint: database.endpoint });
-  repo = createAiSiteRepository(db, TABLE);
+  db = createDocumentClient({ region: 'us-east-1', endpoint: database.endpoint });
+  repo = createAiSiteRepository(db, TABLE, artifacts);
 });
 
-afterAll(async () => { await database?.close(); });
+afterAll(async () => {
+  await database?.close();
+  rmSync(artifactsDir, { recursive: true, force: true });
+});
 
 test('patchWhenStatus writes only from an expected state, or for the execution that already moved it', async () => {
   await repo.patch('shop', 'e1', { proxyStatus: 'SSL_VALIDATED' });
@@ -28,3 +43,28 @@ test('patchWhenStatus writes only from an expected state, or for the execution t
   expect(await repo.patchWhenStatus('nobody', 'e2', { proxyStatus: 'DEPLOYED' }, { proxyStatusIn: ['SSL_VALIDATED'] })).toBe(false);
   expect(await repo.get('nobody')).toBeNull();
 });
+
+test('20,000 products\' snapshot and 5,000 sitemap URLs: the item stays under 350 KB, the lists read back whole, a replaced list is deleted', async () => {
+  // Handles that do not compress away: a generated store's.
+  const snapshot = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({
+    handle: `product-${i}-${(i * 2654435761 % 4294967296).toString(36)}-${tag}`, name: `Product ${i} ${tag}`, url: `https://big.example/products/product-${i}-${tag}`, updated_at: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+  }));
+  const urls = Array.from({ length: 5_000 }, (_, i) => ({ loc: `https://big.example/pages/page-${i}-${(i * 40503).toString(36)}`, lastmod: '2026-01-01' }));
+  const first = snapshot(20_000, 'a');
+  await repo.patch('big', 'e1', { productsHash: 'h1', productsSnapshot: first, storeSitemapUrls: urls });
+  const raw = (await db.send(new GetCommand({ TableName: TABLE, Key: keys.aiSite('big') }))).Item!;
+  const size = Object.values(raw).reduce((n: number, v) => n + (v instanceof Uint8Array ? v.byteLength : Buffer.byteLength(JSON.stringify(v))), 0);
+  expect(size).toBeLessThan(350 * 1024);
+  expect(raw.productsSnapshot).toMatchObject({ artifact: expect.stringMatching(/^ai-site-fields\/big\/productsSnapshot\//) });
+  const read = await repo.get('big');
+  expect(read!.productsSnapshot).toEqual(first);
+  expect(read!.storeSitemapUrls).toEqual(urls);
+
+  const pointer = raw.productsSnapshot.artifact as string;
+  await repo.patch('big', 'e1', { productsHash: 'h2', productsSnapshot: snapshot(20_000, 'b') });
+  expect((await repo.get('big'))!.productsSnapshot![0]!.handle).toMatch(/-b$/);
+  expect(await artifacts.get(pointer)).toBeNull();
+  // A small list goes back into the item.
+  await repo.patch('big', 'e1', { productsSnapshot: snapshot(3, 'c') });
+  expect((await repo.get('big'))!.productsSnapshot).toHaveLength(3);
+}, 60_000);

@@ -24,7 +24,7 @@ test('a 20,000-product 3a result is stored bounded: the item stays under 350 KB 
   const container = getContainer();
   const now = new Date().toISOString();
   const run = { ...newRun('exec-big', ORG, now, null), heartbeat_at: now, runner: null };
-  await container.onboarding.start(run, null, { heartbeatBefore: now });
+  await container.onboarding.start(run, null, { heartbeatBefore: now, runnerOtherThan: null });
   // 3a's inputs have run.
   for (const id of ONBOARDING_STEPS['3a'].uses as StepId[]) await container.onboarding.updateStep(ORG, 'exec-big', id, { ...run.steps[id], status: 'succeeded', finished_at: now });
   const shortfall = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`tidal-camp-mug-${i}`, 3]));

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
 import { createAiSiteRepository } from '../../functions/adapters/dynamodb/ai-site-repo';
+import { createFsArtifactStore } from '../../functions/adapters/local/fs-artifact-store';
 import { createEdgeVersionRepository } from '../../functions/adapters/dynamodb/edge-version-repo';
 import { createLocalCdn, localDistributionDomain, localDistributionId } from '../../functions/adapters/local/local-cdn';
 import { createLocalEdgePublisher, edgeSourceSha256, LOCAL_EDGE_SOURCE_DIR } from '../../functions/adapters/local/local-edge-publisher';
@@ -142,7 +143,7 @@ describe('edge version repository on the embedded table', () => {
   });
 
   test('distributions with their recorded versions, beyond one batch of 100 keys; organizations without a distribution left out', async () => {
-    const sites = createAiSiteRepository(db, TABLE);
+    const sites = createAiSiteRepository(db, TABLE, createFsArtifactStore(mkdtempSync(join(tmpdir(), 'ai-site-fields-'))));
     const slugs = Array.from({ length: 130 }, (_, i) => `org-${String(i).padStart(3, '0')}`);
     for (const [i, slug] of slugs.entries()) {
       const fields = i % 10 === 9 ? {} : { cdnDistributionId: localDistributionId(slug), ...(i % 2 ? { cdnEdgeFunctionVersionArn: V1 } : {}) };
@@ -156,7 +157,7 @@ describe('edge version repository on the embedded table', () => {
   });
 
   test('recordAttached: only while the record names that distribution', async () => {
-    const sites = createAiSiteRepository(db, TABLE);
+    const sites = createAiSiteRepository(db, TABLE, createFsArtifactStore(mkdtempSync(join(tmpdir(), 'ai-site-fields-'))));
     await sites.patch('attach', 'entity-attach', { cdnDistributionId: 'EAAAAAAAAAAAAA' } as never);
     await expect(repo.recordAttached('attach', 'EAAAAAAAAAAAAA', V2, '2026-01-02T00:00:00.000Z')).resolves.toBe(true);
     await expect(repo.recordAttached('attach', 'EBBBBBBBBBBBBB', V1, '2026-01-02T00:00:00.000Z')).resolves.toBe(false);

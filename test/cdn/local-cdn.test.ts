@@ -1,5 +1,9 @@
 /** The local CDN stand-in: CloudFront-like ids and domains, idempotent creates, host lookup. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { createFsArtifactStore } from '../../functions/adapters/local/fs-artifact-store';
 import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
 import { createAiSiteRepository } from '../../functions/adapters/dynamodb/ai-site-repo';
 import { createDistributionIndex } from '../../functions/adapters/dynamodb/distribution-index';
@@ -138,7 +142,7 @@ describe('domain connection Part 2 on the embedded table', () => {
   /** What app/domain/cdn.ts records for a business: the AI-site item with the distribution, its domain indexed. */
   async function business(org: string, storeOrigin: string) {
     const id = localDistributionId(`ai-visibility-proxy-${org}`);
-    await createAiSiteRepository(db, TABLE).patch(org, `entity-${org}`, {
+    await createAiSiteRepository(db, TABLE, createFsArtifactStore(mkdtempSync(join(tmpdir(), 'ai-site-fields-')))).patch(org, `entity-${org}`, {
       cdnDistributionId: id, cdnDomain: localDistributionDomain(id), cdnStoreOrigin: storeOrigin, cdnAiSiteHost: `${org}.localhost`,
     } as never);
     await distributions.index(org, localDistributionDomain(id));

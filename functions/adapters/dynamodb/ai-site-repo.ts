@@ -1,17 +1,42 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AiSiteRepository } from '../../ports';
+import { artifactKeys } from '../../core/artifacts';
+import type { AiSiteRepository, ArtifactStore } from '../../ports';
 import { keys } from './keys';
 
 /**
  * Lists that grow with the store (5,000 sitemap URLs, thousands of products) would pass
- * DynamoDB's 400 KB item limit as plain attributes; they are stored gzip-compressed.
+ * DynamoDB's 400 KB item limit as plain attributes; they are stored gzip-compressed, and a
+ * list still bigger than `INLINE_BYTES` compressed (20,000 products' snapshot is ~380 KB) is
+ * kept in the artifact store behind a pointer `{ artifact, bytes }` (D39). The artifact is
+ * named by its content's hash and written before the item, so the item only ever points at a
+ * whole list; the list the item pointed at before is deleted after the write.
  */
 const COMPRESSED_FIELDS = new Set(['storeSitemapUrls', 'productsSnapshot']);
+/** Compressed bytes a list may take inside the item (two such lists and the rest stay far below 400 KB). */
+export const INLINE_BYTES = 96 * 1024;
 const compress = (value: unknown) => gzipSync(JSON.stringify(value));
 const decompress = (value: unknown) => (value instanceof Uint8Array ? JSON.parse(gunzipSync(value).toString('utf8')) : value ?? null);
 
-export function createAiSiteRepository(db: DynamoDBDocumentClient, table: string): AiSiteRepository {
+interface FieldPointer {
+  artifact: string;
+  bytes: number;
+}
+
+const isPointer = (value: unknown): value is FieldPointer =>
+  typeof value === 'object' && value !== null && !(value instanceof Uint8Array) && typeof (value as FieldPointer).artifact === 'string';
+
+export function createAiSiteRepository(db: DynamoDBDocumentClient, table: string, artifacts: Pick<ArtifactStore, 'get' | 'put' | 'delete'>): AiSiteRepository {
+  const read = async (value: unknown) => (isPointer(value) ? artifacts.get(value.artifact) : decompress(value));
+  /** The stored form of a list: compressed in the item, or (too big) in the artifact store behind a pointer. */
+  const stored = async (orgSlug: string, field: string, value: unknown): Promise<Uint8Array | FieldPointer> => {
+    const packed = compress(value);
+    if (packed.byteLength <= INLINE_BYTES) return packed;
+    const artifact = artifactKeys.aiSiteField(orgSlug, field, createHash('sha256').update(packed).digest('hex').slice(0, 32));
+    await artifacts.put(artifact, value);
+    return { artifact, bytes: packed.byteLength };
+  };
   return {
     async get(orgSlug) {
       const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.aiSite(orgSlug), ConsistentRead: true }));
@@ -27,9 +52,9 @@ export function createAiSiteRepository(db: DynamoDBDocumentClient, table: string
         releaseId: Item.releaseId ?? null,
         fileCount: Item.fileCount ?? null,
         sourceUrl: Item.sourceUrl ?? null,
-        storeSitemapUrls: decompress(Item.storeSitemapUrls),
+        storeSitemapUrls: await read(Item.storeSitemapUrls),
         productsHash: Item.productsHash ?? null,
-        productsSnapshot: decompress(Item.productsSnapshot),
+        productsSnapshot: await read(Item.productsSnapshot),
       };
     },
 
@@ -53,12 +78,15 @@ export function createAiSiteRepository(db: DynamoDBDocumentClient, table: string
     const names: Record<string, string> = { '#type': 'type', '#entity': 'entityId', '#org': 'orgSlug' };
     const values: Record<string, unknown> = { ':type': 'ai_site', ':entity': entityId, ':org': orgSlug };
     const sets = ['#type = :type', '#entity = :entity', '#org = :org'];
-    Object.entries(fields).forEach(([field, value], i) => {
-      if (value === undefined) return;
+    const lists = Object.keys(fields).filter((f) => COMPRESSED_FIELDS.has(f) && fields[f] !== undefined);
+    // The pointers this write replaces: their artifacts go once the item no longer names them.
+    const before = lists.length ? (await db.send(new GetCommand({ TableName: table, Key: keys.aiSite(orgSlug), ConsistentRead: true, ProjectionExpression: lists.map((_, i) => `#l${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(lists.map((f, i) => [`#l${i}`, f])) }))).Item ?? {} : {};
+    for (const [i, [field, value]] of Object.entries(fields).entries()) {
+      if (value === undefined) continue;
       names[`#f${i}`] = field;
-      values[`:v${i}`] = COMPRESSED_FIELDS.has(field) && value !== null ? compress(value) : value;
+      values[`:v${i}`] = COMPRESSED_FIELDS.has(field) && value !== null ? await stored(orgSlug, field, value) : value;
       sets.push(`#f${i} = :v${i}`);
-    });
+    }
     const conditions: string[] = [];
     if (expected) {
       names['#proxyStatus'] = 'proxyStatus';
@@ -77,5 +105,7 @@ export function createAiSiteRepository(db: DynamoDBDocumentClient, table: string
       ExpressionAttributeValues: values,
       ...(conditions.length ? { ConditionExpression: conditions.join(' OR ') } : {}),
     }));
+    const now = new Set(Object.values(values).filter(isPointer).map((p) => p.artifact));
+    for (const old of Object.values(before).filter(isPointer)) if (!now.has(old.artifact)) await artifacts.delete(old.artifact);
   }
 }
