@@ -7,15 +7,13 @@
 import { deploySite } from '../../functions/app/site/deploy';
 import { getContainer, type Container } from '../../functions/container';
 import type { SiteFile } from '../../functions/core/site/types';
-import { startTestStack, type TestStack } from '../support/stack';
+import { startTestStackWithBusiness, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 const ORG = 'check-dates';
 
 beforeAll(async () => {
-  stack = await startTestStack({ LOG_LEVEL: 'warn' });
-  const token = await stack.token(ORG);
-  expect((await stack.call('POST', '/api/business', { token, body: { name: 'Check Dates Co.', url: 'https://check-dates.example' } })).status).toBe(201);
+  stack = await startTestStackWithBusiness(ORG, { name: 'Check Dates Co.', url: 'https://check-dates.example' });
 }, 60_000);
 afterAll(async () => stack.close());
 

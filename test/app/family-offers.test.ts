@@ -8,15 +8,13 @@ import { getContainer } from '../../functions/container';
 import { artifactKeys } from '../../functions/core/artifacts';
 import { offerSlot } from '../../functions/core/site/offer-slots';
 import type { CatalogProduct, SiteFile } from '../../functions/core/site/types';
-import { startTestStack, type TestStack } from '../support/stack';
+import { startTestStackWithBusiness, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 const ORG = 'family-offers';
 
 beforeAll(async () => {
-  stack = await startTestStack({ LOG_LEVEL: 'warn' });
-  const token = await stack.token(ORG);
-  expect((await stack.call('POST', '/api/business', { token, body: { name: 'Family Offers Co.', url: 'https://family-offers.example' } })).status).toBe(201);
+  stack = await startTestStackWithBusiness(ORG, { name: 'Family Offers Co.', url: 'https://family-offers.example' });
 }, 60_000);
 afterAll(async () => stack.close());
 

@@ -8,15 +8,13 @@ import { runStep } from '../../functions/app/onboarding/runs';
 import { getContainer } from '../../functions/container';
 import { RESULT_SAMPLE } from '../../functions/core/onboarding/bounded-result';
 import { newRun, ONBOARDING_STEPS, type StepId } from '../../functions/core/onboarding/steps';
-import { startTestStack, type TestStack } from '../support/stack';
+import { startTestStackWithBusiness, type TestStack } from '../support/stack';
 
 let stack: TestStack;
 const ORG = 'big-store';
 
 beforeAll(async () => {
-  stack = await startTestStack({ LOG_LEVEL: 'warn' });
-  const token = await stack.token(ORG);
-  expect((await stack.call('POST', '/api/business', { token, body: { name: 'Big Store Co.', url: 'https://big-store.example' } })).status).toBe(201);
+  stack = await startTestStackWithBusiness(ORG, { name: 'Big Store Co.', url: 'https://big-store.example' });
 }, 60_000);
 afterAll(async () => stack.close());
 

@@ -42,3 +42,11 @@ export async function startTestStack(env: Record<string, string | undefined> = {
     },
   };
 }
+
+/** The stack with one business registered through the API (`POST /api/business` as the org's user). */
+export async function startTestStackWithBusiness(org: string, business: { name: string; url: string }, env: Record<string, string | undefined> = { LOG_LEVEL: 'warn' }): Promise<TestStack> {
+  const stack = await startTestStack(env);
+  const res = await stack.call('POST', '/api/business', { token: await stack.token(org), body: business });
+  if (res.status !== 201) throw new Error(`registering ${org}: ${res.status} ${JSON.stringify(res.body)}`);
+  return stack;
+}
