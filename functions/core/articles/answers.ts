@@ -17,7 +17,7 @@ import { oneLine } from '../site/html';
 import { CARE, ORIGIN, USE } from './facets';
 import { writeComparison } from './compare';
 import { writeFamily } from './family-answer';
-import type { Fact } from './facts';
+import { sourcesOf, type Fact } from './facts';
 import type { Question } from './questions';
 import type { Source } from './site-sources';
 
@@ -85,11 +85,6 @@ function blockOf(heading: string | null, facts: readonly Fact[], said: Set<strin
   return block;
 }
 
-function sourcesOf(facts: readonly Fact[]): Source[] {
-  const out: Source[] = [];
-  for (const f of facts) if (f.source.path && !out.some((s) => s.path === f.source.path)) out.push(f.source);
-  return out;
-}
 
 
 /** "The store's product information says nothing more about beginners." */

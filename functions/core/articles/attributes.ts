@@ -2,9 +2,9 @@
  * The facts of a product a comparison lines up (D37): material, hardness, weight, capacity,
  * dimensions, thickness, length, care, origin, battery life, protection rating, power, warranty
  * and how long it keeps drinks cold or hot, each read from the store's own words (the product's
- * quoted facts, then its name) with the value as the store wrote it. A value nothing states is
- * absent: nothing is guessed. Prices are not compared: they change without the article being
- * rebuilt (D36). Pure.
+ * name, then its description line by line: `attributesOf`) with the value as the store wrote
+ * it. A value nothing states is absent: nothing is guessed. Prices are not compared: they
+ * change without the article being rebuilt (D36). Pure.
  *
  *   "Blade: 210 mm VG-10 stainless steel core, hardened to 60 HRC" → material "VG-10 stainless
  *   steel", hardness "60 HRC", length "210 mm"; "Hand wash only ... never in the dishwasher" →

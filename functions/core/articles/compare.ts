@@ -12,11 +12,10 @@
 import { upperFirst } from '../generate/text';
 import { differ, says, type Attribute, type AttributeKey } from './attributes';
 import { audiencesIn } from './facets';
-import { attributesOfSheet, theName, verbFor, type ProductSheet } from './facts';
+import { attributesOfSheet, sourcesOf, theName, verbFor, type ProductSheet } from './facts';
 import { optionDifferences } from './options';
 import type { AnswerBlock, WrittenAnswer } from './answers';
 import type { Question } from './questions';
-import type { Source } from './site-sources';
 
 /** Stated differences a comparison needs to be published. */
 export const MIN_DIFFERENCES = 2;
@@ -57,11 +56,6 @@ function suitsWhom(a: ProductSheet, b: ProductSheet): string[] {
   return who ? [`The store suggests ${theName(sheet.label)} for ${who}; it says nothing of the kind about ${theName(other.label)}.`] : [];
 }
 
-function sourcesOf(sheets: readonly ProductSheet[]): Source[] {
-  const out: Source[] = [];
-  for (const f of sheets.flatMap((s) => s.facts)) if (f.source.path && !out.some((s) => s.path === f.source.path)) out.push(f.source);
-  return out;
-}
 
 /** The extractive answer of a comparison (see the header); no blocks when it has too few differences. */
 export function writeComparison(question: Question): WrittenAnswer {
@@ -75,5 +69,5 @@ export function writeComparison(question: Question): WrittenAnswer {
     { heading: 'Options', sentences: options.differ ? options.sentences : [], items: [] },
     { heading: 'Which suits whom', sentences: suitsWhom(a, b), items: [] },
   ].filter((block) => block.sentences.length);
-  return { blocks, uncovered: [], sources: sourcesOf([a, b]), engine: 'extractive' };
+  return { blocks, uncovered: [], sources: sourcesOf([...a.facts, ...b.facts]), engine: 'extractive' };
 }

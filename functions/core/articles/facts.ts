@@ -49,6 +49,13 @@ export interface ProductSheet {
   job: string;
 }
 
+/** The AI-site pages some facts quote, each once, in order. */
+export function sourcesOf(facts: readonly Fact[]): Source[] {
+  const out: Source[] = [];
+  for (const f of facts) if (f.source.path && !out.some((s) => s.path === f.source.path)) out.push(f.source);
+  return out;
+}
+
 /** Whether a text ends like a sentence (list fragments do not). */
 export function endsSentence(text: string): boolean {
   return /[.!]["'”’)\]]*$/.test(text);
