@@ -3,11 +3,14 @@
  * - per execution, `PK = DAILYEXEC#<id>`: the execution record (`SK = EXECUTION`, atomic
  *   counters per outcome) and one run record per business (`SK = ORG#<slug>`), so every
  *   execution reads back whole, whatever ran later that day. Each step updates only its own
- *   entry of the `steps` map, and the changed URLs are a string set, so retries add nothing
- *   twice.
+ *   entry of the `steps` map. The changed URLs (up to every page of a 5,000-page store) are
+ *   string sets spread over `URL_BUCKETS` items of the execution's partition by URL hash
+ *   (`SK = CHANGED#<slug>#<nn>`, D39), so the run record stays small and retries add nothing
+ *   twice; runs recorded before keep theirs in the run item, read alongside.
  * - per business per day, `PK = DAILYRUN#<date>, SK = ORG#<slug>`: the day's lease (one
  *   execution at a time; conditional writes, expiring) and the latest execution.
  */
+import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BusinessRun, DailyExecution, DayLease } from '../../core/daily/run';
 import type { DailyRunRepository } from '../../ports';
@@ -16,6 +19,9 @@ import { keys } from './keys';
 import { decodeCursor, encodeCursor } from './page-cursor';
 
 const RUN_TYPE = 'daily_run';
+/** Items a run's changed URLs are spread over: 64 × 400 KB holds far more than 5,000 pages' URLs. */
+export const URL_BUCKETS = 64;
+const bucketOf = (url: string) => Number.parseInt(createHash('sha1').update(url).digest('hex').slice(0, 8), 16) % URL_BUCKETS;
 
 export function createDailyRunRepository(db: DynamoDBDocumentClient, table: string): DailyRunRepository {
   /** One update of an item that must exist (a run or execution record is never created by these). */
@@ -25,7 +31,37 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
       ExpressionAttributeValues: values, ...(names ? { ExpressionAttributeNames: names } : {}),
     }));
   };
-  const toRun = (item: Record<string, any>): BusinessRun => ({
+  /** The run's changed URLs: its buckets', and those an older record kept in its own item. */
+  const changedUrlsOf = async (item: Record<string, any>): Promise<string[]> => {
+    const urls = new Set<string>(item.changed_urls ? [...(item.changed_urls as Set<string>)] : []);
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.dailyExecution(item.execution_id).PK, ':prefix': keys.dailyChangedUrlsPrefix(item.org_slug) },
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      }));
+      for (const bucket of page.Items ?? []) for (const url of (bucket.urls as Set<string> | undefined) ?? []) urls.add(url);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return [...urls].sort();
+  };
+  const addUrls = async (executionId: string, orgSlug: string, urls: readonly string[]) => {
+    const buckets = new Map<number, string[]>();
+    for (const url of urls) buckets.set(bucketOf(url), [...(buckets.get(bucketOf(url)) ?? []), url]);
+    for (const [bucket, list] of buckets) {
+      await db.send(new UpdateCommand({
+        TableName: table,
+        Key: keys.dailyChangedUrls(executionId, orgSlug, bucket),
+        UpdateExpression: 'SET #type = :type ADD urls :urls',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':type': 'daily_changed_urls', ':urls': new Set(list) },
+      }));
+    }
+  };
+  const toRun = async (item: Record<string, any>): Promise<BusinessRun> => ({
     org_slug: item.org_slug,
     run_date: item.run_date,
     execution_id: item.execution_id,
@@ -34,7 +70,7 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
     started_at: item.started_at,
     finished_at: item.finished_at ?? null,
     steps: item.steps,
-    changed_urls: item.changed_urls ? [...(item.changed_urls as Set<string>)].sort() : [],
+    changed_urls: await changedUrlsOf(item),
     resumed_from: item.resumed_from ?? null,
   });
   const leaseOf = (item: Record<string, any> | undefined): DayLease | null => (item?.lease_execution_id
@@ -42,7 +78,7 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
     : null);
   const getRun = async (executionId: string, orgSlug: string) => {
     const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.dailyBusinessRun(executionId, orgSlug), ConsistentRead: true }));
-    return Item ? toRun(Item) : null;
+    return Item ? await toRun(Item) : null;
   };
 
   return {
@@ -65,9 +101,8 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
     },
 
     async resumeBusinessRun(executionId, orgSlug, fields) {
-      await updateExisting(keys.dailyBusinessRun(executionId, orgSlug), 'SET steps = :steps, resumed_from = :from'
-        + (fields.changed_urls.length ? ' ADD changed_urls :urls' : ''),
-      { ':steps': fields.steps, ':from': fields.resumed_from, ...(fields.changed_urls.length ? { ':urls': new Set(fields.changed_urls) } : {}) });
+      await updateExisting(keys.dailyBusinessRun(executionId, orgSlug), 'SET steps = :steps, resumed_from = :from', { ':steps': fields.steps, ':from': fields.resumed_from });
+      await addUrls(executionId, orgSlug, fields.changed_urls);
     },
 
     async acquireDayLease(runDate, orgSlug, executionId, now, expiresAt) {
@@ -130,7 +165,10 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
 
     async addChangedUrls(executionId, orgSlug, urls) {
       if (urls.length === 0) return;
-      await updateExisting(keys.dailyBusinessRun(executionId, orgSlug), 'ADD changed_urls :urls', { ':urls': new Set(urls) });
+      // A run that was never claimed gets none (as an update of its record would have failed).
+      const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.dailyBusinessRun(executionId, orgSlug), ConsistentRead: true, ProjectionExpression: 'PK' }));
+      if (!Item) throw new Error(`no daily run record of ${orgSlug} in execution ${executionId}: its changed URLs have nowhere to go`);
+      await addUrls(executionId, orgSlug, urls);
     },
 
     async finishBusinessRun(executionId, orgSlug, fields) {
@@ -164,7 +202,7 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
       }));
       let page = dayPk && start?.PK === dayPk ? await query(dayPk, true) : await query(keys.dailyExecution(executionId).PK, false);
       if (dayPk && !start && !page.Items?.length && !page.LastEvaluatedKey) page = await query(dayPk, true);
-      return { runs: (page.Items ?? []).map(toRun), nextCursor: encodeCursor(page.LastEvaluatedKey) };
+      return { runs: await Promise.all((page.Items ?? []).map(toRun)), nextCursor: encodeCursor(page.LastEvaluatedKey) };
     },
 
     async createExecution(execution) {

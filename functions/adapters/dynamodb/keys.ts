@@ -73,6 +73,9 @@ export const keys = {
    */
   dailyExecution: (executionId: string) => ({ PK: `DAILYEXEC#${executionId}`, SK: 'EXECUTION' }),
   dailyBusinessRun: (executionId: string, slug: string) => ({ PK: `DAILYEXEC#${executionId}`, SK: `ORG#${slug}` }),
+  /** One bucket of a business run's changed URLs (D39: a run's URLs are spread over items by hash, never one growing item). */
+  dailyChangedUrls: (executionId: string, slug: string, bucket: number) => ({ PK: `DAILYEXEC#${executionId}`, SK: `CHANGED#${slug}#${String(bucket).padStart(2, '0')}` }),
+  dailyChangedUrlsPrefix: (slug: string) => `CHANGED#${slug}#`,
   dailyLease: (runDate: string, slug: string) => ({ PK: `DAILYRUN#${runDate}`, SK: `ORG#${slug}` }),
 
   /** GSI1: a store's normalized domain → its organization. */
