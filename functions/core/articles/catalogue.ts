@@ -7,8 +7,8 @@
 import { singularKey } from '../generate/text';
 import type { CatalogProduct } from '../site/types';
 import { productFamilies, type Families } from './families';
-import { productSheet, type ProductSheet } from './facts';
-import type { ArticleSources } from './site-sources';
+import { productPage, productSheet, type ProductSheet } from './facts';
+import type { ArticleSources, ProductEntry } from './site-sources';
 
 export interface ArticleCatalogue {
   sheets: ProductSheet[];
@@ -18,6 +18,8 @@ export interface ArticleCatalogue {
   byKindAndJob: Map<string, Map<string, ProductSheet[]>>;
   /** Kind → a job's last word → the kind's jobs ending in it ("knife" → "chefs knife", "bread knife"). */
   jobsByHead: Map<string, Map<string, string[]>>;
+  /** The AI page of any product of the catalogue, a sheet or not (a name too long for a title has none). */
+  pageOf: (product: CatalogProduct) => ProductEntry | null;
 }
 
 /** The kind a comparison groups by ("yoga mat" for "Yoga Mats"). */
@@ -42,5 +44,5 @@ export function articleCatalogue(products: readonly CatalogProduct[], sources: A
     const head = sheet.job.split(' ').pop() ?? '';
     heads.set(head, [...(heads.get(head) ?? []), sheet.job]);
   }
-  return { sheets, byId: new Map(sheets.map((s) => [s.product.productId, s])), families: productFamilies(products), byKindAndJob, jobsByHead };
+  return { sheets, byId: new Map(sheets.map((s) => [s.product.productId, s])), families: productFamilies(products), byKindAndJob, jobsByHead, pageOf: (product) => productPage(product, sources) };
 }

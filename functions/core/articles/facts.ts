@@ -136,11 +136,16 @@ function pagesOf(site: ArticleSources): { byUrl: Map<string, ProductEntry>; byNa
   return index;
 }
 
+/** The AI page of a product: by its store URL (the page's canonical), else by its name. */
+export function productPage(product: CatalogProduct, site: ArticleSources): ProductEntry | null {
+  const pages = pagesOf(site);
+  return pages.byUrl.get(product.url) ?? pages.byName.get(oneLine(product.name)) ?? null;
+}
+
 export function productSheet(product: CatalogProduct, site: ArticleSources, businessName: string): ProductSheet | null {
   const label = titleLabel(product, businessName);
   if (!label) return null;
-  const pages = pagesOf(site);
-  const page = pages.byUrl.get(product.url) ?? pages.byName.get(oneLine(product.name)) ?? null;
+  const page = productPage(product, site);
   const source: Source = page ? { path: page.path, label: page.name } : { path: '', label: oneLine(product.name) };
   // The description is the store's own text; the page summary (a narrative's line) only stands in when there is none.
   const texts = page ? (page.description.length ? page.description : sentencesOf(page.summary)) : sentencesOf(markdownToText(product.description));

@@ -10,7 +10,7 @@ import { oneLine } from '../site/html';
 import { offerText } from '../site/offer-slots';
 import type { CatalogProduct } from '../site/types';
 import { attributesOf, says, type Attribute, type AttributeKey } from './attributes';
-import { attributesOfSheet, theName, verbFor, type ProductSheet } from './facts';
+import { attributesOfSheet, theName, verbFor } from './facts';
 import { countWord } from './options';
 import type { AnswerBlock, MemberLine, WrittenAnswer } from './answers';
 import type { Question } from './questions';
@@ -26,7 +26,8 @@ const ATTRIBUTE_NAMES: Record<AttributeKey, string> = {
 /** A member as the page lists it: its sheet's page and attributes, or (a name too long for a title) its catalogue entry's. */
 interface Member {
   product: CatalogProduct;
-  page: ProductSheet['page'];
+  /** Its AI page's file path, or null (then the store's page is linked). */
+  path: string | null;
   attributes: Map<AttributeKey, Attribute>;
 }
 
@@ -37,8 +38,8 @@ export function writeFamily(question: Question): WrittenAnswer {
   const members: Member[] = family.members.map((product) => {
     const sheet = sheets.get(product.productId);
     return sheet
-      ? { product, page: sheet.page, attributes: attributesOfSheet(sheet) }
-      : { product, page: null, attributes: attributesOf(product.description, oneLine(product.name), product.optionNames ?? []) };
+      ? { product, path: sheet.page?.path ?? null, attributes: attributesOfSheet(sheet) }
+      : { product, path: family.pages[product.productId] ?? null, attributes: attributesOf(product.description, oneLine(product.name), product.optionNames ?? []) };
   });
   const keys = new Set(members.flatMap((m) => [...m.attributes.keys()]));
   const differing: AttributeKey[] = [];
@@ -51,7 +52,7 @@ export function writeFamily(question: Question): WrittenAnswer {
   }
   const lines: MemberLine[] = members.map((m) => {
     const details = differing.map((k) => m.attributes.get(k)).filter((a) => a !== undefined).map((a) => says(a, false));
-    return { productId: m.product.productId, label: oneLine(m.product.name), path: m.page?.path ?? null, url: m.product.url, detail: joinList(details), offer: offerText(m.product) };
+    return { productId: m.product.productId, label: oneLine(m.product.name), path: m.path, url: m.product.url, detail: joinList(details), offer: offerText(m.product) };
   });
   const n = members.length;
   const the = theName(family.name);
@@ -65,6 +66,6 @@ export function writeFamily(question: Question): WrittenAnswer {
     { heading: null, sentences: after, items: [] },
     ...(sharing.length ? [{ heading: 'What they share', sentences: sharing, items: [] }] : []),
   ];
-  const sources = members.map((m) => m.page).filter((p) => p !== null).map((p) => ({ path: p.path, label: p.name }));
+  const sources = members.filter((m) => m.path !== null).map((m) => ({ path: m.path!, label: oneLine(m.product.name) }));
   return { blocks, uncovered: [], sources, engine: 'extractive' };
 }

@@ -68,8 +68,8 @@ export interface Question {
   evidence: Fact[];
   /** The products the article is about: the subject, a comparison's counterpart, a family's members. */
   subjects: ProductSheet[];
-  /** A family page's family: its name, what its members differ by, and every member (those without a sheet too). */
-  family?: { name: string; differs: string; members: CatalogProduct[] };
+  /** A family page's family: its name, what its members differ by, every member (those without a sheet too) and their AI pages. */
+  family?: { name: string; differs: string; members: CatalogProduct[]; pages: Record<string, string> };
   /**
    * What the question is about for the gate's "same question" rule, when not its subjects: a
    * comparison is about its products' families, so the Combo mat and the Travel Combo mat are
@@ -166,7 +166,10 @@ function familyQuestion(sheet: ProductSheet, catalogue: ArticleCatalogue): { tit
   // Asked on the first member the site has a sheet for (a name too long for a title has none).
   if (!family || members[0] !== sheet || family.members.length < 2 || !family.name) return null;
   const the = theName(family.name);
-  return { title: `Which ${family.differs} ${verbFor(family.name) === 'are' ? 'do' : 'does'} ${the} come in?`, members, family: { name: family.name, differs: family.differs, members: family.members.slice(0, MAX_FAMILY_MEMBERS) } };
+  return { title: `Which ${family.differs} ${verbFor(family.name) === 'are' ? 'do' : 'does'} ${the} come in?`, members, family: {
+    name: family.name, differs: family.differs, members: family.members.slice(0, MAX_FAMILY_MEMBERS),
+    pages: Object.fromEntries(family.members.flatMap((m) => { const page = catalogue.pageOf(m); return page ? [[m.productId, page.path]] : []; })),
+  } };
 }
 
 /** Every question one product's facts can answer (see the header), in intent order. */
