@@ -2,7 +2,7 @@
  * The interfaces handlers and workflow tasks depend on. Adapters implement them
  * (DynamoDB, AWS services, outside providers); functions/container.ts picks them.
  */
-import type { Business, Product, TrackedPrompt, VisibilityHistory, AiSiteRecord, PlatformResults } from './core/model';
+import type { Business, Product, TrackedPrompt, VisibilityHistory, AiSiteList, AiSiteRecord, PlatformResults } from './core/model';
 import type { OnboardingRun, RunStatus, StepId, StepState } from './core/onboarding/steps';
 import type { DistributionRoute } from './core/proxy/types';
 import type { SiteFile } from './core/site/types';
@@ -253,7 +253,12 @@ export interface PlatformLimiter {
 }
 
 export interface AiSiteRepository {
-  get(orgSlug: string): Promise<AiSiteRecord | null>;
+  /**
+   * The record. Its lists that grow with the store (`AiSiteList`: up to 5,000 URLs, 20,000
+   * products, possibly kept in the artifact store) are read only when named in `lists`; the
+   * others read null, so the many callers that need a status or an origin fetch no list.
+   */
+  get(orgSlug: string, options?: { lists?: readonly AiSiteList[] }): Promise<AiSiteRecord | null>;
   /** Creates the record when missing and sets the given fields (one single-item update). */
   patch(orgSlug: string, entityId: string, fields: Partial<Omit<AiSiteRecord, 'orgSlug' | 'entityId'>>): Promise<void>;
   /**

@@ -56,6 +56,9 @@ export interface VisibilityHistory {
 }
 
 /** The `ai_sites` record (one per business). Domain-connection fields arrive with later work. */
+/** The AI-site record's lists that grow with the store (D39): stored apart, read when asked for. */
+export type AiSiteList = 'storeSitemapUrls' | 'productsSnapshot';
+
 export interface AiSiteRecord {
   orgSlug: string;
   entityId: string;
@@ -69,8 +72,10 @@ export interface AiSiteRecord {
   releaseId: string | null;
   fileCount: number | null;
   sourceUrl: string | null;
+  /** Read only when asked for (`AiSiteRepository.get`'s `lists`), else null: it grows with the store. */
   storeSitemapUrls: Array<{ loc: string; lastmod?: string }> | null;
   productsHash: string | null;
+  /** Read only when asked for, as `storeSitemapUrls`. */
   productsSnapshot: ProductSnapshotItem[] | null;
   /** The store's own robots.txt, whose rules the served robots.txt keeps. */
   storeRobotsTxt?: string;

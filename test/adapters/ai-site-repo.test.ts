@@ -56,15 +56,28 @@ test('20,000 products\' snapshot and 5,000 sitemap URLs: the item stays under 35
   const size = Object.values(raw).reduce((n: number, v) => n + (v instanceof Uint8Array ? v.byteLength : Buffer.byteLength(JSON.stringify(v))), 0);
   expect(size).toBeLessThan(350 * 1024);
   expect(raw.productsSnapshot).toMatchObject({ artifact: expect.stringMatching(/^ai-site-fields\/big\/productsSnapshot\//) });
-  const read = await repo.get('big');
+  const lists = ['productsSnapshot', 'storeSitemapUrls'] as const;
+  const read = await repo.get('big', { lists });
   expect(read!.productsSnapshot).toEqual(first);
   expect(read!.storeSitemapUrls).toEqual(urls);
 
   const pointer = raw.productsSnapshot.artifact as string;
   await repo.patch('big', 'e1', { productsHash: 'h2', productsSnapshot: snapshot(20_000, 'b') });
-  expect((await repo.get('big'))!.productsSnapshot![0]!.handle).toMatch(/-b$/);
+  expect((await repo.get('big', { lists }))!.productsSnapshot![0]!.handle).toMatch(/-b$/);
   expect(await artifacts.get(pointer)).toBeNull();
   // A small list goes back into the item.
   await repo.patch('big', 'e1', { productsSnapshot: snapshot(3, 'c') });
-  expect((await repo.get('big'))!.productsSnapshot).toHaveLength(3);
+  expect((await repo.get('big', { lists }))!.productsSnapshot).toHaveLength(3);
+}, 60_000);
+
+test('a read that asks for no list reads none: no artifact is fetched for a status or an origin', async () => {
+  let fetched = 0;
+  const counting = { ...artifacts, get: async <T>(key: string) => { fetched++; return artifacts.get<T>(key); } };
+  const sites = createAiSiteRepository(db, TABLE, counting);
+  const big = Array.from({ length: 20_000 }, (_, i) => ({ handle: `p-${i}-${(i * 2654435761 % 4294967296).toString(36)}`, name: `P ${i}`, url: `https://lean.example/products/p-${i}`, updated_at: null }));
+  await sites.patch('lean', 'e1', { productsHash: 'h', productsSnapshot: big, proxyStatus: 'DEPLOYED' });
+  expect(await sites.get('lean')).toMatchObject({ proxyStatus: 'DEPLOYED', productsHash: 'h', productsSnapshot: null, storeSitemapUrls: null });
+  expect(fetched).toBe(0);
+  expect((await sites.get('lean', { lists: ['productsSnapshot'] }))!.productsSnapshot).toHaveLength(20_000);
+  expect(fetched).toBe(1);
 }, 60_000);

@@ -61,12 +61,12 @@ test('onboarding 1a records the agent files and images; the published site links
 
 test('a publish with explicit store URLs (deploy-site route) still carries the images 1a recorded', async () => {
   const container = getContainer();
-  const product = (await container.aiSites.get(ORG))!.storeSitemapUrls!.find((u) => u.loc.includes('/products/'))!;
+  const product = (await container.aiSites.get(ORG, { lists: ['storeSitemapUrls'] }))!.storeSitemapUrls!.find((u) => u.loc.includes('/products/'))!;
   await deploySite(container, { orgSlug: ORG, files: [], storeSitemapUrls: [{ loc: product.loc }] });
   const sitemap = await published('/sitemap.xml');
   expect(sitemap).toContain(`<url><loc>${product.loc}</loc><image:image>`);
   // The record keeps what the caller gave, without images.
-  expect((await container.aiSites.get(ORG))!.storeSitemapUrls).toEqual([{ loc: product.loc }]);
+  expect((await container.aiSites.get(ORG, { lists: ['storeSitemapUrls'] }))!.storeSitemapUrls).toEqual([{ loc: product.loc }]);
 });
 
 test('daily 1a: a changed set of agent files is a change, and the regenerated llms.txt follows it', async () => {

@@ -104,7 +104,7 @@ test("the unified sitemap keeps the store's image entries for store URLs (D114, 
   expect(withImages.filter(([, loc]) => loc.startsWith(`${store.origin}/products/`))).toHaveLength(24);
   for (const [, , image] of withImages) expect(image.startsWith(`${store.origin}/cdn/shop/files/`)).toBe(true);
   // The site record keeps loc/lastmod only; the images come from 1a's artifact.
-  const record = await getContainer().aiSites.get('harbor');
+  const record = await getContainer().aiSites.get('harbor', { lists: ['storeSitemapUrls'] });
   expect(record!.storeSitemapUrls!.some((u) => 'images' in u)).toBe(false);
 });
 

@@ -134,7 +134,7 @@ describe('daily schedule over three businesses', () => {
     expect(prompts.length - promptsBefore).toBe(30);
     expect(runOf(first, 'changing').steps['1b-files'].result.files_added.sort()).toEqual(NEW_PRODUCTS.map((h) => `/llms/${h}.txt`).sort());
     expect(runOf(first, 'steady').steps['1b-prompts']).toMatchObject({ status: 'skipped', reason: 'no new products' });
-    const site = await container.aiSites.get('changing');
+    const site = await container.aiSites.get('changing', { lists: ['productsSnapshot'] });
     expect(site!.productsSnapshot!.map((p) => p.handle)).toEqual(expect.arrayContaining(NEW_PRODUCTS));
   });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { artifactKeys } from '../../core/artifacts';
+import type { AiSiteList } from '../../core/model';
 import type { AiSiteRepository, ArtifactStore } from '../../ports';
 import { keys } from './keys';
 
@@ -11,7 +12,8 @@ import { keys } from './keys';
  * list still bigger than `INLINE_BYTES` compressed (20,000 products' snapshot is ~380 KB) is
  * kept in the artifact store behind a pointer `{ artifact, bytes }` (D39). The artifact is
  * named by its content's hash and written before the item, so the item only ever points at a
- * whole list; the list the item pointed at before is deleted after the write.
+ * whole list; the list the item pointed at before is deleted after the write. `get` reads a
+ * list only when asked for it: most callers want a status or an origin, not 20,000 products.
  */
 const COMPRESSED_FIELDS = new Set(['storeSitemapUrls', 'productsSnapshot']);
 /** Compressed bytes a list may take inside the item (two such lists and the rest stay far below 400 KB). */
@@ -38,10 +40,11 @@ export function createAiSiteRepository(db: DynamoDBDocumentClient, table: string
     return { artifact, bytes: packed.byteLength };
   };
   return {
-    async get(orgSlug) {
+    async get(orgSlug, { lists = [] } = {}) {
       const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.aiSite(orgSlug), ConsistentRead: true }));
       if (!Item) return null;
-      const { PK: _pk, SK: _sk, type: _type, ...record } = Item;
+      const { PK: _pk, SK: _sk, type: _type, storeSitemapUrls, productsSnapshot, ...record } = Item;
+      const list = (field: AiSiteList, value: unknown) => (lists.includes(field) ? read(value) : null);
       return {
         ...record,
         orgSlug,
@@ -52,9 +55,9 @@ export function createAiSiteRepository(db: DynamoDBDocumentClient, table: string
         releaseId: Item.releaseId ?? null,
         fileCount: Item.fileCount ?? null,
         sourceUrl: Item.sourceUrl ?? null,
-        storeSitemapUrls: await read(Item.storeSitemapUrls),
+        storeSitemapUrls: await list('storeSitemapUrls', storeSitemapUrls),
         productsHash: Item.productsHash ?? null,
-        productsSnapshot: await read(Item.productsSnapshot),
+        productsSnapshot: await list('productsSnapshot', productsSnapshot),
       };
     },
 

@@ -41,7 +41,7 @@ export async function discoverNewProducts(container: Container, orgSlug: string)
 async function uncommittedNewProducts(container: Container, orgSlug: string): Promise<string[]> {
   const catalog = await container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug));
   if (!catalog) throw new ValidationError(`no product catalogue for ${orgSlug}: product discovery has not run`);
-  const site = await container.aiSites.get(orgSlug);
+  const site = await container.aiSites.get(orgSlug, { lists: ['productsSnapshot'] });
   return newProducts(site?.productsSnapshot ?? null, catalog.products).map((p) => p.productId);
 }
 

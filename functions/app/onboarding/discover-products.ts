@@ -57,9 +57,11 @@ export async function readAndSaveCatalogue(container: Container, business: Busin
   const hash = productsHash(products.map((p) => p.productId));
   const site = await container.aiSites.get(orgSlug);
   const hashChanged = site?.productsHash !== hash;
-  const found = hashChanged ? newProducts(site?.productsSnapshot ?? null, products) : [];
+  // The snapshot (20,000 products in a big store) is read only when the catalogue moved.
+  const snapshot = hashChanged && site ? (await container.aiSites.get(orgSlug, { lists: ['productsSnapshot'] }))?.productsSnapshot ?? null : null;
+  const found = hashChanged ? newProducts(snapshot, products) : [];
   const current = new Set(products.map((p) => p.productId));
-  const removedProducts = hashChanged ? (site?.productsSnapshot ?? []).map((p) => p.handle).filter((h) => !current.has(h)) : [];
+  const removedProducts = hashChanged ? (snapshot ?? []).map((p) => p.handle).filter((h) => !current.has(h)) : [];
 
   const now = container.clock.now().toISOString();
   const entitiesAdded = await container.products.addMissing(found.map((p) => ({

@@ -53,7 +53,8 @@ async function withCurrentOffers(container: Container, orgSlug: string, files: S
 export async function deploySite(container: Container, request: DeployRequest): Promise<DeployResult> {
   const { orgSlug } = request;
   const business = await requireBusiness(container, orgSlug);
-  const site = await container.aiSites.get(orgSlug);
+  // The store's sitemap URLs (up to 5,000) are read only when the request brings none.
+  const site = await container.aiSites.get(orgSlug, request.storeSitemapUrls ? {} : { lists: ['storeSitemapUrls'] });
   const deployedAt = container.clock.now().toISOString();
   const deploymentUrl = aiSiteOrigin(container.config, orgSlug);
   // The record holds loc/lastmod; the store's image entries come from 1a's artifact (D115).
