@@ -49,17 +49,19 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
     return [...urls].sort();
   };
   const addUrls = async (executionId: string, orgSlug: string, urls: readonly string[]) => {
-    const buckets = new Map<number, string[]>();
-    for (const url of urls) buckets.set(bucketOf(url), [...(buckets.get(bucketOf(url)) ?? []), url]);
-    for (const [bucket, list] of buckets) {
-      await db.send(new UpdateCommand({
-        TableName: table,
-        Key: keys.dailyChangedUrls(executionId, orgSlug, bucket),
-        UpdateExpression: 'SET #type = :type ADD urls :urls',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':type': 'daily_changed_urls', ':urls': new Set(list) },
-      }));
+    const buckets = new Map<number, Set<string>>();
+    for (const url of urls) {
+      const bucket = bucketOf(url);
+      buckets.set(bucket, (buckets.get(bucket) ?? new Set<string>()).add(url));
     }
+    // One ADD per bucket, side by side: disjoint items, and a set ignores what it already holds.
+    await Promise.all([...buckets].map(([bucket, set]) => db.send(new UpdateCommand({
+      TableName: table,
+      Key: keys.dailyChangedUrls(executionId, orgSlug, bucket),
+      UpdateExpression: 'SET #type = :type ADD urls :urls',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':type': 'daily_changed_urls', ':urls': set },
+    }))));
   };
   const toRun = async (item: Record<string, any>): Promise<BusinessRun> => ({
     org_slug: item.org_slug,

@@ -4,16 +4,16 @@
  * by onboarding and by the daily schedule.
  */
 import { finalizeSite, refreshTimestamps } from '../../core/site/build';
-import { keepUnchangedPages } from '../../core/site/refresh';
-import { OFFER_SLOT_MARK, refreshOfferSlots } from '../../core/site/offer-slots';
 import { artifactKeys } from '../../core/artifacts';
-import type { CatalogArtifact } from './inputs';
+import { OFFER_SLOT_MARK, refreshOfferSlots } from '../../core/site/offer-slots';
+import { keepUnchangedPages } from '../../core/site/refresh';
 import { unresolvePublicOrigin } from '../../core/site/paths';
 import type { DeployMetadata, SiteFile } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
 import type { PublishedRelease } from '../../ports';
 import { requireBusiness } from '../business';
 import { savePublishedDigests } from './digests';
+import type { CatalogArtifact } from './inputs';
 import { withStoreImages } from './store-sitemap';
 import { countMetric } from '../../metrics';
 

@@ -91,18 +91,18 @@ export function groundNarrative(narrative: SiteNarrative, snapshot: StoreSnapsho
     if (value) productSummaries[id] = value;
   }
 
-  const label = (value: string, fallback: string): string => {
-    if (!value.trim() || value === fallback) return value;
+  /** A field the model filled: every content word must be in the sources (D37); the offline engine's own value is not re-checked. */
+  const supportedLabel = (value: string, offlineValues: readonly string[]): boolean => {
+    if (!value.trim() || offlineValues.includes(value)) return true;
     const verdict = checkSentence(value, index, 1);
     checked++;
-    if (verdict.supported) return value;
-    dropped.push(verdict);
-    return fallback;
+    if (!verdict.supported) dropped.push(verdict);
+    return verdict.supported;
   };
-  const industry = label(narrative.industry, offlineText().industry);
-  const audience = label(narrative.audience, offlineText().audience);
-  const offlineCategories = offlineText().categories;
-  const categories = narrative.categories.filter((c) => label(c, offlineCategories.includes(c) ? c : '') === c);
+  const { industry: offlineIndustry, audience: offlineAudience, categories: offlineCategories } = offlineText();
+  const industry = supportedLabel(narrative.industry, [offlineIndustry]) ? narrative.industry : offlineIndustry;
+  const audience = supportedLabel(narrative.audience, [offlineAudience]) ? narrative.audience : offlineAudience;
+  const categories = narrative.categories.filter((c) => supportedLabel(c, offlineCategories));
 
   const examples = dropped.slice(0, MAX_EXAMPLES).map((v) => `${truncateText(v.sentence, 160)} (missing: ${v.missing.slice(0, 5).join(', ')})`);
   return {

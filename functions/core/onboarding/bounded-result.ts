@@ -23,14 +23,14 @@ function boundValue(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return Array.isArray(value) ? [] : {};
   if (Array.isArray(value)) return value.slice(0, RESULT_SAMPLE).map((v) => boundValue(v, depth + 1));
+  const map = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    const size = Array.isArray(v) ? v.length : v !== null && typeof v === 'object' ? Object.keys(v).length : 0;
-    const entries = Array.isArray(v) || v === null || typeof v !== 'object' ? null : Object.entries(v as Record<string, unknown>);
-    out[key] = entries && size > RESULT_SAMPLE
-      ? boundValue(Object.fromEntries(entries.slice(0, RESULT_SAMPLE)), depth + 1)
-      : boundValue(v, depth + 1);
-    if (size > RESULT_SAMPLE && !(`${key}_total` in (value as Record<string, unknown>))) out[`${key}_total`] = size;
+  for (const [key, v] of Object.entries(map)) {
+    const entries = v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : null;
+    const size = Array.isArray(v) ? v.length : entries?.length ?? 0;
+    // A list bounds itself below; a map is cut here, where its entries are known.
+    out[key] = boundValue(entries && size > RESULT_SAMPLE ? Object.fromEntries(entries.slice(0, RESULT_SAMPLE)) : v, depth + 1);
+    if (size > RESULT_SAMPLE && !(`${key}_total` in map)) out[`${key}_total`] = size;
   }
   return out;
 }

@@ -19,7 +19,7 @@ export const COLOUR_MODIFIERS: ReadonlySet<string> = new Set([
 /** More colour names stores use that are no ordinary word elsewhere in a product name. */
 export const MORE_COLOURS: ReadonlySet<string> = new Set([
   'fuchsia', 'fuschia', 'magenta', 'cyan', 'emerald', 'jade', 'cobalt', 'azure', 'aegean', 'crimson', 'scarlet', 'ruby', 'amber', 'ochre',
-  'mauve', 'taupe', 'walnut', 'chocolate', 'cacao', 'espresso', 'caramel', 'mocha', 'oatmeal', 'charcoal', 'pewter', 'gunmetal', 'champagne',
+  'mauve', 'taupe', 'walnut', 'chocolate', 'cacao', 'espresso', 'caramel', 'mocha', 'oatmeal', 'pewter', 'gunmetal', 'champagne',
   'lemon', 'lime', 'mango', 'apricot', 'salmon', 'cherry', 'raspberry', 'blackberry', 'eucalyptus', 'seafoam', 'sapphire', 'onyx', 'pearl',
   'multi', 'multicolor', 'multicolour', 'rainbow', 'leopard', 'tortoiseshell', 'camel', 'nude', 'oyster', 'frost', 'polar', 'tide', 'lagoon',
 ]);
