@@ -17,6 +17,7 @@ import { oneLine } from '../site/html';
 import { CARE, ORIGIN, USE } from './facets';
 import { writeComparison } from './compare';
 import { writeFamily } from './family-answer';
+import { needById } from './needs';
 import { sourcesOf, type Fact } from './facts';
 import type { Question } from './questions';
 import type { Source } from './site-sources';
@@ -91,7 +92,7 @@ function blockOf(heading: string | null, facts: readonly Fact[], said: Set<strin
 function judgementGap(question: Question): string[] {
   const value = question.key.split(':').slice(1).join(':');
   if (question.intent === 'audience') return [`The store's information does not say more about ${value} than this.`];
-  if (question.intent === 'need') return [`The store's information does not say more about ${question.title.replace(/^.* good for (.*)\?$/, '$1')} than this.`];
+  if (question.intent === 'need') return [`The store's information does not say more about ${needById(value)?.phrase ?? value} than this.`];
   return [];
 }
 

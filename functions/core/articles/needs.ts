@@ -66,6 +66,11 @@ export function statesNeed(sentence: string, need: ShopperNeed): boolean {
   return !DENIED.test(sentence.slice(Math.max(0, hit.index - 30), hit.index));
 }
 
+/** The need of a question key's value (`need:<id>`). */
+export function needById(id: string): ShopperNeed | undefined {
+  return SHOPPER_NEEDS.find((n) => n.id === id);
+}
+
 /** The vocabulary's need a title phrase names, or null ("soothing coastal hues" names none). */
 export function needOfPhrase(phrase: string): ShopperNeed | null {
   const p = phrase.trim().toLowerCase();

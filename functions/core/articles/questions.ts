@@ -178,9 +178,9 @@ export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogu
   const be = verbFor(sheet.label);
   const facts = sheet.facts;
   const out: Question[] = [];
-  const add = (intent: Intent, value: string | null, title: string, evidence: Fact[], facet: string[], subjects: ProductSheet[] = [sheet]) => {
+  const add = (intent: Intent, value: string | null, title: string, evidence: Fact[], facet: string[], subjects: ProductSheet[] = [sheet], about?: string[]) => {
     if (!evidence.length || title.length > MAX_TITLE_CHARS || containsName(title, businessName)) return;
-    out.push({ title, key: value ? `${intent}:${value}` : intent, intent, facet, evidence, subjects });
+    out.push({ title, key: value ? `${intent}:${value}` : intent, intent, facet, evidence, subjects, ...(about ? { about } : {}) });
   };
 
   const family = familyQuestion(sheet, catalogue);
@@ -222,9 +222,7 @@ export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogu
   for (const other of counterpartsOf(sheet, catalogue)) {
     if (containsName(other.label, businessName)) continue;
     add('comparison', other.product.productId, `How ${be === 'is' ? 'does' : 'do'} ${the} compare with ${theName(other.label)}?`,
-      [...facts, ...other.facts], words(other.label).filter((w) => !words(sheet.label).includes(w)), [sheet, other]);
-    const question = out[out.length - 1];
-    if (question?.key === `comparison:${other.product.productId}`) question.about = [familyId(catalogue, sheet), familyId(catalogue, other)];
+      [...facts, ...other.facts], words(other.label).filter((w) => !words(sheet.label).includes(w)), [sheet, other], [familyId(catalogue, sheet), familyId(catalogue, other)]);
   }
   return dropRepeatedEvidence(out);
 }
