@@ -81,3 +81,31 @@ test('a read that asks for no list reads none: no artifact is fetched for a stat
   expect((await sites.get('lean', { lists: ['productsSnapshot'] }))!.productsSnapshot).toHaveLength(20_000);
   expect(fetched).toBe(1);
 }, 60_000);
+
+test('a list replaced while it is being read is read again from the new record; a retried write keeps its list', async () => {
+  const snapshot = (tag: string) => Array.from({ length: 20_000 }, (_, i) => ({ handle: `q-${i}-${(i * 2654435761 % 4294967296).toString(36)}-${tag}`, name: `Q ${i}`, url: `https://race.example/products/q-${i}`, updated_at: null }));
+  let replaceDuringRead = true;
+  const racing = {
+    ...artifacts,
+    get: async <T>(key: string): Promise<T | null> => {
+      if (replaceDuringRead) {
+        replaceDuringRead = false;
+        // Another task replaces the list between our read of the item and of its artifact.
+        await repo.patch('race', 'e1', { productsSnapshot: snapshot('new') });
+      }
+      return artifacts.get<T>(key);
+    },
+  };
+  await repo.patch('race', 'e1', { productsSnapshot: snapshot('old') });
+  const read = await createAiSiteRepository(db, TABLE, racing).get('race', { lists: ['productsSnapshot'] });
+  expect(read!.productsSnapshot![0]!.handle).toMatch(/-new$/);
+
+  // The same write again (Step Functions delivers at least once): the list it points at stays.
+  await repo.patch('race', 'e1', { productsSnapshot: snapshot('new') });
+  expect((await repo.get('race', { lists: ['productsSnapshot'] }))!.productsSnapshot).toHaveLength(20_000);
+
+  // A pointer whose list is gone for good is an error, never "no products".
+  const raw = (await db.send(new GetCommand({ TableName: TABLE, Key: keys.aiSite('race') }))).Item!;
+  await artifacts.delete(raw.productsSnapshot.artifact as string);
+  await expect(repo.get('race', { lists: ['productsSnapshot'] })).rejects.toThrow(/no longer holds/);
+}, 60_000);

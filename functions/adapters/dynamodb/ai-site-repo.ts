@@ -39,12 +39,30 @@ export function createAiSiteRepository(db: DynamoDBDocumentClient, table: string
     await artifacts.put(artifact, value);
     return { artifact, bytes: packed.byteLength };
   };
+  const getItem = async (orgSlug: string) => (await db.send(new GetCommand({ TableName: table, Key: keys.aiSite(orgSlug), ConsistentRead: true }))).Item;
+  /**
+   * The item, with every asked-for list behind a pointer still readable: a write that replaced
+   * the list between our read of the item and of its artifact deleted that artifact, so the
+   * item is read again. A list that stays missing is an error, never "no list" (1c would take
+   * every product for new).
+   */
+  const whole = async (orgSlug: string, lists: readonly AiSiteList[]) => {
+    for (let attempt = 1; ; attempt++) {
+      const Item = await getItem(orgSlug);
+      if (!Item) return null;
+      const resolved = await Promise.all(lists.map(async (field) => [field, await read(Item[field])] as const));
+      const lost = resolved.filter(([field, value]) => value === null && isPointer(Item[field])).map(([field]) => field);
+      if (!lost.length) return { Item, lists: new Map<string, unknown>(resolved) };
+      if (attempt >= 3) throw new Error(`the AI-site record of ${orgSlug} points at a ${lost.join(' and ')} list the artifact store no longer holds`);
+    }
+  };
   return {
     async get(orgSlug, { lists = [] } = {}) {
-      const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.aiSite(orgSlug), ConsistentRead: true }));
-      if (!Item) return null;
-      const { PK: _pk, SK: _sk, type: _type, storeSitemapUrls, productsSnapshot, ...record } = Item;
-      const list = (field: AiSiteList, value: unknown) => (lists.includes(field) ? read(value) : null);
+      const found = await whole(orgSlug, lists);
+      if (!found) return null;
+      const { Item } = found;
+      const { PK: _pk, SK: _sk, type: _type, storeSitemapUrls: _urls, productsSnapshot: _snapshot, ...record } = Item;
+      const list = (field: AiSiteList) => (found.lists.get(field) ?? null) as never;
       return {
         ...record,
         orgSlug,
@@ -55,9 +73,9 @@ export function createAiSiteRepository(db: DynamoDBDocumentClient, table: string
         releaseId: Item.releaseId ?? null,
         fileCount: Item.fileCount ?? null,
         sourceUrl: Item.sourceUrl ?? null,
-        storeSitemapUrls: await list('storeSitemapUrls', storeSitemapUrls),
+        storeSitemapUrls: list('storeSitemapUrls'),
         productsHash: Item.productsHash ?? null,
-        productsSnapshot: await list('productsSnapshot', productsSnapshot),
+        productsSnapshot: list('productsSnapshot'),
       };
     },
 
