@@ -25,7 +25,7 @@ import { markdownToText } from '../generate/text';
 import { jaccard, shingleHashes } from './shingles';
 import type { CatalogProduct } from '../site/types';
 
-export type FamilyDifference = 'colors' | 'designs' | 'sizes' | 'designs and sizes';
+export type FamilyDifference = 'colors' | 'versions' | 'designs' | 'sizes' | 'designs and sizes';
 
 export interface ProductFamily {
   /** The first member's product id: the family's page is planned on it. */
@@ -72,6 +72,8 @@ const SALE_WORDS = new Set(['limited', 'edition', 'offer', 'clearance', 'sale', 
 const LEADING_ARTICLE = /^(the|a|an)$/i;
 const MAX_DESIGN_HEAD = 3;
 const MIN_SHARED_TAIL = 3;
+/** Kinds whose "Lavender" or "Lemon" is a scent or a flavour, not a colour: their members are versions. */
+const SCENTED = /\b(?:sprays?|candles?|soaps?|oils?|syrups?|coffees?|teas?|balms?|lotions?|wax|diffusers?|incense|cleaners?|shampoos?|conditioners?|washes|scrubs?|mists?|perfumes?|fragrances?|colognes?|deodorants?|gums?|sauces?|jams?)\b/i;
 /** Design names of one tail whose texts are compared pairwise at most (a bucket of thousands is no family of designs). */
 const MAX_DESIGNS_COMPARED = 40;
 
@@ -213,7 +215,8 @@ export function productFamilies(products: readonly CatalogProduct[]): Families {
     const sized = memberParts.some((p) => p.size);
     const designed = gis.some((gi) => groups[gi]!.prefixed) || memberParts.some((p) => p.design);
     const coloured = memberParts.some((p) => p.colour);
-    const differs: FamilyDifference = sized && (designed || coloured) ? 'designs and sizes' : sized ? 'sizes' : designed ? 'designs' : coloured ? 'colors' : 'designs';
+    const differs: FamilyDifference = sized && (designed || coloured) ? 'designs and sizes' : sized ? 'sizes' : designed ? 'designs'
+      : coloured ? (SCENTED.test(name) ? 'versions' : 'colors') : 'designs';
     const family: ProductFamily = { id: products[first]!.productId, name, members: distinct.map((i) => products[i]!), differs };
     families.push(family);
     for (const m of family.members) of.set(m.productId, family);

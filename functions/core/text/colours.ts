@@ -38,3 +38,4 @@ export function colourAt(words: readonly string[], at: number): number {
   while (i < words.length && isColourWord(words[i]!)) i++;
   return i - at;
 }
+
