@@ -3,7 +3,9 @@
  * exactly as a dashboard starts it: the real `state-machines/onboarding.asl.json` in the local
  * Step Functions stand-in (aws-local-stepfunctions, real retry intervals) with the real task
  * handlers, on the local stack (in-memory DynamoDB, site files and artifacts under a temp dir),
- * against the default demo store (24 products) and a 5,000-page demo store.
+ * against the default demo store (24 products) and generated demo stores of 5,200 and 20,000
+ * products, while a dashboard polls the status every 500 ms (its answer times and failures are
+ * reported) and the table's largest item is measured after the run.
  *
  * Per run: POST /api/business, POST /api/onboarding/generate-all (202 {execution_id}), wait for
  * `stack.workflows.finished(execution_id)`, then GET /api/onboarding/status (per-step status,
@@ -23,17 +25,17 @@
  *            real model's latency. Fallbacks to the offline engine are reported from the
  *            engines' own stats and the step results.
  *
- *   npx tsx bench/onboarding.ts                          (BENCH_ONBOARDING_SIZES=0,5000)
+ *   npx tsx bench/onboarding.ts                          (BENCH_ONBOARDING_PRODUCTS=0,5200,20000)
  *   BENCH_ONBOARDING_ENGINES=offline npx tsx bench/onboarding.ts
- *   BENCH_ONBOARDING_MODEL_MAX_SIZE=0 ...                 (model variant only up to that size)
- *   npx tsx bench/onboarding.ts --child --size 5000 --engine model   (one run; prints one JSON line)
+ *   BENCH_ONBOARDING_MODEL_MAX_PRODUCTS=0 ...             (model variant only up to that many products)
+ *   npx tsx bench/onboarding.ts --child --size 5217 --engine model   (one run of a store of that many pages; prints one JSON line)
  */
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import type { PromptFigures } from './fidelity';
-import { argValue, heading, int, isMain, mb, ms, printTable, ROOT, runBenchEntry } from './lib';
+import { argValue, heading, int, isMain, kb, mb, ms, printTable, ROOT, runBenchEntry } from './lib';
 
 const run = promisify(execFile);
 const RESULT_MARKER = '@@onboarding-bench-result ';
@@ -96,6 +98,12 @@ export interface OnboardingFigure {
   peakRssAtEndBytes: number;
   /** RSS with the stack up, before generate-all. */
   baselineRssBytes: number;
+  /** A dashboard polling GET /api/onboarding/status every 500 ms during the run. */
+  statusPolls?: PollFigure;
+  /** The largest items in the table after the run (DynamoDB's own sizing; the limit is 400 KB). */
+  largestItems?: Array<{ pk: string; sk: string; bytes: number }>;
+  /** Worker threads that ran the tasks (the local stand-in for Lambda instances). */
+  taskThreads?: number;
   /**
    * The stored prompts (GET /api/prompts) measured as test/prompts/prompt-metrics.ts does:
    * duplicates after promptIdentity, malformed (validatePrompt), brand/product-line mentions
@@ -106,11 +114,54 @@ export interface OnboardingFigure {
 
 export interface OnboardingReport {
   figures: OnboardingFigure[];
-  /** Runs not made, and why (e.g. the model variant above BENCH_ONBOARDING_MODEL_MAX_SIZE). */
+  /** Runs not made, and why (e.g. the model variant above BENCH_ONBOARDING_MODEL_MAX_PRODUCTS). */
   notRun: string[];
 }
 
 const rss = () => process.resourceUsage().maxRSS * 1024;
+
+export interface PollFigure {
+  polls: number;
+  /** Polls that got no HTTP answer (a reset, a 30 s timeout) or a status other than 200. */
+  failed: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  errors: string[];
+}
+
+const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : NaN);
+
+/** A dashboard polling `url` every 500 ms (or right after a slower answer) until stopped. */
+function startStatusPoller(url: string, token: string): { stop(): Promise<PollFigure> } {
+  const latencies: number[] = [];
+  const errors: string[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) });
+        await res.arrayBuffer();
+        if (res.status !== 200) errors.push(`HTTP ${res.status}`);
+      } catch (err) {
+        const e = err as Error & { cause?: { code?: string } };
+        errors.push(e.cause?.code ?? e.name);
+      }
+      const took = performance.now() - t0;
+      latencies.push(took);
+      if (took < 500) await new Promise((r) => setTimeout(r, 500 - took));
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      const sorted = [...latencies].sort((a, b) => a - b);
+      return { polls: sorted.length, failed: errors.length, p50Ms: quantile(sorted, 0.5), p99Ms: quantile(sorted, 0.99), maxMs: sorted.at(-1) ?? NaN, errors: [...new Set(errors)] };
+    },
+  };
+}
 
 // ---------------------------------------------------------------------------------------
 // the mock model: an OpenAI-compatible chat-completions endpoint answering every part
@@ -325,9 +376,13 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string):
     const started = await call('POST', '/api/onboarding/generate-all', {});
     const startMs = performance.now() - t0;
     if (started.status !== 202) throw new Error(`generate-all answered ${started.status}: ${JSON.stringify(started.body)}`);
+    const poller = startStatusPoller(`${stack.api.url}/api/onboarding/status`, token);
     await stack.workflows.finished(started.body.execution_id);
     const wallMs = performance.now() - t0;
     const peakRssBytes = rss();
+    const statusPolls = await poller.stop();
+    const { itemSizes } = await import('../functions/local/runtime/table-items');
+    const largestItems = (await itemSizes(stack.database.endpoint, stack.config.tableName, stack.config.region)).slice(0, 3);
 
     const status = await call('GET', '/api/onboarding/status');
     if (status.status !== 200) throw new Error(`GET /api/onboarding/status answered ${status.status}: ${JSON.stringify(status.body)}`);
@@ -399,6 +454,9 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string):
       peakRssBytes,
       peakRssAtEndBytes,
       baselineRssBytes,
+      statusPolls,
+      largestItems,
+      taskThreads: stack.workflows.taskThreads,
       promptQuality,
     };
   } finally {
@@ -413,20 +471,30 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string):
 
 const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
 
-/** Runs every size x engine in its own child process, serving the demo store from this process. */
-export async function measureOnboarding(options: { sizes?: number[]; engines?: Engine[] } = {}): Promise<OnboardingReport> {
-  const sizes = options.sizes ?? listEnv('BENCH_ONBOARDING_SIZES', '0,5000').map(Number);
+/**
+ * Runs every store size x engine in its own child process, serving the demo store from this
+ * process. Sizes are product counts (BENCH_ONBOARDING_PRODUCTS, default 0,5200,20000; 0 is the
+ * default 24-product store); the model variant runs up to BENCH_ONBOARDING_MODEL_MAX_PRODUCTS
+ * (default 5,200).
+ */
+export async function measureOnboarding(options: { products?: number[]; engines?: Engine[] } = {}): Promise<OnboardingReport> {
+  const productCounts = options.products ?? listEnv('BENCH_ONBOARDING_PRODUCTS', '0,5200,20000').map(Number);
   const engines = options.engines ?? (listEnv('BENCH_ONBOARDING_ENGINES', 'offline,model') as Engine[]);
-  const modelMaxSize = Number(process.env.BENCH_ONBOARDING_MODEL_MAX_SIZE ?? Infinity);
+  const modelMax = Number(process.env.BENCH_ONBOARDING_MODEL_MAX_PRODUCTS ?? 5200);
   const { startDemoStore } = await import('../functions/local/demo-store');
+  // A generated store of N products has the base store's other pages (collections, pages, posts) too.
+  const base = await startDemoStore();
+  const otherPages = base.stats.totalPages - base.stats.products;
+  await base.close();
   const figures: OnboardingFigure[] = [];
   const notRun: string[] = [];
-  for (const size of sizes) {
+  for (const products of productCounts) {
+    const size = products > 0 ? products + otherPages : 0;
     const store = await startDemoStore(size > 0 ? { size } : {});
     try {
       for (const engine of engines) {
-        if (engine === 'model' && size > modelMaxSize) {
-          notRun.push(`model variant of the ${int(size)}-page store (BENCH_ONBOARDING_MODEL_MAX_SIZE=${modelMaxSize})`);
+        if (engine === 'model' && products > modelMax) {
+          notRun.push(`model variant of the ${int(products)}-product store (BENCH_ONBOARDING_MODEL_MAX_PRODUCTS=${modelMax})`);
           continue;
         }
         const before = store.requests();
@@ -440,12 +508,12 @@ export async function measureOnboarding(options: { sizes?: number[]; engines?: E
           }));
         } catch (err) {
           const e = err as Error & { stderr?: string };
-          throw new Error(`onboarding child (size ${size}, ${engine}) failed: ${e.message.split('\n')[0]}\n${(e.stderr ?? '').slice(-3000)}`);
+          throw new Error(`onboarding child (${products} products, ${engine}) failed: ${e.message.split('\n')[0]}\n${(e.stderr ?? '').slice(-3000)}`);
         }
         const line = stdout.split('\n').find((l) => l.startsWith(RESULT_MARKER));
-        if (!line) throw new Error(`onboarding child (size ${size}, ${engine}) printed no result:\n${stdout.slice(-2000)}`);
+        if (!line) throw new Error(`onboarding child (${products} products, ${engine}) printed no result:\n${stdout.slice(-2000)}`);
         const figure = JSON.parse(line.slice(RESULT_MARKER.length)) as OnboardingFigure;
-        figures.push({ ...figure, store: store.stats, storeRequests: store.requests() - before });
+        figures.push({ ...figure, storeName: size > 0 ? `${int(store.stats.products)}-product store` : figure.storeName, store: store.stats, storeRequests: store.requests() - before });
       }
     } finally {
       await store.close();
@@ -530,6 +598,11 @@ export function printOnboardingReport(r: OnboardingReport): void {
       ['prompts created (business + product)', ...figs.map((f) => `${int(f.prompts)} (${int(f.businessPrompts)} + ${int(f.productPrompts)})`)],
       ['peak RSS at finish', ...figs.map((f) => mb(f.peakRssBytes))],
       ['RSS with the stack up', ...figs.map((f) => mb(f.baselineRssBytes))],
+      ['status polls during the run (every 500 ms)', ...figs.map((f) => (f.statusPolls ? int(f.statusPolls.polls) : '-'))],
+      ['  answer p50 / p99 / max', ...figs.map((f) => (f.statusPolls ? `${ms(f.statusPolls.p50Ms)} / ${ms(f.statusPolls.p99Ms)} / ${ms(f.statusPolls.maxMs)}` : '-'))],
+      ['  failed (reset, timeout, not 200)', ...figs.map((f) => (f.statusPolls ? `${int(f.statusPolls.failed)}${f.statusPolls.errors.length ? ` (${f.statusPolls.errors.join(', ')})` : ''}` : '-'))],
+      ['largest item written (limit 400 KB)', ...figs.map((f) => (f.largestItems?.[0] ? `${kb(f.largestItems[0].bytes)} (${f.largestItems[0].sk.split('#')[0]})` : '-'))],
+      ['task worker threads', ...figs.map((f) => int(f.taskThreads ?? 0))],
     ]),
   );
   console.log('');
@@ -573,9 +646,10 @@ export function printOnboardingReport(r: OnboardingReport): void {
     rows.push(['peak RSS', mb(small.peakRssBytes), mb(big.peakRssBytes), ratio(big.peakRssBytes, small.peakRssBytes)]);
     printTable(['', small.storeName, big.storeName, 'ratio'], rows);
   }
-  console.log('\nNotes: every task runs in ONE Node process here (the stand-in), so steps that run in parallel (1a/1c, then 2a/3a/3b)' +
-    ' share one event loop and their durations overlap and inflate each other; on AWS each is its own Lambda. The model API is a mock' +
-    ' answering at once: model-variant times are our overhead around the calls, not a model\'s latency.');
+  console.log('\nNotes: tasks run on worker threads of ONE Node process here (the stand-in for Lambda instances, off the API\'s event loop),' +
+    ' on this machine\'s cores, so steps that run in parallel (1a/1c, then 2a/3a/3b) share them and their durations overlap and' +
+    ' inflate each other; on AWS each is its own Lambda. The model API is a mock answering at once: model-variant times are our' +
+    ' overhead around the calls, not a model\'s latency.');
   if (r.notRun.length) console.log(`\nnot run: ${r.notRun.join('; ')}`);
 }
 

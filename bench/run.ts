@@ -9,7 +9,7 @@
  *   cold      cold start of one handler
  *   crawl     mapper + scraper vs @crawlee/cheerio on a 5,000-page demo store (~1-2 min)
  *   ai-site   AI site generate + deploy, default and 5,000-page demo stores (~1 min)
- *   onboarding  the whole onboarding workflow (ASL + real tasks), default and 5,000-page demo
+ *   onboarding  the whole onboarding workflow (ASL + real tasks), default, 5,200- and 20,000-product demo
  *             stores, offline generators and a mock model API (~3 min)
  *   daily     the daily schedule (ASL + real tasks) over 10 and 100 onboarded businesses, each
  *             with its own small demo store, on three days: the first run (20% changed), a day every
@@ -31,7 +31,7 @@
  *   agents    the User-Agent classifier on the corpus with sources (test/fixtures/ai-user-agents.ts):
  *             AI agents recognised and attributed, browsers and search crawlers counted as AI (<1 s)
  * e.g. BENCH_SKIP=crawl,http npm run bench. Each section's own knobs (BENCH_DURATION,
- * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, BENCH_ONBOARDING_SIZES, BENCH_DAILY_SIZES, ...) are described at the top of its file.
+ * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, BENCH_ONBOARDING_PRODUCTS, BENCH_DAILY_SIZES, ...) are described at the top of its file.
  */
 import { rmSync } from 'node:fs';
 import { measureAiSite, printAiSiteReport, type AiSiteFigure, type AiSiteReport } from './ai-site';

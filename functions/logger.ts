@@ -84,6 +84,16 @@ export function createLogger(base: Record<string, unknown> = {}): Logger {
   };
 }
 
+/**
+ * A line another thread of this process wrote (the local runtime's task workers, through
+ * their sink) goes out here as if written here: the same output, the same test sink. It was
+ * filtered and redacted where it was written.
+ */
+export function relayLogLine(line: string): void {
+  const { time: _time, level, msg, ...fields } = JSON.parse(line) as { time: string; level: LogLevel; msg: string };
+  emit({ level, msg, fields });
+}
+
 function emit(event: LogEvent): void {
   if (sink) sink(JSON.stringify({ time: new Date().toISOString(), level: event.level, msg: event.msg, ...event.fields }));
   else if (format === 'json') powertoolsLogger()[event.level](event.msg, event.fields);

@@ -6,7 +6,7 @@
  * DNS answered by a local authoritative test server (DNS_RESOLVERS).
  *
  * The failure is injected at the site store's boundary: the real store's `publish` throws
- * once when asked to. What the code restores on that failure is the record's `publicOrigin`
+ * once when asked to (in this process's container, so the workflow tasks run in process). What the code restores on that failure is the record's `publicOrigin`
  * (to what it was before the operation); the release, its published origin and the other
  * record fields were never written, since the redeploy stopped before its record patch. The
  * store origin re-pointed by connect (step 2, before the redeploy) is not undone: DNS already
@@ -88,7 +88,7 @@ describe('republishUnder: a failed redeploy during connect / disconnect restores
       INDEXNOW_ENDPOINT: indexNow.url,
       VERIFICATION_POLL_SECONDS: '0',
       NATIVE_CERTIFICATE_WAIT_SECONDS: '0',
-    });
+    }, { tasksInProcess: true });
 
     // The fault: the real site store, whose publish throws while `failingPublishes` > 0.
     const siteStore: SiteStore = getContainer().siteStore;

@@ -1,15 +1,23 @@
 /**
  * The embedded DynamoDB-compatible server (dynalite), spoken to through the same AWS SDK
- * client as on AWS. With a directory it persists to disk (LevelDB); without, in memory.
+ * client as on AWS. With a directory it persists to disk (LevelDB); without, in memory. It
+ * runs on a thread of its own, as DynamoDB is a service of its own: a task writing 100,000
+ * prompts keeps the database busy, not the API's event loop.
  */
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { mkdirSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { TABLE_SCHEMA } from '../../adapters/dynamodb/table-schema';
-import { listen } from './listen';
 
-// dynalite ships no types.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const dynalite = require('dynalite') as (options: Record<string, unknown>) => import('node:http').Server;
+/** The database thread: dynalite listening on 127.0.0.1, its port sent back; 'close' closes it. */
+const DATABASE_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const server = require(workerData.dynalite)({ path: workerData.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+server.once('error', (err) => parentPort.postMessage({ error: err.message }));
+server.listen(workerData.port, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+parentPort.on('message', (message) => {
+  if (message === 'close') server.close(() => parentPort.postMessage({ closed: true }));
+});`;
 
 export interface EmbeddedDatabase {
   endpoint: string;
@@ -18,11 +26,19 @@ export interface EmbeddedDatabase {
 
 export async function startEmbeddedDatabase(options: { path?: string; port?: number } = {}): Promise<EmbeddedDatabase> {
   if (options.path) mkdirSync(options.path, { recursive: true });
-  const server = dynalite({ path: options.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const port = await listen(server, options.port);
+  const thread = new Worker(DATABASE_THREAD, { eval: true, workerData: { dynalite: require.resolve('dynalite'), path: options.path, port: options.port ?? 0 } });
+  const port = await new Promise<number>((resolve, reject) => {
+    thread.once('message', (m: { port?: number; error?: string }) => (m.port ? resolve(m.port) : reject(new Error(`the embedded database could not listen: ${m.error}`))));
+    thread.once('error', reject);
+  }).catch(async (err) => { await thread.terminate(); throw err; });
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      const closed = new Promise<void>((resolve) => thread.once('message', () => resolve()));
+      thread.postMessage('close');
+      await closed;
+      await thread.terminate();
+    },
   };
 }
 

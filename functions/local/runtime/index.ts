@@ -33,8 +33,13 @@ export interface LocalStackOptions {
   workflows?: LocalWorkflowOptions;
   /** Start the daily schedule at 14:00 UTC (npm start, unless SCHEDULE_ENABLED=0). */
   dailyTimer?: boolean;
-  /** Tests: the container's clock (e.g. one that can be moved past the onboarding lease). */
+  /** Tests: the container's clock (e.g. one that can be moved past the onboarding lease); tasks then run in process. */
   clock?: Clock;
+  /**
+   * Tests: run workflow tasks on this thread with this process's container, for a test that
+   * injects a fault into the container's adapters. Otherwise tasks run on worker threads.
+   */
+  tasksInProcess?: boolean;
 }
 
 export interface LocalStack {
@@ -112,8 +117,12 @@ async function installStack(options: LocalStackOptions, env: Record<string, stri
   await ensureTable(database.endpoint, config.tableName, config.region);
   const sites = await startSitesHost({ sitesDir, aiSiteDomain: config.aiSiteDomain, port: options.sitesPort });
   const db = createDocumentClient({ region: config.region, endpoint: database.endpoint });
-  const workflows = createLocalWorkflows({ ...options.workflows, records: createWorkflowExecutionRecords(db, config.tableName) });
-  const container = buildContainer({ ...config, aiSitePort: `:${sites.port}` }, { workflows, ...(options.clock ? { clock: options.clock } : {}) });
+  const containerConfig: Config = { ...config, aiSitePort: `:${sites.port}` };
+  // Tasks run on worker threads (Lambda isolates invocations), unless a test gave this
+  // process's container a clock or a fault of its own: a worker's container could not share it.
+  const workers = options.clock || options.tasksInProcess ? undefined : { config: containerConfig };
+  const workflows = createLocalWorkflows({ workers, ...options.workflows, records: createWorkflowExecutionRecords(db, config.tableName) });
+  const container = buildContainer(containerConfig, { workflows, ...(options.clock ? { clock: options.clock } : {}) });
   setContainer(container);
   const proxy = await startCdnProxy({ port: options.proxyPort, resolveHost: cdnOf(container).resolveHost, sitesPort: sites.port, allowPrivateNetwork: config.allowPrivateNetwork });
   const timer = options.dailyTimer && config.scheduleEnabled ? startDailyTimer(container) : null;
@@ -124,6 +133,7 @@ async function installStack(options: LocalStackOptions, env: Record<string, stri
     async close() {
       timer?.stop();
       await workflows.running();
+      await workflows.close();
       await Promise.all([api.close(), sites.close(), proxy.close()]);
       await database.close();
       if (scratchDir) rmSync(scratchDir, { recursive: true, force: true });

@@ -7,7 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionDescription, WorkflowExecutionRecords, WorkflowName, WorkflowStarter } from '../../ports';
+import type { Config } from '../../config';
 import { createLogger } from '../../logger';
+import { kebab } from './task-messages';
+import { createTaskWorkers, type TaskWorkers } from './task-workers';
 
 // aws-local-stepfunctions 3 calls Promise.withResolvers, which Node 20 lacks.
 type WithResolvers = <T>() => { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void };
@@ -28,8 +31,6 @@ const FUNCTION_ARN = /^\$\{([A-Z][A-Za-z0-9]*)FunctionArn\}$/;
 type TaskHandler = (payload: unknown) => Promise<unknown>;
 type Retrier = { ErrorEquals: string[] };
 type State = { Type: string; Resource?: string; Retry?: Retrier[]; Parameters?: { FunctionName?: string }; Branches?: Array<{ States: Record<string, State> }>; ItemProcessor?: { States: Record<string, State> }; Iterator?: { States: Record<string, State> } };
-
-const kebab = (pascal: string) => pascal.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 
 /** Every Lambda task state of a definition (Parallel branches and Map processors included) → its function name. */
 export function taskStates(states: Record<string, State>, out = new Map<string, { fn: string; retry: Retrier[] }>()): Map<string, { fn: string; retry: Retrier[] }> {
@@ -57,12 +58,22 @@ export interface ExecutionEvent {
 }
 
 export interface LocalWorkflowOptions {
-  /** Tests: replace a task's handler (fault injection) by function name (`ScrapeWebsite`). */
-  taskOverrides?: Record<string, TaskHandler>;
+  /**
+   * Tests: replace a task's handler (fault injection) by function name (`ScrapeWebsite`): a
+   * function runs on this thread; a module's path runs its `handler` where tasks run.
+   */
+  taskOverrides?: Record<string, TaskHandler | string>;
   /** Tests: no waiting between retries. */
   retryWithoutDelay?: boolean;
   /** Where executions are recorded durably (the embedded database), so `describe` answers after a restart too. */
   records?: WorkflowExecutionRecords;
+  /**
+   * Run tasks on worker threads (task-workers.ts), each building its container from these
+   * settings, as Lambda isolates invocations from the API; without, tasks run on this thread
+   * with this process's container (tests that give the container a clock of their own).
+   * Overridden tasks always run here.
+   */
+  workers?: { config: Config; max?: number };
 }
 
 export interface LocalWorkflows extends WorkflowStarter {
@@ -85,12 +96,29 @@ export interface LocalWorkflows extends WorkflowStarter {
   history(executionId: string): ExecutionEvent[];
   /** One id per runner (per process): executions recorded with another id cannot be running. */
   readonly instanceId: string;
+  /** Worker threads started for tasks so far (0 when tasks run on this thread). */
+  readonly taskThreads: number;
+  /** Stops the task workers (after `running()`). */
+  close(): Promise<void>;
 }
 
 export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalWorkflows {
   const log = createLogger({ component: 'local-workflows' });
   const executions = new Map<string, { done: Promise<unknown>; abort: () => void; history: ExecutionEvent[] }>();
   const instanceId = randomUUID();
+  let workers: TaskWorkers | undefined;
+  /** The handler of the task module at `modulePath`, on a worker thread or on this one. */
+  const taskHandler = (modulePath: string): TaskHandler => {
+    const onWorkers = options.workers;
+    if (!onWorkers) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return require(modulePath).handler as TaskHandler;
+    }
+    return (payload) => {
+      workers ??= createTaskWorkers({ config: onWorkers.config, max: onWorkers.max, engine: runner });
+      return workers.invoke(modulePath, payload);
+    };
+  };
   const record = (workflow: WorkflowName, executionId: string, description: ExecutionDescription) =>
     options.records?.put({ workflow, executionId, runner: instanceId, ...description }).catch((err: Error) => {
       log.warn('could not record the execution', { workflow, execution_id: executionId, error: { name: err.name, message: err.message } });
@@ -105,9 +133,8 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
         // An aborted execution invokes nothing more, and stops waiting for the task at
         // hand (the engine would otherwise time it out after 60 s and retry it).
         if (isAborted()) return aborted;
-        const handler: TaskHandler = options.taskOverrides?.[fn]
-          // eslint-disable-next-line @typescript-eslint/no-require-imports
-          ?? (require(join(TASKS_DIR, kebab(fn))).handler as TaskHandler);
+        const override = options.taskOverrides?.[fn];
+        const handler = typeof override === 'function' ? override : taskHandler(override ?? join(TASKS_DIR, kebab(fn)));
         const output = await Promise.race([handler(input.Payload), aborted]);
         // Lambda serializes results to JSON; so do we, so nothing local-only slips through.
         return { Payload: JSON.parse(JSON.stringify(output ?? null)) };
@@ -120,7 +147,7 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
     return { definition, handlers, retryOverrides };
   };
 
-  return {
+  const runner: LocalWorkflows = {
     async start(workflow, executionId, input) {
       let abortExecution!: (err: Error) => void;
       const aborted = new Promise<never>((_, reject) => { abortExecution = reject; });
@@ -177,5 +204,8 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
       return description;
     },
     instanceId,
+    get taskThreads() { return workers?.started ?? 0; },
+    async close() { await workers?.close(); },
   };
+  return runner;
 }

@@ -1,0 +1,122 @@
+/**
+ * The local stand-in for Lambda's isolation of task invocations: state-machine tasks run on
+ * worker threads (task-worker.ts), never on the event loop that serves the API, so a status
+ * poll answers while a 20,000-product step computes (issue 34). Like Lambda instances, a
+ * worker is started when every running one is busy (up to `max`; past that the least busy
+ * one takes the invocation too), keeps its modules warm between invocations, and shares no
+ * memory with the API.
+ */
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import type { Config } from '../../config';
+import { relayLogLine } from '../../logger';
+import type { WorkflowStarter } from '../../ports';
+import type { FromWorker, ToWorker, WorkerError } from './task-messages';
+
+/** The worker's entry is TypeScript: it loads through tsx's require hook, as `npm start` loads everything. */
+// The main thread has printed the AWS SDK's Node-version notice once already.
+const BOOTSTRAP = `process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+require('tsx/cjs/api').register();
+require(require('node:worker_threads').workerData.entry);`;
+const ENTRY = join(__dirname, 'task-worker.ts');
+
+export interface TaskWorkersOptions {
+  /** The settings every worker builds its container from (the stack's own). */
+  config: Config;
+  /** The workflow engine a task's `start` and `describe` reach (the local runner). */
+  engine: Required<Pick<WorkflowStarter, 'start' | 'describe' | 'instanceId'>>;
+  /** Workers at most (default 4). */
+  max?: number;
+}
+
+export interface TaskWorkers {
+  /** Runs the `handler` of the task module at `modulePath` with `payload`: its output, or its error. */
+  invoke(modulePath: string, payload: unknown): Promise<unknown>;
+  /** Threads started so far (tests, the bench). */
+  readonly started: number;
+  close(): Promise<void>;
+}
+
+interface Running {
+  worker: Worker;
+  inFlight: Map<number, { resolve(value: unknown): void; reject(err: Error): void }>;
+}
+
+/** The error a task threw, rebuilt on this side with the name the engine matches on. */
+function rebuilt(error: WorkerError): Error {
+  return Object.assign(new Error(error.message), error.fields, { name: error.name, stack: error.stack });
+}
+
+export function createTaskWorkers(options: TaskWorkersOptions): TaskWorkers {
+  const max = options.max ?? 4;
+  const pool: Running[] = [];
+  let nextId = 0;
+  let started = 0;
+  let closed = false;
+
+  const answerEngine = async (worker: Worker, message: Extract<FromWorker, { type: 'engine' }>) => {
+    const send = (answer: ToWorker) => { if (pool.some((r) => r.worker === worker)) worker.postMessage(answer); };
+    try {
+      const [workflow, executionId, input] = message.args as [never, string, Record<string, unknown>];
+      const value = message.method === 'start'
+        ? await options.engine.start(workflow, executionId, input)
+        : await options.engine.describe(workflow, executionId);
+      send({ type: 'engine-answer', id: message.id, value });
+    } catch (err) {
+      send({ type: 'engine-answer', id: message.id, error: { name: (err as Error).name, message: (err as Error).message } });
+    }
+  };
+
+  const spawn = (): Running => {
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { entry: ENTRY, config: options.config, instanceId: options.engine.instanceId } });
+    worker.unref();
+    const running: Running = { worker, inFlight: new Map() };
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'log') relayLogLine(message.line);
+      else if (message.type === 'engine') void answerEngine(worker, message);
+      else {
+        const call = running.inFlight.get(message.id);
+        running.inFlight.delete(message.id);
+        if (message.error) call?.reject(rebuilt(message.error));
+        else call?.resolve(JSON.parse(message.output ?? 'null'));
+      }
+    });
+    // A thread that dies takes its invocations with it, as a Lambda instance's crash does.
+    const lost = (reason: string) => {
+      const at = pool.indexOf(running);
+      if (at >= 0) pool.splice(at, 1);
+      for (const call of running.inFlight.values()) call.reject(Object.assign(new Error(reason), { name: 'Runtime.ExitError' }));
+      running.inFlight.clear();
+    };
+    worker.on('error', (err) => lost(`the task's worker failed: ${err.message}`));
+    worker.on('exit', (code) => lost(`the task's worker exited with code ${code}`));
+    pool.push(running);
+    started++;
+    return running;
+  };
+
+  const pick = (): Running => {
+    const idle = pool.find((r) => r.inFlight.size === 0);
+    if (idle) return idle;
+    if (pool.length < max) return spawn();
+    return pool.reduce((a, b) => (b.inFlight.size < a.inFlight.size ? b : a));
+  };
+
+  return {
+    invoke(modulePath, payload) {
+      if (closed) return Promise.reject(new Error('the task workers are closed'));
+      const running = pick();
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        running.inFlight.set(id, { resolve, reject });
+        running.worker.postMessage({ type: 'invoke', id, module: modulePath, payload } satisfies ToWorker);
+      });
+    },
+    get started() { return started; },
+    async close() {
+      closed = true;
+      const all = pool.splice(0);
+      await Promise.all(all.map((r) => r.worker.terminate()));
+    },
+  };
+}
