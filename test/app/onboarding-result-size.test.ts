@@ -6,7 +6,7 @@
  */
 import { runStep } from '../../functions/app/onboarding/runs';
 import { getContainer } from '../../functions/container';
-import { RESULT_SAMPLE } from '../../functions/core/onboarding/bounded-result';
+import { RESULT_SAMPLE } from '../../functions/core/util/bounded-result';
 import { newRun, ONBOARDING_STEPS, type StepId } from '../../functions/core/onboarding/steps';
 import { startTestStackWithBusiness, type TestStack } from '../support/stack';
 

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import pLimit from 'p-limit';
 
 export interface DocumentClientSettings {
   region: string;
@@ -40,6 +41,19 @@ export async function conditionalWrite(write: () => Promise<unknown>): Promise<b
 /** Writes the item unless one with its key exists; true when it was written (retry-safe inserts). */
 export function putIfAbsent(db: DynamoDBDocumentClient, table: string, item: Record<string, unknown>): Promise<boolean> {
   return conditionalWrite(() => db.send(new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' })));
+}
+
+/** Conditional puts in flight at once: 100,000 prompts one after another took minutes. */
+const PUTS_IN_FLIGHT = 16;
+
+/**
+ * Writes each item unless its key exists (putIfAbsent), several at a time; how many were
+ * new. BatchWriteItem takes no condition, so a concurrent writer's item would be overwritten.
+ */
+export async function putAllIfAbsent(db: DynamoDBDocumentClient, table: string, items: readonly Record<string, unknown>[]): Promise<number> {
+  const limit = pLimit(PUTS_IN_FLIGHT);
+  const written = await Promise.all(items.map((item) => limit(() => putIfAbsent(db, table, item))));
+  return written.filter(Boolean).length;
 }
 
 /** BatchGetItem's limit per call. */

@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } 
 import type { Product } from '../../core/model';
 import { addDays } from '../../core/visibility/score';
 import type { ProductRepository } from '../../ports';
-import { conditionalWrite, putIfAbsent } from './client';
+import { conditionalWrite, putAllIfAbsent } from './client';
 import { keys } from './keys';
 import { countPrefix, queryPrefix } from './query-all';
 
@@ -32,13 +32,11 @@ export function createProductRepository(db: DynamoDBDocumentClient, table: strin
       return match ? toProduct(match) : null;
     },
 
-    async addMissing(products) {
-      let added = 0;
-      for (const product of products) {
-        const item = { ...keys.product(product.orgSlug, product.productId), ...keys.entityIndex(product.id), type: 'product', ...product };
-        if (await putIfAbsent(db, table, item)) added++;
-      }
-      return added;
+    addMissing(products) {
+      // One slug twice in a batch: the first is the one written, as when they were written in turn.
+      const seen = new Set<string>();
+      const firsts = products.filter((p) => !seen.has(`${p.orgSlug}/${p.productId}`) && seen.add(`${p.orgSlug}/${p.productId}`));
+      return putAllIfAbsent(db, table, firsts.map((product) => ({ ...keys.product(product.orgSlug, product.productId), ...keys.entityIndex(product.id), type: 'product', ...product })));
     },
 
     async recordCitations(orgSlug, runDate, counts) {

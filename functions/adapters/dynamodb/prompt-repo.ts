@@ -3,7 +3,7 @@ import { PLATFORM_KEYS } from '../../core/constants';
 import type { TrackedPrompt } from '../../core/model';
 import { promptId, promptIdentity } from '../../core/prompts/prompt-identity';
 import type { PromptRepository } from '../../ports';
-import { putIfAbsent } from './client';
+import { putAllIfAbsent } from './client';
 import { keys } from './keys';
 import { queryPrefix } from './query-all';
 
@@ -27,16 +27,16 @@ export function createPromptRepository(db: DynamoDBDocumentClient, table: string
         }
         return set;
       };
-      let added = 0;
+      const items: Record<string, unknown>[] = [];
       for (const p of prompts) {
         const tracked = await identities(p.orgSlug);
         const identity = promptIdentity(p.prompt);
         if (tracked.has(identity)) continue;
         const id = promptId(p.entityId, p.prompt);
-        if (await putIfAbsent(db, table, { ...keys.prompt(p.orgSlug, p.entityId, id), type: 'prompt', ...p, id })) added++;
+        items.push({ ...keys.prompt(p.orgSlug, p.entityId, id), type: 'prompt', ...p, id });
         tracked.add(identity);
       }
-      return added;
+      return putAllIfAbsent(db, table, items);
     },
 
     async recordResults(target, results, testedAt) {

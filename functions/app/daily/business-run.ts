@@ -14,6 +14,7 @@ import { NotFoundError } from '../../core/errors';
 import type { Container } from '../../container';
 import { createLogger } from '../../logger';
 import { dailyBaseline, deleteDailyBaseline, saveDailyBaseline, settleDailyBaseline } from '../site';
+import { boundedResult } from '../../core/util/bounded-result';
 
 const log = createLogger({ component: 'daily-schedule' });
 
@@ -153,9 +154,10 @@ export async function runDailyStep(
     const outcome = PUBLISHING_STEPS.includes(step) && storeUnreadable(run.steps)
       ? { skipped: STORE_UNREADABLE, result: { deployed: false, deploys: 0 } }
       : await work(run);
+    // Stored and handed on as counts and a bounded sample (D39): 20,000 new products' ids would not fit the run item.
     const done: DailyStepState = isSkip(outcome)
-      ? { ...running, status: 'skipped', finished_at: now(), reason: outcome.skipped, result: outcome.result ?? null }
-      : { ...running, status: 'succeeded', finished_at: now(), result: outcome };
+      ? { ...running, status: 'skipped', finished_at: now(), reason: outcome.skipped, result: outcome.result ? boundedResult(outcome.result) : null }
+      : { ...running, status: 'succeeded', finished_at: now(), result: boundedResult(outcome) };
     await save(done);
     return { step, status: done.status, ...(done.result ?? {}), ...(done.reason ? { reason: done.reason } : {}) };
   } catch (err) {

@@ -14,7 +14,7 @@ import {
   dependentsOf, inputsSettled, newRun, ONBOARDING_STEPS, pendingStep, runOutcome, STEP_IDS,
   type OnboardingRun, type StepId, type StepState,
 } from '../../core/onboarding/steps';
-import { boundedResult } from '../../core/onboarding/bounded-result';
+import { boundedResult } from '../../core/util/bounded-result';
 import type { Container } from '../../container';
 import { createLogger } from '../../logger';
 

@@ -1,8 +1,10 @@
 /**
- * A step's result as it is stored and handed on (D39): counts and a bounded sample, never a
- * copy of something that grows with the catalogue. The run record is one DynamoDB item (400 KB
- * at most) holding every step's result, and a step's output travels through Step Functions
- * (256 KB per state): a 3a result whose shortfall named each of 20,000 products broke both.
+ * A workflow step's result as it is stored and handed on (D39): counts and a bounded sample,
+ * never a copy of something that grows with the catalogue. A run record (onboarding's, a
+ * business's day) is one DynamoDB item (400 KB at most) holding every step's result, and a
+ * step's output travels through Step Functions (256 KB per state): a 3a result whose
+ * shortfall named each of 20,000 products broke both, and so would a day's 20,000 new
+ * products or product files.
  *
  * - A map or a list of more than `RESULT_SAMPLE` entries keeps its first `RESULT_SAMPLE` and
  *   gains a sibling `<name>_total` with how many there were ("shortfall": 50 products,

@@ -1,4 +1,4 @@
-import { boundedResult, MAX_TEXT, RESULT_SAMPLE } from '../../../functions/core/onboarding/bounded-result';
+import { boundedResult, MAX_TEXT, RESULT_SAMPLE } from '../../../functions/core/util/bounded-result';
 
 test('a map or list past the sample keeps its first entries and says how many there were; the rest is untouched', () => {
   const shortfall = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`mug-${i}`, 2]));
