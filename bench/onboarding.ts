@@ -104,6 +104,8 @@ export interface OnboardingFigure {
   largestItems?: Array<{ pk: string; sk: string; bytes: number }>;
   /** Worker threads that ran the tasks (the local stand-in for Lambda instances). */
   taskThreads?: number;
+  /** The next day: 1% of the products edited and 50 added in the store, then the daily run (BENCH_ONBOARDING_DAILY). */
+  daily?: DailyAfterFigure;
   /**
    * The stored prompts (GET /api/prompts) measured as test/prompts/prompt-metrics.ts does:
    * duplicates after promptIdentity, malformed (validatePrompt), brand/product-line mentions
@@ -119,6 +121,22 @@ export interface OnboardingReport {
 }
 
 const rss = () => process.resourceUsage().maxRSS * 1024;
+
+export interface DailyAfterFigure {
+  edited: number;
+  added: number;
+  status: string;
+  /** The business's day: its status and each step's status. */
+  business: { status: string; reason: string | null; steps: Record<string, string> } | null;
+  wallMs: number;
+  productsBefore: number;
+  productsAfter: number;
+  /** Product files the live site serves for the 50 added products. */
+  addedPublished: number;
+  peakRssBytes: number;
+  statusPolls: PollFigure;
+  largestItem: { pk: string; sk: string; bytes: number } | null;
+}
 
 export interface PollFigure {
   polls: number;
@@ -330,7 +348,57 @@ async function startMockModel(latencyMs: number): Promise<MockModel> {
 // ---------------------------------------------------------------------------------------
 // child: one store size, one engine, the whole workflow
 
-async function measureChild(size: number, engine: Engine, givenOrigin?: string): Promise<OnboardingFigure> {
+type LocalStack = Awaited<ReturnType<typeof import('../functions/local/runtime')['startLocalStack']>>;
+
+/**
+ * The store's next day: 1% of its products edited (price and text) and 50 added through the
+ * demo store's admin API, then the daily schedule for the business (POST /api/cron/trigger-all),
+ * while the dashboard keeps polling; the run's outcome, and whether the new products' files
+ * are live.
+ */
+async function measureDailyAfter(stack: LocalStack, adminUrl: string, token: string): Promise<DailyAfterFigure> {
+  const { getContainer } = await import('../functions/container');
+  const admin = async (method: string, path: string, body: unknown) => {
+    const res = await fetch(`${adminUrl}${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`demo store admin ${method} ${path}: HTTP ${res.status} ${await res.text()}`);
+  };
+  const products = await getContainer().products.list(ORG);
+  const toEdit = products.filter((_, i) => i % 100 === 0);
+  for (const p of toEdit) await admin('PATCH', `/products/${p.productId}`, { price: '99.50', body_html: `<p>Now in a new edition: ${p.name}.</p>` });
+  const added = Array.from({ length: 50 }, (_, i) => `bench-new-product-${i}`);
+  for (const [i, handle] of added.entries()) await admin('POST', '/products', { handle, title: `Bench New Product ${i}`, price: '12.00', body_html: `<p>Bench New Product ${i}, added today.</p>`, product_type: 'Coffee' });
+
+  const t0 = performance.now();
+  const res = await fetch(`${stack.api.url}/api/cron/trigger-all`, { method: 'POST', headers: { 'X-API-Key': stack.config.apiKey ?? '', 'Content-Type': 'application/json' }, body: JSON.stringify({ business_ids: [ORG] }) });
+  const started = await res.json() as { execution_id: string };
+  if (res.status !== 202) throw new Error(`trigger-all answered ${res.status}: ${JSON.stringify(started)}`);
+  const poller = startStatusPoller(`${stack.api.url}/api/onboarding/status`, token);
+  await stack.workflows.finished(started.execution_id);
+  const wallMs = performance.now() - t0;
+  const peakRssBytes = rss();
+  const statusPolls = await poller.stop();
+  const read = await fetch(`${stack.api.url}/api/cron/trigger-all/${started.execution_id}`, { headers: { 'X-API-Key': stack.config.apiKey ?? '' } });
+  const execution = await read.json() as { status: string; businesses: { runs: Array<{ status: string; reason: string | null; steps: Record<string, { status: string }> }> } };
+  const run = execution.businesses.runs[0];
+  const live = await getContainer().siteStore.readCurrent(ORG);
+  const paths = new Set(live?.files.map((f) => f.path) ?? []);
+  const { itemSizes } = await import('../functions/local/runtime/table-items');
+  return {
+    edited: toEdit.length,
+    added: added.length,
+    status: execution.status,
+    business: run ? { status: run.status, reason: run.reason, steps: Object.fromEntries(Object.entries(run.steps).map(([id, st]) => [id, st.status])) } : null,
+    wallMs,
+    productsBefore: products.length,
+    productsAfter: (await getContainer().products.list(ORG)).length,
+    addedPublished: added.filter((h) => [...paths].some((p) => p.includes(`/${h}`))).length,
+    peakRssBytes,
+    statusPolls,
+    largestItem: (await itemSizes(stack.database.endpoint, stack.config.tableName, stack.config.region))[0] ?? null,
+  };
+}
+
+async function measureChild(size: number, engine: Engine, givenOrigin?: string, adminUrl?: string): Promise<OnboardingFigure> {
   const { startLocalStack } = await import('../functions/local/runtime');
   const { startDemoStore } = await import('../functions/local/demo-store');
   const { getContainer } = await import('../functions/container');
@@ -353,7 +421,7 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string):
   const store = givenOrigin ? undefined : await startDemoStore(size > 0 ? { size } : {});
   const origin = givenOrigin ?? store!.origin;
   const mock = engine === 'model' ? await startMockModel(Number(process.env.BENCH_ONBOARDING_MODEL_LATENCY_MS ?? 0)) : undefined;
-  const stack = await startLocalStack({ env: { LOG_LEVEL: 'warn', ...(mock ? { LLM_BASE_URL: mock.url, LLM_MODEL: 'bench-mock' } : {}) } });
+  const stack = await startLocalStack({ env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...(mock ? { LLM_BASE_URL: mock.url, LLM_MODEL: 'bench-mock' } : {}) } });
   try {
     const token = await stack.idp.mint({ orgId: ORG });
     const call = async (method: string, path: string, body?: unknown) => {
@@ -433,7 +501,10 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string):
       detectProductLines(snapshot.products, BUSINESS_NAME),
     );
 
+    const daily = adminUrl ? await measureDailyAfter(stack, adminUrl, token) : undefined;
+
     return {
+      daily,
       size,
       engine,
       storeName: size > 0 ? `${int(size)}-page store` : 'default store',
@@ -500,7 +571,9 @@ export async function measureOnboarding(options: { products?: number[]; engines?
         const before = store.requests();
         let stdout: string;
         try {
-          ({ stdout } = await run(process.execPath, ['--import', 'tsx', __filename, '--child', '--size', String(size), '--engine', engine, '--origin', store.origin], {
+          // The next day's run, on the generated stores, offline (BENCH_ONBOARDING_DAILY=0: none).
+          const daily = size > 0 && engine === 'offline' && process.env.BENCH_ONBOARDING_DAILY !== '0' ? ['--admin', store.adminUrl] : [];
+          ({ stdout } = await run(process.execPath, ['--import', 'tsx', __filename, '--child', '--size', String(size), '--engine', engine, '--origin', store.origin, ...daily], {
             cwd: ROOT,
             env: { ...process.env, NODE_NO_WARNINGS: '1' },
             maxBuffer: 256 * 1024 * 1024,
@@ -603,6 +676,10 @@ export function printOnboardingReport(r: OnboardingReport): void {
       ['  failed (reset, timeout, not 200)', ...figs.map((f) => (f.statusPolls ? `${int(f.statusPolls.failed)}${f.statusPolls.errors.length ? ` (${f.statusPolls.errors.join(', ')})` : ''}` : '-'))],
       ['largest item written (limit 400 KB)', ...figs.map((f) => (f.largestItems?.[0] ? `${kb(f.largestItems[0].bytes)} (${f.largestItems[0].sk.split('#')[0]})` : '-'))],
       ['task worker threads', ...figs.map((f) => int(f.taskThreads ?? 0))],
+      ['next day: 1% edited, 50 added; daily run', ...figs.map((f) => (f.daily ? `${f.daily.business?.status ?? f.daily.status} in ${ms(f.daily.wallMs)}` : '-'))],
+      ['  products before -> after; new ones live', ...figs.map((f) => (f.daily ? `${int(f.daily.productsBefore)} -> ${int(f.daily.productsAfter)}; ${f.daily.addedPublished} of ${f.daily.added}` : '-'))],
+      ['  status polls p50 / p99 / max, failed', ...figs.map((f) => (f.daily ? `${ms(f.daily.statusPolls.p50Ms)} / ${ms(f.daily.statusPolls.p99Ms)} / ${ms(f.daily.statusPolls.maxMs)}, ${f.daily.statusPolls.failed}` : '-'))],
+      ['  peak RSS; largest item', ...figs.map((f) => (f.daily ? `${mb(f.daily.peakRssBytes)}; ${f.daily.largestItem ? kb(f.daily.largestItem.bytes) : '-'}` : '-'))],
     ]),
   );
   console.log('');
@@ -615,6 +692,7 @@ export function printOnboardingReport(r: OnboardingReport): void {
       const detail = s.reason ? `reason: ${s.reason}` : s.result ? JSON.stringify(s.result) : '';
       console.log(`  ${s.id} ${s.status}${when}: ${detail.length > 200 ? `${detail.slice(0, 197)}...` : detail}`);
     }
+    if (f.daily?.business) console.log(`  next day: ${f.daily.business.status}${f.daily.business.reason ? ` (${f.daily.business.reason})` : ''}; steps ${Object.entries(f.daily.business.steps).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     const warned = Object.entries(f.warnings);
     if (warned.length) console.log(`  logged: ${warned.map(([k, v]) => `${k} x${v}`).join('; ')}`);
   }
@@ -659,4 +737,4 @@ export async function runOnboardingBench(): Promise<OnboardingReport> {
   return report;
 }
 
-if (isMain(module)) runBenchEntry(RESULT_MARKER, () => measureChild(Number(argValue('--size') ?? 0), (argValue('--engine') ?? 'offline') as Engine, argValue('--origin')), runOnboardingBench);
+if (isMain(module)) runBenchEntry(RESULT_MARKER, () => measureChild(Number(argValue('--size') ?? 0), (argValue('--engine') ?? 'offline') as Engine, argValue('--origin'), argValue('--admin')), runOnboardingBench);

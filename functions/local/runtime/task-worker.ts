@@ -7,10 +7,12 @@
  * `describe` it calls over the thread's message port. Its log lines are relayed to the main
  * thread, so they reach the same output (and a test's sink) as every other line.
  */
+import { basename } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../../config';
 import { buildContainer, setContainer } from '../../container';
-import { setLogSink } from '../../logger';
+import { createLogger, setLogSink } from '../../logger';
 import type { ExecutionDescription, WorkflowName, WorkflowStarter } from '../../ports';
 import type { FromWorker, ToWorker, WorkerError } from './task-messages';
 
@@ -24,6 +26,7 @@ const { config, instanceId } = workerData as WorkerSetup;
 const post = (message: FromWorker) => port.postMessage(message);
 
 setLogSink((line) => post({ type: 'log', line }));
+const log = createLogger({ component: 'task-worker' });
 
 // Calls to the workflow engine wait for its answer on the main thread.
 const pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
@@ -65,6 +68,12 @@ port.on('message', (message: ToWorker) => {
     return;
   }
   const { id, module, payload } = message;
+  const startedAt = performance.now();
+  // What Lambda's REPORT line says of an invocation: how long, and how much memory this thread holds.
+  const report = () => {
+    const heap = getHeapStatistics();
+    log.debug('task report', { task: basename(module).replace(/\.ts$/, ''), duration_ms: Math.round(performance.now() - startedAt), heap_used_mb: Math.round(heap.used_heap_size / 1048576), heap_total_mb: Math.round(heap.total_heap_size / 1048576) });
+  };
   void (async () => {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -74,6 +83,8 @@ port.on('message', (message: ToWorker) => {
       post({ type: 'result', id, output: JSON.stringify(output ?? null) });
     } catch (err) {
       post({ type: 'result', id, error: asWorkerError(err) });
+    } finally {
+      report();
     }
   })();
 });

@@ -1,7 +1,8 @@
 /**
  * Runs the state machines of `state-machines/` in-process with aws-local-stepfunctions:
  * the very ASL files CDK deploys, with each Lambda task resolved to its module under
- * functions/tasks/ (`${ScrapeWebsiteFunctionArn}` → tasks/scrape-website.ts).
+ * functions/tasks/ (`${ScrapeWebsiteFunctionArn}` → tasks/scrape-website.ts) and invoked on a
+ * worker thread (task-workers.ts) or, for tests that need it, on this one.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -71,7 +72,7 @@ export interface LocalWorkflowOptions {
    * Run tasks on worker threads (task-workers.ts), each building its container from these
    * settings, as Lambda isolates invocations from the API; without, tasks run on this thread
    * with this process's container (tests that give the container a clock of their own).
-   * Overridden tasks always run here.
+   * A task override given as a function always runs here.
    */
   workers?: { config: Config; max?: number };
 }
