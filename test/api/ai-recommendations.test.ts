@@ -15,7 +15,7 @@ const ua = (list: typeof AI_CRAWLER_SAMPLES, name: string) => list.find((s) => s
 const GPTBOT = ua(AI_CRAWLER_SAMPLES, 'GPTBot 1.1');
 const CLAUDEBOT = ua(AI_CRAWLER_SAMPLES, 'ClaudeBot');
 const PERPLEXITY = ua(AI_CRAWLER_SAMPLES, 'PerplexityBot');
-const GENERIC = ua(AI_CRAWLER_SAMPLES, 'an unknown crawler (D17: stored as unknown)');
+const GENERIC = ua(AI_CRAWLER_SAMPLES, 'a crawler the maintained AI list names (stored as unknown)');
 const CHROME = ua(HUMAN_SAMPLES, 'desktop Chrome');
 const SLACK = ua(LINK_PREVIEW_SAMPLES, 'Slackbot-LinkExpanding');
 

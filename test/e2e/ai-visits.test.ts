@@ -99,7 +99,7 @@ describe('without the script: server-side recording', () => {
     const storePage = await proxied(CUSTOM, productPath, gptbot);
     expect([storePage.status, storePage.headers['x-edge-route']]).toEqual([200, 'store']);
     // A crawler no table knows (D17: stored as unknown).
-    expect((await direct('/ai/', ua('an unknown crawler (D17: stored as unknown)'))).status).toBe(200);
+    expect((await direct('/ai/', ua('a crawler the maintained AI list names (stored as unknown)'))).status).toBe(200);
 
     // Not visits: the plumbing, humans, link previewers, SEO tools, misses.
     await direct('/tracking.js', gptbot);
@@ -119,7 +119,7 @@ describe('without the script: server-side recording', () => {
     expect(byPath('/ai/', 'platform_2')).toMatchObject({ sources: ['server'], via: 'proxy', page_url: `http://${cdnDomain}:${stack.proxy.port}/ai/` });
     expect(byPath('/llms.txt', 'platform_4')).toMatchObject({ via: 'proxy', page_type: 'ai_site', host: `${CUSTOM}:${stack.proxy.port}` });
     expect(byPath(productPath, 'platform_1')).toMatchObject({ via: 'proxy', page_type: 'boosted_page' });
-    expect(byPath('/ai/', 'unknown')).toMatchObject({ bot: 'generic', platform_name: 'Unknown' });
+    expect(byPath('/ai/', 'unknown')).toMatchObject({ bot: 'TavilyBot', platform_name: 'Unknown' });
   });
 });
 

@@ -27,21 +27,30 @@
  *   3. a link previewer (Slack, X, Facebook, Discord, WhatsApp, Telegram, LinkedIn, iMessage...)
  *                                                               → `link-preview` (not AI)
  *   4. a social in-app browser (FBAN, Instagram, ...)           → `human`
- *   5. a known non-AI tool (SEO crawlers, uptime monitors, feed readers, ad checkers, scanners)
- *                                                               → `non-ai-bot` (not AI)
- *   6. anything else that declares itself automated (the maintained `isbot` pattern, or a
- *      name ending in bot, crawler or spider)                  → `ai-crawler`, `unknown` (D17)
- *   7. everything else                                          → `human`
- * Only `ai-crawler` visits are recorded as AI recommendations; `search-crawler` visits are
- * recorded in their own class.
+ *   5. a known non-AI tool (SEO crawlers, uptime and synthetic monitors, feed readers, ad
+ *      checkers, scanners)                                      → `non-ai-bot` (not AI)
+ *   6. an AI crawler a maintained public list names (listed-ai-crawlers.ts, vendored)
+ *                                                               → `ai-crawler`, `unknown`
+ *   7. anything else that declares itself automated: a generic HTTP client (curl,
+ *      python-requests, Go-http-client, axios ...), a headless browser, or whatever the
+ *      maintained `isbot` pattern or a name ending in bot, crawler or spider calls a bot
+ *                                                               → `automated` (not AI)
+ *   8. everything else                                          → `human`
+ * Only `ai-crawler` visits are recorded as AI recommendations (positive identification,
+ * issue 35: a bot is an AI visit only when the table or the list names it); `search-crawler`
+ * visits are recorded in their own class; `automated`, `non-ai-bot` and `link-preview`
+ * requests are not recorded.
  */
 import { getPattern as isbotPattern } from 'isbot';
 import type { PlatformKey } from '../constants';
+import { listedAiCrawler } from './listed-ai-crawlers';
 
 export type BotPlatformId = PlatformKey | 'unknown';
 /** What the vendor says the bot is for; `crawler` when the vendor does not say. */
 export type BotPurpose = 'training' | 'search' | 'user-fetch' | 'agent' | 'crawler';
-export type UserAgentKind = 'ai-crawler' | 'search-crawler' | 'link-preview' | 'non-ai-bot' | 'human';
+export type UserAgentKind = 'ai-crawler' | 'search-crawler' | 'link-preview' | 'non-ai-bot' | 'automated' | 'human';
+/** What an `automated` agent is, as its token says. */
+export type AutomationToken = 'generic-client' | 'headless-browser' | 'automation';
 /** How a stored visit is counted: an AI visit (total, by_platform) or classic search crawling (apart, D160). */
 export type VisitClass = 'ai' | 'search_engine';
 
@@ -111,6 +120,7 @@ export const AI_BOT_PATTERNS: readonly AiBotPattern[] = [
   token('OAI-SearchBot', 'platform_1', 'OpenAI', 'search'),
   token('ChatGPT-User', 'platform_1', 'OpenAI', 'user-fetch'),
   token('GPTBot', 'platform_1', 'OpenAI', 'training'),
+  token('ChatGPT-Browser', 'platform_1', 'OpenAI', 'agent', { documented: false }),
   // platform_2: Anthropic (support.claude.com, "Does Anthropic crawl data from the web").
   token('Claude-SearchBot', 'platform_2', 'Anthropic', 'search'),
   token('Claude-User', 'platform_2', 'Anthropic', 'user-fetch'),
@@ -203,6 +213,8 @@ export const SEARCH_CRAWLER_PATTERNS: readonly AiBotPattern[] = [
   token('MojeekBot', 'unknown', 'Mojeek', 'search'),
   token('Sogou web spider', 'unknown', 'Sogou', 'search', { pattern: /Sogou (?:web|inst) spider/i }),
   token('coccocbot', 'unknown', 'Coc Coc', 'search', { pattern: /coccocbot/i }),
+  // https://kagi.com/bot: Kagi's search index (its AI fetcher, kagi-fetcher, is on the list).
+  token('Kagibot', 'unknown', 'Kagi', 'search'),
 ];
 
 /**
@@ -272,6 +284,10 @@ export const NON_AI_BOT_PATTERNS: readonly OtherBotPattern[] = [
   other('FreshpingBot', 'Freshworks'),
   other('HetrixTools', 'HetrixTools'),
   other('DatadogSynthetics', 'Datadog', /Datadog\/?Synthetics/i),
+  other('NewRelicSynthetics', 'New Relic', /NewRelicSynthetics|New Relic Synthetics/i),
+  other('Checkly', 'Checkly', /\bCheckly\b/i),
+  other('GoogleStackdriverMonitoring', 'Google', /GoogleStackdriverMonitoring/i),
+  other('meta-externalads', 'Meta', /meta-externalads/i),
   other('RuxitSynthetic', 'Dynatrace'),
   other('GTmetrix', 'GTmetrix'),
   other('Chrome-Lighthouse', 'Google'),
@@ -292,6 +308,11 @@ export const NON_AI_BOT_PATTERNS: readonly OtherBotPattern[] = [
   other('zgrab', 'ZMap'),
 ];
 
+/** HTTP libraries and command-line clients: a script, never an AI agent by itself. */
+export const GENERIC_CLIENT_PATTERN = /^(?:curl|Wget|python-requests|Python-urllib|python-httpx|aiohttp|Go-http-client|axios|node-fetch|undici|got|okhttp|Java|Apache-HttpClient|libwww-perl|GuzzleHttp|PostmanRuntime|insomnia|HTTPie|Ruby|Faraday|Dart|Deno|Bun|node)\b/i;
+/** Browsers driven by a program: HeadlessChrome, PhantomJS, Puppeteer and Playwright defaults. */
+export const HEADLESS_BROWSER_PATTERN = /HeadlessChrome|PhantomJS|\bPuppeteer\b|\bPlaywright\b/i;
+
 /**
  * Anything else that declares itself automated: the maintained `isbot` pattern (HTTP
  * libraries, headless browsers, bare product tokens such as `NovaAct`, names without the
@@ -307,13 +328,13 @@ export interface UserAgentClass {
   platformId: BotPlatformId;
   platformName: string;
   kind: UserAgentKind;
-  /** Any bot: an AI crawler, a link previewer or a non-AI tool. */
+  /** Any bot: an AI crawler, a search crawler, a link previewer, a non-AI tool or other automation. */
   isBot: boolean;
   /** What is recorded as an AI recommendation (`kind === 'ai-crawler'`). */
   isAiCrawler: boolean;
   /** What is stored at all, and in which class: `ai`, `search_engine` (classic search crawling), or null (not stored). */
   visitClass: VisitClass | null;
-  /** The table entry's token, or `generic` for the generic pattern; absent for humans. */
+  /** The table entry's or the list's token, an AutomationToken for an `automated` agent; absent for humans. */
   token?: string;
   vendor?: string;
   altPlatformId?: PlatformKey;
@@ -336,6 +357,9 @@ const aiCrawler = (platformId: BotPlatformId, fields: VerdictFields): UserAgentC
 
 const notAi = (kind: 'link-preview' | 'non-ai-bot', entry: OtherBotPattern): UserAgentClass =>
   ({ platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind, isBot: true, isAiCrawler: false, visitClass: null, token: entry.token, vendor: entry.vendor });
+
+const automated = (token: AutomationToken): UserAgentClass =>
+  ({ platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind: 'automated', isBot: true, isAiCrawler: false, visitClass: null, token, documented: false });
 
 const tableFields = (entry: AiBotPattern): VerdictFields => ({
   token: entry.token,
@@ -370,9 +394,11 @@ export function classifyUserAgent(userAgent: string | null | undefined, options:
   if (IN_APP_BROWSER_PATTERN.test(ua)) return { ...HUMAN };
   const tool = NON_AI_BOT_PATTERNS.find((e) => e.pattern.test(ua));
   if (tool) return notAi('non-ai-bot', tool);
-  // No self-declared automated agent is counted a human (isbot's list, GENERIC_BOT_PATTERN).
-  if (GENERIC_BOT_PATTERN.test(ua) && !GENERIC_BOT_EXCEPTIONS.test(ua)) {
-    return aiCrawler('unknown', { token: 'generic', documented: false });
-  }
+  const listed = listedAiCrawler(ua);
+  if (listed) return aiCrawler('unknown', { token: listed, vendor: 'listed by ai.robots.txt', documented: false });
+  // Automated, but nothing says it is an AI agent: never an AI visit, never a human either.
+  if (GENERIC_CLIENT_PATTERN.test(ua)) return automated('generic-client');
+  if (HEADLESS_BROWSER_PATTERN.test(ua)) return automated('headless-browser');
+  if (GENERIC_BOT_PATTERN.test(ua) && !GENERIC_BOT_EXCEPTIONS.test(ua)) return automated('automation');
   return { ...HUMAN };
 }

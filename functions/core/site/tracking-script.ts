@@ -2,7 +2,8 @@
  * `/tracking.js`: a small, dependency-free ES2017 script (one IIFE, every step inside
  * try/catch, so it never throws into the page). For visitors whose User-Agent is an AI
  * crawler (the same tables and order as `classifyUserAgent`, compiled in) it posts one visit
- * to the tracking endpoint; for humans, link previewers and non-AI tools it does nothing.
+ * to the tracking endpoint; for humans, search crawlers, link previewers, non-AI tools and
+ * other automation it does nothing.
  *
  * Body: `{page_url, page_type: 'ai_site', page_title, user_agent, referrer, screen_width,
  * screen_height, language, timezone}` as JSON text. It is sent with `navigator.sendBeacon`
@@ -14,7 +15,8 @@
  * Reference/web-protocols.md §10: most AI crawlers do not execute JavaScript, so this beacon
  * is an extra signal; server-side (edge log) classification is the main one.
  */
-import { AI_BOT_PATTERNS, GENERIC_BOT_EXCEPTIONS, GENERIC_BOT_PATTERN, IN_APP_BROWSER_PATTERN, LINK_PREVIEW_PATTERNS, NON_AI_BOT_PATTERNS } from './ai-bots';
+import { AI_BOT_PATTERNS, IN_APP_BROWSER_PATTERN, LINK_PREVIEW_PATTERNS, NON_AI_BOT_PATTERNS, SEARCH_CRAWLER_PATTERNS } from './ai-bots';
+import { LISTED_AI_CRAWLER_PATTERN } from './listed-ai-crawlers';
 
 export interface TrackingScriptOptions {
   /** Absolute URL of `POST /webhooks/ai-recommendation-store`. */
@@ -32,7 +34,7 @@ export function buildTrackingScript(options: TrackingScriptOptions): string {
   const list = (entries: ReadonlyArray<{ pattern: RegExp }>) => entries.map((entry) => `      ${regexLiteral(entry.pattern)}`).join(',\n');
   // JSON.stringify + `<` escaping keeps the endpoint a plain string literal whatever it holds.
   const endpointLiteral = JSON.stringify(endpoint).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-  return `/* AI-site visit tracker: reports AI-bot visits only; does nothing for people. */
+  return `/* AI-site visit tracker: reports AI-bot (and search-crawler) visits only; does nothing for people. */
 (function () {
   'use strict';
   try {
@@ -40,12 +42,14 @@ export function buildTrackingScript(options: TrackingScriptOptions): string {
     var BOT_PATTERNS = [
 ${list(AI_BOT_PATTERNS)}
     ];
+    var SEARCH_PATTERNS = [
+${list(SEARCH_CRAWLER_PATTERNS)}
+    ];
     var NOT_AI_PATTERNS = [
 ${list([...LINK_PREVIEW_PATTERNS, ...NON_AI_BOT_PATTERNS])}
     ];
     var IN_APP = ${regexLiteral(IN_APP_BROWSER_PATTERN)};
-    var GENERIC = ${regexLiteral(GENERIC_BOT_PATTERN)};
-    var GENERIC_EXCEPTIONS = ${regexLiteral(GENERIC_BOT_EXCEPTIONS)};
+    var LISTED_AI = ${regexLiteral(LISTED_AI_CRAWLER_PATTERN)};
 
     var nav = typeof navigator !== 'undefined' ? navigator : null;
     var ua = nav && typeof nav.userAgent === 'string' ? nav.userAgent : '';
@@ -55,10 +59,12 @@ ${list([...LINK_PREVIEW_PATTERNS, ...NON_AI_BOT_PATTERNS])}
       for (var i = 0; i < list.length; i++) if (list[i].test(ua)) return true;
       return false;
     };
-    // classifyUserAgent's order: AI tokens, then previewers / in-app browsers / non-AI tools, then the generic pattern.
-    var isAiCrawler = matches(BOT_PATTERNS)
-      || (!matches(NOT_AI_PATTERNS) && !IN_APP.test(ua) && GENERIC.test(ua) && !GENERIC_EXCEPTIONS.test(ua));
-    if (!isAiCrawler) return;
+    // classifyUserAgent's order: AI tokens, search crawlers (the webhook files them apart), then
+    // previewers / in-app browsers / non-AI tools, then the listed AI crawlers. Nothing else is
+    // reported (positive identification).
+    var reported = matches(BOT_PATTERNS) || matches(SEARCH_PATTERNS)
+      || (!matches(NOT_AI_PATTERNS) && !IN_APP.test(ua) && LISTED_AI.test(ua));
+    if (!reported) return;
 
     var read = function (fn, fallback) {
       try { var value = fn(); return value === undefined || value === null ? fallback : value; } catch (e) { return fallback; }

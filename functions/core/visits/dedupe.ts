@@ -69,9 +69,12 @@ export function normalizeVisitPath(pathOrUrl: string): string {
   return segments.join('/').slice(0, 1024);
 }
 
-/** The family the dedupe key uses: the classifier's token, or a generic bot's User-Agent without version numbers. */
-export function userAgentFamily(userAgent: string, verdict: Pick<UserAgentClass, 'token'>): string {
-  if (verdict.token && verdict.token !== 'generic') return verdict.token.toLowerCase();
+/**
+ * The family the dedupe key uses: the classifier's token, or, for an agent only known as
+ * automated (its token says what kind, not which agent), its User-Agent without version numbers.
+ */
+export function userAgentFamily(userAgent: string, verdict: Pick<UserAgentClass, 'token' | 'kind'>): string {
+  if (verdict.token && verdict.kind !== 'automated') return verdict.token.toLowerCase();
   return `generic:${userAgent.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().slice(0, 256)}`;
 }
 
