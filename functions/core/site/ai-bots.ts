@@ -315,11 +315,10 @@ export const HEADLESS_BROWSER_PATTERN = /HeadlessChrome|PhantomJS|\bPuppeteer\b|
 
 /**
  * Anything else that declares itself automated: the maintained `isbot` pattern (HTTP
- * libraries, headless browsers, bare product tokens such as `NovaAct`, names without the
- * word "bot"), or a name ending in bot, crawler or spider (`(?![a-z])` keeps "bottle" out).
- * "CUBOT" (an Android phone brand) is excluded by `GENERIC_BOT_EXCEPTIONS`. One RegExp, so
- * `/tracking.js` compiles in the same decision (isbot's lookbehinds need a 2023+ browser; an
- * older one fails inside the script's try/catch and sends nothing).
+ * libraries, headless browsers, names without the word "bot"), or a name ending in bot,
+ * crawler or spider (`(?![a-z])` keeps "bottle" out). "CUBOT" (an Android phone brand) is
+ * excluded by `GENERIC_BOT_EXCEPTIONS`. It tells `automated` from `human`, never AI from not
+ * (positive identification), so `/tracking.js`, which reports AI visits only, does not need it.
  */
 export const GENERIC_BOT_PATTERN = new RegExp(`${isbotPattern().source}|(?:bot|crawler|spider|scraper|crawl|slurp|fetcher)(?![a-z])`, 'i');
 export const GENERIC_BOT_EXCEPTIONS = /cubot/i;
