@@ -16,9 +16,12 @@ import type { FromWorker, ToWorker, WorkerError } from './task-messages';
 /** The worker's entry is TypeScript: it loads through tsx's require hook, as `npm start` loads everything. */
 // The main thread has printed the AWS SDK's Node-version notice once already.
 const BOOTSTRAP = `process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-require('tsx/cjs/api').register();
-require(require('node:worker_threads').workerData.entry);`;
+const { workerData } = require('node:worker_threads');
+require(workerData.tsx).register();
+require(workerData.entry);`;
 const ENTRY = join(__dirname, 'task-worker.ts');
+// Resolved here: an eval'd worker would resolve bare names from the process's working directory.
+const TSX = require.resolve('tsx/cjs/api');
 
 export interface TaskWorkersOptions {
   /** The settings every worker builds its container from (the stack's own). */
@@ -68,7 +71,7 @@ export function createTaskWorkers(options: TaskWorkersOptions): TaskWorkers {
   };
 
   const spawn = (): Running => {
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { entry: ENTRY, config: options.config, instanceId: options.engine.instanceId } });
+    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { entry: ENTRY, tsx: TSX, config: options.config, instanceId: options.engine.instanceId } });
     worker.unref();
     const running: Running = { worker, inFlight: new Map() };
     worker.on('message', (message: FromWorker) => {
