@@ -8,6 +8,7 @@
  */
 import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
+import { startStatusPoller } from '../../bench/status-poller';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const ORG = 'large-store';
@@ -30,26 +31,7 @@ afterAll(async () => {
   await store?.close();
 });
 
-/** The dashboard: polls the status every 500 ms until stopped; the polls that got no 200. */
-function dashboard(): { stop(): Promise<{ polls: number; failures: string[] }> } {
-  let stopped = false;
-  let polls = 0;
-  const failures: string[] = [];
-  const loop = (async () => {
-    while (!stopped) {
-      polls++;
-      try {
-        const res = await fetch(`${stack.api.url}/api/onboarding/status`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) });
-        await res.arrayBuffer();
-        if (res.status !== 200) failures.push(`HTTP ${res.status}`);
-      } catch (err) {
-        failures.push(`${(err as Error).name}: ${String((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message)}`);
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  })();
-  return { stop: async () => { stopped = true; await loop; return { polls, failures }; } };
-}
+const dashboard = () => startStatusPoller(`${stack.api.url}/api/onboarding/status`, token);
 
 const productFiles = async () => {
   const live = await getContainer().siteStore.readCurrent(ORG);
@@ -62,8 +44,8 @@ test('onboarding a 20,000-product store: every step succeeds, 5 prompts per prod
   expect(started.status).toBe(202);
   const polling = dashboard();
   await stack.workflows.finished(started.body.execution_id);
-  const { polls, failures } = await polling.stop();
-  expect(failures).toEqual([]);
+  const { polls, errors } = await polling.stop();
+  expect(errors).toEqual([]);
   expect(polls).toBeGreaterThan(10);
 
   const status = await stack.call('GET', '/api/onboarding/status', { token });
@@ -101,7 +83,7 @@ test('the next day, 1% of the products changed and 50 added: the daily run succe
   expect(started.status).toBe(202);
   const polling = dashboard();
   await stack.workflows.finished(started.body.execution_id);
-  expect((await polling.stop()).failures).toEqual([]);
+  expect((await polling.stop()).errors).toEqual([]);
 
   const run = await stack.call('GET', `/api/cron/trigger-all/${started.body.execution_id}`, { apiKey: stack.config.apiKey });
   expect(run.body.status).toBe('succeeded');

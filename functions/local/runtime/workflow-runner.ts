@@ -135,10 +135,12 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
         // hand (the engine would otherwise time it out after 60 s and retry it).
         if (isAborted()) return aborted;
         const override = options.taskOverrides?.[fn];
+        const onThisThread = typeof override === 'function' || !options.workers;
         const handler = typeof override === 'function' ? override : taskHandler(override ?? join(TASKS_DIR, kebab(fn)));
         const output = await Promise.race([handler(input.Payload), aborted]);
-        // Lambda serializes results to JSON; so do we, so nothing local-only slips through.
-        return { Payload: JSON.parse(JSON.stringify(output ?? null)) };
+        // Lambda serializes results to JSON; so do we, so nothing local-only slips through (a
+        // worker's result already crossed its thread as JSON).
+        return { Payload: onThisThread ? JSON.parse(JSON.stringify(output ?? null)) : output };
       };
     }
     // Without delays, except a short one for steps waiting on another step's output.
