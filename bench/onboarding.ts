@@ -379,7 +379,8 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string, 
   const store = givenOrigin ? undefined : await startDemoStore(size > 0 ? { size } : {});
   const origin = givenOrigin ?? store!.origin;
   const mock = engine === 'model' ? await startMockModel(Number(process.env.BENCH_ONBOARDING_MODEL_LATENCY_MS ?? 0)) : undefined;
-  const stack = await startLocalStack({ env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...(mock ? { LLM_BASE_URL: mock.url, LLM_MODEL: 'bench-mock' } : {}) } });
+  const dataDir = process.env.BENCH_ONBOARDING_DB === 'disk' ? (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/aivis-bench-`) : undefined;
+  const stack = await startLocalStack({ dataDir, env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...(mock ? { LLM_BASE_URL: mock.url, LLM_MODEL: 'bench-mock' } : {}) } });
   try {
     const token = await stack.idp.mint({ orgId: ORG });
     const call = async (method: string, path: string, body?: unknown) => {

@@ -66,6 +66,12 @@ export interface Config {
   stripe: { apiUrl?: string; secretKey?: string };
   /** Web search (competitors, search-API prompts): Brave Search API shape. */
   search: { apiUrl?: string; apiKey?: string };
+  /**
+   * Where the crawler vendors' published address lists are fetched from (D193): unset, each
+   * vendor's own URL; set (CRAWLER_ADDRESS_LISTS_URL), a mirror holding the same paths under
+   * `<mirror>/<vendor host>/<path>` (tests, or a network without direct egress).
+   */
+  crawlerAddressListsUrl?: string;
   /** Favicon service template with `{domain}`. */
   faviconServiceUrl?: string;
   /**
@@ -138,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     idp: { apiUrl: env.IDP_API_URL || undefined },
     stripe: { apiUrl: env.STRIPE_API_URL || undefined },
     search: { apiUrl: env.SEARCH_API_URL || undefined },
+    crawlerAddressListsUrl: env.CRAWLER_ADDRESS_LISTS_URL || undefined,
     faviconServiceUrl: env.FAVICON_SERVICE_URL || undefined,
     cdn: {
       edgeFunctionVersionArn: env.EDGE_FUNCTION_VERSION_ARN || undefined,

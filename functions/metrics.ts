@@ -22,6 +22,8 @@ const METRIC_DIMENSIONS = {
   VendorErrors: ['vendor'],
   /** AI-agent visits recorded, by the platform the agent belongs to. */
   AiVisits: ['platform'],
+  /** Claims of a vendor's agent from outside its published addresses (D193): recorded apart, never counted. */
+  AiVisitsUnverified: ['platform'],
   /** Identity-provider webhook deliveries refused; reason: unsigned, bad-signature. */
   WebhookRejections: ['reason'],
 } as const satisfies Record<string, readonly string[]>;

@@ -521,6 +521,26 @@ export interface VisitDedupe {
   neighbour: string;
 }
 
+/** A crawler vendor's published addresses as last fetched (D193). */
+export interface StoredAddressList {
+  vendor: string;
+  /** Canonical CIDR ranges of the last good download; empty when none ever succeeded. */
+  ranges: string[];
+  /** When the ranges were fetched; null when no download ever succeeded. */
+  fetchedAt: string | null;
+  attemptedAt: string;
+  /** Why the last attempt failed (the ranges are then the previous good ones); null after a success. */
+  error: string | null;
+}
+
+export interface CrawlerAddressRepository {
+  all(): Promise<StoredAddressList[]>;
+  /** Replaces the vendor's ranges (and clears its error). */
+  save(vendor: string, ranges: string[], at: string): Promise<void>;
+  /** Records a failed refresh; the ranges stay as they were. */
+  recordFailure(vendor: string, error: string, at: string): Promise<void>;
+}
+
 export interface VisitRepository {
   /**
    * Stores the visit unless the same visit is stored already (its key in its bucket or in the
@@ -529,7 +549,8 @@ export interface VisitRepository {
    */
   record(orgSlug: string, visit: VisitRecord, dedupe: VisitDedupe): Promise<{ outcome: 'recorded' | 'duplicate'; source: VisitSource }>;
   /** One page of the visits of UTC days `from`..`to` (inclusive), newest first (by 5-minute bucket). */
-  list(orgSlug: string, range: { from: string; to: string }, page: { limit: number; cursor?: string | null }): Promise<{ visits: VisitRecord[]; nextCursor: string | null }>;
+  /** `unverified`: list only the claims from outside their vendor's published addresses (otherwise they are left out). */
+  list(orgSlug: string, range: { from: string; to: string }, page: { limit: number; cursor?: string | null; unverified?: boolean }): Promise<{ visits: VisitRecord[]; nextCursor: string | null }>;
   /** Visits of UTC days `from`..`to` per platform (all 8 and `unknown`). */
   counts(orgSlug: string, range: { from: string; to: string }): Promise<VisitCounts>;
 }

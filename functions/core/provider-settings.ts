@@ -93,6 +93,7 @@ export const PROVIDER_SETTINGS = [
   setting('domain connection', 'VERIFICATION_POLL_SECONDS'),
   setting('domain connection', 'NATIVE_CERTIFICATE_WAIT_SECONDS'),
   setting('favicon service', 'FAVICON_SERVICE_URL'),
+  setting('crawler address lists', 'CRAWLER_ADDRESS_LISTS_URL'),
   setting('daily schedule', 'EDGE_PROPAGATION_WAIT_SECONDS'),
   setting('identity provider', 'IDP_API_URL'),
   secret('identity provider', 'IDP_SECRET_KEY', 'accounts'),

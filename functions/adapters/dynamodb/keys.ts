@@ -61,6 +61,9 @@ export const keys = {
   edgeCurrent: { PK: 'EDGE#CURRENT', SK: 'EDGE' },
   edgeLocalVersions: { PK: 'EDGE#LOCALVERSIONS', SK: 'EDGE' },
   edgeRolloutLease: { PK: 'EDGE#ROLLOUT', SK: 'LEASE' },
+  /** The addresses a crawler vendor publishes (D193): one fleet-wide item per vendor, all in one partition. */
+  crawlerAddresses: (vendor: string) => ({ PK: 'CRAWLER_ADDRESSES', SK: `VENDOR#${vendor}` }),
+  crawlerAddressesPartition: 'CRAWLER_ADDRESSES',
   /** Public (pre-payment) scan results, by normalized store domain (D19). */
   prepaymentScan: (domain: string) => ({ PK: `SCAN#${domain.toLowerCase()}`, SK: 'SCAN' }),
   /** Local workflow executions (Step Functions keeps its own on AWS). */

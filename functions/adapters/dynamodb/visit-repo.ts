@@ -5,7 +5,9 @@
  *   ScanIndexForward=false; the dedupe key follows, so the beacon, the AI-site host, the CDN
  *   proxy and the access logs all compute the same item key for one visit and a conditional
  *   put keeps the first (core/visits/dedupe.ts has the rule).
- * - `VISITDAY#<date>`: per-day counters (`total` and one attribute per platform key), added
+ * - `VISITDAY#<date>`: per-day counters (`total`, `verified` and one attribute per platform
+ *   key; `unverified` and `unverified_<platform>` for claims from outside a vendor's
+ *   published addresses, which are in no other counter and out of the default list, D193), added
  *   to atomically once per recorded visit, so a range's `total` and `by_platform` are one
  *   Query of at most 366 small items whatever the traffic. A classic search-engine visit
  *   (`visit_class: search_engine`, D160) adds to `search_engine` only, and the visits list
@@ -32,7 +34,29 @@ export const VISIT_RETENTION_DAYS = 400;
 const PLATFORM_IDS: readonly BotPlatformId[] = [...PLATFORM_KEYS, 'unknown'];
 /** The per-day counter of classic search-engine visits (not a platform key, never in `total`). */
 const SEARCH_ENGINE_COUNTER = 'search_engine';
+/** Claims from outside a vendor's published addresses (D193): counted apart, per platform too. */
+const UNVERIFIED_COUNTER = 'unverified';
+const unverifiedCounter = (platform: BotPlatformId) => `unverified_${platform}`;
+const SEARCH_UNVERIFIED_COUNTER = 'search_engine_unverified';
+const VERIFIED_COUNTER = 'verified';
 const INTERNAL = ['PK', 'SK', 'type', 'org_slug', 'dedupe_key', 'bucket', 'expires_at'];
+
+/**
+ * The day counters one recorded visit adds to: an AI visit to `total` and its platform (and
+ * `verified` when it came from a published address); a search-engine visit to
+ * `search_engine`; a claim from outside its vendor's published addresses only to the
+ * unverified counters, never to the others.
+ */
+function dayCounterUpdate(visit: VisitRecord): { UpdateExpression: string; ExpressionAttributeNames: Record<string, string> } {
+  const search = visit.visit_class === 'search_engine';
+  const counters = visit.verified === false
+    ? (search ? [SEARCH_UNVERIFIED_COUNTER] : [UNVERIFIED_COUNTER, unverifiedCounter(visit.platform_id)])
+    : search ? [SEARCH_ENGINE_COUNTER] : ['total', visit.platform_id, ...(visit.verified ? [VERIFIED_COUNTER] : [])];
+  return {
+    UpdateExpression: `ADD ${counters.map((_, i) => `#c${i} :one`).join(', ')} SET expires_at = :exp`,
+    ExpressionAttributeNames: Object.fromEntries(counters.map((c, i) => [`#c${i}`, c])),
+  };
+}
 
 /** `VISIT#<bucket>`: the part of a visit's sort key its 5-minute bucket fills. */
 const bucketOf = (item: Record<string, any>) => String(item.SK).split('#', 2).join('#');
@@ -45,6 +69,7 @@ function toVisit(item: Record<string, any>): VisitRecord {
   const sources = item.sources instanceof Set ? [...item.sources] : Array.isArray(item.sources) ? item.sources : [item.source];
   out.sources = [...new Set(sources as VisitSource[])].sort();
   out.visit_class ??= 'ai';
+  out.verified ??= null;
   return out as unknown as VisitRecord;
 }
 
@@ -114,12 +139,10 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
           return { outcome: 'duplicate', source: await markDuplicate(neighbourKey, visit) };
         }
       }
-      const search = visit.visit_class === 'search_engine';
       await db.send(new UpdateCommand({
         TableName: table,
         Key: keys.visitDay(orgSlug, dedupe.bucket.slice(0, 10)),
-        UpdateExpression: search ? 'ADD #search :one SET expires_at = :exp' : 'ADD #total :one, #platform :one SET expires_at = :exp',
-        ExpressionAttributeNames: search ? { '#search': SEARCH_ENGINE_COUNTER } : { '#total': 'total', '#platform': visit.platform_id },
+        ...dayCounterUpdate(visit),
         ExpressionAttributeValues: { ':one': 1, ':exp': expiryOf(dedupe.bucket) },
       }));
       return { outcome: 'recorded', source: visit.source };
@@ -151,10 +174,12 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
         const res = await db.send(new QueryCommand({
           TableName: table,
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-          FilterExpression: '(attribute_not_exists(expires_at) OR expires_at > :now) AND (attribute_not_exists(visit_class) OR visit_class = :ai)',
+          FilterExpression: '(attribute_not_exists(expires_at) OR expires_at > :now) AND (attribute_not_exists(visit_class) OR visit_class = :ai) AND '
+            + (page.unverified ? 'verified = :false' : '(attribute_not_exists(verified) OR verified <> :false)'),
           ExpressionAttributeValues: {
             ':pk': pk,
             ':ai': 'ai',
+            ':false': false,
             ':lo': `${keys.visitPrefix}${range.from}T`,
             ':hi': cursor ? `${cursor.SK}#~` : `${keys.visitPrefix}${range.to}T~`,
             ':now': nowSeconds(),
@@ -195,14 +220,22 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
         },
       });
       const byPlatform = Object.fromEntries(PLATFORM_IDS.map((id) => [id, 0])) as Record<BotPlatformId, number>;
+      const unverifiedByPlatform = Object.fromEntries(PLATFORM_IDS.map((id) => [id, 0])) as Record<BotPlatformId, number>;
       let total = 0;
       let searchEngines = 0;
+      let verified = 0;
+      let unverified = 0;
       for (const day of days) {
         total += Number(day.total ?? 0);
         searchEngines += Number(day[SEARCH_ENGINE_COUNTER] ?? 0);
-        for (const id of PLATFORM_IDS) byPlatform[id] += Number(day[id] ?? 0);
+        verified += Number(day[VERIFIED_COUNTER] ?? 0);
+        unverified += Number(day[UNVERIFIED_COUNTER] ?? 0);
+        for (const id of PLATFORM_IDS) {
+          byPlatform[id] += Number(day[id] ?? 0);
+          unverifiedByPlatform[id] += Number(day[unverifiedCounter(id)] ?? 0);
+        }
       }
-      return { total, byPlatform, searchEngines } satisfies VisitCounts;
+      return { total, byPlatform, searchEngines, verified, unverified, unverifiedByPlatform } satisfies VisitCounts;
     },
   };
 }

@@ -38,6 +38,7 @@ const visit = z.object({
   path: z.string().check(z.describe('the normalized path the visit was deduplicated by')),
   via: z.enum(['ai_site_host', 'proxy', 'store_domain'] as const satisfies readonly VisitVia[]),
   visit_class: z.literal('ai').check(z.describe('search-engine visits are counted in search_engines, never listed')),
+  verified: z.nullable(z.boolean()).check(z.describe('true: from an address its vendor publishes; false: a claim from elsewhere (listed only with verified=false, never counted); null: the vendor publishes no addresses, or they could not be fetched')),
 });
 
 export const visitsResponse = z.object({
@@ -47,6 +48,10 @@ export const visitsResponse = z.object({
   total: count.check(z.describe('AI visits of the whole range')),
   by_platform: z.record(z.enum(BOT_PLATFORM_IDS), count).check(z.describe('AI visits of the whole range per platform key, unknown included')),
   search_engines: count.check(z.describe('classic search-engine crawling of the range, in neither total nor by_platform (D160)')),
+  verified: count.check(z.describe('of total: visits from an address their vendor publishes (D193)')),
+  unverifiable: count.check(z.describe('of total: visits of vendors that publish no addresses (or whose list could not be fetched)')),
+  unverified: count.check(z.describe('claims of a vendor\'s agent from outside its published addresses: in neither total nor by_platform')),
+  unverified_by_platform: z.record(z.enum(BOT_PLATFORM_IDS), count).check(z.describe('unverified per platform key')),
   visits: z.array(visit).check(z.describe('one page, newest first')),
   next_cursor: nullableString.check(z.describe('the cursor of the next page; null on the last')),
 });

@@ -4,7 +4,9 @@
  * default the last 30 days, at most 365 days apart). `total` and `by_platform` (all 8
  * platform keys and `unknown`) cover the whole range; `visits` is one page, newest first,
  * with `next_cursor` for the next page (null on the last). `search_engines` counts classic
- * search-engine crawling (Googlebot, bingbot, ...) beside them, in neither (D160).
+ * search-engine crawling (Googlebot, bingbot, ...) beside them, in neither (D160). Visits are
+ * checked against their vendor's published addresses (D193): `verified` of `total` came from
+ * one; claims from elsewhere are counted in `unverified` only, and `verified=false` lists them.
  */
 import * as z from 'zod/mini';
 import { listVisits } from '../../app/visits/record';
@@ -26,6 +28,7 @@ export const handler = endpoint('GET /api/ai-recommendations/{business_id}', { a
     to: z.optional(z.string()),
     limit,
     cursor: z.optional(z.string().check(z.maxLength(2048))),
+    verified: z.optional(z.enum(['false'], { error: 'verified must be false (list the unverified claims), or absent' })),
   }),
   response: visitsResponse,
 }, async ({ path, query, container }) => ({
@@ -34,5 +37,6 @@ export const handler = endpoint('GET /api/ai-recommendations/{business_id}', { a
     to: query.to || null,
     limit: query.limit ? Number(query.limit) : undefined,
     cursor: query.cursor || null,
+    unverified: query.verified === 'false',
   }),
 }));

@@ -124,6 +124,8 @@ export const handler = endpoint('POST /webhooks/ai-recommendation-store', { auth
     pageUrl: visit.page_url,
     userAgent: visit.user_agent,
     peer: beaconAddress(ipAddress, clientIp),
+    // The body's ip_address is the caller's word: a vendor's addresses are checked against the caller itself (D193).
+    observedAddress: clientIp,
     fields: {
       page_type: visit.page_type ?? 'ai_site',
       page_title: blankToNull(visit.page_title),

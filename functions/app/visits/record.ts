@@ -18,6 +18,7 @@ import { isCountedRequest, visitorAddress } from '../../core/visits/requests';
 import type { PageType, VisitRecord, VisitSource, VisitVia } from '../../core/visits/visit';
 import { todayUtc, type Container } from '../../container';
 import { visitRepositoryOf } from '../../engines/visit-repository';
+import { verifyCrawlerAddress } from './crawler-addresses';
 import { countFunnelVisit } from '../visibility';
 import { createLogger } from '../../logger';
 import { countMetric } from '../../metrics';
@@ -61,6 +62,12 @@ export interface Sighting {
   peer: string | null;
   /** X-Forwarded-For as received: used only for hops from the customer's proxy to the AI-site host. */
   forwardedFor?: string | null;
+  /**
+   * The address the service itself saw the request come from, when `peer` may be something
+   * else (the beacon's `peer` is the body's `ip_address`, which the caller writes): what the
+   * vendor's published addresses are checked against (D193). Defaults to the visitor's address.
+   */
+  observedAddress?: string | null;
   fields?: VisitFields;
   /** The User-Agent's class when the caller already worked it out (the server paths filter on it first). */
   verdict?: UserAgentClass;
@@ -131,6 +138,7 @@ export async function recordSighting(container: Container, sighting: Sighting): 
   if (!site) return ignored(`not recorded: no business is served on ${url.hostname}`, verdict.platformId);
 
   const address = visitorAddress(sighting.peer, sighting.forwardedFor, site.via === 'ai_site_host');
+  const verified = await verifyCrawlerAddress(container, verdict.vendor, sighting.observedAddress !== undefined ? sighting.observedAddress : address);
   const path = normalizeVisitPath(url.pathname);
   const key = visitDedupeKey({ orgSlug: site.orgSlug, path, family: userAgentFamily(sighting.userAgent, verdict), address });
   const { bucket, neighbour } = visitBuckets(sighting.at);
@@ -164,18 +172,22 @@ export async function recordSighting(container: Container, sighting: Sighting): 
     path,
     via: site.via,
     visit_class: verdict.visitClass,
+    verified,
   };
   const { outcome, source } = await visitRepositoryOf(container).record(site.orgSlug, visit, { key, bucket, neighbour });
-  if (outcome === 'recorded') {
+  if (outcome === 'recorded' && verified !== false) {
     await countFunnelVisit(container, site.orgSlug, visit);
     countMetric('AiVisits', 1, { platform: verdict.platformId });
+  } else if (outcome === 'recorded') {
+    countMetric('AiVisitsUnverified', 1, { platform: verdict.platformId });
   }
   return {
     response: {
       status: 'success',
       platform_id: verdict.platformId,
       platform_name: verdict.platformName,
-      message: (verdict.visitClass === 'search_engine' ? `search-engine crawler (${verdict.token}), counted apart from AI visits: ` : '')
+      message: (verified === false ? `claims to be ${verdict.token} (${verdict.vendor}) from an address outside ${verdict.vendor}'s published ones: kept apart as unverified, not counted: ` : '')
+        + (verdict.visitClass === 'search_engine' ? `search-engine crawler (${verdict.token}), counted apart from AI visits: ` : '')
         + (outcome === 'recorded' ? 'visit recorded' : `visit already recorded (first seen by ${source})`),
     },
     recorded: outcome === 'recorded',
@@ -246,6 +258,8 @@ export interface VisitListQuery {
   to?: string | null;
   limit?: number;
   cursor?: string | null;
+  /** List the claims from outside their vendor's published addresses instead of the counted visits. */
+  unverified?: boolean;
 }
 
 const PLATFORM_IDS: readonly BotPlatformId[] = [...PLATFORM_KEYS, 'unknown'];
@@ -258,7 +272,7 @@ export async function listVisits(container: Container, orgSlug: string, query: V
   const visits = visitRepositoryOf(container);
   const [counts, page] = await Promise.all([
     visits.counts(orgSlug, range),
-    visits.list(orgSlug, range, { limit: query.limit ?? 100, cursor: query.cursor }),
+    visits.list(orgSlug, range, { limit: query.limit ?? 100, cursor: query.cursor, unverified: query.unverified }),
   ]);
   return {
     business_id: orgSlug,
@@ -268,6 +282,12 @@ export async function listVisits(container: Container, orgSlug: string, query: V
     by_platform: Object.fromEntries(PLATFORM_IDS.map((id) => [id, counts.byPlatform[id] ?? 0])) as Record<BotPlatformId, number>,
     /** Classic search-engine crawling (Googlebot, bingbot, ...), beside the AI visits, not in them (D160). */
     search_engines: counts.searchEngines ?? 0,
+    /** Of `total`, the visits from an address their vendor publishes; the rest come from vendors that publish none (D193). */
+    verified: counts.verified,
+    unverifiable: counts.total - counts.verified,
+    /** Claims of a vendor's agent from outside its published addresses: in neither `total` nor `by_platform`. */
+    unverified: counts.unverified,
+    unverified_by_platform: Object.fromEntries(PLATFORM_IDS.map((id) => [id, counts.unverifiedByPlatform[id] ?? 0])) as Record<BotPlatformId, number>,
     visits: page.visits,
     next_cursor: page.nextCursor,
   };

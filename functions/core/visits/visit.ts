@@ -52,7 +52,26 @@ export interface VisitRecord {
   path: string;
   via: VisitVia;
   visit_class: VisitClass;
+  /**
+   * Checked against the vendor's published addresses (D193): true from one of them; false
+   * from elsewhere (a spoof: stored apart, never counted); null when the vendor publishes
+   * none, its list was never fetched, or no observed address. Absent on visits recorded
+   * before the check existed (read as null).
+   */
+  verified: boolean | null;
 }
 
-/** AI visits per platform key (all 8 and `unknown`, zeros included); classic search-engine visits apart. */
-export type VisitCounts = { total: number; byPlatform: Record<BotPlatformId, number>; searchEngines: number };
+/**
+ * AI visits per platform key (all 8 and `unknown`, zeros included); classic search-engine
+ * visits apart; of the counted AI visits, those from a vendor's published address
+ * (`verified`); and the claims from outside a vendor's published addresses, never counted
+ * (`unverified`, per platform in `unverifiedByPlatform`).
+ */
+export type VisitCounts = {
+  total: number;
+  byPlatform: Record<BotPlatformId, number>;
+  searchEngines: number;
+  verified: number;
+  unverified: number;
+  unverifiedByPlatform: Record<BotPlatformId, number>;
+};
