@@ -5,13 +5,19 @@
  * `unknown`), and browsers and classic search-engine crawlers counted as AI (both must be 0);
  * issue 35's: the labelled non-AI automated agents (test/fixtures/automated-user-agents.ts:
  * generic clients, monitors, link previewers, headless browsers, other automation, each with
- * its source) counted as AI, by kind, and the AI class's precision and recall over everything.
+ * its source) counted as AI, by kind, and the AI class's precision and recall over everything,
+ * and per platform; and spoofed claims (D193): each AI agent of a vendor that publishes its
+ * addresses, from inside and from outside the vendor's list (the fixture mirror).
  * Printed in the `agents` section of `npm run bench`; the targets (≥ 98%, ≥ 95%, 0, 0) are
  * asserted by test/core/site/ai-bots.test.ts. Run alone: `npx tsx bench/agents.ts`.
  */
 import { classifyUserAgent, type UserAgentClass } from '../functions/core/site/ai-bots';
 import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, SEARCH_CRAWLER_SAMPLES, type UserAgentSample } from '../test/fixtures/ai-user-agents';
 import { AUTOMATED_SAMPLES } from '../test/fixtures/automated-user-agents';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addressMatcher, parsePrefixList, PUBLISHED_ADDRESS_LISTS, type AddressMatcher } from '../functions/core/visits/published-addresses';
+import { ROOT } from './lib';
 
 export interface AgentsReport {
   aiAgents: number;
@@ -29,6 +35,14 @@ export interface AgentsReport {
   automatedByKind: Record<string, { n: number; asAi: number }>;
   /** Of everything counted as AI, the share that is an AI agent. */
   precision: number;
+  /** Per platform key (and `unknown`): of the agents counted as that platform, the share that is; of that platform's agents, the share counted as it. */
+  byPlatform: Record<string, { n: number; predicted: number; correct: number }>;
+  /**
+   * Spoofed claims (D193): each AI agent of a vendor that publishes addresses, sent once from
+   * an address in the vendor's list (test/fixtures/crawler-addresses) and once from outside
+   * it: how many of each are counted.
+   */
+  spoofing: { claims: number; genuineCounted: number; spoofedCounted: number };
   /** Names of the samples the classifier gets wrong, with what it said. */
   wrong: string[];
 }
@@ -68,10 +82,55 @@ export function measureAgents(classify: Classify = (ua) => classifyUserAgent(ua)
     if (classify(s.ua).kind === 'ai-crawler') (kind.asAi++, automatedAsAi++, wrong.push(`${s.name}: ai-crawler`));
   }
   const countedAsAi = recognised + browsersAsAi + searchCrawlersAsAi + automatedAsAi;
+  const byPlatform: AgentsReport['byPlatform'] = {};
+  const platformOf = (id: string) => (byPlatform[id] ??= { n: 0, predicted: 0, correct: 0 });
+  for (const s of ai) platformOf(s.expect.platformId ?? 'unknown').n++;
+  for (const s of [...ai, ...browsers, ...search, ...AUTOMATED_SAMPLES]) {
+    const r = classify(s.ua);
+    if (r.kind !== 'ai-crawler') continue;
+    platformOf(r.platformId).predicted++;
+    if ('expect' in s && s.expect.kind === 'ai-crawler' && (s.expect.platformId ?? 'unknown') === r.platformId) platformOf(r.platformId).correct++;
+  }
   return {
     aiAgents: ai.length, recognised, attributed, browsers: browsers.length, browsersAsAi, searchCrawlers: search.length, searchCrawlersAsAi, searchCrawlersApart,
-    automated: AUTOMATED_SAMPLES.length, automatedAsAi, automatedByKind, precision: countedAsAi ? recognised / countedAsAi : NaN, wrong,
+    automated: AUTOMATED_SAMPLES.length, automatedAsAi, automatedByKind, precision: countedAsAi ? recognised / countedAsAi : NaN, byPlatform,
+    spoofing: measureSpoofing(ai), wrong,
   };
+}
+
+/** Outside every vendor's list (TEST-NET-3, RFC 5737). */
+const OUTSIDE_ADDRESS = '203.0.113.7';
+
+/** The fixture mirror's lists per vendor, as the daily refresh would store them. */
+function fixtureMatchers(): Map<string, { matcher: AddressMatcher; inside: string }> {
+  const root = join(ROOT, 'test', 'fixtures', 'crawler-addresses');
+  const out = new Map<string, { matcher: AddressMatcher; inside: string }>();
+  for (const list of PUBLISHED_ADDRESS_LISTS) {
+    const ranges = list.urls.flatMap((url) => {
+      const file = join(root, new URL(url).host, new URL(url).pathname);
+      return existsSync(file) ? parsePrefixList(readFileSync(file, 'utf8')) : [];
+    });
+    const v4 = ranges.find((r) => !r.includes(':'));
+    if (v4) out.set(list.vendor, { matcher: addressMatcher(ranges), inside: v4.split('/')[0] });
+  }
+  return out;
+}
+
+function measureSpoofing(ai: ReadonlyArray<UserAgentSample & { ua: string }>): AgentsReport['spoofing'] {
+  const lists = fixtureMatchers();
+  let claims = 0;
+  let genuineCounted = 0;
+  let spoofedCounted = 0;
+  for (const s of ai) {
+    const verdict = classifyUserAgent(s.ua);
+    const list = verdict.vendor ? lists.get(verdict.vendor) : undefined;
+    if (verdict.kind !== 'ai-crawler' || !list) continue;
+    claims++;
+    // Counted unless verified is false (app/visits/record.ts).
+    if (list.matcher(list.inside)) genuineCounted++;
+    if (list.matcher(OUTSIDE_ADDRESS)) spoofedCounted++;
+  }
+  return { claims, genuineCounted, spoofedCounted };
 }
 
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : '-');
@@ -81,6 +140,8 @@ export function agentsLines(r: AgentsReport): string[] {
     `AI agents recognised as AI ${pct(r.recognised, r.aiAgents)} (${r.recognised}/${r.aiAgents}), attributed to the right platform ${pct(r.attributed, r.aiAgents)} (${r.attributed}/${r.aiAgents})`,
     `browsers as AI ${r.browsersAsAi}/${r.browsers}, search crawlers as AI ${r.searchCrawlersAsAi}/${r.searchCrawlers} (${r.searchCrawlersApart} stored apart as search_engine)`,
     `non-AI automated agents as AI ${pct(r.automatedAsAi, r.automated)} (${r.automatedAsAi}/${r.automated}: ${Object.entries(r.automatedByKind).map(([k, v]) => `${k} ${v.asAi}/${v.n}`).join(', ')}); AI class precision ${pct(r.precision, 1)}, recall ${pct(r.recognised, r.aiAgents)}`,
+    `per platform, precision / recall (n): ${Object.entries(r.byPlatform).sort(([a], [b]) => a.localeCompare(b)).map(([id, p]) => `${id} ${pct(p.correct, p.predicted)} / ${pct(p.correct, p.n)} (${p.n})`).join(', ')}`,
+    `claims of a vendor that publishes addresses (${r.spoofing.claims} agents): from its addresses counted ${r.spoofing.genuineCounted}/${r.spoofing.claims}, spoofed from outside counted ${r.spoofing.spoofedCounted}/${r.spoofing.claims}`,
     ...(r.wrong.length ? [`wrong: ${r.wrong.join('; ')}`] : []),
   ];
 }
