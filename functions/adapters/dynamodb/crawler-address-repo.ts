@@ -1,7 +1,7 @@
 /**
  * The crawler vendors' published addresses (D193): one fleet-wide item per vendor under
  * `CRAWLER_ADDRESSES` / `VENDOR#<vendor>`, so every vendor's list is one Query. An item holds
- * at most MAX_RANGES_PER_VENDOR ranges (~150 KB), bounded by design whatever a vendor sends.
+ * at most MAX_RANGES_PER_VENDOR ranges (~230 KB at worst, test/app/verified-visits.test.ts), bounded by design whatever a vendor sends.
  * A refresh replaces the ranges whole (a put: safe to repeat); a failed refresh only records
  * its error and time, so the last good list stays in use.
  */

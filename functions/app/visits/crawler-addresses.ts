@@ -4,11 +4,12 @@
  * and kept in the table, and the check a recorded visit gets against them.
  *
  * Never fetched at request time: recording a visit reads the stored lists (cached per
- * instance for a minute). A vendor whose download fails keeps its last good list; one that
- * never succeeded verifies nothing (`null`), as a vendor that publishes none.
+ * instance for a minute). A vendor whose download fails keeps its last good list for a week;
+ * one that never succeeded (or not for a week) verifies nothing (`null`), as a vendor that
+ * publishes none.
  */
 import pLimit from 'p-limit';
-import { addressMatcher, listUrl, mergeVendorRanges, parsePrefixList, publishedListOf, PUBLISHED_ADDRESS_LISTS, type AddressMatcher, type PublishedAddressList } from '../../core/visits/published-addresses';
+import { addressMatcher, isListCurrent, listUrl, mergeVendorRanges, parsePrefixList, publishedListOf, PUBLISHED_ADDRESS_LISTS, type AddressMatcher, type PublishedAddressList } from '../../core/visits/published-addresses';
 import type { Container } from '../../container';
 import { crawlerAddressesOf } from '../../engines/crawler-addresses';
 import { createLogger } from '../../logger';
@@ -75,7 +76,8 @@ const matchers = new WeakMap<Container, { until: number; byVendor: Promise<Map<s
 
 async function loadMatchers(container: Container): Promise<Map<string, AddressMatcher>> {
   const lists = await crawlerAddressesOf(container).all();
-  return new Map(lists.filter((l) => l.ranges.length > 0).map((l) => [l.vendor, addressMatcher(l.ranges)]));
+  const now = container.clock.now();
+  return new Map(lists.filter((l) => l.ranges.length > 0 && isListCurrent(l.fetchedAt, now)).map((l) => [l.vendor, addressMatcher(l.ranges)]));
 }
 
 /**

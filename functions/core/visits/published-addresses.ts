@@ -30,6 +30,16 @@ export interface PublishedAddressList {
   minRanges: number;
 }
 
+/**
+ * A list fetched longer ago than this verifies nothing (`null`): after a week of failed
+ * refreshes a vendor may have moved its crawlers, and its genuine visits must not turn `false`.
+ */
+export const MAX_LIST_AGE_DAYS = 7;
+
+export function isListCurrent(fetchedAt: string | null, now: Date): boolean {
+  return fetchedAt !== null && now.getTime() - Date.parse(fetchedAt) <= MAX_LIST_AGE_DAYS * 86_400_000;
+}
+
 /** At most this many ranges are kept per vendor (Google's lists are ~1,500): bounds the stored item. */
 export const MAX_RANGES_PER_VENDOR = 5_000;
 const WIDEST_PREFIX = { ipv4: 16, ipv6: 32 } as const;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  addressMatcher, AddressListError, listUrl, mergeVendorRanges, MAX_RANGES_PER_VENDOR, parsePrefixList, publishedListOf, PUBLISHED_ADDRESS_LISTS,
+  addressMatcher, AddressListError, isListCurrent, listUrl, mergeVendorRanges, MAX_RANGES_PER_VENDOR, parsePrefixList, publishedListOf, PUBLISHED_ADDRESS_LISTS,
 } from '../../../functions/core/visits/published-addresses';
 import { AI_BOT_PATTERNS, SEARCH_CRAWLER_PATTERNS } from '../../../functions/core/site/ai-bots';
 
@@ -55,6 +55,14 @@ describe('addressMatcher', () => {
     ['2001:4860:4801:10::1', true], ['2001:4860:4801:11::1', false],
     ['unknown', false], ['', false],
   ])('%s → %s', (address, expected) => expect(match(address)).toBe(expected));
+});
+
+test('a list verifies for a week after it was fetched, then no more', () => {
+  const now = new Date('2026-11-28T14:00:00Z');
+  expect(isListCurrent('2026-11-28T13:00:00Z', now)).toBe(true);
+  expect(isListCurrent('2026-11-21T14:00:00Z', now)).toBe(true);
+  expect(isListCurrent('2026-11-21T13:59:59Z', now)).toBe(false);
+  expect(isListCurrent(null, now)).toBe(false);
 });
 
 test('a mirror keeps each list\'s host and path', () => {
