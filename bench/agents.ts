@@ -16,7 +16,7 @@ import { AI_CRAWLER_SAMPLES, HUMAN_SAMPLES, SEARCH_CRAWLER_SAMPLES, type UserAge
 import { AUTOMATED_SAMPLES } from '../test/fixtures/automated-user-agents';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addressMatcher, parsePrefixList, PUBLISHED_ADDRESS_LISTS, type AddressMatcher } from '../functions/core/visits/published-addresses';
+import { addressMatcher, parsePrefixList, publishedListFor, PUBLISHED_ADDRESS_LISTS, type AddressMatcher } from '../functions/core/visits/published-addresses';
 import { ROOT } from './lib';
 
 export interface AgentsReport {
@@ -38,7 +38,7 @@ export interface AgentsReport {
   /** Per platform key (and `unknown`): of the agents counted as that platform, the share that is; of that platform's agents, the share counted as it. */
   byPlatform: Record<string, { n: number; predicted: number; correct: number }>;
   /**
-   * Spoofed claims (D193): each AI agent of a vendor that publishes addresses, sent once from
+   * Spoofed claims (D193): each AI agent whose vendor publishes its addresses, sent once from
    * an address in the vendor's list (test/fixtures/crawler-addresses) and once from outside
    * it: how many of each are counted.
    */
@@ -123,7 +123,8 @@ function measureSpoofing(ai: ReadonlyArray<UserAgentSample & { ua: string }>): A
   let spoofedCounted = 0;
   for (const s of ai) {
     const verdict = classifyUserAgent(s.ua);
-    const list = verdict.vendor ? lists.get(verdict.vendor) : undefined;
+    const covering = publishedListFor(verdict.token);
+    const list = covering ? lists.get(covering.vendor) : undefined;
     if (verdict.kind !== 'ai-crawler' || !list) continue;
     claims++;
     // Counted unless verified is false (app/visits/record.ts).

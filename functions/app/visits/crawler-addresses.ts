@@ -9,7 +9,7 @@
  * publishes none.
  */
 import pLimit from 'p-limit';
-import { addressMatcher, isListCurrent, listUrl, mergeVendorRanges, parsePrefixList, publishedListOf, PUBLISHED_ADDRESS_LISTS, type AddressMatcher, type PublishedAddressList } from '../../core/visits/published-addresses';
+import { addressMatcher, isListCurrent, listUrl, mergeVendorRanges, parsePrefixList, publishedListFor, PUBLISHED_ADDRESS_LISTS, type AddressMatcher, type PublishedAddressList } from '../../core/visits/published-addresses';
 import type { Container } from '../../container';
 import { crawlerAddressesOf } from '../../engines/crawler-addresses';
 import { createLogger } from '../../logger';
@@ -81,12 +81,14 @@ async function loadMatchers(container: Container): Promise<Map<string, AddressMa
 }
 
 /**
- * Whether a visit claiming `vendor` came from one of its published addresses: true or false
- * where the vendor publishes a list we hold, null where it publishes none, none was ever
- * fetched, or `address` is not an address the service observed.
+ * Whether a visit by the agent `token` came from one of its vendor's published addresses:
+ * true or false where the vendor publishes a list for that agent and we hold a current one;
+ * null where it publishes none, none is current, or `address` is not an address the service
+ * observed.
  */
-export async function verifyCrawlerAddress(container: Container, vendor: string | null | undefined, address: string | null | undefined): Promise<boolean | null> {
-  if (!publishedListOf(vendor) || !address || address === 'unknown') return null;
+export async function verifyCrawlerAddress(container: Container, token: string | null | undefined, address: string | null | undefined): Promise<boolean | null> {
+  const list = publishedListFor(token);
+  if (!list || !address || address === 'unknown') return null;
   const now = Date.now();
   let cached = matchers.get(container);
   if (!cached || cached.until <= now) {
@@ -94,6 +96,6 @@ export async function verifyCrawlerAddress(container: Container, vendor: string 
     matchers.set(container, cached);
     cached.byVendor.catch(() => matchers.delete(container));
   }
-  const matcher = (await cached.byVendor).get(vendor!);
+  const matcher = (await cached.byVendor).get(list.vendor);
   return matcher ? matcher(address) : null;
 }

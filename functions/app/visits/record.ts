@@ -138,7 +138,7 @@ export async function recordSighting(container: Container, sighting: Sighting): 
   if (!site) return ignored(`not recorded: no business is served on ${url.hostname}`, verdict.platformId);
 
   const address = visitorAddress(sighting.peer, sighting.forwardedFor, site.via === 'ai_site_host');
-  const verified = await verifyCrawlerAddress(container, verdict.vendor, sighting.observedAddress !== undefined ? sighting.observedAddress : address);
+  const verified = await verifyCrawlerAddress(container, verdict.token, sighting.observedAddress !== undefined ? sighting.observedAddress : address);
   const path = normalizeVisitPath(url.pathname);
   const key = visitDedupeKey({ orgSlug: site.orgSlug, path, family: userAgentFamily(sighting.userAgent, verdict), address });
   const { bucket, neighbour } = visitBuckets(sighting.at);

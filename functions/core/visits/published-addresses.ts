@@ -15,7 +15,7 @@
  * - `true`: the vendor publishes addresses and the visit's address is in them;
  * - `false`: it publishes them and the address is not in them (a spoof, or a list gone
  *   stale): stored apart, never counted;
- * - `null`: the vendor publishes nothing, its list was never fetched, or the request had no
+ * - `null`: the vendor publishes nothing (or nothing for this agent), its list was never fetched, or the request had no
  *   address the service observed itself.
  */
 import { BlockList, isIP } from 'node:net';
@@ -24,6 +24,12 @@ import ipaddr from 'ipaddr.js';
 export interface PublishedAddressList {
   /** The vendor as the classifier names it (`UserAgentClass.vendor`). */
   vendor: string;
+  /**
+   * The classifier's tokens whose requests the vendor says come from these addresses. Its
+   * other agents (a browser agent on a cloud VM, GitHub Copilot for Microsoft, DuckDuckBot
+   * beside DuckAssistBot) are not covered, and verify to `null`, never `false`.
+   */
+  tokens: readonly string[];
   /** Where the vendor publishes its lists (its crawler documentation names them). */
   urls: readonly string[];
   /** Fewer ranges than this is a broken download, not a vendor that shrank. */
@@ -50,12 +56,14 @@ const WIDEST_PREFIX = { ipv4: 16, ipv6: 32 } as const;
  */
 export const PUBLISHED_ADDRESS_LISTS: readonly PublishedAddressList[] = [
   // https://platform.openai.com/docs/bots
-  { vendor: 'OpenAI', urls: ['https://openai.com/gptbot.json', 'https://openai.com/searchbot.json', 'https://openai.com/chatgpt-user.json'], minRanges: 3 },
+  { vendor: 'OpenAI', tokens: ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User'], urls: ['https://openai.com/gptbot.json', 'https://openai.com/searchbot.json', 'https://openai.com/chatgpt-user.json'], minRanges: 3 },
   // https://support.claude.com ("Does Anthropic crawl data from the web")
-  { vendor: 'Anthropic', urls: ['https://claude.com/crawling/bots.json'], minRanges: 1 },
+  { vendor: 'Anthropic', tokens: ['ClaudeBot', 'Claude-User', 'Claude-SearchBot'], urls: ['https://claude.com/crawling/bots.json'], minRanges: 1 },
   // https://developers.google.com/search/docs/crawling-indexing/verifying-googlebot
   {
     vendor: 'Google',
+    // Common crawlers (googlebot.json), special-case crawlers, user-triggered fetchers.
+    tokens: ['Googlebot', 'Storebot-Google', 'GoogleOther', 'Google-CloudVertexBot', 'Gemini-Deep-Research', 'Google-NotebookLM', 'Google-GeminiNotebook'],
     urls: [
       'https://developers.google.com/static/search/apis/ipranges/googlebot.json',
       'https://developers.google.com/static/search/apis/ipranges/special-crawlers.json',
@@ -65,21 +73,24 @@ export const PUBLISHED_ADDRESS_LISTS: readonly PublishedAddressList[] = [
     minRanges: 10,
   },
   // https://www.bing.com/webmasters/help/how-to-verify-bingbot-3905dc26
-  { vendor: 'Microsoft', urls: ['https://www.bing.com/toolbox/bingbot.json'], minRanges: 3 },
+  { vendor: 'Microsoft', tokens: ['bingbot'], urls: ['https://www.bing.com/toolbox/bingbot.json'], minRanges: 3 },
   // https://docs.perplexity.ai/guides/bots
-  { vendor: 'Perplexity', urls: ['https://www.perplexity.com/perplexitybot.json', 'https://www.perplexity.com/perplexity-user.json'], minRanges: 1 },
+  { vendor: 'Perplexity', tokens: ['PerplexityBot', 'Perplexity-User'], urls: ['https://www.perplexity.com/perplexitybot.json', 'https://www.perplexity.com/perplexity-user.json'], minRanges: 1 },
   // https://support.apple.com/en-us/119829
-  { vendor: 'Apple', urls: ['https://search.developer.apple.com/applebot.json'], minRanges: 1 },
+  { vendor: 'Apple', tokens: ['Applebot'], urls: ['https://search.developer.apple.com/applebot.json'], minRanges: 1 },
   // https://duckduckgo.com/duckduckgo-help-pages/results/duckassistbot
-  { vendor: 'DuckDuckGo', urls: ['https://duckduckgo.com/duckassistbot.json'], minRanges: 1 },
+  { vendor: 'DuckDuckGo', tokens: ['DuckAssistBot'], urls: ['https://duckduckgo.com/duckassistbot.json'], minRanges: 1 },
   // https://commoncrawl.org/ccbot
-  { vendor: 'Common Crawl', urls: ['https://index.commoncrawl.org/ccbot.json'], minRanges: 1 },
+  { vendor: 'Common Crawl', tokens: ['CCBot'], urls: ['https://index.commoncrawl.org/ccbot.json'], minRanges: 1 },
   // https://docs.mistral.ai/robots
-  { vendor: 'Mistral AI', urls: ['https://mistral.ai/mistralai-user-ips.json'], minRanges: 1 },
+  { vendor: 'Mistral AI', tokens: ['MistralAI-User'], urls: ['https://mistral.ai/mistralai-user-ips.json'], minRanges: 1 },
 ];
 
-export const publishedListOf = (vendor: string | null | undefined): PublishedAddressList | undefined =>
-  vendor ? PUBLISHED_ADDRESS_LISTS.find((l) => l.vendor === vendor) : undefined;
+/** The list that covers an agent, by the classifier's token; undefined when none does. */
+export const publishedListFor = (token: string | null | undefined): PublishedAddressList | undefined =>
+  token ? PUBLISHED_ADDRESS_LISTS.find((l) => l.tokens.includes(token)) : undefined;
+
+export const publishedListOf = (vendor: string): PublishedAddressList | undefined => PUBLISHED_ADDRESS_LISTS.find((l) => l.vendor === vendor);
 
 /** A downloaded list that cannot be trusted; the message says why. */
 export class AddressListError extends Error {

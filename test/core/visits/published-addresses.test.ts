@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  addressMatcher, AddressListError, isListCurrent, listUrl, mergeVendorRanges, MAX_RANGES_PER_VENDOR, parsePrefixList, publishedListOf, PUBLISHED_ADDRESS_LISTS,
+  addressMatcher, AddressListError, isListCurrent, listUrl, mergeVendorRanges, MAX_RANGES_PER_VENDOR, parsePrefixList, publishedListFor, publishedListOf, PUBLISHED_ADDRESS_LISTS,
 } from '../../../functions/core/visits/published-addresses';
 import { AI_BOT_PATTERNS, SEARCH_CRAWLER_PATTERNS } from '../../../functions/core/site/ai-bots';
 
@@ -70,10 +70,20 @@ test('a mirror keeps each list\'s host and path', () => {
   expect(listUrl('https://openai.com/gptbot.json', 'http://127.0.0.1:9000/lists/')).toBe('http://127.0.0.1:9000/lists/openai.com/gptbot.json');
 });
 
-test('every vendor with a list is a vendor the classifier names, over https', () => {
-  const vendors = new Set([...AI_BOT_PATTERNS, ...SEARCH_CRAWLER_PATTERNS].map((p) => p.vendor));
+test('every list names the classifier\'s vendor and tokens of that vendor, over https', () => {
+  const patterns = [...AI_BOT_PATTERNS, ...SEARCH_CRAWLER_PATTERNS];
   for (const l of PUBLISHED_ADDRESS_LISTS) {
-    expect(vendors).toContain(l.vendor);
+    for (const token of l.tokens) expect(patterns.find((p) => p.token === token)?.vendor).toBe(l.vendor);
     for (const url of l.urls) expect(new URL(url).protocol).toBe('https:');
+  }
+});
+
+test('only the agents a vendor\'s list covers are checked against it', () => {
+  expect(publishedListFor('GPTBot')?.vendor).toBe('OpenAI');
+  expect(publishedListFor('DuckAssistBot')?.vendor).toBe('DuckDuckGo');
+  // Same vendors, other addresses: GitHub Copilot is not bingbot, DuckDuckBot has a list of its own,
+  // an undocumented or browser agent is covered by none.
+  for (const token of ['GitHubCopilotChat', 'DuckDuckBot', 'ChatGPT-Browser', 'ChatGPT agent', 'GoogleAgent-Mariner', 'DeepSeekBot', undefined]) {
+    expect(publishedListFor(token)).toBeUndefined();
   }
 });
