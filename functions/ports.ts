@@ -405,6 +405,8 @@ export interface WorkflowStarter {
 export interface WorkflowExecutionRecords {
   put(record: { workflow: WorkflowName; executionId: string; runner: string } & ExecutionDescription): Promise<void>;
   get(workflow: WorkflowName, executionId: string): Promise<({ runner: string } & ExecutionDescription) | null>;
+  /** The executions recorded as running, by any runner. */
+  listRunning(): Promise<Array<{ workflow: WorkflowName; executionId: string; startedAt: string; runner: string }>>;
 }
 
 /** Which organization a CDN distribution domain belongs to (the local proxy's host lookup). */
@@ -440,6 +442,11 @@ export interface DailyRunRepository {
   /** Frees the day, if `executionId` still holds it. */
   releaseDayLease(runDate: string, orgSlug: string, executionId: string): Promise<void>;
   getDayLease(runDate: string, orgSlug: string): Promise<{ lease: DayLease | null; latestExecutionId: string | null }>;
+  /**
+   * Ends `executionId`'s hold on the day as if it had run out at `at` (nothing when another
+   * holds it): the next execution takes the day at once and resumes the settled steps.
+   */
+  expireDayLease(runDate: string, orgSlug: string, executionId: string, at: string): Promise<void>;
   updateStep(executionId: string, orgSlug: string, step: DailyStepId, state: DailyStepState): Promise<void>;
   /** Adds store URLs to the run's changed set (a set: adding twice keeps one). */
   addChangedUrls(executionId: string, orgSlug: string, urls: string[]): Promise<void>;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../config';
 import type { Clock } from '../../ports';
-import { buildContainer, setContainer } from '../../container';
+import { buildContainer, setContainer, type Container } from '../../container';
 import { createDocumentClient } from '../../adapters/dynamodb/client';
 import { createWorkflowExecutionRecords } from '../../adapters/dynamodb/workflow-execution-records';
 import { send, startApiServer, type RunningServer } from './api-server';
@@ -18,6 +18,7 @@ import { cdnOf } from '../../engines/cdn';
 import { startCdnProxy } from './cdn-proxy';
 import { startSitesHost } from './sites-host';
 import { startDailyTimer } from './daily-timer';
+import { settleInterruptedDailyExecution } from '../../app/daily/interrupted';
 import { createLocalWorkflows, type LocalWorkflowOptions, type LocalWorkflows } from './workflow-runner';
 
 export const DEV_API_KEY = 'dev-api-key-change-me';
@@ -124,6 +125,7 @@ async function installStack(options: LocalStackOptions, env: Record<string, stri
   const workflows = createLocalWorkflows({ workers, ...options.workflows, records: createWorkflowExecutionRecords(db, config.tableName) });
   const container = buildContainer(containerConfig, { workflows, ...(options.clock ? { clock: options.clock } : {}) });
   setContainer(container);
+  await settleInterruptedExecutions(workflows, container);
   const proxy = await startCdnProxy({ port: options.proxyPort, resolveHost: cdnOf(container).resolveHost, sitesPort: sites.port, allowPrivateNetwork: config.allowPrivateNetwork });
   const timer = options.dailyTimer && config.scheduleEnabled ? startDailyTimer(container) : null;
 
@@ -140,6 +142,17 @@ async function installStack(options: LocalStackOptions, env: Record<string, stri
       setContainer(undefined);
     },
   };
+}
+
+/**
+ * One process serves a data folder (its database is locked to it), so an execution the
+ * previous process recorded as running stopped with it: each is recorded ABORTED, and a daily
+ * execution also gives up its businesses' days at once (D194), before anything is served.
+ */
+async function settleInterruptedExecutions(workflows: LocalWorkflows, container: Container): Promise<void> {
+  for (const execution of await workflows.settleInterrupted()) {
+    if (execution.workflow === 'daily-schedule') await settleInterruptedDailyExecution(container, execution.executionId);
+  }
 }
 
 /** A promise settled from outside (the API server's readiness gate). */

@@ -97,6 +97,11 @@ export interface LocalWorkflows extends WorkflowStarter {
   history(executionId: string): ExecutionEvent[];
   /** One id per runner (per process): executions recorded with another id cannot be running. */
   readonly instanceId: string;
+  /**
+   * The executions a previous runner (a process that stopped) left recorded as running: each
+   * is recorded ABORTED now and returned, so what it held can be released (D194).
+   */
+  settleInterrupted(): Promise<Array<{ workflow: WorkflowName; executionId: string; startedAt: string }>>;
   /** Worker threads started for tasks so far (0 when tasks run on this thread). */
   readonly taskThreads: number;
   /** Stops the task workers (after `running()`). */
@@ -207,6 +212,15 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
       return description;
     },
     instanceId,
+    async settleInterrupted() {
+      const dead = (await options.records?.listRunning() ?? []).filter((e) => e.runner !== instanceId);
+      const stoppedAt = new Date().toISOString();
+      for (const e of dead) {
+        await options.records!.put({ workflow: e.workflow, executionId: e.executionId, runner: e.runner, status: 'ABORTED', startedAt: e.startedAt, stoppedAt });
+        log.warn('execution interrupted: the process running it stopped', { workflow: e.workflow, execution_id: e.executionId });
+      }
+      return dead.map(({ workflow, executionId, startedAt }) => ({ workflow, executionId, startedAt }));
+    },
     get taskThreads() { return workers?.started ?? 0; },
     async close() { await workers?.close(); },
   };
