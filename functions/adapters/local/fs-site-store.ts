@@ -14,6 +14,30 @@ import type { SiteFile } from '../../core/site/types';
 import type { Clock, SiteStore } from '../../ports';
 import { contentTypeOf } from '../../core/site/content-types';
 
+/**
+ * Removes what publishes that never finished left behind: staging directories and pointer
+ * temporaries (a process killed while writing a release). Never served: the `current` pointer
+ * only ever names a whole release. Only while no publish runs (the runtime's start).
+ */
+export async function sweepUnfinishedReleases(root: string): Promise<number> {
+  let swept = 0;
+  let slugs: string[];
+  try {
+    slugs = await readdir(root);
+  } catch {
+    return 0;
+  }
+  for (const slug of slugs) {
+    const leftovers = [
+      ...(await readdir(join(root, slug)).catch(() => [] as string[])).filter((n) => n.startsWith('.current-')).map((n) => join(root, slug, n)),
+      ...(await readdir(join(root, slug, 'releases')).catch(() => [] as string[])).filter((n) => n.startsWith('.staging-')).map((n) => join(root, slug, 'releases', n)),
+    ];
+    for (const path of leftovers) await rm(path, { recursive: true, force: true });
+    swept += leftovers.length;
+  }
+  return swept;
+}
+
 export function createFsSiteStore(root: string, clock: Clock, keep = RELEASES_KEPT): SiteStore {
   const siteDir = (slug: string) => join(root, slug);
   const releasesDir = (slug: string) => join(siteDir(slug), 'releases');

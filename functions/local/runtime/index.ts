@@ -19,6 +19,7 @@ import { startCdnProxy } from './cdn-proxy';
 import { startSitesHost } from './sites-host';
 import { startDailyTimer } from './daily-timer';
 import { settleInterruptedDailyExecution } from '../../app/daily/interrupted';
+import { sweepUnfinishedReleases } from '../../adapters/local/fs-site-store';
 import { createLocalWorkflows, type LocalWorkflowOptions, type LocalWorkflows } from './workflow-runner';
 
 export const DEV_API_KEY = 'dev-api-key-change-me';
@@ -126,6 +127,7 @@ async function installStack(options: LocalStackOptions, env: Record<string, stri
   const container = buildContainer(containerConfig, { workflows, ...(options.clock ? { clock: options.clock } : {}) });
   setContainer(container);
   await settleInterruptedExecutions(workflows, container);
+  await sweepUnfinishedReleases(sitesDir);
   const proxy = await startCdnProxy({ port: options.proxyPort, resolveHost: cdnOf(container).resolveHost, sitesPort: sites.port, allowPrivateNetwork: config.allowPrivateNetwork });
   const timer = options.dailyTimer && config.scheduleEnabled ? startDailyTimer(container) : null;
 

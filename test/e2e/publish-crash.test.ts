@@ -1,0 +1,101 @@
+/**
+ * No torn release (issue 36, part 3): the runtime, in a process of its own, is killed with
+ * SIGKILL while a publish writes its release (a 4,000-file deploy, caught while its staging
+ * directory exists). Started again on the same data folder: the previous release is still the
+ * one served, whole (every AI-site URL of its sitemap answers 200 with that release's bytes),
+ * the dead publish's leftovers are swept, and the same deploy then publishes in full.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { getContainer } from '../../functions/container';
+import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
+import { getWithHost } from '../support/http';
+import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
+
+const ORG = 'crashpub';
+const ROOT = join(__dirname, '..', '..');
+const FILES = 4_000;
+
+let store: DemoStore;
+let dataDir: string;
+let child: ChildProcess | undefined;
+let stack: TestStack | undefined;
+
+async function startRuntimeProcess(): Promise<string> {
+  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'support', 'crash-runtime.ts')], {
+    cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    if (line.startsWith('{')) return (JSON.parse(line) as { api: string }).api;
+  }
+  throw new Error('the runtime process ended before it served');
+}
+
+const releasesDir = () => join(dataDir, 'sites', ORG, 'releases');
+const deployBody = JSON.stringify({
+  business_id: ORG,
+  files: Array.from({ length: FILES }, (_, i) => ({ path: `/ai/notes/note-${i}/index.html`, content: `<!doctype html><title>Note ${i}</title><p>${'Brewing note. '.repeat(60)}</p>` })),
+});
+
+beforeAll(async () => {
+  store = await startDemoStore({ products: 6 });
+  dataDir = mkdtempSync(join(tmpdir(), 'aivis-publish-crash-'));
+  const first = await startTestStack({ LOG_LEVEL: 'error' }, { dataDir, workflows: { retryWithoutDelay: true } });
+  const token = await first.token(ORG);
+  expect((await first.call('POST', '/api/business', { token, body: { name: 'Crash Publish Coffee', url: store.origin } })).status).toBe(201);
+  const onboarding = await first.call('POST', '/api/onboarding/generate-all', { token, body: {} });
+  await first.workflows.finished(onboarding.body.execution_id);
+  await first.close();
+}, 180_000);
+
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await stack?.close();
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+test('SIGKILL while a release is written: the previous release stays served whole, and the deploy then lands in full', async () => {
+  const before = readdirSync(releasesDir()).filter((n) => !n.startsWith('.'));
+  const api = await startRuntimeProcess();
+  void fetch(`${api}/api/cron/deploy-site`, { method: 'POST', headers: { 'X-API-Key': DEV_API_KEY, 'Content-Type': 'application/json' }, body: deployBody }).catch(() => undefined);
+  // Killed while the release is half written.
+  for (let i = 0; !readdirSync(releasesDir()).some((n) => n.startsWith('.staging-')); i++) {
+    if (i > 20_000) throw new Error('the publish never started writing its release');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  child!.kill('SIGKILL');
+  await new Promise((resolve) => child!.once('exit', resolve));
+  child = undefined;
+  const staging = readdirSync(releasesDir()).find((n) => n.startsWith('.staging-'))!;
+  expect(staging).toBeDefined();
+
+  stack = await startTestStack({ LOG_LEVEL: 'error' }, { dataDir, workflows: { retryWithoutDelay: true } });
+  // The dead publish's half-written release is gone; the releases are the ones before it.
+  expect(existsSync(join(releasesDir(), staging))).toBe(false);
+  expect(readdirSync(releasesDir()).filter((n) => !n.startsWith('.'))).toEqual(before);
+
+  const live = (await getContainer().siteStore.readCurrent(ORG))!;
+  expect(before).toContain(live.releaseId);
+  const host = `${ORG}.localhost`;
+  const sitemap = await getWithHost(stack.sites.port, '/sitemap.xml', host);
+  expect(sitemap.status).toBe(200);
+  const aiPaths = [...sitemap.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1])).filter((u) => u.hostname === host).map((u) => u.pathname);
+  expect(aiPaths.length).toBeGreaterThan(10);
+  const byPath = new Map(live.files.map((f) => [f.path, f.content]));
+  for (const path of aiPaths) {
+    const res = await getWithHost(stack.sites.port, path, host);
+    expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    const file = byPath.get(path) ?? byPath.get(`${path.replace(/\/?$/, '/')}index.html`) ?? byPath.get(path.replace(/^\/ai\//, '/'));
+    expect({ path, sameRelease: res.text === file }).toEqual({ path, sameRelease: true });
+  }
+
+  const again = await stack.call('POST', '/api/cron/deploy-site', { apiKey: DEV_API_KEY, rawBody: deployBody, headers: { 'Content-Type': 'application/json' } });
+  expect(again.status).toBe(200);
+  const after = (await getContainer().siteStore.readCurrent(ORG))!;
+  expect(after.releaseId).not.toBe(live.releaseId);
+  expect(after.files.filter((f) => f.path.startsWith('/ai/notes/'))).toHaveLength(FILES);
+}, 240_000);
