@@ -37,6 +37,22 @@ export async function saveWorkflowResult<T>(container: Container, workflow: Work
   return result;
 }
 
+/**
+ * An execution's one piece of work, done once however often its task is delivered (Step
+ * Functions runs a task at least once, issue 36): when the execution's response is stored
+ * already (an earlier delivery did the work and saved it, then its response was lost), that
+ * response is returned and nothing runs again. The work must store nothing else that a second
+ * run would duplicate before its response is saved.
+ */
+export async function oncePerExecution<T>(
+  container: Container, workflow: WorkflowName, executionId: string, work: () => Promise<{ httpStatus: number; body: T }>,
+): Promise<WorkflowResult<T>> {
+  const stored = await readWorkflowResult<T>(container, workflow, executionId);
+  if (stored) return stored;
+  const { httpStatus, body } = await work();
+  return saveWorkflowResult(container, workflow, executionId, httpStatus, body);
+}
+
 async function readWorkflowResult<T>(container: Container, workflow: WorkflowName, executionId: string): Promise<WorkflowResult<T> | null> {
   if (!EXECUTION_ID.test(executionId)) return null;
   return container.artifacts.get<WorkflowResult<T>>(workflowResultKey(workflow, executionId));

@@ -1,6 +1,6 @@
 import { runDisconnectComplete } from '../app/domain/disconnect';
 import { DOMAIN_DISCONNECT_WORKFLOW, type DomainExecutionInput } from '../app/domain/operation-run';
-import { saveWorkflowResult } from '../app/workflow-results';
+import { oncePerExecution } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { dnsCheckerOf } from '../engines/dns';
 import { lambdaTask } from '../invocation';
@@ -12,7 +12,7 @@ import { lambdaTask } from '../invocation';
  */
 export const handler = lambdaTask(async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
   const container = await readyContainer();
-  const { httpStatus, body } = await runDisconnectComplete(container, dnsCheckerOf(container), event.org_slug, event.execution_id);
-  await saveWorkflowResult(container, DOMAIN_DISCONNECT_WORKFLOW, event.execution_id, httpStatus, body);
+  // A repeated delivery finds the response stored and does the work no second time (D196).
+  const { http_status: httpStatus, body } = await oncePerExecution(container, DOMAIN_DISCONNECT_WORKFLOW, event.execution_id, () => runDisconnectComplete(container, dnsCheckerOf(container), event.org_slug, event.execution_id));
   return { org_slug: event.org_slug, execution_id: event.execution_id, http_status: httpStatus, status: body.status };
 });

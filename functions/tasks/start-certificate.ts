@@ -1,6 +1,6 @@
 import { runStartCertificate } from '../app/domain/certificate';
 import { START_CERTIFICATE_WORKFLOW, type DomainExecutionInput } from '../app/domain/operation-run';
-import { saveWorkflowResult } from '../app/workflow-results';
+import { oncePerExecution } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { cdnOf } from '../engines/cdn';
 import { certificatesOf } from '../engines/certificates';
@@ -14,7 +14,7 @@ import { lambdaTask } from '../invocation';
  */
 export const handler = lambdaTask(async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
   const container = await readyContainer();
-  const { httpStatus, body } = await runStartCertificate(container, { ...certificatesOf(container), gateway: cdnOf(container).gateway, webmaster: searchNotifyEnginesOf(container).webmaster }, event.org_slug);
-  await saveWorkflowResult(container, START_CERTIFICATE_WORKFLOW, event.execution_id, httpStatus, body);
+  // A repeated delivery finds the response stored and does the work no second time (D196).
+  const { http_status: httpStatus, body } = await oncePerExecution(container, START_CERTIFICATE_WORKFLOW, event.execution_id, () => runStartCertificate(container, { ...certificatesOf(container), gateway: cdnOf(container).gateway, webmaster: searchNotifyEnginesOf(container).webmaster }, event.org_slug));
   return { execution_id: event.execution_id, http_status: httpStatus, status: body.status };
 });

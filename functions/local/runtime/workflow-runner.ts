@@ -66,6 +66,14 @@ export interface LocalWorkflowOptions {
   taskOverrides?: Record<string, TaskHandler | string>;
   /** Tests: no waiting between retries. */
   retryWithoutDelay?: boolean;
+  /**
+   * Tests: at-least-once delivery made visible (issue 36). `twice`: every task runs twice
+   * with the same input, one after the other, and the state gets the second result (the first
+   * response was lost). `failAfter`: these tasks (function names) run, then their invocation
+   * fails once per execution, state and input with a transient Lambda error, as a response
+   * lost after the side effects would, so the state's Retry runs them again.
+   */
+  delivery?: { twice?: boolean; failAfter?: readonly string[] };
   /** Where executions are recorded durably (the embedded database), so `describe` answers after a restart too. */
   records?: WorkflowExecutionRecords;
   /**
@@ -104,6 +112,8 @@ export interface LocalWorkflows extends WorkflowStarter {
   settleInterrupted(): Promise<Array<{ workflow: WorkflowName; executionId: string; startedAt: string }>>;
   /** Worker threads started for tasks so far (0 when tasks run on this thread). */
   readonly taskThreads: number;
+  /** Task invocations so far, by function name (a delivery test's repeats included). */
+  readonly taskInvocations: Readonly<Record<string, number>>;
   /** Stops the task workers (after `running()`). */
   close(): Promise<void>;
 }
@@ -130,6 +140,11 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
       log.warn('could not record the execution', { workflow, execution_id: executionId, error: { name: err.name, message: err.message } });
     });
 
+  const invocations: Record<string, number> = {};
+  const failedOnce = new Set<string>();
+  /** True the first time for a key: the delivery test fails each invocation once. */
+  const failOnce = (key: string) => !failedOnce.has(key) && Boolean(failedOnce.add(key));
+
   const load = (workflow: WorkflowName, aborted: Promise<never>, isAborted: () => boolean) => {
     const definition = JSON.parse(readFileSync(join(STATE_MACHINES_DIR, `${workflow}.asl.json`), 'utf8'));
     const tasks = taskStates(definition.States);
@@ -142,7 +157,15 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
         const override = options.taskOverrides?.[fn];
         const onThisThread = typeof override === 'function' || !options.workers;
         const handler = typeof override === 'function' ? override : taskHandler(override ?? join(TASKS_DIR, kebab(fn)));
-        const output = await Promise.race([handler(input.Payload), aborted]);
+        const invoke = () => {
+          invocations[fn] = (invocations[fn] ?? 0) + 1;
+          return Promise.race([handler(input.Payload), aborted]);
+        };
+        let output = await invoke();
+        if (options.delivery?.twice) output = await invoke();
+        if (options.delivery?.failAfter?.includes(fn) && failOnce(`${stateName}:${JSON.stringify(input.Payload)}`)) {
+          throw Object.assign(new Error(`${fn} ran, then its response was lost (at-least-once delivery test)`), { name: 'Lambda.SdkClientException' });
+        }
         // Lambda serializes results to JSON; so do we, so nothing local-only slips through (a
         // worker's result already crossed its thread as JSON).
         return { Payload: onThisThread ? JSON.parse(JSON.stringify(output ?? null)) : output };
@@ -222,6 +245,7 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
       return dead.map(({ workflow, executionId, startedAt }) => ({ workflow, executionId, startedAt }));
     },
     get taskThreads() { return workers?.started ?? 0; },
+    get taskInvocations() { return { ...invocations }; },
     async close() { await workers?.close(); },
   };
   return runner;
