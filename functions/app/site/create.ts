@@ -28,6 +28,15 @@ export async function createAiWebsite(container: Container, orgSlug: string): Pr
 }
 
 /**
+ * The last built main part's page dates: its pages keep their modified dates unless their
+ * content changed (D112). Only the dates are kept, so the previous part's files (a store's
+ * worth of pages) are garbage before the new ones are built.
+ */
+async function previousPageDates(container: Container, orgSlug: string): Promise<ReturnType<typeof pageDatesOf>> {
+  return pageDatesOf((await container.artifacts.get<SiteFile[]>(artifactKeys.sitePart(orgSlug, 'main'))) ?? []);
+}
+
+/**
  * The `main` part (llms.txt, data.json, Q&A pages, replicas, ...) from the stored pages and
  * catalogue, with the generator's 3 parallel model calls (or the offline engine); saved,
  * not published. Onboarding 2a and the daily merged deploy both build it here.
@@ -37,12 +46,11 @@ export async function renderMainPart(container: Container, orgSlug: string): Pro
   const snapshot = await loadSnapshot(container, orgSlug);
   const narrative = await generatorOf(container).generateNarrative(snapshot);
   const identity = await siteIdentity(container, orgSlug);
-  // The last built main part: its pages keep their modified dates unless their content changed (D112).
-  const previousMain = await container.artifacts.get<SiteFile[]>(artifactKeys.sitePart(orgSlug, 'main'));
+  const previousPages = await previousPageDates(container, orgSlug);
   const articles = await container.articles.list(orgSlug);
   const files = buildSiteFiles(snapshot, narrative, {
     articleSlugs: articles.map((a) => a.slug),
-    previousPages: pageDatesOf(previousMain ?? []),
+    previousPages,
     now: container.clock.now().toISOString(),
     indexNowKey: identity.indexNowKey,
     trackingEndpoint: `${container.config.apiPublicUrl}/webhooks/ai-recommendation-store`,

@@ -77,6 +77,13 @@ export function decideModified(hash: string, previous: PageDate | undefined, sou
 export const HASH_META = /<meta\s+name="ai-site:content-hash"\s+content="([0-9a-f]+)"/i;
 const MODIFIED_META = /<meta\s+property="article:modified_time"\s+content="([^"]+)"/i;
 
+/**
+ * A copy of an ASCII value read out of a page. A regex capture is a slice that keeps the whole
+ * page alive in V8, so a map of captures kept past its release (the dates a rebuild keeps)
+ * would hold every page of it: 320 MB at 20,000 products.
+ */
+const detached = (text: string): string => Buffer.from(text, 'latin1').toString('latin1');
+
 /** The dates of the HTML pages of a (previous) release, for `BuildSiteOptions.previousPages`. */
 export function pageDatesOf(files: readonly SiteFile[]): Record<string, PageDate> {
   const out: Record<string, PageDate> = {};
@@ -84,7 +91,7 @@ export function pageDatesOf(files: readonly SiteFile[]): Record<string, PageDate
     if (!file.path.endsWith('.html')) continue;
     const hash = HASH_META.exec(file.content)?.[1];
     const modified = MODIFIED_META.exec(file.content)?.[1];
-    if (hash && modified && validInstant(modified) !== null) out[file.path] = { hash, modified };
+    if (hash && modified && validInstant(modified) !== null) out[file.path] = { hash: detached(hash), modified: detached(modified) };
   }
   return out;
 }

@@ -19,6 +19,6 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'log'; line: string }
-  /** The task's output as JSON (what Lambda returns), or its error. */
-  | { type: 'result'; id: number; output?: string; error?: WorkerError }
+  /** The task's output as JSON (what Lambda returns), or its error; `heapBytes`: the thread's heap when it ended. */
+  | { type: 'result'; id: number; output?: string; error?: WorkerError; heapBytes: number }
   | { type: 'engine'; id: number; method: 'start' | 'describe'; args: unknown[] };

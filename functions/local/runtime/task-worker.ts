@@ -70,9 +70,10 @@ port.on('message', (message: ToWorker) => {
   const { id, module, payload } = message;
   const startedAt = performance.now();
   // What Lambda's REPORT line says of an invocation: how long, and how much memory this thread holds.
-  const report = () => {
+  const report = (): number => {
     const heap = getHeapStatistics();
     log.debug('task report', { task: basename(module).replace(/\.ts$/, ''), duration_ms: Math.round(performance.now() - startedAt), heap_used_mb: Math.round(heap.used_heap_size / 1048576), heap_total_mb: Math.round(heap.total_heap_size / 1048576) });
+    return heap.total_heap_size;
   };
   void (async () => {
     try {
@@ -80,11 +81,9 @@ port.on('message', (message: ToWorker) => {
       const handler = require(module).handler as (payload: unknown) => Promise<unknown>;
       const output = await handler(payload);
       // Lambda serializes results to JSON; so do we, so nothing local-only slips through.
-      post({ type: 'result', id, output: JSON.stringify(output ?? null) });
+      post({ type: 'result', id, output: JSON.stringify(output ?? null), heapBytes: report() });
     } catch (err) {
-      post({ type: 'result', id, error: asWorkerError(err) });
-    } finally {
-      report();
+      post({ type: 'result', id, error: asWorkerError(err), heapBytes: report() });
     }
   })();
 });

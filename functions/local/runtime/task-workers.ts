@@ -3,8 +3,8 @@
  * worker threads (task-worker.ts), never on the event loop that serves the API, so a status
  * poll answers while a 20,000-product step computes (issue 34). Like Lambda instances, a
  * worker is started when every running one is busy (up to `max`; past that the least busy
- * one takes the invocation too), keeps its modules warm between invocations, and shares no
- * memory with the API.
+ * one takes the invocation too), keeps its modules warm between invocations, shares no
+ * memory with the API, and is retired once idle with a heap past RECYCLE_HEAP_BYTES.
  */
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -12,6 +12,12 @@ import type { Config } from '../../config';
 import { relayLogLine } from '../../logger';
 import type { WorkflowStarter } from '../../ports';
 import type { FromWorker, ToWorker, WorkerError } from './task-messages';
+
+/**
+ * A thread idle with a heap larger than this is ended (as Lambda retires instances), so the
+ * memory a big step grew to goes back before the next one runs; a new thread costs ~1 s.
+ */
+const RECYCLE_HEAP_BYTES = 256 * 1024 * 1024;
 
 /** The worker's entry is TypeScript: it loads through tsx's require hook, as `npm start` loads everything. */
 // The main thread has printed the AWS SDK's Node-version notice once already.
@@ -82,6 +88,7 @@ export function createTaskWorkers(options: TaskWorkersOptions): TaskWorkers {
         running.inFlight.delete(message.id);
         if (message.error) call?.reject(rebuilt(message.error));
         else call?.resolve(JSON.parse(message.output ?? 'null'));
+        if (running.inFlight.size === 0 && message.heapBytes > RECYCLE_HEAP_BYTES) recycle(running);
       }
     });
     // A thread that dies takes its invocations with it, as a Lambda instance's crash does.
@@ -96,6 +103,16 @@ export function createTaskWorkers(options: TaskWorkersOptions): TaskWorkers {
     pool.push(running);
     started++;
     return running;
+  };
+
+  // An idle thread whose heap grew past the bound is replaced by a fresh one when next needed:
+  // V8 keeps a grown heap while idle, so without this the process would hold every big
+  // step's heap at once (the next day's steps on top of the onboarding's).
+  const recycle = (running: Running) => {
+    const at = pool.indexOf(running);
+    if (at < 0) return;
+    pool.splice(at, 1);
+    void running.worker.terminate();
   };
 
   const pick = (): Running => {
