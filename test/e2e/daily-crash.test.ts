@@ -6,13 +6,12 @@
  * reads `failed` with the reason, its day is free at once (not after the 15-minute lease), and
  * the next trigger the same day resumes from the settled steps and publishes the new products.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
+import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
 const ORG = 'crashday';
@@ -22,22 +21,13 @@ const NEW_PRODUCTS = ['lighthouse-espresso-blend', 'tidepool-travel-mug'];
 let store: DemoStore;
 let dataDir: string;
 let hangDir: string;
-let child: ChildProcess | undefined;
+let child: RuntimeProcess | undefined;
 let stack: TestStack | undefined;
 
 /** The runtime in a child process, with daily step 1b replaced by one that hangs after its work. */
-async function startCrashingRuntime(): Promise<string> {
-  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'support', 'crash-runtime.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, HANG_DIR: hangDir, HANG_TASK: 'DiscoverNewProducts', HANG_MODULE: join(ROOT, 'test', 'support', 'tasks', 'hang-after-product-discovery.ts') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    if (line.startsWith('{')) return (JSON.parse(line) as { api: string }).api;
-  }
-  throw new Error('the runtime process ended before it served');
-}
+const startCrashingRuntime = () => startRuntimeProcess({
+  DATA_DIR: dataDir, HANG_DIR: hangDir, HANG_TASK: 'DiscoverNewProducts', HANG_MODULE: join(ROOT, 'test', 'support', 'tasks', 'hang-after-product-discovery.ts'),
+});
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 120_000): Promise<T> {
   const end = Date.now() + ms;
@@ -68,7 +58,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  await child?.kill();
   await stack?.close();
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -76,7 +66,8 @@ afterAll(async () => {
 }, 60_000);
 
 test('killed during 1b, restarted: the dead run reads failed with the reason, and the same day\'s next run resumes it and publishes the new products', async () => {
-  const api = await startCrashingRuntime();
+  child = await startCrashingRuntime();
+  const { api } = child;
   const started = await (await fetch(`${api}/api/cron/trigger-all`, {
     method: 'POST', headers: { 'X-API-Key': DEV_API_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify({ business_ids: [ORG] }),
   })).json() as { execution_id: string };
@@ -86,9 +77,7 @@ test('killed during 1b, restarted: the dead run reads failed with the reason, an
   expect(runOf(before)).toMatchObject({ status: 'running' });
 
   // kill -9: nothing of the process runs any more, nothing is closed.
-  child!.kill('SIGKILL');
-  await new Promise((resolve) => child!.once('exit', resolve));
-  child = undefined;
+  await child.kill();
 
   stack = await startTestStack({ LOG_LEVEL: 'error', EDGE_PROPAGATION_WAIT_SECONDS: '0' }, { dataDir, workflows: { retryWithoutDelay: true } });
   const deadStatus = await stack.call('GET', `/api/cron/trigger-all/${dead}`, { apiKey: DEV_API_KEY });

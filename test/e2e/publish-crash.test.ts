@@ -5,34 +5,22 @@
  * one served, whole (every AI-site URL of its sitemap answers 200 with that release's bytes),
  * the dead publish's leftovers are swept, and the same deploy then publishes in full.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { getWithHost } from '../support/http';
+import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
 const ORG = 'crashpub';
-const ROOT = join(__dirname, '..', '..');
 const FILES = 4_000;
 
 let store: DemoStore;
 let dataDir: string;
-let child: ChildProcess | undefined;
+let child: RuntimeProcess | undefined;
 let stack: TestStack | undefined;
-
-async function startRuntimeProcess(): Promise<string> {
-  child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'support', 'crash-runtime.ts')], {
-    cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  for await (const line of createInterface({ input: child.stdout! })) {
-    if (line.startsWith('{')) return (JSON.parse(line) as { api: string }).api;
-  }
-  throw new Error('the runtime process ended before it served');
-}
 
 const releasesDir = () => join(dataDir, 'sites', ORG, 'releases');
 const deployBody = JSON.stringify({
@@ -52,7 +40,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  await child?.kill();
   await stack?.close();
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -60,16 +48,15 @@ afterAll(async () => {
 
 test('SIGKILL while a release is written: the previous release stays served whole, and the deploy then lands in full', async () => {
   const before = readdirSync(releasesDir()).filter((n) => !n.startsWith('.'));
-  const api = await startRuntimeProcess();
+  child = await startRuntimeProcess({ DATA_DIR: dataDir });
+  const { api } = child;
   void fetch(`${api}/api/cron/deploy-site`, { method: 'POST', headers: { 'X-API-Key': DEV_API_KEY, 'Content-Type': 'application/json' }, body: deployBody }).catch(() => undefined);
   // Killed while the release is half written.
   for (let i = 0; !readdirSync(releasesDir()).some((n) => n.startsWith('.staging-')); i++) {
     if (i > 20_000) throw new Error('the publish never started writing its release');
     await new Promise((r) => setTimeout(r, 2));
   }
-  child!.kill('SIGKILL');
-  await new Promise((resolve) => child!.once('exit', resolve));
-  child = undefined;
+  await child.kill();
   const staging = readdirSync(releasesDir()).find((n) => n.startsWith('.staging-'))!;
   expect(staging).toBeDefined();
 
