@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
-import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
+import { onboardOnDataDir, startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
 const ORG = 'crashday';
@@ -45,14 +45,7 @@ beforeAll(async () => {
   store = await startDemoStore({ products: 6 });
   dataDir = mkdtempSync(join(tmpdir(), 'aivis-daily-crash-'));
   hangDir = mkdtempSync(join(tmpdir(), 'aivis-daily-hang-'));
-  // Onboarded by a runtime that stops cleanly.
-  const first = await startTestStack({ LOG_LEVEL: 'error' }, { dataDir, workflows: { retryWithoutDelay: true } });
-  const token = await first.token(ORG);
-  expect((await first.call('POST', '/api/business', { token, body: { name: 'Crash Day Coffee', url: store.origin } })).status).toBe(201);
-  const onboarding = await first.call('POST', '/api/onboarding/generate-all', { token, body: {} });
-  await first.workflows.finished(onboarding.body.execution_id);
-  expect((await first.call('GET', '/api/onboarding/status', { token })).body.status).toBe('succeeded');
-  await first.close();
+  await onboardOnDataDir(dataDir, ORG, { name: 'Crash Day Coffee', url: store.origin });
   store.admin.addProduct({ handle: NEW_PRODUCTS[0], title: 'Lighthouse Espresso Blend', product_type: 'Coffee', body_html: '<p>A dark espresso blend with notes of cocoa and molasses.</p>', price: '18.00' });
   store.admin.addProduct({ handle: NEW_PRODUCTS[1], title: 'Tidepool Travel Mug', product_type: 'Drinkware', body_html: '<p>A 12 oz insulated steel travel mug with a leak-proof lid.</p>', price: '29.00' });
 }, 180_000);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { getContainer } from '../../functions/container';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { getWithHost } from '../support/http';
-import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
+import { onboardOnDataDir, startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
 const ORG = 'crashpub';
@@ -31,12 +31,7 @@ const deployBody = JSON.stringify({
 beforeAll(async () => {
   store = await startDemoStore({ products: 6 });
   dataDir = mkdtempSync(join(tmpdir(), 'aivis-publish-crash-'));
-  const first = await startTestStack({ LOG_LEVEL: 'error' }, { dataDir, workflows: { retryWithoutDelay: true } });
-  const token = await first.token(ORG);
-  expect((await first.call('POST', '/api/business', { token, body: { name: 'Crash Publish Coffee', url: store.origin } })).status).toBe(201);
-  const onboarding = await first.call('POST', '/api/onboarding/generate-all', { token, body: {} });
-  await first.workflows.finished(onboarding.body.execution_id);
-  await first.close();
+  await onboardOnDataDir(dataDir, ORG, { name: 'Crash Publish Coffee', url: store.origin });
 }, 180_000);
 
 afterAll(async () => {

@@ -30,3 +30,20 @@ export async function startRuntimeProcess(env: Record<string, string>): Promise<
   }
   throw new Error('the runtime process ended before it served');
 }
+
+/** A business registered and onboarded on `dataDir` by an in-process runtime that then stops cleanly. */
+export async function onboardOnDataDir(dataDir: string, org: string, business: { name: string; url: string }): Promise<void> {
+  const { startTestStack } = await import('./stack');
+  const stack = await startTestStack({ LOG_LEVEL: 'error' }, { dataDir, workflows: { retryWithoutDelay: true } });
+  try {
+    const token = await stack.token(org);
+    const created = await stack.call('POST', '/api/business', { token, body: business });
+    if (created.status !== 201) throw new Error(`registering ${org}: ${created.status} ${JSON.stringify(created.body)}`);
+    const onboarding = await stack.call('POST', '/api/onboarding/generate-all', { token, body: {} });
+    await stack.workflows.finished(onboarding.body.execution_id);
+    const status = (await stack.call('GET', '/api/onboarding/status', { token })).body;
+    if (status.status !== 'succeeded') throw new Error(`onboarding ${org} ended ${status.status}`);
+  } finally {
+    await stack.close();
+  }
+}
