@@ -11,7 +11,17 @@ export interface TestStack extends LocalStack {
   logs: string[];
 }
 
-export async function startTestStack(env: Record<string, string | undefined> = {}, options: Omit<LocalStackOptions, 'env'> = {}): Promise<TestStack> {
+/**
+ * TEST_TASK_DELIVERY=twice runs every task of the stack's workflows twice (at-least-once
+ * delivery, D196), so any workflow suite can be run that way: `TEST_TASK_DELIVERY=twice npx jest test/e2e/...`.
+ */
+function deliveryFromEnv(options: Omit<LocalStackOptions, 'env'>): Omit<LocalStackOptions, 'env'> {
+  if (process.env.TEST_TASK_DELIVERY !== 'twice') return options;
+  return { ...options, workflows: { ...options.workflows, delivery: { ...options.workflows?.delivery, twice: true } } };
+}
+
+export async function startTestStack(env: Record<string, string | undefined> = {}, given: Omit<LocalStackOptions, 'env'> = {}): Promise<TestStack> {
+  const options = deliveryFromEnv(given);
   const logs: string[] = [];
   setLogSink((line) => logs.push(line));
   // The crawler vendors' address lists come from a closed local port unless a test serves a
