@@ -442,11 +442,6 @@ export interface DailyRunRepository {
   /** Frees the day, if `executionId` still holds it. */
   releaseDayLease(runDate: string, orgSlug: string, executionId: string): Promise<void>;
   getDayLease(runDate: string, orgSlug: string): Promise<{ lease: DayLease | null; latestExecutionId: string | null }>;
-  /**
-   * Ends `executionId`'s hold on the day as if it had run out at `at` (nothing when another
-   * holds it): the next execution takes the day at once and resumes the settled steps.
-   */
-  expireDayLease(runDate: string, orgSlug: string, executionId: string, at: string): Promise<void>;
   updateStep(executionId: string, orgSlug: string, step: DailyStepId, state: DailyStepState): Promise<void>;
   /** Adds store URLs to the run's changed set (a set: adding twice keeps one). */
   addChangedUrls(executionId: string, orgSlug: string, urls: string[]): Promise<void>;

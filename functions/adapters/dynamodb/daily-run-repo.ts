@@ -156,18 +156,6 @@ export function createDailyRunRepository(db: DynamoDBDocumentClient, table: stri
       });
     },
 
-    async expireDayLease(runDate, orgSlug, executionId, at) {
-      await conditionalWrite(async () => {
-        await db.send(new UpdateCommand({
-          TableName: table,
-          Key: keys.dailyLease(runDate, orgSlug),
-          UpdateExpression: 'SET lease_expires_at = :at',
-          ConditionExpression: 'lease_execution_id = :exec',
-          ExpressionAttributeValues: { ':exec': executionId, ':at': at },
-        }));
-      });
-    },
-
     async getDayLease(runDate, orgSlug) {
       const { Item } = await db.send(new GetCommand({ TableName: table, Key: keys.dailyLease(runDate, orgSlug), ConsistentRead: true }));
       return { lease: leaseOf(Item), latestExecutionId: Item?.latest_execution_id ?? null };

@@ -19,7 +19,8 @@ export const INTERRUPTED_REASON = 'interrupted: the process running the executio
 export async function settleInterruptedDailyExecution(container: Container, executionId: string): Promise<{ businesses: number }> {
   const at = container.clock.now();
   const now = at.toISOString();
-  // A moment before now: the lease reads as run out to whoever asks next.
+  // Renewed to a moment before now (only while this execution holds it): the lease reads as
+  // run out to whoever asks next, who takes the day and resumes the settled steps.
   const expired = new Date(at.getTime() - 1).toISOString();
   let businesses = 0;
   let cursor: string | null = null;
@@ -31,7 +32,7 @@ export async function settleInterruptedDailyExecution(container: Container, exec
         status: 'failed', reason: `${INTERRUPTED_REASON}; the next run today resumes from its settled steps`, finished_at: now, steps: closeUnfinishedSteps(run.steps, now),
       });
       if (closed) await container.dailyRuns.countBusiness(executionId, 'failed');
-      await container.dailyRuns.expireDayLease(run.run_date, run.org_slug, executionId, expired);
+      await container.dailyRuns.renewDayLease(run.run_date, run.org_slug, executionId, expired);
       businesses++;
     }
     cursor = page.nextCursor;

@@ -90,8 +90,6 @@ export const PUBLISHED_ADDRESS_LISTS: readonly PublishedAddressList[] = [
 export const publishedListFor = (token: string | null | undefined): PublishedAddressList | undefined =>
   token ? PUBLISHED_ADDRESS_LISTS.find((l) => l.tokens.includes(token)) : undefined;
 
-export const publishedListOf = (vendor: string): PublishedAddressList | undefined => PUBLISHED_ADDRESS_LISTS.find((l) => l.vendor === vendor);
-
 /** A downloaded list that cannot be trusted; the message says why. */
 export class AddressListError extends Error {
   override name = 'AddressListError';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  addressMatcher, AddressListError, isListCurrent, listUrl, mergeVendorRanges, MAX_RANGES_PER_VENDOR, parsePrefixList, publishedListFor, publishedListOf, PUBLISHED_ADDRESS_LISTS,
+  addressMatcher, AddressListError, isListCurrent, listUrl, mergeVendorRanges, MAX_RANGES_PER_VENDOR, parsePrefixList, publishedListFor, PUBLISHED_ADDRESS_LISTS,
 } from '../../../functions/core/visits/published-addresses';
 import { AI_BOT_PATTERNS, SEARCH_CRAWLER_PATTERNS } from '../../../functions/core/site/ai-bots';
 
@@ -35,7 +35,7 @@ describe('parsePrefixList', () => {
 });
 
 describe('mergeVendorRanges', () => {
-  const openai = publishedListOf('OpenAI')!;
+  const openai = publishedListFor('GPTBot')!;
   test('merges a vendor\'s lists into distinct sorted ranges', () => {
     const ranges = mergeVendorRanges(openai, [['52.230.152.0/24', '20.171.206.0/24'], ['20.171.206.0/24', '51.8.102.0/24']]);
     expect(ranges).toEqual(['20.171.206.0/24', '51.8.102.0/24', '52.230.152.0/24']);
