@@ -23,6 +23,8 @@ function fakeContainer(products: number, articlesThisWeek: () => number, removed
     clock: { now: () => new Date('2026-11-23T14:00:00Z') },
     // The execution holds the business's day; its run record as batch 1 left it.
     dailyRuns: { renewDayLease: async () => true, getBusinessRun: async () => run },
+    // No release yet: the plan has no article sources to prepare.
+    siteStore: { currentReleaseId: async () => null },
   } as unknown as Container;
 }
 

@@ -6,25 +6,20 @@
  * in the database by its slug, and the files stored as the article's own site part. Nothing is deployed: the
  * next publish (2a's combined deploy, deploy-site, update-all-timestamps) puts it live.
  */
-import { articlePart, artifactKeys } from '../../core/artifacts';
+import { articlePart } from '../../core/artifacts';
 import { buildArticleFiles, publishedDateOf, type ArticleBuild } from '../../core/articles/article-page';
 import {
-  articleCatalogue, entityQuestions, extractiveWriter, fingerprintOf, reviewQuestion, type ArticleCatalogue, type ArticleModel, type ArticleModelUsage,
+  entityQuestions, extractiveWriter, fingerprintOf, reviewQuestion, type ArticleModel, type ArticleModelUsage,
 } from '../../core/articles/compose';
 import { concurrentTwin, recordFingerprint, type PublishedFingerprint } from '../../core/articles/gate';
 import type { ArticleRecord } from '../../core/articles/record';
 import { weekBounds } from '../../core/articles/quota';
 import { encodeShingles } from '../../core/articles/shingles';
-import { readArticleSources, siteContentOf, type ArticleSources, type SiteContent } from '../../core/articles/site-sources';
 import { articleSlug, takenSlugs } from '../../core/articles/slugs';
 import { NotFoundError, ValidationError } from '../../core/errors';
-import { inferIndustry } from '../../core/generate/industry';
-import { normalizeSpace } from '../../core/generate/text';
-import type { SiteNarrative, StoreSnapshot } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
-import { requireBusiness } from '../business';
-import { loadSnapshot, saveSitePart } from '../site';
-import type { Business } from '../../core/model';
+import { saveSitePart } from '../site';
+import { loadArticleSite, type ArticleSite } from './article-site';
 import { countMetric } from '../../metrics';
 
 export interface CreateArticlesOptions {
@@ -46,81 +41,6 @@ export interface CreateArticlesOptions {
 export interface CreatedArticle {
   record: ArticleRecord;
   build: ArticleBuild;
-}
-
-/** The AI site's own content an article may draw on (spec: not the original website), and every path it serves. */
-interface LiveSiteContent extends SiteContent {
-  paths: string[];
-}
-
-/**
- * Everything an entity's articles are written from, loaded once for all the entities of a
- * batch: the live release read and its sources parsed once (a 5,000-page site takes ~0.6 s
- * to read), the store snapshot and its fact sheets.
- */
-export interface ArticleSite {
-  business: Business;
-  snapshot: StoreSnapshot;
-  content: LiveSiteContent;
-  sources: ArticleSources;
-  catalogue: ArticleCatalogue;
-  industry: string;
-}
-
-/**
- * The live release's content and sources, by release id: a release never changes, so the
- * Map items of the businesses a process runs at once or one after another (a warm task, the
- * local runtime, the route called again) read and parse each release once. Bounded by the
- * files it holds (oldest out first), so a few large sites cannot fill the memory.
- */
-type ParsedRelease = { content: LiveSiteContent; sources: ArticleSources };
-const parsedReleases = new Map<string, { parsed: Promise<ParsedRelease>; files: number }>();
-const PARSED_FILES_KEPT = 20_000;
-
-async function parsedRelease(container: Container, orgSlug: string): Promise<ParsedRelease> {
-  const pinned = await container.siteStore.currentReleaseId(orgSlug);
-  if (!pinned) throw new ValidationError(`the AI site of ${orgSlug} is not deployed yet: articles are written from its content`);
-  const key = `${orgSlug}@${pinned}`;
-  const cached = parsedReleases.get(key);
-  if (cached) return cached.parsed;
-  const entry = { parsed: readParsed(container, orgSlug, pinned), files: 0 };
-  parsedReleases.set(key, entry);
-  try {
-    const parsed = await entry.parsed;
-    entry.files = parsed.content.paths.length;
-    let total = [...parsedReleases.values()].reduce((n, e) => n + e.files, 0);
-    for (const [oldKey, old] of parsedReleases) {
-      if (total <= PARSED_FILES_KEPT || oldKey === key) break;
-      parsedReleases.delete(oldKey);
-      total -= old.files;
-    }
-    return parsed;
-  } catch (err) {
-    // A failed read is not kept: the next caller tries again.
-    parsedReleases.delete(key);
-    throw err;
-  }
-}
-
-async function readParsed(container: Container, orgSlug: string, releaseId: string) {
-  const release = await container.siteStore.readRelease(orgSlug, releaseId);
-  if (!release) throw new ValidationError(`the AI site of ${orgSlug} changed while it was read (release ${releaseId} is gone): try again`);
-  const content = { ...siteContentOf(release.files), paths: release.files.map((f) => f.path) };
-  return { content, sources: readArticleSources(content) };
-}
-
-export async function loadArticleSite(container: Container, orgSlug: string): Promise<ArticleSite> {
-  const business = await requireBusiness(container, orgSlug);
-  const [snapshot, narrative, { content, sources }] = await Promise.all([
-    loadSnapshot(container, orgSlug, business),
-    container.artifacts.get<SiteNarrative>(artifactKeys.narrative(orgSlug)),
-    parsedRelease(container, orgSlug),
-  ]);
-  return {
-    business, snapshot, content, sources,
-    catalogue: articleCatalogue(snapshot.products, sources, business.name),
-    industry: normalizeSpace(narrative?.industry ?? '') || inferIndustry(snapshot).industry,
-  };
 }
 
 /** The product entity, or 404 when the business has none with that id. */
@@ -159,7 +79,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
   const today = now.slice(0, 10);
   if (options.backdateTo && options.backdateTo > today) throw new ValidationError('backdate_to must not be in the future');
   const entity = options.productId ? await productEntity(container, orgSlug, options.productId) : null;
-  const [{ business, snapshot, content, sources, catalogue, industry }, existing] = await Promise.all([
+  const [{ business, snapshot, paths, sources, catalogue, industry }, existing] = await Promise.all([
     options.site ?? loadArticleSite(container, orgSlug),
     options.existing ?? container.articles.list(orgSlug),
   ]);
@@ -171,7 +91,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
   const questions = entityQuestions(catalogue, productId, { businessName: business.name, industry, sources })
     .filter((q) => !asked.has(q.key) && !asked.has(q.title));
   const published: PublishedFingerprint[] = existing.map(recordFingerprint);
-  const taken = takenSlugs([...content.paths, ...existing.map((a) => a.article_path)]);
+  const taken = takenSlugs([...paths, ...existing.map((a) => a.article_path)]);
   const related = existing.filter((a) => a.product_id === productId).map((a) => ({ title: a.title, article_path: a.article_path }));
   const model = options.model ? options.model.forBusiness(business.name, catalogue) : null;
   const write = model?.write ?? extractiveWriter;

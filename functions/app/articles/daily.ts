@@ -18,7 +18,8 @@ import { storeUnreadable } from '../../core/daily/run';
 import { MS_PER_DAY } from '../../core/visibility/score';
 import { publishChangedSiteParts, publishSiteParts, type CatalogArtifact } from '../site';
 import type { ArticleModel, ArticleModelUsage } from '../../core/articles/compose';
-import { createArticles, loadArticleSite, type ArticleSite, type RejectedQuestion } from './create';
+import { createArticles, type RejectedQuestion } from './create';
+import { loadArticleSite, prepareArticleSources, type ArticleSite } from './article-site';
 import type { ArticleRecord } from '../../core/articles/record';
 import { articleQuotaOf } from './quota';
 
@@ -93,6 +94,8 @@ async function planOnce(container: Container, input: BusinessTaskInput): Promise
     await container.artifacts.put(key, plan);
   }
   const perItem = articleModelOf(container) ? ARTICLES_PER_ITEM : ARTICLES_PER_ITEM_EXTRACTIVE;
+  // Parsed here once, so the items that run at once each read the stored sources, not the release.
+  if (plan.items.length) await prepareArticleSources(container, input.org_slug);
   return { items: itemsOfPlan(plan.items, perItem).map((entities) => ({ ...input, entities })) };
 }
 

@@ -238,9 +238,10 @@ export function readArticleSources(input: SiteContent): ArticleSources {
     }
   }
   // data.json's product nodes give a summary where a product page has none.
+  const productByUrl = new Map(products.map((p) => [p.url, p]));
   for (const node of graph) {
     if (!typesOf(node).some((t) => t === 'Product' || t === 'ProductGroup')) continue;
-    const entry = products.find((p) => p.url === node.url);
+    const entry = typeof node.url === 'string' ? productByUrl.get(node.url) : undefined;
     if (entry && !entry.summary && typeof node.description === 'string') entry.summary = oneLine(node.description);
   }
   return { summary: llms.summary, statements: uniqueStatements(statements), qa, products };
