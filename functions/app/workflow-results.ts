@@ -21,6 +21,8 @@ export interface WorkflowResult<T = unknown> {
   http_status: number;
   body: T;
   finished_at: string;
+  /** What the task handed on to the rest of its execution, so a repeated delivery hands on the same (never part of the response). */
+  next?: Record<string, unknown> | null;
 }
 
 /** Execution ids this service makes (UUIDs) and accepts on read-back: one safe artifact-key segment. */
@@ -31,8 +33,10 @@ function workflowResultKey(workflow: WorkflowName, executionId: string): string 
   return artifactPath(`workflow-results/${workflow}/${executionId}`);
 }
 
-export async function saveWorkflowResult<T>(container: Container, workflow: WorkflowName, executionId: string, httpStatus: number, body: T): Promise<WorkflowResult<T>> {
-  const result: WorkflowResult<T> = { workflow, execution_id: executionId, http_status: httpStatus, body, finished_at: container.clock.now().toISOString() };
+export async function saveWorkflowResult<T>(
+  container: Container, workflow: WorkflowName, executionId: string, httpStatus: number, body: T, next?: Record<string, unknown> | null,
+): Promise<WorkflowResult<T>> {
+  const result: WorkflowResult<T> = { workflow, execution_id: executionId, http_status: httpStatus, body, finished_at: container.clock.now().toISOString(), ...(next !== undefined ? { next } : {}) };
   await container.artifacts.put(workflowResultKey(workflow, executionId), result);
   return result;
 }
@@ -45,12 +49,28 @@ export async function saveWorkflowResult<T>(container: Container, workflow: Work
  * run would duplicate before its response is saved.
  */
 export async function oncePerExecution<T>(
-  container: Container, workflow: WorkflowName, executionId: string, work: () => Promise<{ httpStatus: number; body: T }>,
+  container: Container, workflow: WorkflowName, executionId: string, work: () => Promise<{ httpStatus: number; body: T; next?: Record<string, unknown> | null }>,
 ): Promise<WorkflowResult<T>> {
   const stored = await readWorkflowResult<T>(container, workflow, executionId);
   if (stored) return stored;
-  const { httpStatus, body } = await work();
-  return saveWorkflowResult(container, workflow, executionId, httpStatus, body);
+  const { httpStatus, body, next } = await work();
+  return saveWorkflowResult(container, workflow, executionId, httpStatus, body, next);
+}
+
+/**
+ * A task's output, computed once per execution and `step` however often the task is
+ * delivered (issue 36): a repeat returns what the first delivery stored and does no work. For
+ * the tasks inside an execution whose side effects are calls out (a search engine notified, a
+ * verification asked), where the execution's response is not theirs to store.
+ */
+export async function outputOncePerExecution<T extends object>(container: Container, executionId: string, step: string, work: () => Promise<T>): Promise<T> {
+  if (!EXECUTION_ID.test(executionId)) throw new Error(`not an execution id: ${JSON.stringify(executionId)}`);
+  const key = artifactPath(`task-outputs/${executionId}/${step}`);
+  const stored = await container.artifacts.get<T>(key);
+  if (stored) return stored;
+  const output = await work();
+  await container.artifacts.put(key, output);
+  return output;
 }
 
 async function readWorkflowResult<T>(container: Container, workflow: WorkflowName, executionId: string): Promise<WorkflowResult<T> | null> {

@@ -1,6 +1,6 @@
 import { runConnectDomain } from '../app/domain/connect';
 import { DOMAIN_CONNECT_WORKFLOW, type DomainExecutionInput } from '../app/domain/operation-run';
-import { saveWorkflowResult } from '../app/workflow-results';
+import { oncePerExecution } from '../app/workflow-results';
 import { readyContainer } from '../container';
 import { cdnOf } from '../engines/cdn';
 import { dnsCheckerOf } from '../engines/dns';
@@ -14,7 +14,11 @@ import { lambdaTask } from '../invocation';
  */
 export const handler = lambdaTask(async (event: DomainExecutionInput & { execution_id: string }): Promise<Record<string, unknown>> => {
   const container = await readyContainer();
-  const { httpStatus, body, followUp } = await runConnectDomain(container, { gateway: cdnOf(container).gateway, dns: dnsCheckerOf(container) }, event.org_slug, event.execution_id);
-  await saveWorkflowResult(container, DOMAIN_CONNECT_WORKFLOW, event.execution_id, httpStatus, body);
-  return { org_slug: event.org_slug, execution_id: event.execution_id, http_status: httpStatus, connected: followUp !== null, ...(followUp ?? {}) };
+  // A repeated delivery finds the response (and what follows it) stored: no second redeploy, and a stored 409 stays (D196).
+  const stored = await oncePerExecution(container, DOMAIN_CONNECT_WORKFLOW, event.execution_id, async () => {
+    const { httpStatus, body, followUp } = await runConnectDomain(container, { gateway: cdnOf(container).gateway, dns: dnsCheckerOf(container) }, event.org_slug, event.execution_id);
+    return { httpStatus, body, next: followUp ? { ...followUp } : null };
+  });
+  const followUp = stored.next ?? null;
+  return { org_slug: event.org_slug, execution_id: event.execution_id, http_status: stored.http_status, connected: followUp !== null, ...(followUp ?? {}) };
 });

@@ -28,7 +28,7 @@ import { edgeVersionsOf } from '../../functions/engines/edge-versions';
 import { LOCAL_EDGE_SOURCE_DIR } from '../../functions/adapters/local/local-edge-publisher';
 import { handler as moveEdgeBatch } from '../../functions/tasks/move-edge-batch';
 import { handler as planEdgeRollout } from '../../functions/tasks/plan-edge-rollout';
-import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
+import { DEV_API_KEY, startTestStack, taskDeliveries, type TestStack } from '../support/stack';
 
 const V1 = 'local:edge-function:1';
 const V2 = 'local:edge-function:2';
@@ -156,7 +156,8 @@ describe('edge-function rollout over 25 distributions, end to end', () => {
       'MoveEdgeBatch', 'CountBatch', 'MoreBatches',
       'FinishEdgeRollout',
     ]);
-    expect(batchesMoved.filter((b) => b.execution_id === firstMove).map((b) => b.batch)).toEqual([0, 1, 2]);
+    // Each batch delivered once (twice under TEST_TASK_DELIVERY=twice: the repeat moves nothing again).
+    expect(batchesMoved.filter((b) => b.execution_id === firstMove).map((b) => b.batch)).toEqual([0, 1, 2].flatMap((b) => Array(taskDeliveries).fill(b)));
     // The pause is the setting (EDGE_ROLLOUT_PAUSE_SECONDS; 1 s by default).
     expect(plans.at(-1)).toMatchObject({ execution_id: firstMove, batch_count: 3, pause_seconds: 0, total: 25 });
     const container = getContainer();
@@ -177,6 +178,23 @@ describe('edge-function rollout over 25 distributions, end to end', () => {
     expect(back.body).toMatchObject({ status: 'success', edge_function_arn: V2, distributions: { total: 25, successful: 22, failed: 3 }, execution_id: firstMove });
     expect((await read('00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await read('not an id')).status).toBe(400);
+  });
+
+  test('a late repeated delivery of the plan or a batch (at least once, D196) follows what was stored and moves nothing', async () => {
+    const failingIds = await Promise.all(FAILING_ORGS.map(distributionOf));
+    const local = cdnOf(getContainer()).local!;
+    local.edgeUpdateFaults.clear();
+    try {
+      // The plan as first stored: version 2, published by this execution, 25 distributions,
+      // although 22 of them have moved since (a fresh plan would list 3 and say not published).
+      await expect(planEdgeRollout({ execution_id: firstMove } as never)).resolves.toMatchObject({ edge_function_arn: V2, published: true, total: 25, batch_count: 3 });
+      // Batch 0 again, with its failed distribution now accepting updates: its recorded outcome
+      // stands and that distribution is not touched (a repeat that redid the work would move it).
+      await expect(moveEdgeBatch({ execution_id: firstMove, batch: 0 } as never)).resolves.toEqual({ batch: 0, moved: 9, failed: 1 });
+      await expect(local.getDistribution(failingIds[0])).resolves.toMatchObject({ edgeFunctionVersionArn: V1 });
+    } finally {
+      for (const id of failingIds) local.edgeUpdateFaults.add(id);
+    }
   });
 
   test('calling again (code unchanged, failures cleared) publishes nothing and retries only the 3 failed distributions', async () => {

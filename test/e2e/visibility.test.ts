@@ -13,7 +13,7 @@ import { analyzeVisibility } from '../../functions/app/visibility/analyze';
 import { createLogger } from '../../functions/logger';
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { startPlatformFakes, type PlatformFakes } from '../../functions/local/fakes/platforms';
-import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
+import { DEV_API_KEY, startTestStack, taskDeliveries, type TestStack } from '../support/stack';
 import { competitorRepositoryOf } from '../../functions/engines/competitor-repository';
 
 const ORG = 'quill';
@@ -176,7 +176,8 @@ describe('a daily run with the 8 platforms on local fakes', () => {
 describe('failures and unconfigured platforms', () => {
   test('a 429 is retried; a platform failing past its retries leaves null with the reason and out of the score, the others are kept', async () => {
     fakes.servers.platform_1.failNext(429, 1, { retryAfter: 0 });
-    fakes.servers.platform_5.failNext(503, 30); // every attempt of its 10 prompts (1 + 2 retries each)
+    // Every attempt of its 10 prompts (1 + 2 retries each), in every delivery of the task.
+    fakes.servers.platform_5.failNext(503, 30 * taskDeliveries);
     const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const started = await stack.call('POST', '/api/cron/analyze-visibility', { apiKey: DEV_API_KEY, body: { business_id: ORG, run_date: day } });
     await stack.workflows.finished(started.body.execution_id);

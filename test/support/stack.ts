@@ -12,12 +12,20 @@ export interface TestStack extends LocalStack {
 }
 
 /**
- * TEST_TASK_DELIVERY=twice runs every task of the stack's workflows twice (at-least-once
- * delivery, D196), so any workflow suite can be run that way: `TEST_TASK_DELIVERY=twice npx jest test/e2e/...`.
+ * At-least-once delivery (D196), for any workflow suite: TEST_TASK_DELIVERY=twice runs every
+ * task of the stack's workflows twice; TEST_TASK_DELIVERY=fail-after runs every task and then
+ * loses its response once, so the state's Retry runs it again:
+ * `TEST_TASK_DELIVERY=twice npx jest test/e2e/...`.
  */
+/** How many times each task is delivered in this run (1, or 2 under TEST_TASK_DELIVERY): for tests that count a task's invocations or a vendor's calls. */
+export const taskDeliveries = process.env.TEST_TASK_DELIVERY ? 2 : 1;
+
 function deliveryFromEnv(options: Omit<LocalStackOptions, 'env'>): Omit<LocalStackOptions, 'env'> {
-  if (process.env.TEST_TASK_DELIVERY !== 'twice') return options;
-  return { ...options, workflows: { ...options.workflows, delivery: { ...options.workflows?.delivery, twice: true } } };
+  const mode = process.env.TEST_TASK_DELIVERY;
+  if (!mode) return options;
+  if (mode !== 'twice' && mode !== 'fail-after') throw new Error(`TEST_TASK_DELIVERY is twice or fail-after, not ${JSON.stringify(mode)}`);
+  const delivery = mode === 'twice' ? { twice: true } : { failAfter: 'every-task' as const };
+  return { ...options, workflows: { ...options.workflows, delivery: { ...options.workflows?.delivery, ...delivery } } };
 }
 
 export async function startTestStack(env: Record<string, string | undefined> = {}, given: Omit<LocalStackOptions, 'env'> = {}): Promise<TestStack> {

@@ -71,6 +71,10 @@ const errorText = (err: unknown): string => {
 export async function planEdgeRollout(container: Container, executionId: string): Promise<RolloutState> {
   const cdn = cdnOf(container);
   if (cdn.kind === 'unconfigured') throw new ProviderNotConfiguredError(CDN_NOT_CONFIGURED);
+  // A repeated delivery follows the plan the first one stored (D196): the same version, the
+  // same distributions, even once batches have moved some of them.
+  const planned = await container.artifacts.get<RolloutPlan>(rolloutPlanKey(executionId));
+  if (planned) return firstBatchOf(container, executionId, planned);
   const versions = edgeVersionsOf(container);
   const { version, published } = await currentVersion(container, cdn.publisher, versions, executionId);
   const items = await distributionsToMove(container, versions, version.versionArn);
@@ -79,13 +83,17 @@ export async function planEdgeRollout(container: Container, executionId: string)
   createLogger({ task: 'plan-edge-rollout', execution_id: executionId }).info('edge rollout planned', {
     edge_function_arn: version.versionArn, published, distributions: items.length,
   });
+  return firstBatchOf(container, executionId, plan);
+}
+
+function firstBatchOf(container: Container, executionId: string, plan: RolloutPlan): RolloutState {
   return {
     execution_id: executionId,
-    edge_function_arn: version.versionArn,
-    published,
-    total: items.length,
+    edge_function_arn: plan.edge_function_arn,
+    published: plan.published,
+    total: plan.total,
     batch: 0,
-    batch_count: batchCount(items.length),
+    batch_count: batchCount(plan.total),
     pause_seconds: container.config.cdn.rolloutPauseSeconds,
   };
 }
@@ -99,7 +107,8 @@ export async function currentVersion(container: Container, publisher: EdgeFuncti
   const now = () => container.clock.now().toISOString();
   const latest = await publisher.latestCodeSha256();
   const stored = await versions.current();
-  if (stored && !needsPublish(stored, latest)) return { version: stored, published: false };
+  // Published by this execution already (a repeated delivery that stopped before its plan was stored): still its publish.
+  if (stored && !needsPublish(stored, latest)) return { version: stored, published: stored.publishedBy === executionId };
   if (!stored) {
     const bootstrap = edgeFunctionVersionArnOf(container.config);
     const bootstrapCode = bootstrap ? await publisher.versionCodeSha256(bootstrap) : null;
@@ -137,6 +146,9 @@ async function readPlan(container: Container, executionId: string): Promise<Roll
 
 /** Step 2: one batch; every distribution of it is tried, each failure is kept with its reason. */
 export async function moveEdgeBatch(container: Container, executionId: string, batch: number): Promise<{ batch: number; moved: number; failed: number }> {
+  // A repeated delivery of a batch that recorded its outcome moves nothing again (D196).
+  const done = await container.artifacts.get<BatchOutcome>(rolloutBatchKey(executionId, batch));
+  if (done) return { batch, moved: done.moved.length, failed: done.failed.length };
   const plan = await readPlan(container, executionId);
   const items = batchOf(plan.items, batch);
   const { gateway } = cdnOf(container);

@@ -71,9 +71,9 @@ export interface LocalWorkflowOptions {
    * with the same input, one after the other, and the state gets the second result (the first
    * response was lost). `failAfter`: these tasks (function names) run, then their invocation
    * fails once per execution, state and input with a transient Lambda error, as a response
-   * lost after the side effects would, so the state's Retry runs them again.
+   * lost after the side effects would, so the state's Retry runs them again (`every-task`: all of them).
    */
-  delivery?: { twice?: boolean; failAfter?: readonly string[] };
+  delivery?: { twice?: boolean; failAfter?: readonly string[] | 'every-task' };
   /** Where executions are recorded durably (the embedded database), so `describe` answers after a restart too. */
   records?: WorkflowExecutionRecords;
   /**
@@ -163,7 +163,8 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
         };
         let output = await invoke();
         if (options.delivery?.twice) output = await invoke();
-        if (options.delivery?.failAfter?.includes(fn) && failOnce(`${stateName}:${JSON.stringify(input.Payload)}`)) {
+        const failAfter = options.delivery?.failAfter;
+        if ((failAfter === 'every-task' || failAfter?.includes(fn)) && failOnce(`${stateName}:${JSON.stringify(input.Payload)}`)) {
           throw Object.assign(new Error(`${fn} ran, then its response was lost (at-least-once delivery test)`), { name: 'Lambda.SdkClientException' });
         }
         // Lambda serializes results to JSON; so do we, so nothing local-only slips through (a
