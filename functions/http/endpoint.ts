@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config as zodConfig, safeParse, type $ZodType, type output } from 'zod/v4/core';
 import english from 'zod/v4/locales/en.cjs';
@@ -217,9 +218,16 @@ function rateLimit(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyR
   };
 }
 
+/**
+ * JSON bodies through @middy/http-json-body-parser, with the service's 400 naming the problem
+ * in place of its 415s: no body is no body (the schema says whether one is required), a body
+ * must say it is JSON, and a body that does not parse says where. Routes that read their body
+ * raw (the webhooks' signatures, the beacon's text/plain) get the text as sent.
+ */
 function jsonBody(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, { state: State }> {
+  const parser = httpJsonBodyParser({ disableContentTypeError: true });
   return {
-    before: (request) => {
+    before: async (request) => {
       const state = stateOf(request as Request);
       const raw = rawBody(request.event);
       if (state.route.rawBody) {
@@ -228,17 +236,23 @@ function jsonBody(): middy.MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
       }
       if (raw.trim() === '') return;
       const type = request.event.headers['content-type'];
-      if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
-        throw new ValidationError(`unsupported Content-Type ${type}: send application/json`);
-      }
+      if (!type) throw new ValidationError('a body needs Content-Type: application/json');
+      // Media types are case-insensitive; the parser's pattern (JSON_TYPE) is not: it sees the lower-case form.
+      if (!JSON_TYPE.test(type.toLowerCase())) throw new ValidationError(`unsupported Content-Type ${type}: send application/json`);
+      request.event.headers['content-type'] = type.toLowerCase();
       try {
-        state.body = JSON.parse(raw);
+        await parser.before!(request as never);
       } catch (err) {
-        throw new ValidationError(`malformed JSON body: ${(err as Error).message}`);
+        const cause = (err as { cause?: { message?: string } }).cause;
+        throw new ValidationError(`malformed JSON body: ${cause?.message ?? (err as Error).message}`);
       }
+      state.body = request.event.body;
     },
   };
 }
+
+/** JSON media types (the parser's own pattern): `application/json`, `application/<x>+json`, with parameters. */
+const JSON_TYPE = /^application\/(.+\+)?json($|;.+)/;
 
 function rawBody(event: APIGatewayProxyEvent): string {
   if (!event.body) return '';

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { getContainer } from '../../functions/container';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -38,6 +39,42 @@ describe('POST /api/business (D11)', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/malformed JSON/);
     expect(await getContainer().businesses.get('brokenjson')).toBeNull();
+  });
+
+  // JSON bodies go through @middy/http-json-body-parser; its 415s become the service's 400 naming the problem.
+  test.each([
+    ['a wrong content type', { 'Content-Type': 'text/plain' }, '{"name":"A","url":"a.example"}', /unsupported Content-Type text\/plain: send application\/json/],
+    ['malformed JSON, the parser\'s reason', { 'Content-Type': 'application/json' }, '{"name": A}', /malformed JSON body: Unexpected token/],
+    ['an empty body', { 'Content-Type': 'application/json' }, '', /a JSON body is required/],
+    ['a JSON body that is not an object', { 'Content-Type': 'application/json' }, '"A"', /invalid body/],
+  ])('%s → 400 naming it, nothing written', async (_case, headers, rawBody, message) => {
+    const token = await stack.token('parsercase');
+    const res = await stack.call('POST', '/api/business', { token, rawBody, headers });
+    expect({ status: res.status, error: res.body.error }).toEqual({ status: 400, error: expect.stringMatching(message) });
+    expect(await getContainer().businesses.get('parsercase')).toBeNull();
+  });
+
+  test('a body with no Content-Type at all → 400 naming it (fetch would add text/plain: a bare request)', async () => {
+    const token = await stack.token('notype');
+    const body = JSON.stringify({ name: 'No Type', url: 'notype.example' });
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${stack.api.url}/api/business`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => { text += chunk; });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect({ status: answer.status, error: JSON.parse(answer.text).error }).toEqual({ status: 400, error: 'a body needs Content-Type: application/json' });
+    expect(await getContainer().businesses.get('notype')).toBeNull();
+  });
+
+  test('the media type is case-insensitive, with parameters, and +json types are JSON', async () => {
+    for (const [org, type] of [['casetype', 'Application/JSON; charset=UTF-8'], ['plusjson', 'application/vnd.api+json']]) {
+      const res = await stack.call('POST', '/api/business', { token: await stack.token(org), rawBody: JSON.stringify({ name: org, url: `${org}.example` }), headers: { 'Content-Type': type } });
+      expect({ type, status: res.status }).toEqual({ type, status: 201 });
+    }
   });
 
   test('a missing body → 400', async () => {

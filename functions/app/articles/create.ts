@@ -36,6 +36,8 @@ export interface CreateArticlesOptions {
   existing?: ArticleRecord[];
   /** What the articles are written from, when the caller loaded it for several entities (`loadArticleSite`). */
   site?: ArticleSite;
+  /** Question titles the gate turned down earlier the same day: not asked again. */
+  turnedDown?: readonly string[];
 }
 
 export interface CreatedArticle {
@@ -87,7 +89,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
   const product = productId ? snapshot.products.find((p) => p.productId === productId) ?? null : null;
   const publishedDate = publishedDateOf(options.backdateTo ?? null, now);
   if (entity && !product) return { articles: [], rejected: [], existing, modelUsage: null, shortfall: `${entity.name} is no longer in the store's catalogue: no article is written for it` };
-  const asked = new Set(existing.filter((a) => a.product_id === productId).map((a) => a.question_key ?? a.title));
+  const asked = new Set([...existing.filter((a) => a.product_id === productId).map((a) => a.question_key ?? a.title), ...(options.turnedDown ?? [])]);
   const questions = entityQuestions(catalogue, productId, { businessName: business.name, industry, sources })
     .filter((q) => !asked.has(q.key) && !asked.has(q.title));
   const published: PublishedFingerprint[] = existing.map(recordFingerprint);

@@ -136,22 +136,39 @@ async function createMissingArticles(container: Container, batch: ArticleBatch) 
 async function createEntityArticles(
   container: Container, batch: ArticleBatch, entity: PlannedEntity, site: () => Promise<ArticleSite>, articles: ArticleRecord[], model: ArticleModel | null,
 ) {
+  const key = artifactKeys.articleOutcome(batch.org_slug, batch.run_date, entity.product_id ?? 'business');
+  // What an earlier delivery of this item recorded (at least once, D196): its turn-downs are
+  // not asked again (a paid call each with a model), and its spend stays counted.
+  const before = await container.artifacts.get<ArticleOutcome>(key);
   const existing = articles.filter((a) => a.run_date === batch.run_date && a.product_id === entity.product_id).length;
   const missing = Math.max(0, entity.count - existing);
   const created = missing
-    ? await createArticles(container, batch.org_slug, { productId: entity.product_id, count: missing, runDate: batch.run_date, existing: articles, model, site: await site() })
+    ? await createArticles(container, batch.org_slug, {
+      productId: entity.product_id, count: missing, runDate: batch.run_date, existing: articles, model, site: await site(),
+      turnedDown: before?.rejected.map((r) => r.title),
+    })
     : { articles: [], rejected: [], shortfall: null, modelUsage: null };
   const outcome: ArticleOutcome = {
     product_id: entity.product_id, planned: entity.count, published: existing + created.articles.length,
-    rejected: created.rejected, shortfall_reason: created.shortfall, model: created.modelUsage,
+    rejected: [...(before?.rejected ?? []), ...created.rejected],
+    // A repeat that found nothing missing keeps the first delivery's reason.
+    shortfall_reason: missing ? created.shortfall : before?.shortfall_reason ?? null,
+    model: summedUsage(before?.model ?? null, created.modelUsage),
   };
-  // A retry that found nothing missing keeps the first attempt's reasons (or records the
-  // outcome the first attempt could not, when it stopped after writing its articles).
-  const key = artifactKeys.articleOutcome(batch.org_slug, batch.run_date, entity.product_id ?? 'business');
-  if (missing || !(await container.artifacts.get<ArticleOutcome>(key))) await container.artifacts.put(key, outcome);
+  // A repeat that found nothing missing rewrites nothing (or records the outcome an earlier
+  // delivery could not, when it stopped after writing its articles).
+  if (missing || !before) await container.artifacts.put(key, outcome);
   return {
     created: created.articles.map((a) => a.record),
     summary: { product_id: entity.product_id, planned: entity.count, already: existing, created: created.articles.length, rejected: created.rejected.length, shortfall: created.shortfall },
+  };
+}
+
+function summedUsage(a: ArticleModelUsage | null, b: ArticleModelUsage | null): ArticleModelUsage | null {
+  if (!a || !b) return a ?? b;
+  return {
+    ...b, calls: a.calls + b.calls, cost_units: a.cost_units + b.cost_units,
+    dropped_sentences: a.dropped_sentences + b.dropped_sentences, fallbacks: a.fallbacks + b.fallbacks,
   };
 }
 
