@@ -32,6 +32,12 @@ export interface EndpointOptions<B extends $ZodType, Q extends $ZodType, P exten
   errorShape?: ErrorShape;
   /** The success (2xx) body's contract: a body that breaks it is a server fault (500), never sent. */
   response?: $ZodType;
+  /**
+   * The body the handler itself validates (`parseBody`) after the organization check, so a
+   * token for another organization is refused before its body is judged; published as the
+   * route's body.
+   */
+  bodyCheckedByHandler?: $ZodType;
 }
 
 export interface ApiRequest<B = unknown, Q = unknown, P = unknown, A extends AuthContext = AuthContext> {
@@ -124,7 +130,7 @@ export function endpoint<R extends RouteResolver, B extends $ZodType = $ZodType<
     });
   // What the route accepts and answers, for the published contract (functions/http/openapi.ts).
   Object.defineProperty(handler, 'contract', {
-    value: { body: options.body, query: options.query, path: options.path, response: options.response, errorShape } satisfies EndpointContract,
+    value: { body: options.body ?? options.bodyCheckedByHandler, query: options.query, path: options.path, response: options.response, errorShape } satisfies EndpointContract,
   });
   return handler as unknown as ApiHandler;
 }

@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
 import type { AuthClass, RouteDef } from '../routes';
 import type { EndpointContract } from './endpoint';
-import { errorBody } from './error-response';
+import { errorBody, type ErrorShape } from './error-response';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -36,15 +36,32 @@ const ERRORS: Array<{ status: number; when: string; example: string; applies: (r
   { status: 504, when: 'a workflow step timed out', example: 'the step timed out', applies: (r) => Boolean(r.startsWorkflow || r.readsWorkflow) },
 ];
 
-const jsonSchemaOf = (schema: $ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-};
+/**
+ * A zod schema's JSON Schema (input side: a plain z.object lets unlisted properties through,
+ * and so does its JSON form then). Schemas named with zod metadata (`z.meta({ id })`) come out
+ * of zod under `$defs`; they are moved into `components` (one entry per name, the same
+ * wherever used) and referenced from there, so a client generator gets one type per name.
+ */
+type SchemaOf = (schema: $ZodType) => JsonSchema;
+function componentsCollector(components: Record<string, JsonSchema>): SchemaOf {
+  const repointed = <T>(value: T): T => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  return (schema) => {
+    const { $schema: _dialect, $defs, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) {
+      // zod names a def itself only to break a cycle: such a schema wants a name of its own.
+      if (id.startsWith('__schema')) throw new Error(`a recursive schema needs a name (z.meta({ id })): ${JSON.stringify(def).slice(0, 120)}`);
+      const body = repointed(def);
+      if (components[id] && JSON.stringify(components[id]) !== JSON.stringify(body)) throw new Error(`two different schemas are named ${id}`);
+      components[id] = body;
+    }
+    return repointed(rest);
+  };
+}
 
 /** Path or query parameters from an object schema's properties. */
-function parameters(schema: $ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
+function parameters(schemaOf: SchemaOf, schema: $ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
   if (!schema) return [];
-  const json = jsonSchemaOf(schema, 'input');
+  const json = schemaOf(schema);
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => ({
@@ -60,41 +77,46 @@ const tagOf = (path: string): string => {
   return first === 'api' ? (second ?? 'api') : first;
 };
 
+const errorResponseName = (shape: ErrorShape | undefined, status: number) => `${shape === 'detail' ? 'ErrorDetail' : 'Error'}${status}`;
+
+/** The shared error responses: every status of ERRORS in both shapes, with what it means and an example. */
+function errorResponses(): Record<string, JsonSchema> {
+  return Object.fromEntries((['status', 'detail'] as const).flatMap((shape) => ERRORS.map((error) => [errorResponseName(shape, error.status), {
+    description: error.when,
+    content: { 'application/json': { schema: { $ref: shape === 'detail' ? '#/components/schemas/ErrorDetail' : '#/components/schemas/Error' }, example: errorBody(shape, error.example) } },
+  }])));
+}
+
 export function buildOpenApi(routes: readonly RouteDef[], contractFor: (route: RouteDef) => EndpointContract | null, info: { title: string; version: string }): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const named: Record<string, JsonSchema> = {};
+  const schemaOf = componentsCollector(named);
   for (const route of routes) {
     const contract = contractFor(route);
-    const declared = parameters(contract?.path, 'path');
+    const declared = parameters(schemaOf, contract?.path, 'path');
     // Every `{name}` of the path is a parameter, validated or not.
     const pathParams = pathParameterNames(route.path).map((name) => declared.find((p) => p.name === name) ?? { name, in: 'path', required: true, schema: { type: 'string' } });
     const success = contract?.response
-      // Input side: a plain z.object lets unlisted properties through, and so does its JSON form then.
-      ? { description: 'success', content: { 'application/json': { schema: jsonSchemaOf(contract.response, 'input') } } }
+      ? { description: 'success', content: { 'application/json': { schema: schemaOf(contract.response) } } }
       : { description: 'success', content: { 'application/json': { schema: { type: 'object' } } } };
     // Any 2xx (200, 201 for a creation); a route that starts a workflow answers 202 (D20), or
     // 200 when the work finished in time (D149).
     const responses: Record<string, JsonSchema> = { '2XX': success };
     if (route.startsWorkflow) {
-      // Written here, not http/workflow-http.ts runningResponse: that is the D20 routes' 202, but
-      // POST /api/onboarding/generate-all answers its own (`{status:'started', execution_id}`, D12).
-      responses['202'] = {
-        description: 'accepted: the work runs as a workflow (D20); poll the status URL',
-        content: { 'application/json': { schema: { type: 'object', required: ['execution_id'], properties: { status: { type: 'string' }, execution_id: { type: 'string' }, status_url: { type: 'string' } } } } },
-      };
+      // A D20 route's answer includes its running form: that is its 202. A route whose answer
+      // is the start itself (POST /api/onboarding/generate-all, D12) answers 202 with that.
+      const answersRunning = JSON.stringify(success).includes('"#/components/schemas/WorkflowRunning"');
+      responses['202'] = answersRunning ? { $ref: '#/components/responses/WorkflowRunning' } : { ...success, description: 'accepted: the work runs as a workflow' };
     }
-    for (const error of ERRORS.filter((e) => e.applies(route))) {
-      responses[String(error.status)] = {
-        description: error.when,
-        content: { 'application/json': { schema: { $ref: contract?.errorShape === 'detail' ? '#/components/schemas/ErrorDetail' : '#/components/schemas/Error' }, example: errorBody(contract?.errorShape, error.example) } },
-      };
-    }
+    // Each error status is one shared response per error shape (components.responses).
+    for (const error of ERRORS.filter((e) => e.applies(route))) responses[String(error.status)] = { $ref: `#/components/responses/${errorResponseName(contract?.errorShape, error.status)}` };
     const operation: JsonSchema = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`,
       summary: route.summary,
       tags: [tagOf(route.path)],
       ...(route.auth === 'PUBLIC' ? { security: [] } : { security: [{ [SECURITY[route.auth].name]: [] }] }),
-      parameters: [...pathParams, ...parameters(contract?.query, 'query')],
-      ...(contract?.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(contract.body, 'input') } } } } : {}),
+      parameters: [...pathParams, ...parameters(schemaOf, contract?.query, 'query')],
+      ...(contract?.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(contract.body) } } } } : {}),
       responses,
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
@@ -105,15 +127,21 @@ export function buildOpenApi(routes: readonly RouteDef[], contractFor: (route: R
     paths,
     components: {
       securitySchemes: Object.fromEntries(Object.values(SECURITY).map(({ name, scheme }) => [name, scheme])),
+      responses: {
+        WorkflowRunning: { description: 'accepted: the work runs as a workflow (D20); poll the status URL', content: { 'application/json': { schema: { $ref: '#/components/schemas/WorkflowRunning' } } } },
+        ...errorResponses(),
+      },
       schemas: {
+        // `{status:'error', error}` everywhere; POST /api/competitor-research answers its own
+        // failures as `{success:false, error}` (D15). Two whole shapes, so a generated client gets a union.
         Error: {
-          type: 'object',
-          required: ['error'],
-          properties: { status: { const: 'error' }, success: { const: false }, error: { type: 'string', description: 'what is wrong, naming the field or setting' } },
-          // `{status:'error', error}` everywhere; POST /api/competitor-research answers its own failures as `{success:false, error}` (D15).
-          anyOf: [{ required: ['status'] }, { required: ['success'] }],
+          anyOf: [
+            { type: 'object', required: ['status', 'error'], properties: { status: { const: 'error' }, error: { type: 'string', description: 'what is wrong, naming the field or setting' } } },
+            { type: 'object', required: ['success', 'error'], properties: { success: { const: false }, error: { type: 'string', description: 'what is wrong' } } },
+          ],
         },
         ErrorDetail: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
+        ...Object.fromEntries(Object.entries(named).sort(([a], [b]) => a.localeCompare(b))),
       },
     },
   };

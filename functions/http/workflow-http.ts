@@ -15,7 +15,7 @@ export const runningResponse = z.object({
   status: z.literal('running'),
   execution_id: z.string(),
   status_url: z.string().check(z.describe('GET it for the result: 202 while running, then the operation\'s answer (also the Location header)')),
-});
+}).check(z.meta({ id: 'WorkflowRunning' }));
 
 /**
  * The success contract of a route answering a workflow's outcome (a POST that waits, or its

@@ -10,7 +10,12 @@ import { createRouteMatcher } from '../../functions/local/runtime/route-matcher'
 import { OPENAPI_FILE } from '../../functions/local/runtime/openapi-document';
 import { ROUTES } from '../../functions/routes';
 
-type Document = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
+type Response = { $ref?: string; content?: Record<string, { schema: unknown }> };
+type Document = { paths: Record<string, Record<string, { responses: Record<string, Response> }>>; components: { schemas: Record<string, unknown>; responses: Record<string, Response> } };
+
+/** A response, or the shared one it refers to (`#/components/responses/<name>`). */
+const resolved = (doc: Document, response: Response): Response =>
+  response.$ref ? doc.components.responses[response.$ref.replace('#/components/responses/', '')] : response;
 
 let document: Document | null = null;
 const ajv = new Ajv2020({ strict: false, allErrors: false });
@@ -25,7 +30,7 @@ function validatorFor(method: string, routePath: string, status: number): Valida
   if (!key) return null;
   const id = `${method} ${routePath} ${key}`;
   if (!compiled.has(id)) {
-    const schema = responses[key].content?.['application/json']?.schema;
+    const schema = resolved(document, responses[key]).content?.['application/json']?.schema;
     compiled.set(id, schema ? ajv.compile({ ...(schema as object), components: document.components }) : null);
   }
   return compiled.get(id);

@@ -25,7 +25,9 @@ function deliveryFromEnv(options: Omit<LocalStackOptions, 'env'>): Omit<LocalSta
   if (!mode) return options;
   if (mode !== 'twice' && mode !== 'fail-after') throw new Error(`TEST_TASK_DELIVERY is twice or fail-after, not ${JSON.stringify(mode)}`);
   const delivery = mode === 'twice' ? { twice: true } : { failAfter: 'every-task' as const };
-  return { ...options, workflows: { ...options.workflows, delivery: { ...options.workflows?.delivery, ...delivery } } };
+  // Every task retried once: without the states' retry intervals, or a suite's timeouts would measure them.
+  const retry = mode === 'fail-after' ? { retryWithoutDelay: true } : {};
+  return { ...options, workflows: { ...options.workflows, ...retry, delivery: { ...options.workflows?.delivery, ...delivery } } };
 }
 
 export async function startTestStack(env: Record<string, string | undefined> = {}, given: Omit<LocalStackOptions, 'env'> = {}): Promise<TestStack> {

@@ -39,7 +39,7 @@ const visit = z.object({
   via: z.enum(['ai_site_host', 'proxy', 'store_domain'] as const satisfies readonly VisitVia[]),
   visit_class: z.literal('ai').check(z.describe('search-engine visits are counted in search_engines, never listed')),
   verified: z.nullable(z.boolean()).check(z.describe('true: from an address its vendor publishes; false: a claim from elsewhere (listed only with verified=false, never counted); null: the vendor publishes no addresses, or they could not be fetched')),
-});
+}).check(z.meta({ id: 'Visit' }));
 
 export const visitsResponse = z.object({
   business_id: z.string(),

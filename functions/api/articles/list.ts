@@ -12,7 +12,7 @@ const article = z.object({
   published_date: z.string().check(z.describe('YYYY-MM-DD')),
   faq_category: z.enum(['business_article', 'product_article'] as const satisfies readonly ArticleRecord['faq_category'][]),
   product_id: nullableString.check(z.describe('product slug; null for a business article')),
-});
+}).check(z.meta({ id: 'Article' }));
 
 export const handler = endpoint('GET /api/articles/{business_id}', { authenticator: jwtAuth,
   path: z.object({ business_id: orgSlug }),

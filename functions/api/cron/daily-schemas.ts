@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { nullableString, orgSlug } from '../../http/schemas';
 
-export const businessRequest = z.strictObject({ business_id: orgSlug });
+export const businessRequest = z.strictObject({ business_id: orgSlug }).check(z.meta({ id: 'BusinessRequest' }));
 
 const stringList = z.array(z.string());
 
@@ -15,7 +15,7 @@ export const startedResponse = z.object({
   execution_id: z.string(),
   status_url: z.string(),
   business_ids: z.nullable(stringList),
-});
+}).check(z.meta({ id: 'DailyRunStarted' }));
 
 export const entitiesQuery = z.object({
   cursor: z.optional(z.string().check(z.maxLength(2048))),
@@ -38,7 +38,14 @@ const stepState = z.object({
   result: z.nullable(z.record(z.string(), z.unknown())).check(z.describe('counts and ids for the dashboard (pages mapped, changed, scraped; products added; ...)')),
   execution_id: nullableString.check(z.describe('the execution that last ran it')),
   resumed_from: z.optional(z.string()).check(z.describe('settled by an execution that stopped, and kept by the one that resumed its day')),
-});
+}).check(z.meta({ id: 'DailyStep' }));
+
+/** One business's day in an execution (core/daily/run.ts `BusinessRun`). */
+const dailyRun = z.object({
+  org_slug: z.string(), run_date: z.string(), execution_id: z.string(), status: z.enum(['running', 'succeeded', 'partial', 'failed', 'skipped']), reason: nullableString,
+  started_at: z.string(), finished_at: nullableString, steps: z.record(z.string(), stepState), changed_urls: stringList,
+  resumed_from: z.optional(nullableString).check(z.describe('the stopped execution whose day this one resumed (D162)')),
+}).check(z.meta({ id: 'DailyRun' }));
 
 /**
  * GET /api/cron/trigger-all/{execution_id}: the execution (recorded by its tasks, else the
@@ -56,11 +63,7 @@ export const executionResponse = z.object({
   finished_at: nullableString,
   counts: z.optional(z.record(z.string(), z.number())).check(z.describe('businesses finished by this execution, by outcome (succeeded, partial, failed, skipped)')),
   businesses: z.object({
-    runs: z.array(z.object({
-      org_slug: z.string(), run_date: z.string(), execution_id: z.string(), status: z.enum(['running', 'succeeded', 'partial', 'failed', 'skipped']), reason: nullableString,
-      started_at: z.string(), finished_at: nullableString, steps: z.record(z.string(), stepState), changed_urls: stringList,
-      resumed_from: z.optional(nullableString).check(z.describe('the stopped execution whose day this one resumed (D162)')),
-    })),
+    runs: z.array(dailyRun),
     next_cursor: nullableString,
   }),
-});
+}).check(z.meta({ id: 'DailyExecution' }));

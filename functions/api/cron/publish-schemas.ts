@@ -16,7 +16,7 @@ const deployed = z.object({
   files_deployed: z.number().check(z.describe('files in the release (the generated parts included)')),
   deployed_at: z.string(),
   execution_id: z.string(),
-});
+}).check(z.meta({ id: 'SiteDeployment' }));
 
 /** update-all-timestamps: every stored part published again with today's `Last checked` (D112). */
 const refreshed = z.object({
@@ -27,7 +27,7 @@ const refreshed = z.object({
   files: z.number().check(z.describe('files in the release')),
   refreshed_at: z.string(),
   execution_id: z.string(),
-});
+}).check(z.meta({ id: 'TimestampRefresh' }));
 
 export const deploySiteResponse = workflowResponse(deployed);
 export const updateTimestampsResponse = workflowResponse(refreshed);

@@ -17,7 +17,7 @@ export const startCertificateResponse = z.object({
     reason: z.optional(z.string()),
   }).check(z.describe('the webmaster verification token: requested (token), not needed (verified), or skipped/failed with the reason')),
   ...executionId,
-});
+}).check(z.meta({ id: 'CertificateStart' }));
 
 /** complete-certificate: the certificate attached, and the Part 2 records (absent when they cannot be worked out). */
 export const completeCertificateResponse = z.object({
@@ -34,4 +34,4 @@ export const completeCertificateResponse = z.object({
   next_remove: z.optional(z.array(dnsRecord).check(z.describe('Part 2: the records the switch replaces'))),
   next_skipped: z.optional(z.array(z.object({ name: z.string(), reason: z.string() })).check(z.describe('Part 2: names left pointing where they do, with the reason'))),
   ...executionId,
-});
+}).check(z.meta({ id: 'CertificateCompletion' }));

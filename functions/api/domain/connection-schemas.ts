@@ -21,7 +21,7 @@ export const connectResponse = z.object({
   google_verification_status: z.nullable(googleVerificationStatus),
   webmaster_verification: text('what happens to the webmaster verification, in words'),
   ...executionId,
-});
+}).check(z.meta({ id: 'DomainConnection' }));
 
 /** POST /api/domain/disconnect-proxy/{org_id}: the records to remove and the original ones to put back. */
 export const disconnectRecordsResponse = z.object({
@@ -32,7 +32,7 @@ export const disconnectRecordsResponse = z.object({
   remove: z.array(dnsRecord).check(z.describe('the proxy\'s records to remove')),
   records: z.array(dnsRecord).check(z.describe('the original records to add back (captured when the connection started)')),
   note: z.string(),
-});
+}).check(z.meta({ id: 'DisconnectRecords' }));
 
 /** mark-disconnect-complete (domain-disconnect): the original records checked, the site back on the AI-site host. */
 export const disconnectResponse = z.object({
@@ -45,4 +45,4 @@ export const disconnectResponse = z.object({
   certificate_type: z.nullable(certificateType),
   certificate_not_after: nullableString,
   ...executionId,
-});
+}).check(z.meta({ id: 'DomainDisconnection' }));

@@ -26,7 +26,7 @@ export const dnsRecord = z.object({
   host: text('relative to the zone: @, www, _acme-challenge.www'),
   value: text('address, target name, TXT text or CAA `flags tag "value"`'),
   ttl: z.number(),
-});
+}).check(z.meta({ id: 'DnsRecord' }));
 
 /** D21: a record checked live. */
 export const recordCheck = z.object({
@@ -37,7 +37,7 @@ export const recordCheck = z.object({
   actual: z.array(z.string()).check(z.describe('what DNS answers')),
   found: z.boolean(),
   error: z.optional(text('a lookup failure other than "no such record" (timeout, SERVFAIL)')),
-});
+}).check(z.meta({ id: 'DnsRecordCheck' }));
 
 export const success = { status: z.literal('success'), org_slug: z.string() };
 export const executionId = { execution_id: text('the execution that ran the operation') };

@@ -27,7 +27,7 @@ const response = z.object({
   native_certificate_status: nullableText('the certificate manager\'s status of the native certificate (PENDING_VALIDATION, ISSUED, ...)'),
   google_verification_status: z.nullable(googleVerificationStatus),
   public_origin: nullableText('the origin the site names (https://<custom domain> once connected)'),
-});
+}).check(z.meta({ id: 'ProxyInfo' }));
 
 export const handler = endpoint('GET /api/domain/get-proxy/{org_id}', { authenticator: jwtAuth,
   path: z.object({ org_id: orgSlug }),

@@ -22,7 +22,7 @@ import { executionIdPath, toApiResult, waitBudget, workflowResponse } from '../.
  * organization's request is a 403 whatever its body).
  */
 export function domainPostHandler(route: RouteKey, workflow: DomainWorkflow, finished: z.ZodMiniType, body?: $ZodType) {
-  return endpoint(route, { authenticator: jwtAuth, path: z.object({ org_id: orgSlug }), response: workflowResponse(finished) }, async ({ path, headers, container, body: raw }) => {
+  return endpoint(route, { authenticator: jwtAuth, path: z.object({ org_id: orgSlug }), response: workflowResponse(finished), bodyCheckedByHandler: body }, async ({ path, headers, container, body: raw }) => {
     if (body) parseBody(body, raw);
     const started = await startDomainOperation(container, workflow, path.org_id);
     if ('refused' in started) return toApiResult(started.refused);

@@ -32,7 +32,7 @@ export const edgeRolloutResponse = workflowResponse(z.object({
   }),
   batches: z.number().check(z.describe('batches of 10 the distributions were moved in')),
   execution_id: z.string(),
-}));
+}).check(z.meta({ id: 'EdgeRollout' })));
 
 export function toApiResult(answer: EdgeRolloutAnswer, applied: string | null = null): ApiResult {
   const url = answer.body.status_url;

@@ -14,6 +14,9 @@ const listed = {
   favicon_url: z.string(),
 };
 
+/** A competitor as listed (GET /api/explore/competitors). */
+const competitor = z.object({ ...listed, source }).check(z.meta({ id: 'Competitor' }));
+
 /** POST /api/explore/add-competitor → 201. */
 export const addCompetitorResponse = z.object({
   status: z.literal('success'),
@@ -23,7 +26,7 @@ export const addCompetitorResponse = z.object({
 /** GET /api/explore/competitors: oldest first. */
 export const listCompetitorsResponse = z.object({
   status: z.literal('success'),
-  competitors: z.array(z.object({ ...listed, source })),
+  competitors: z.array(competitor),
   count: z.int().check(z.minimum(0)),
 });
 
@@ -38,5 +41,5 @@ export const competitorDetailResponse = z.object({
     products: z.array(z.string()).check(z.describe('product or service names found on the page; possibly empty')),
     target_market: z.string().check(z.describe('the audience the site says it serves; empty when it says none')),
     created_at: z.string(),
-  }),
+  }).check(z.meta({ id: 'CompetitorDetail' })),
 });

@@ -14,4 +14,4 @@ export const regenerateResponse = workflowResponse(z.object({
   skipped_reason: z.optional(z.string()).check(z.describe('why nothing new was saved (status skipped)')),
   pages_scraped: z.number().check(z.describe('pages of the given URL that were scraped (the evidence)')),
   execution_id: z.string(),
-}));
+}).check(z.meta({ id: 'PromptRegeneration' })));

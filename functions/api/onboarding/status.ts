@@ -19,7 +19,7 @@ const step = z.object({
   result: z.nullable(z.record(z.string(), z.unknown())).check(z.describe('what it produced (counts, ids)')),
   kept_from: nullableString.check(z.describe('the earlier run whose success was kept instead of redoing the step')),
   duration_ms: z.nullable(z.number()),
-});
+}).check(z.meta({ id: 'OnboardingStep' }));
 
 const response = z.object({
   org_slug: z.string(),
@@ -30,7 +30,7 @@ const response = z.object({
   heartbeat_at: nullableString,
   reason: nullableString.check(z.describe('why the run ended without finishing (abandoned)')),
   steps: z.array(step),
-});
+}).check(z.meta({ id: 'OnboardingStatus' }));
 
 export const handler = endpoint('GET /api/onboarding/status', { authenticator: jwtAuth, response }, async ({ auth, container }) => {
   return { body: { org_slug: auth.orgId, ...(await onboardingStatus(container, auth.orgId)) } };

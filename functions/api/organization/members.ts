@@ -14,7 +14,7 @@ const member = z.object({
   first_name: nullableString,
   last_name: nullableString,
   image_url: nullableString,
-});
+}).check(z.meta({ id: 'Member' }));
 
 /** The cached member list (app/organizations/members.ts MembersView). */
 const response = z.object({

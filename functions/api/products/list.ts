@@ -14,7 +14,7 @@ const product = z.object({
   citation_count: count,
   created_at: z.string(),
   updated_at: z.string(),
-});
+}).check(z.meta({ id: 'Product' }));
 
 export const handler = endpoint('GET /api/products/{business_id}', { authenticator: jwtAuth,
   path: z.object({ business_id: orgSlug }),

@@ -16,7 +16,7 @@ const trackedPrompt = z.object({
   source: z.enum(['search_api', 'generated'] as const satisfies readonly TrackedPrompt['source'][]),
   ...Object.fromEntries(PLATFORM_KEYS.map((k) => [k, z.nullable(z.boolean())])),
   last_tested_at: nullableString,
-});
+}).check(z.meta({ id: 'Prompt' }));
 
 export const handler = endpoint('GET /api/prompts/{business_id}', { authenticator: jwtAuth,
   path: z.object({ business_id: orgSlug }),

@@ -16,7 +16,7 @@ export const counts = z.record(z.string(), count);
 // ---------------------------------------------------------------------------------------
 
 /** 95% Wilson interval, percent, one decimal. */
-export const intervalSchema = z.object({ low: z.number(), high: z.number() }).check(z.describe('95% Wilson interval, percent 0-100, one decimal'));
+export const intervalSchema = z.object({ low: z.number(), high: z.number() }).check(z.describe('95% Wilson interval, percent 0-100, one decimal'), z.meta({ id: 'Interval' }));
 
 /** Trues over checks pooled over a calendar window. */
 export const rollingValueSchema = z.object({
@@ -24,13 +24,13 @@ export const rollingValueSchema = z.object({
   n: count,
   days: count,
   interval: intervalSchema,
-});
+}).check(z.meta({ id: 'RollingValue' }));
 
 export const changeSignal = z.object({
   delta: z.number().check(z.describe('today\'s raw percent minus the baseline\'s, one decimal')),
   baseline: z.nullable(z.object({ score: z.number(), n: count })),
   significant: z.boolean().check(z.describe('true only when the difference is beyond sampling noise (two-proportion z-test, 95%)')),
-});
+}).check(z.meta({ id: 'ChangeSignal' }));
 
 // ---------------------------------------------------------------------------------------
 // The daily report (report.ts VisibilityReport)
@@ -47,7 +47,7 @@ const platformReport = z.object({
   cost_units: z.number(),
   cost_unit: nullableString,
   mean_latency_ms: z.nullable(z.number()),
-});
+}).check(z.meta({ id: 'PlatformReport' }));
 
 export const shareOfVoiceRow = z.object({
   name: z.string(),
@@ -55,7 +55,7 @@ export const shareOfVoiceRow = z.object({
   mentions: count,
   share: z.nullable(z.number()),
   first_position_count: count,
-});
+}).check(z.meta({ id: 'ShareOfVoiceRow' }));
 
 export const funnelCounts = z.object({ cited: count, mentioned: count, recommended: count });
 
@@ -73,7 +73,7 @@ const productReport = z.object({
     by_platform: z.partialRecord(platformKey, funnelCounts),
     competitors_instead: counts,
   })),
-});
+}).check(z.meta({ id: 'ProductReport' }));
 
 const citationKindCounts = z.object({ store: count, ai_site: count, competitor: count, other: count });
 const citationTally = z.object({
@@ -83,7 +83,7 @@ const citationTally = z.object({
 });
 
 /** Cited URLs (counted), with the retrieved ones beside them (never counted; absent on older reports). */
-export const reportCitations = z.extend(citationTally, { retrieved: z.optional(citationTally) });
+export const reportCitations = z.extend(citationTally, { retrieved: z.optional(citationTally) }).check(z.meta({ id: 'ReportCitations' }));
 
 export const factMismatch = z.object({
   platform: platformKey,
@@ -94,7 +94,7 @@ export const factMismatch = z.object({
   stated: z.string(),
   catalogue: nullableString,
   excerpt: z.string(),
-});
+}).check(z.meta({ id: 'FactMismatch' }));
 
 export const visibilityReportSchema = z.object({
   org_slug: z.string(),
@@ -116,4 +116,4 @@ export const visibilityReportSchema = z.object({
   citations: reportCitations,
   fact_mismatches: z.array(factMismatch),
   mentioned_prompts: count,
-});
+}).check(z.meta({ id: 'VisibilityReport' }));

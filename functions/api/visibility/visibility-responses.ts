@@ -35,7 +35,7 @@ const historyEntrySchema = z.object({
   rolling_7: z.optional(z.nullable(rollingValueSchema)),
   rolling_28: z.optional(z.nullable(rollingValueSchema)),
   change: z.optional(changeSignal),
-});
+}).check(z.meta({ id: 'ScoreHistoryEntry' }));
 
 // ---------------------------------------------------------------------------------------
 // The per-product funnel (product-funnel.ts ProductFunnel, D170)
@@ -80,15 +80,15 @@ export const visibilityResponse = z.object({
     share_of_voice: z.array(shareOfVoiceRow),
     fact_mismatches: z.array(factMismatch),
     citations: reportCitations,
-  })).check(z.describe('the newest daily report of the last 28 days; null when there is none')),
+  }).check(z.meta({ id: 'LatestReport' }))).check(z.describe('the newest daily report of the last 28 days; null when there is none')),
   product_visibility: z.optional(z.object({
     rolling_7: z.nullable(rollingValueSchema),
     rolling_28: z.nullable(rollingValueSchema),
     days: z.array(z.object({ date: z.string(), n: count, trues: count, citations: count })),
   })).check(z.describe('with product_id only: the product\'s visibility pooled from the daily reports (D117)')),
-  funnel: z.optional(z.extend(funnelSchema, { drop_out_rule: z.string() }))
+  funnel: z.optional(z.extend(funnelSchema, { drop_out_rule: z.string() }).check(z.meta({ id: 'ProductFunnel' })))
     .check(z.describe('with product_id only: the product\'s AI funnel over from..to (default the last 28 days, D170)')),
-});
+}).check(z.meta({ id: 'VisibilityOverview' }));
 
 const visibilityCheck = z.object({
   org_slug: z.string(),
@@ -123,7 +123,7 @@ const visibilityCheck = z.object({
   matcher_agrees: z.nullable(z.boolean()),
   judge_error: nullableString,
   checked_at: z.string(),
-});
+}).check(z.meta({ id: 'VisibilityCheck' }));
 
 /** GET /api/visibility/{business_id}/checks?date=&platform= */
 export const visibilityChecksResponse = z.object({
@@ -142,6 +142,6 @@ export const visibilityProductsResponse = z.object({
   sort: z.enum(FUNNEL_SORTS),
   drop_out_rule: z.string(),
   total: count.check(z.describe('products of the business')),
-  products: z.array(z.extend(funnelSchema, { name: z.string() })),
+  products: z.array(z.extend(funnelSchema, { name: z.string() }).check(z.meta({ id: 'ProductFunnelRow' }))),
   next_cursor: nullableString,
 });
