@@ -19,6 +19,13 @@ export interface AppSettings {
   aiSiteDomain: string;
   /** ACM certificate (us-east-1) for `*.{aiSiteDomain}`; without it the AI-site distribution uses its cloudfront.net name. */
   aiSiteCertificateArn?: string;
+  /**
+   * The Route 53 hosted zone that holds `aiSiteDomain` (its id; `aiSiteHostedZoneName`, the
+   * zone's own name, defaults to aiSiteDomain): the app then creates the `*.{aiSiteDomain}` alias
+   * records (A and AAAA) to the AI-site distribution. Needs the certificate.
+   */
+  aiSiteHostedZoneId?: string;
+  aiSiteHostedZoneName?: string;
   /** The Lambda@Edge router's version ARN (output of the edge stack, deployed first). */
   edgeFunctionVersionArn?: string;
   /**
@@ -74,6 +81,8 @@ export function settingsFromContext(node: Node): AppSettings {
   const settings: AppSettings = {
     aiSiteDomain: str(node, 'aiSiteDomain') ?? DEFAULT_SETTINGS.aiSiteDomain,
     aiSiteCertificateArn: str(node, 'aiSiteCertificateArn'),
+    aiSiteHostedZoneId: str(node, 'aiSiteHostedZoneId'),
+    aiSiteHostedZoneName: str(node, 'aiSiteHostedZoneName'),
     edgeFunctionVersionArn: str(node, 'edgeFunctionVersionArn'),
     siteResolverVersionArn: str(node, 'siteResolverVersionArn'),
     jwtJwksUrl: str(node, 'jwtJwksUrl'),
@@ -85,6 +94,13 @@ export function settingsFromContext(node: Node): AppSettings {
     apiThrottleBurst: num(node, 'apiThrottleBurst', DEFAULT_SETTINGS.apiThrottleBurst),
     providers: providerSettingsFromContext(node),
   };
+  if (settings.aiSiteHostedZoneId && !settings.aiSiteCertificateArn) {
+    throw new Error(`context ${CONTEXT_PREFIX}aiSiteHostedZoneId needs ${CONTEXT_PREFIX}aiSiteCertificateArn: the distribution answers *.${settings.aiSiteDomain} only with its certificate`);
+  }
+  const zoneName = settings.aiSiteHostedZoneName ?? settings.aiSiteDomain;
+  if (settings.aiSiteHostedZoneId && settings.aiSiteDomain !== zoneName && !settings.aiSiteDomain.endsWith(`.${zoneName}`)) {
+    throw new Error(`context ${CONTEXT_PREFIX}aiSiteHostedZoneName ${zoneName} does not hold ${settings.aiSiteDomain}`);
+  }
   // The functions' own reader checks the values (a bad number fails synth, not every cold start).
   try {
     loadConfig(commonEnvironment(settings, 'table'));

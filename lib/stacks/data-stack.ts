@@ -11,6 +11,8 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as route53 from 'aws-cdk-lib/aws-route53';
+import * as route53Targets from 'aws-cdk-lib/aws-route53-targets';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../../functions/adapters/dynamodb/table-schema';
@@ -130,6 +132,7 @@ export class DataStack extends Stack {
       logFilePrefix: 'cloudfront/site/',
     });
     if (settings.siteResolverVersionArn) this.grantManifestReads();
+    if (settings.aiSiteHostedZoneId) this.aliasAiSites(settings.aiSiteHostedZoneId, settings.aiSiteHostedZoneName ?? settings.aiSiteDomain, settings.aiSiteDomain);
 
     // Every request reaches S3 only through the router, which maps it to a file key of one site's
     // release (a directory URL to its index.html) or answers 404 itself: S3 is never asked for a listing.
@@ -162,6 +165,15 @@ export class DataStack extends Stack {
    * that check), and NoSuchKey is how the resolver tells a release of the prefix layout (D179).
    * The role must exist before this policy (the edge stack is deployed first).
    */
+  /** `*.{aiSiteDomain}` (A and AAAA) aliased to the AI-site distribution, in the zone the settings name. */
+  private aliasAiSites(hostedZoneId: string, zoneName: string, aiSiteDomain: string): void {
+    const zone = route53.HostedZone.fromHostedZoneAttributes(this, 'AiSiteZone', { hostedZoneId, zoneName });
+    const target = route53.RecordTarget.fromAlias(new route53Targets.CloudFrontTarget(this.siteDistribution));
+    const recordName = `*.${aiSiteDomain}`;
+    new route53.ARecord(this, 'AiSiteAlias', { zone, recordName, target, comment: 'every AI site, {slug}.{aiSiteDomain}' });
+    new route53.AaaaRecord(this, 'AiSiteAliasIpv6', { zone, recordName, target, comment: 'every AI site, {slug}.{aiSiteDomain}' });
+  }
+
   private grantManifestReads(): void {
     const resolver = new iam.ArnPrincipal(Stack.of(this).formatArn({ service: 'iam', region: '', resource: 'role', resourceName: SITE_RESOLVER_ROLE_NAME }));
     this.siteBucket.addToResourcePolicy(new iam.PolicyStatement({

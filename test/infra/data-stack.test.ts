@@ -102,6 +102,38 @@ describe('data stack: AI-site files', () => {
   });
 });
 
+describe('data stack: the AI sites\' DNS in Route 53 (issue 37)', () => {
+  const CERTIFICATE = 'arn:aws:acm:us-east-1:111111111111:certificate/00000000-0000-0000-0000-000000000000';
+
+  test('with a hosted zone id, *.{aiSiteDomain} is aliased (A and AAAA) to the AI-site distribution', () => {
+    const { stacks } = buildTestService({
+      context: {
+        'ai-visibility:aiSiteDomain': 'ai.test.example',
+        'ai-visibility:aiSiteCertificateArn': CERTIFICATE,
+        'ai-visibility:aiSiteHostedZoneId': 'Z0123456789ABCDEFGHIJ',
+        'ai-visibility:aiSiteHostedZoneName': 'test.example',
+      },
+    });
+    const records = Object.values(Template.fromStack(stacks.data).findResources('AWS::Route53::RecordSet')).map((r) => r.Properties);
+    expect(records.map((r) => [r.Type, r.Name, r.HostedZoneId]).sort()).toEqual([
+      ['A', '*.ai.test.example.', 'Z0123456789ABCDEFGHIJ'],
+      ['AAAA', '*.ai.test.example.', 'Z0123456789ABCDEFGHIJ'],
+    ]);
+    for (const r of records) {
+      // CloudFront's fixed alias zone, and the distribution's own domain name.
+      expect(r.AliasTarget).toEqual({ HostedZoneId: expect.anything(), DNSName: { 'Fn::GetAtt': [expect.stringMatching(/^SiteDistribution/), 'DomainName'] } });
+    }
+  });
+
+  test('no hosted zone id: no record (the DNS is the operator\'s); a zone without the certificate, or not holding the domain, fails synth', () => {
+    expect(template.findResources('AWS::Route53::RecordSet')).toEqual({});
+    expect(() => buildTestService({ context: { 'ai-visibility:aiSiteHostedZoneId': 'Z0123456789ABCDEFGHIJ' } })).toThrow(/aiSiteHostedZoneId needs .*aiSiteCertificateArn/);
+    expect(() => buildTestService({
+      context: { 'ai-visibility:aiSiteDomain': 'ai.test.example', 'ai-visibility:aiSiteCertificateArn': CERTIFICATE, 'ai-visibility:aiSiteHostedZoneId': 'Z0123456789ABCDEFGHIJ', 'ai-visibility:aiSiteHostedZoneName': 'other.example' },
+    })).toThrow(/other.example does not hold ai.test.example/);
+  });
+});
+
 describe('data stack: AI-site releases at the edge', () => {
   test('a KeyValueStore and a JS 2.0 CloudFront Function pick the release per host on viewer-request', () => {
     template.resourceCountIs('AWS::CloudFront::KeyValueStore', 1);
