@@ -18,7 +18,7 @@ export const artifactKeys = {
   /** 2a: what one planned entity published that day, and why the rest was not (D35). */
   articleOutcomes: (slug: string, runDate: string) => `article-outcomes/${slug}/${runDate}`,
   articleOutcome: (slug: string, runDate: string, entity: string) => `article-outcomes/${slug}/${runDate}/${entity}`,
-  /** What articles quote from a release (app/articles/article-site.ts), parsed once and kept by release id. */
+  /** What articles quote from a release (app/articles/materials.ts), parsed once and kept by release id. */
   articleSources: (slug: string) => `article-sources/${slug}`,
   /** What the live release says, page by page (core/site/digests.ts), and the release it describes. */
   siteDigests: (slug: string) => `site-digests/${slug}`,

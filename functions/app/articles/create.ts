@@ -19,7 +19,7 @@ import { articleSlug, takenSlugs } from '../../core/articles/slugs';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { aiSiteOrigin, type Container } from '../../container';
 import { saveSitePart } from '../site';
-import { loadArticleSite, type ArticleSite } from './article-site';
+import { loadArticleSite, type ArticleSite } from './materials';
 import { countMetric } from '../../metrics';
 
 export interface CreateArticlesOptions {

@@ -19,7 +19,7 @@ import { MS_PER_DAY } from '../../core/visibility/score';
 import { publishChangedSiteParts, publishSiteParts, type CatalogArtifact } from '../site';
 import type { ArticleModel, ArticleModelUsage } from '../../core/articles/compose';
 import { createArticles, type RejectedQuestion } from './create';
-import { loadArticleSite, prepareArticleSources, type ArticleSite } from './article-site';
+import { loadArticleSite, prepareArticleSources, type ArticleSite } from './materials';
 import type { ArticleRecord } from '../../core/articles/record';
 import { articleQuotaOf } from './quota';
 

@@ -27,7 +27,7 @@ import { createLogger } from '../../logger';
 import { connectedAnalysis, domainError, finishTransition, guardedOperation, loadDomainContext, operationRefusal, overtaken, republishUnder, type DomainOperationResult } from './context';
 import { nativeCertificateOf, nativeValidationRecords } from './native-certificate';
 import { DOMAIN_CONNECT_WORKFLOW } from './operation-run';
-import { resubmitSitemap, submitIndexNow } from '../site';
+import { publishedDigests, resubmitSitemap, submitIndexNow } from '../site';
 import type { SearchNotifyEngines } from '../../engines/search-notify';
 
 export interface ConnectDeps {
@@ -138,11 +138,11 @@ export async function runConnectDomain(container: Container, deps: ConnectDeps, 
  * skipped with the reason).
  */
 export async function runDomainSubmissions(container: Container, engines: SearchNotifyEngines, orgSlug: string): Promise<Record<string, unknown>> {
-  const current = await container.siteStore.readCurrent(orgSlug);
-  // The pages and AI files (not robots.txt, the key files or sitemap parts).
-  const aiPaths = (current?.files ?? []).map((f) => f.path)
-    .filter((path) => path.endsWith('.html') || path.endsWith('.md') || path === '/data.json' || path === '/llms.txt' || path.startsWith('/llms/'));
   const site = await container.aiSites.get(orgSlug);
+  // The pages and AI files (not robots.txt, the key files or sitemap parts), from the live
+  // release's stored digests: one artifact, not the release (65,000 files at 20,000 products).
+  const aiPaths = Object.keys(await publishedDigests(container, orgSlug, site)).sort()
+    .filter((path) => path.endsWith('.html') || path.endsWith('.md') || path === '/data.json' || path === '/llms.txt' || path.startsWith('/llms/'));
   const indexNow = await submitIndexNow(container, { orgSlug, aiPaths }, engines, site);
   const sitemap = await resubmitSitemap(container, orgSlug, engines.webmaster, site);
   log.info('search engines notified after the domain switch', { org_slug: orgSlug, urls: indexNow.urls_submitted, sitemap: sitemap.status });

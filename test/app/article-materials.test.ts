@@ -31,8 +31,8 @@ function setup() {
     businesses: { get: async () => ({ id: 'biz', orgSlug: 'o', name: 'Harbor Coffee', url: 'https://harbor.example', domain: 'harbor.example', faviconUrl: null, createdAt: '', updatedAt: '' }) },
   } as unknown as Container;
   const freshInstance = () => {
-    let mod!: typeof import('../../functions/app/articles/article-site');
-    jest.isolateModules(() => { mod = require('../../functions/app/articles/article-site'); });
+    let mod!: typeof import('../../functions/app/articles/materials');
+    jest.isolateModules(() => { mod = require('../../functions/app/articles/materials'); });
     return mod;
   };
   return { container, siteStore, artifacts, freshInstance, reads: () => releaseReads };
