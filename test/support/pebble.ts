@@ -50,6 +50,8 @@ export interface PebbleServer {
   setTxt(host: string, value: string): Promise<void>;
   /** Removes every TXT value at `host`. */
   clearTxt(host: string): Promise<void>;
+  /** Points `host` at `target` with a CNAME (the delegation a user adds once for DNS-01). */
+  setCname(host: string, target: string): Promise<void>;
   /** What the two processes wrote, for failure messages. */
   output(): string;
   stop(): Promise<void>;
@@ -117,6 +119,7 @@ export async function startPebble(): Promise<PebbleServer> {
       dnsServer: `127.0.0.1:${dnsPort}`,
       setTxt: (host, value) => manage('/set-txt', { host: fqdn(host), value }),
       clearTxt: (host) => manage('/clear-txt', { host: fqdn(host) }),
+      setCname: (host, target) => manage('/set-cname', { host: fqdn(host), target: fqdn(target) }),
       output: () => out,
       stop,
     };
