@@ -21,7 +21,7 @@ const releaseFiles = (version: string): SiteFile[] => [
 
 /** A container of the real local stores; `loaded()` isolates the article module as a fresh task instance would. */
 function setup() {
-  const root = mkdtempSync(join(tmpdir(), 'article-site-'));
+  const root = mkdtempSync(join(tmpdir(), 'article-materials-'));
   const siteStore = createFsSiteStore(join(root, 'sites'), { now: () => new Date() });
   const artifacts = createFsArtifactStore(join(root, 'artifacts'));
   let releaseReads = 0;

@@ -46,9 +46,13 @@ interface ParsedRelease {
 const parsedReleases = new Map<string, { parsed: Promise<ParsedRelease>; paths: number }>();
 const PARSED_PATHS_KEPT = 100_000;
 
-async function parsedRelease(container: Container, orgSlug: string): Promise<ParsedRelease> {
+async function liveParsedRelease(container: Container, orgSlug: string): Promise<ParsedRelease> {
   const pinned = await container.siteStore.currentReleaseId(orgSlug);
   if (!pinned) throw new ValidationError(`the AI site of ${orgSlug} is not deployed yet: articles are written from its content`);
+  return parsedRelease(container, orgSlug, pinned);
+}
+
+async function parsedRelease(container: Container, orgSlug: string, pinned: string): Promise<ParsedRelease> {
   const key = `${orgSlug}@${pinned}`;
   const cached = parsedReleases.get(key);
   if (cached) return cached.parsed;
@@ -89,7 +93,8 @@ async function parseRelease(container: Container, orgSlug: string, releaseId: st
 
 /** Parses the live release's sources once for the article items about to run (they read the stored result); nothing to parse before the first deploy. */
 export async function prepareArticleSources(container: Container, orgSlug: string): Promise<void> {
-  if (await container.siteStore.currentReleaseId(orgSlug)) await parsedRelease(container, orgSlug);
+  const pinned = await container.siteStore.currentReleaseId(orgSlug);
+  if (pinned) await parsedRelease(container, orgSlug, pinned);
 }
 
 export async function loadArticleSite(container: Container, orgSlug: string): Promise<ArticleSite> {
@@ -97,7 +102,7 @@ export async function loadArticleSite(container: Container, orgSlug: string): Pr
   const [snapshot, narrative, { paths, sources }] = await Promise.all([
     loadSnapshot(container, orgSlug, business),
     container.artifacts.get<SiteNarrative>(artifactKeys.narrative(orgSlug)),
-    parsedRelease(container, orgSlug),
+    liveParsedRelease(container, orgSlug),
   ]);
   return {
     business, snapshot, paths, sources,
