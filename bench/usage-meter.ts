@@ -18,8 +18,8 @@
  * billing rules, not bills.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { withAiFallbackCopies } from '../functions/core/site/release';
-import { manifestOf, objectsToUpload } from '../functions/core/site/release-manifest';
+import { aiFallbackCopyPaths } from '../functions/core/site/release';
+import { addToManifest, emptyManifest, manifestOf, objectsToUpload } from '../functions/core/site/release-manifest';
 import type { Container } from '../functions/container';
 
 type TaskHandler = (payload: unknown) => Promise<unknown>;
@@ -118,14 +118,37 @@ export function startUsageMeter(taskNames: readonly string[], loadHandler: (fn: 
       const publish = site.publish.bind(site);
       const unmeteredReadCurrent = site.readCurrent.bind(site);
       site.publish = async (orgSlug, files) => {
-        counts.objects.releaseFilesWritten += files.length;
-        counts.objects.releaseObjectsWrittenOnS3 += withAiFallbackCopies(files).length;
         // The manifest layout's uploads: the objects the current release does not hold, and the manifest.
         const previous = await unmeteredReadCurrent(orgSlug);
         const held = new Set(Object.values(manifestOf(previous?.files ?? []).files));
-        counts.objects.releaseObjectsWrittenOnS3Manifest += objectsToUpload(manifestOf(files), held).length + 1;
-        counts.objects.releaseBytesWritten += files.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
-        return publish(orgSlug, files);
+        const next = emptyManifest();
+        const paths: string[] = [];
+        // Counted as the publish reads them: the stream stays a stream.
+        async function* metered() {
+          for await (const file of files) {
+            paths.push(file.path);
+            addToManifest(next, file);
+            counts.objects.releaseBytesWritten += Buffer.byteLength(file.content);
+            yield file;
+          }
+        }
+        const release = await publish(orgSlug, metered());
+        counts.objects.releaseFilesWritten += paths.length;
+        counts.objects.releaseObjectsWrittenOnS3 += paths.length + aiFallbackCopyPaths(paths).length;
+        counts.objects.releaseObjectsWrittenOnS3Manifest += objectsToUpload(next, held).length + 1;
+        return release;
+      };
+      // A release read file by file: one read per file.
+      const openRelease = site.openRelease.bind(site);
+      site.openRelease = async (orgSlug, releaseId) => {
+        const reader = await openRelease(orgSlug, releaseId);
+        return reader && {
+          read: (path: string) => {
+            counts.objects.reads++;
+            counts.readsByKind.release = (counts.readsByKind.release ?? 0) + 1;
+            return reader.read(path);
+          },
+        };
       };
       // A release is read file by file after one listing (the S3 store's readRelease).
       const countRelease = (release: { files: unknown[] } | null) => {

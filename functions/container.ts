@@ -149,7 +149,7 @@ function createSiteStore(config: Config, clock: Clock): SiteStore {
   const missing = async (): Promise<never> => {
     throw new ProviderNotConfiguredError('AI-site storage is not configured (SITES_BUCKET on AWS, SITES_DIR locally)');
   };
-  return { publish: missing, readCurrent: missing, currentReleaseId: missing, readRelease: missing, listReleases: missing, rollback: missing };
+  return { publish: missing, openRelease: missing, readCurrent: missing, currentReleaseId: missing, readRelease: missing, listReleases: missing, rollback: missing };
 }
 
 /** Configs whose secrets have been read (container.ready()), or that have none to read. */

@@ -6,6 +6,7 @@ import type { Business, Product, TrackedPrompt, VisibilityHistory, AiSiteList, A
 import type { OnboardingRun, RunStatus, StepId, StepState } from './core/onboarding/steps';
 import type { DistributionRoute } from './core/proxy/types';
 import type { SiteFile } from './core/site/types';
+import type { ReleaseFiles } from './core/site/release';
 import type { HistoryEntry } from './core/visibility/score';
 import type { VisibilityCheck, VisibilitySample } from './core/visibility/checks';
 import type { VisibilityReport } from './core/visibility/report';
@@ -279,8 +280,21 @@ export interface PublishedRelease {
  * Where AI-site files live (S3 on AWS, DATA_DIR locally). A publish is atomic: readers
  * see the previous release or the new one, never a mix; recent releases stay for rollback.
  */
+/** One release's files read one at a time (a publish compares its pages with the live ones, D204). */
+export interface ReleaseReader {
+  /** The file's text at `path` in this release, or null when the release has none. */
+  read(path: string): Promise<string | null>;
+}
+
 export interface SiteStore {
-  publish(orgSlug: string, files: SiteFile[]): Promise<PublishedRelease>;
+  /**
+   * Writes the files as a new release and makes it current. A stream is written as it is read
+   * (D204): nothing is current until every file is written, and a failure leaves the previous
+   * release current.
+   */
+  publish(orgSlug: string, files: ReleaseFiles): Promise<PublishedRelease>;
+  /** One release, to read file by file; null for an unknown (or pruned) release. */
+  openRelease(orgSlug: string, releaseId: string): Promise<ReleaseReader | null>;
   /**
    * The current release's files (paths and contents), all from one release: the current id is
    * pinned once and that release read (`readRelease`). Null when the site has no release.

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CloudFrontKeyValueStoreClient, DescribeKeyValueStoreCommand, PutKeyCommand } from '@aws-sdk/client-cloudfront-keyvaluestore';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createFsSiteStore } from '../../functions/adapters/local/fs-site-store';
@@ -225,6 +225,14 @@ function inMemoryBucket(now: () => Date = () => new Date()) {
     objects.set(input.Key, { text: String(input.Body), at: now() });
     return {};
   });
+  s3.on(CopyObjectCommand).callsFake(async (input) => {
+    await latency();
+    const [sourceBucket, ...key] = String(input.CopySource).split('/');
+    const source = objects.get(key.map(decodeURIComponent).join('/'));
+    if (sourceBucket !== input.Bucket || source === undefined) throw noSuchKey();
+    objects.set(input.Key, { text: source.text, at: now() });
+    return {};
+  });
   s3.on(GetObjectCommand).callsFake(async (input) => {
     await latency();
     const object = objects.get(input.Key);
@@ -346,9 +354,61 @@ describe('S3 site store, manifest layout: a publish writes only what changed (D1
     expect((await store.readCurrent('shop'))!.releaseId).toBe(legacy.releaseId);
   });
 
-  test('refuses a path that could leave the site, writing nothing', async () => {
+  test('refuses a path that could leave the site: no manifest, no pointer; an object streamed before it is garbage', async () => {
     await expect(store.publish('shop', [file('/llms.txt', 'x'), file('/../escape.txt', 'x')])).rejects.toThrow(/invalid segment/);
-    expect(puts()).toEqual([]);
+    expect(puts().filter((k) => !k.includes('/objects/'))).toEqual([]);
+    expect(await store.listReleases('shop')).toEqual([]);
+    // Named by no manifest: the next publish after the grace collects it (the test above).
+    expect(puts().every((k) => k.startsWith('sites/shop/objects/'))).toBe(true);
+  });
+
+  test('a streamed publish: files read one at a time, uploaded at most `uploadConcurrency` at once, read back by path (D204)', async () => {
+    const streaming = createS3SiteStore({ bucket: 'b', s3: new S3Client({}), clock: harness.clock, layout: 'manifest', uploadConcurrency: 3 });
+    let yielded = 0;
+    let inFlightMax = 0;
+    s3.on(PutObjectCommand).callsFake(async (input) => {
+      const inFlight = yielded - s3.commandCalls(PutObjectCommand).filter((c) => c.args[0].input.Key!.includes('/objects/')).length + 1;
+      inFlightMax = Math.max(inFlightMax, inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      objects.set(input.Key!, { text: String(input.Body), at: harness.clock.now() });
+      return {};
+    });
+    async function* many() {
+      for (let i = 0; i < 40; i++) {
+        yielded++;
+        yield file(`/llms/p${i}.txt`, `product ${i}`);
+      }
+    }
+    const release = await streaming.publish('shop', many());
+    expect(release).toMatchObject({ fileCount: 40, bytes: expect.any(Number) });
+    expect(inFlightMax).toBeLessThanOrEqual(3);
+    const reader = await streaming.openRelease('shop', release.releaseId);
+    expect(await reader!.read('/llms/p7.txt')).toBe('product 7');
+    expect(await reader!.read('/llms/none.txt')).toBeNull();
+    expect(await streaming.openRelease('shop', '20200101T000000000Z-000000')).toBeNull();
+  });
+});
+
+describe('S3 site store, prefix layout: a streamed publish copies the D28 fallbacks inside the bucket', () => {
+  beforeEach(() => {
+    s3.reset();
+    inMemoryBucket();
+  });
+
+  test('root-level files get their /ai/ copy by CopyObject; a real /ai/ file is not overwritten', async () => {
+    const store = createS3SiteStore({ bucket: 'b', s3: new S3Client({}), clock });
+    async function* files() {
+      yield file('/llms/a+b.txt', 'A');
+      yield file('/best-mugs/index.html', 'MUGS');
+      yield file('/ai/best-mugs/index.html', 'AI MUGS');
+    }
+    const release = await store.publish('shop', files());
+    const copies = s3.commandCalls(CopyObjectCommand).map((c) => c.args[0].input.Key);
+    expect(copies).toEqual([`sites/shop/releases/${release.releaseId}/ai/llms/a+b.txt`]);
+    const reader = await store.openRelease('shop', release.releaseId);
+    expect(await reader!.read('/ai/llms/a+b.txt')).toBe('A');
+    expect(await reader!.read('/ai/best-mugs/index.html')).toBe('AI MUGS');
+    expect(pathsAndContents((await store.readCurrent('shop'))!.files)).toEqual([['/ai/best-mugs/index.html', 'AI MUGS'], ['/best-mugs/index.html', 'MUGS'], ['/llms/a+b.txt', 'A']]);
   });
 });
 

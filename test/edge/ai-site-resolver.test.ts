@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, DeleteObjectsCommand } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, DeleteObjectsCommand } from '@aws-sdk/client-s3';
 import type { CloudFrontRequestEvent, CloudFrontResultResponse } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createS3SiteStore } from '../../functions/adapters/aws/s3-site-store';
@@ -21,6 +21,11 @@ beforeEach(() => {
   objects.clear();
   s3.reset();
   s3.on(PutObjectCommand).callsFake(async (input) => { objects.set(input.Key, String(input.Body)); return {}; });
+  s3.on(CopyObjectCommand).callsFake(async (input) => {
+    const key = String(input.CopySource).split('/').slice(1).map(decodeURIComponent).join('/');
+    objects.set(input.Key, objects.get(key));
+    return {};
+  });
   s3.on(GetObjectCommand).callsFake(async (input) => {
     const text = objects.get(input.Key);
     if (text === undefined) throw Object.assign(new Error('no such key'), { name: 'NoSuchKey' });

@@ -13,7 +13,7 @@
  * Either layout reads both, so switching leaves earlier releases readable and restorable.
  */
 import {
-  DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, type S3Client,
+  CopyObjectCommand, DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, type S3Client,
 } from '@aws-sdk/client-s3';
 import {
   CloudFrontKeyValueStoreClient, DescribeKeyValueStoreCommand, PutKeyCommand,
@@ -24,14 +24,15 @@ import { NotFoundError } from '../../core/errors';
 import { getTextOrNull } from './s3-get';
 import { contentTypeOf } from '../../core/site/content-types';
 import {
-  isObjectId, manifestOf, objectsToUpload, parseManifest, unreferencedObjects, type ReleaseManifest, type SiteLayout,
+  addToManifest, emptyManifest, isObjectId, parseManifest, unreferencedObjects, type ReleaseManifest, type SiteLayout,
 } from '../../core/site/release-manifest';
 import {
-  assertUniquePaths, isReleaseId, newReleaseId, readPinnedRelease, releaseRelativePath, RELEASES_KEPT, releasesToPrune,
-  withAiFallbackCopies, withoutAiFallbackCopies,
+  aiFallbackCopyPaths, assertNewPath, isReleaseId, newReleaseId, readPinnedRelease, releaseRelativePath, RELEASES_KEPT, releasesToPrune,
+  withoutAiFallbackCopies, type ReleaseFiles,
 } from '../../core/site/release';
 import type { SiteFile } from '../../core/site/types';
-import type { Clock, SiteStore } from '../../ports';
+import type { Clock, ReleaseReader, SiteStore } from '../../ports';
+import { forEachBounded } from '../../core/util/for-each-bounded';
 
 export interface S3SiteStoreSettings {
   bucket: string;
@@ -50,13 +51,17 @@ const releasePrefix = (slug: string, id: string) => `${prefix(slug)}releases/${i
 const manifestKey = (slug: string, id: string) => `${prefix(slug)}releases/${id}.json`;
 const objectKey = (slug: string, id: string) => `${prefix(slug)}objects/${id}`;
 
+/** CopyObject's source: `bucket/key`, URL-encoded (a `+` in a key is not a space). */
+const copySource = (bucket: string, key: string) => `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
+
 /** HTML and text change daily at most; the edge may keep them for 5 minutes. */
 const cacheControl = (path: string) => (/\.(js|ico|png|svg)$/.test(path) ? 'public, max-age=3600' : 'public, max-age=300');
 
 export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
   const { bucket, s3, kvs, clock } = settings;
   const keep = settings.keep ?? RELEASES_KEPT;
-  const limit = pLimit(settings.uploadConcurrency ?? 16);
+  const uploadConcurrency = settings.uploadConcurrency ?? 16;
+  const limit = pLimit(uploadConcurrency);
 
   const listKeys = async (keyPrefix: string, delimiter?: string) => {
     const keys: string[] = [];
@@ -141,27 +146,59 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
     Bucket: bucket, Key: key, Body: file.content, ContentType: file.contentType || contentTypeOf(file.path), CacheControl: cacheControl(file.path),
   }));
 
-  /** Every file under the release's own prefix, with D28's fallback copies. */
-  const uploadPrefixRelease = async (slug: string, releaseId: string, siteFiles: SiteFile[]) => {
-    const files = withAiFallbackCopies(siteFiles);
-    const relativePaths = files.map((f) => releaseRelativePath(f.path));
-    await Promise.all(files.map((file, i) => limit(() => putObject(releasePrefix(slug, releaseId) + relativePaths[i], file))));
+  /** What one upload of a streamed release counts: its paths (each once) and bytes. */
+  const tally = () => ({ paths: new Set<string>(), bytes: 0 });
+
+  /**
+   * Every file under the release's own prefix as it streams, then D28's fallback copies, copied
+   * inside the bucket (only once every path is known can a file be told to need one).
+   */
+  const uploadPrefixRelease = async (slug: string, releaseId: string, files: ReleaseFiles) => {
+    const base = releasePrefix(slug, releaseId);
+    const written = tally();
+    await forEachBounded(files, uploadConcurrency, async (file) => {
+      assertNewPath(written.paths, file.path);
+      written.bytes += Buffer.byteLength(file.content);
+      await putObject(base + releaseRelativePath(file.path), file);
+    });
+    await forEachBounded(aiFallbackCopyPaths(written.paths), uploadConcurrency, ({ from, to }) => s3.send(new CopyObjectCommand({
+      Bucket: bucket, Key: base + releaseRelativePath(to), CopySource: copySource(bucket, base + releaseRelativePath(from)),
+    })));
+    return written;
   };
 
-  /** The objects the current release does not hold, then the manifest naming them all. */
-  const uploadManifestRelease = async (slug: string, releaseId: string, siteFiles: SiteFile[]) => {
-    for (const f of siteFiles) releaseRelativePath(f.path); // the same path rules as the prefix layout
-    const files = siteFiles.map((f) => ({ ...f, contentType: f.contentType || contentTypeOf(f.path) }));
-    const manifest = manifestOf(files);
+  /** The objects the current release does not hold, as the files stream, then the manifest naming them all. */
+  const uploadManifestRelease = async (slug: string, releaseId: string, files: ReleaseFiles) => {
     const current = await currentId(slug);
     const previous = current ? await readManifest(slug, current) : null;
     const held = new Set(previous ? Object.values(previous.files) : []);
-    const firstFileOf = new Map<string, SiteFile>();
-    for (const f of files) if (!firstFileOf.has(manifest.files[f.path]!)) firstFileOf.set(manifest.files[f.path]!, f);
-    await Promise.all(objectsToUpload(manifest, held).map((id) => limit(() => putObject(objectKey(slug, id), firstFileOf.get(id)!))));
+    const manifest = emptyManifest();
+    const written = tally();
+    await forEachBounded(files, uploadConcurrency, async (file) => {
+      releaseRelativePath(file.path); // the same path rules as the prefix layout
+      assertNewPath(written.paths, file.path);
+      written.bytes += Buffer.byteLength(file.content);
+      const typed = { ...file, contentType: file.contentType || contentTypeOf(file.path) };
+      const id = addToManifest(manifest, typed);
+      if (held.has(id)) return;
+      held.add(id); // two paths with the same bytes: one upload
+      await putObject(objectKey(slug, id), typed);
+    });
     await s3.send(new PutObjectCommand({
       Bucket: bucket, Key: manifestKey(slug, releaseId), Body: JSON.stringify(manifest), ContentType: 'application/json', CacheControl: 'public, max-age=31536000, immutable',
     }));
+    return written;
+  };
+
+  /** One release read file by file: through its manifest, or under its prefix. */
+  const openRelease = async (slug: string, releaseId: string): Promise<ReleaseReader | null> => {
+    if (!isReleaseId(releaseId)) return null;
+    const manifest = await readManifest(slug, releaseId);
+    if (manifest) {
+      return { read: async (path) => { const id = manifest.files[path]; return id ? getText(objectKey(slug, id)) : null; } };
+    }
+    if (!(await listReleases(slug)).includes(releaseId)) return null;
+    return { read: (path) => getText(releasePrefix(slug, releaseId) + releaseRelativePath(path)) };
   };
 
   /** Objects no kept manifest names, once the grace has passed (D179). */
@@ -173,11 +210,9 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
   };
 
   return {
-    async publish(slug, siteFiles) {
-      assertUniquePaths(siteFiles.map((f) => f.path));
+    async publish(slug, files) {
       const releaseId = newReleaseId(clock.now());
-      if (settings.layout === 'manifest') await uploadManifestRelease(slug, releaseId, siteFiles);
-      else await uploadPrefixRelease(slug, releaseId, siteFiles);
+      const written = settings.layout === 'manifest' ? await uploadManifestRelease(slug, releaseId, files) : await uploadPrefixRelease(slug, releaseId, files);
       await point(slug, releaseId);
       // The pointer is re-read: a concurrent publish may have moved it.
       const current = (await currentId(slug)) ?? releaseId;
@@ -187,9 +222,10 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
         await deleteKeys(layouts.get(old) === 'manifest' ? [manifestKey(slug, old)] : (await listKeys(releasePrefix(slug, old))).keys);
       }
       if (pruned.some((id) => layouts.get(id) === 'manifest')) await collectObjects(slug, [...layouts.keys()].filter((id) => !pruned.includes(id)));
-      const bytes = siteFiles.reduce((n, f) => n + Buffer.byteLength(f.content), 0);
-      return { releaseId, fileCount: siteFiles.length, bytes };
+      return { releaseId, fileCount: written.paths.size, bytes: written.bytes };
     },
+
+    openRelease,
 
     readCurrent: (slug) => readPinnedRelease(() => currentId(slug), (id) => readRelease(slug, id), slug),
 

@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { dirname, join, relative, sep } from 'node:path';
 import { NotFoundError } from '../../core/errors';
 import {
-  assertUniquePaths, isReleaseId, newReleaseId, readPinnedRelease, releaseRelativePath, RELEASES_KEPT, releasesToPrune,
+  assertNewPath, isReleaseId, newReleaseId, readPinnedRelease, releaseRelativePath, RELEASES_KEPT, releasesToPrune,
 } from '../../core/site/release';
 import type { SiteFile } from '../../core/site/types';
 import type { Clock, SiteStore } from '../../ports';
@@ -90,18 +90,20 @@ export function createFsSiteStore(root: string, clock: Clock, keep = RELEASES_KE
 
   return {
     async publish(slug, files) {
-      assertUniquePaths(files.map((f) => f.path));
-      const relativePaths = files.map((f) => releaseRelativePath(f.path));
       const releaseId = newReleaseId(clock.now());
       const staging = join(releasesDir(slug), `.staging-${releaseId}`);
+      const written = new Set<string>();
       let bytes = 0;
       try {
-        for (let i = 0; i < files.length; i++) {
-          const target = join(staging, relativePaths[i]);
+        for await (const file of files) {
+          assertNewPath(written, file.path);
+          const target = join(staging, releaseRelativePath(file.path));
           await mkdir(dirname(target), { recursive: true });
-          await writeFile(target, files[i].content);
-          bytes += Buffer.byteLength(files[i].content);
+          await writeFile(target, file.content);
+          bytes += Buffer.byteLength(file.content);
         }
+        // An empty release is still a release: its directory exists.
+        await mkdir(staging, { recursive: true });
         await rename(staging, join(releasesDir(slug), releaseId));
       } catch (err) {
         await rm(staging, { recursive: true, force: true });
@@ -113,7 +115,19 @@ export function createFsSiteStore(root: string, clock: Clock, keep = RELEASES_KE
       for (const old of releasesToPrune(await listReleases(slug), current, clock.now(), keep)) {
         await rm(join(releasesDir(slug), old), { recursive: true, force: true });
       }
-      return { releaseId, fileCount: files.length, bytes };
+      return { releaseId, fileCount: written.size, bytes };
+    },
+
+    async openRelease(slug, releaseId) {
+      if (!isReleaseId(releaseId)) return null;
+      const base = join(releasesDir(slug), releaseId);
+      if (!(await stat(base).catch(() => null))?.isDirectory()) return null;
+      return {
+        read: (path) => readFile(join(base, releaseRelativePath(path)), 'utf8').catch((err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
+          throw err;
+        }),
+      };
     },
 
     readCurrent: (slug) => readPinnedRelease(() => currentId(slug), (id) => readRelease(slug, id), slug),

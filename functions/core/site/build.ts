@@ -39,7 +39,7 @@ import { ValidationError } from '../errors';
 import { CONTENT_TYPES, oneLine } from './html';
 import { buildIndexPage } from './index-page';
 import { DEFAULT_LLMS_LIMITS, buildLlmsIndex, buildProductLlmsFiles, publishedBytes, relevanceOrder, storeAgentFileLinks, type LlmsLimits } from './llms';
-import { pageDatesOf, type PageDates } from './dates';
+import { pageDatesOf, type PageDate, type PageDates } from './dates';
 import {
   buildCollectionPage,
   buildFaqPage,
@@ -62,6 +62,7 @@ import { organizationProfile } from './organization';
 import { buildTrackingScript } from './tracking-script';
 import type { CatalogCollection, CatalogProduct, DeployMetadata, ScrapedPage, SiteFile, SiteNarrative, StoreSnapshot } from './types';
 import { withoutDeadRelatedLinks } from './related-links';
+import { asFacts, type FileFacts } from './file-facts';
 
 export { buildProductLlmsFiles } from './llms';
 export { refreshTimestamps } from './refresh';
@@ -277,7 +278,8 @@ export interface FinalizeOptions {
 }
 
 /** Files `finalizeSite` generates; copies of them among the content files are replaced. */
-function isGenerated(path: string): boolean {
+/** Paths `finalizeSite` writes itself: a content file at one is dropped (its page date is read, for the AI home). */
+export function isGenerated(path: string): boolean {
   return (
     path === SITE_PATHS.sitemap ||
     path === SITE_PATHS.robots ||
@@ -308,8 +310,19 @@ export function finalizeSite(contentFiles: readonly SiteFile[], metadata: Deploy
   // A related article that left (its product did, D150) is no longer linked from any page.
   const content = withoutDeadRelatedLinks([...byPath.values()]);
   // The AI home keeps its date while its content is unchanged (D112), like every page.
-  const index = buildIndexPage(content, metadata, pageDatesOf(previousGenerated)[SITE_PATHS.aiHome]);
-  const sitemap = buildSitemap([...content, ...index], metadata, options.sitemapLimits);
+  return [...content, ...generatedSiteFiles(content, metadata, pageDatesOf(previousGenerated)[SITE_PATHS.aiHome], options)];
+}
+
+/**
+ * What `finalizeSite` adds to the content: the AI home (dated by `previousAiHome`, the last
+ * release's), the sitemap(s), robots.txt and the favicon, from the content's files or facts.
+ */
+export function generatedSiteFiles(
+  content: ReadonlyArray<SiteFile | FileFacts>, metadata: DeployMetadata, previousAiHome: PageDate | undefined, options: FinalizeOptions = {},
+): SiteFile[] {
+  const facts = asFacts(content);
+  const index = buildIndexPage(facts, metadata, previousAiHome);
+  const sitemap = buildSitemap([...facts, ...index], metadata, options.sitemapLimits);
   const robots = buildRobotsTxt(metadata, options.storeRobotsTxt);
-  return [...content, ...index, ...sitemap, robots, buildFavicon(metadata.businessName)];
+  return [...index, ...sitemap, robots, buildFavicon(metadata.businessName)];
 }

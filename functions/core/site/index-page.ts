@@ -3,28 +3,17 @@
  * Built at publish time from the full file list, so it links to every page, including AI
  * articles written by other steps. Labels are read back from the files themselves.
  */
-import { CONTENT_TYPES, decodeHtmlEntities, escapeHtml, isoSeconds, linkList, oneLine, renderPage, utcYear } from './html';
+import { CONTENT_TYPES, escapeHtml, isoSeconds, linkList, oneLine, renderPage, utcYear } from './html';
 import { datedContent, neutralTitleYear, type PageDate } from './dates';
 import { PUBLIC_ORIGIN_TOKEN, SITE_PATHS, aiHref, hrefForFile, resolvePublicOrigin } from './paths';
 import { SCHEMA_CONTEXT } from './structured-data';
 import type { DeployMetadata, SiteFile } from './types';
-
-function htmlHeading(content: string): string | null {
-  const match = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(content) ?? /<title>([\s\S]*?)<\/title>/i.exec(content);
-  if (!match) return null;
-  return oneLine(decodeHtmlEntities((match[1] as string).replace(/<[^>]*>/g, ''))) || null;
-}
-
-function markdownHeading(content: string): string | null {
-  const match = /^#\s+(.+)$/m.exec(content);
-  return match ? oneLine(match[1] as string) : null;
-}
+import { asFacts, type FileFacts } from './file-facts';
 
 /** The `> summary` line of llms.txt, when there is one. */
-function llmsSummary(files: readonly SiteFile[]): string | null {
-  const llms = files.find((f) => f.path === SITE_PATHS.llmsTxt);
-  const match = llms ? /^>\s*(.+)$/m.exec(llms.content) : null;
-  return match ? oneLine(match[1] as string) : null;
+function llmsSummary(files: readonly FileFacts[]): string | null {
+  const summary = files.find((f) => f.path === SITE_PATHS.llmsTxt)?.summary;
+  return summary ? oneLine(summary) : null;
 }
 
 interface Item {
@@ -40,7 +29,8 @@ function byLabel(a: Item, b: Item): number {
  * `/index.html` and `/ai/index.html`, identical. Canonical: `/ai/` on the public origin (its
  * own content, D113). Dated by its content (D112): `previous` is the last release's AI home.
  */
-export function buildIndexPage(files: readonly SiteFile[], metadata: DeployMetadata, previous?: PageDate): SiteFile[] {
+export function buildIndexPage(items: ReadonlyArray<SiteFile | FileFacts>, metadata: DeployMetadata, previous?: PageDate): SiteFile[] {
+  const files = asFacts(items);
   const paths = new Set(files.map((f) => f.path));
   const products: Item[] = [];
   const collections: Item[] = [];
@@ -52,19 +42,19 @@ export function buildIndexPage(files: readonly SiteFile[], metadata: DeployMetad
     const { path } = file;
     let match: RegExpExecArray | null;
     if ((match = /^\/ai\/products\/([^/]+)\/index\.html$/.exec(path))) {
-      products.push({ href: hrefForFile(path), label: htmlHeading(file.content) ?? (match[1] as string) });
+      products.push({ href: hrefForFile(path), label: file.heading ?? (match[1] as string) });
     } else if ((match = /^\/ai\/collections\/([^/]+)\/index\.html$/.exec(path))) {
-      collections.push({ href: hrefForFile(path), label: htmlHeading(file.content) ?? (match[1] as string) });
+      collections.push({ href: hrefForFile(path), label: file.heading ?? (match[1] as string) });
     } else if ((match = /^\/ai\/([^/]+)\/index\.html$/.exec(path))) {
       if (match[1] === 'questions') continue;
-      questions.push({ href: hrefForFile(path), label: htmlHeading(file.content) ?? (match[1] as string) });
+      questions.push({ href: hrefForFile(path), label: file.heading ?? (match[1] as string) });
     } else if ((match = /^\/([^/]+(?:\/[^/]+)*)\/index\.html$/.exec(path)) && !path.startsWith('/ai/')) {
       if (paths.has(`/ai${path}`)) continue; // shadowed on the customer domain
-      articles.push({ href: hrefForFile(path), label: htmlHeading(file.content) ?? (match[1] as string) });
+      articles.push({ href: hrefForFile(path), label: file.heading ?? (match[1] as string) });
     } else if ((match = /^\/pages\/([^/]+)\.md$/.exec(path))) {
-      pages.push({ href: aiHref(path), label: markdownHeading(file.content) ?? (match[1] as string) });
+      pages.push({ href: aiHref(path), label: file.heading ?? (match[1] as string) });
     } else if ((match = /^\/llms\/([^/]+)\.txt$/.exec(path))) {
-      productFacts.push({ href: aiHref(path), label: markdownHeading(file.content) ?? (match[1] as string) });
+      productFacts.push({ href: aiHref(path), label: file.heading ?? (match[1] as string) });
     }
   }
   const section = (title: string, items: Item[]) =>

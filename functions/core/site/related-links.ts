@@ -11,30 +11,36 @@ import type { SiteFile } from './types';
 const RELATED = /(<section>\n<h2>Related articles<\/h2>\n<ul>\n)([\s\S]*?)(\n<\/ul>\n<\/section>\n?)/;
 const ITEM_HREF = /^<li><a href="([^"]+)">/;
 
-/** The URL paths the release answers: each file's, and `/ai/<x>/` for a root-level `/<x>/` (D28). */
-function servedPaths(files: readonly SiteFile[]): Set<string> {
+/** The URL paths a release of these file paths answers: each file's, and `/ai/<x>/` for a root-level `/<x>/` (D28). */
+export function servedPaths(paths: Iterable<string>): Set<string> {
   const served = new Set<string>();
-  for (const file of files) {
-    const path = urlPathOfFile(file.path);
+  for (const filePath of paths) {
+    const path = urlPathOfFile(filePath);
     served.add(path);
     if (!path.startsWith('/ai/')) served.add(`/ai${path}`);
   }
   return served;
 }
 
+/** One page without its links to paths the release does not serve (`served`: `servedPaths`). */
+export function withoutDeadRelatedLinksIn(file: SiteFile, served: ReadonlySet<string>): SiteFile {
+  const match = file.path.endsWith('.html') ? RELATED.exec(file.content) : null;
+  if (!match) return file;
+  const items = (match[2] as string).split('\n');
+  const live = items.filter((item) => {
+    const href = ITEM_HREF.exec(item)?.[1];
+    return !href || !href.startsWith('/') || served.has(href);
+  });
+  if (live.length === items.length) return file;
+  const section = live.length ? `${match[1]}${live.join('\n')}${match[3]}` : '';
+  return { ...file, content: file.content.replace(match[0], section) };
+}
+
 export function withoutDeadRelatedLinks(files: readonly SiteFile[]): SiteFile[] {
   let served: Set<string> | null = null;
   return files.map((file) => {
-    const match = file.path.endsWith('.html') ? RELATED.exec(file.content) : null;
-    if (!match) return file;
-    served ??= servedPaths(files);
-    const items = (match[2] as string).split('\n');
-    const live = items.filter((item) => {
-      const href = ITEM_HREF.exec(item)?.[1];
-      return !href || !href.startsWith('/') || served!.has(href);
-    });
-    if (live.length === items.length) return file;
-    const section = live.length ? `${match[1]}${live.join('\n')}${match[3]}` : '';
-    return { ...file, content: file.content.replace(match[0], section) };
+    if (!file.path.endsWith('.html') || !RELATED.test(file.content)) return file;
+    served ??= servedPaths(files.map((f) => f.path));
+    return withoutDeadRelatedLinksIn(file, served);
   });
 }

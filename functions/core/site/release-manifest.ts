@@ -36,13 +36,19 @@ function objectIdOf(file: { content: string; contentType: string }): string {
   return createHash('sha256').update(file.contentType).update('\0').update(file.content).digest('hex');
 }
 
+export const emptyManifest = (): ReleaseManifest => ({ version: MANIFEST_VERSION, files: {}, types: {} });
+
+/** Names one file in a manifest being built (a publish streams its files): the id of its object. */
+export function addToManifest(manifest: ReleaseManifest, file: { path: string; content: string; contentType: string }): string {
+  const id = objectIdOf(file);
+  manifest.files[file.path] = id;
+  manifest.types[id] = file.contentType;
+  return id;
+}
+
 export function manifestOf(files: ReadonlyArray<{ path: string; content: string; contentType: string }>): ReleaseManifest {
-  const manifest: ReleaseManifest = { version: MANIFEST_VERSION, files: {}, types: {} };
-  for (const file of files) {
-    const id = objectIdOf(file);
-    manifest.files[file.path] = id;
-    manifest.types[id] = file.contentType;
-  }
+  const manifest = emptyManifest();
+  for (const file of files) addToManifest(manifest, file);
   return manifest;
 }
 

@@ -1,6 +1,7 @@
 /** Release naming and file-path safety, shared by every SiteStore adapter. */
 import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../errors';
+import type { SiteFile } from './types';
 
 /** Sortable by time, unique across concurrent publishes: `20261121T220900123Z-a1b2c3`. */
 export function newReleaseId(now: Date): string {
@@ -83,10 +84,28 @@ export function releaseRelativePath(path: string): string {
 
 export function assertUniquePaths(paths: string[]): void {
   const seen = new Set<string>();
-  for (const p of paths) {
-    if (seen.has(p)) throw new ValidationError(`duplicate file path in deploy: ${p}`);
-    seen.add(p);
-  }
+  for (const p of paths) assertNewPath(seen, p);
+}
+
+/** For a publish that streams its files: `path` must not repeat one already written. */
+export function assertNewPath(seen: Set<string>, path: string): void {
+  if (seen.has(path)) throw new ValidationError(`duplicate file path in deploy: ${path}`);
+  seen.add(path);
+}
+
+/**
+ * The files a publish is given: an array, or a stream that yields them one at a time (a
+ * 65,000-file release is never all in memory, D204).
+ */
+export type ReleaseFiles = Iterable<SiteFile> | AsyncIterable<SiteFile>;
+
+/**
+ * The `/ai/<path>` copies D28 needs on a static host (`withAiFallbackCopies`), for a publish
+ * that streamed its files: every root-level path with no `/ai/` file of its own.
+ */
+export function aiFallbackCopyPaths(paths: Iterable<string>): Array<{ from: string; to: string }> {
+  const all = new Set(paths);
+  return [...all].filter((p) => !p.startsWith('/ai/') && !all.has(`/ai${p}`)).map((from) => ({ from, to: `/ai${from}` }));
 }
 
 /**

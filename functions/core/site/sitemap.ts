@@ -16,9 +16,10 @@
  * also resolve on the customer domain.
  */
 import { SITEMAP_MAX_BYTES, SITEMAP_MAX_URLS } from '../constants';
-import { CONTENT_TYPES, decodeHtmlEntities, isoSeconds } from './html';
+import { CONTENT_TYPES, isoSeconds } from './html';
 import { SITE_PATHS, absoluteUrl, aiHref, urlPathOfFile } from './paths';
 import type { DeployMetadata, SiteFile, SitemapImage } from './types';
+import { asFacts, type FileFacts } from './file-facts';
 
 export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 /** sitemaps.org: `<loc>` must be less than 2,048 characters. */
@@ -71,19 +72,12 @@ export function sitemapLoc(url: string): string | null {
   return loc.length <= MAX_LOC_LENGTH ? loc : null;
 }
 
-const MODIFIED_TIME = /<meta\s+property="article:modified_time"\s+content="([^"]+)"/i;
-
 /**
  * An AI page's lastmod: its `article:modified_time`, which moves only with its content (D112).
  * Files that carry no date (text files) get no lastmod: a deploy time would claim a change.
  */
-function fileLastmod(file: SiteFile): string | undefined {
-  const match = MODIFIED_TIME.exec(file.content);
-  return w3cLastmod(match ? decodeHtmlEntities(match[1] as string) : undefined);
-}
-
 /** The URL path (routed form) under which an AI file is listed, or null when it is not listed. */
-export function sitemapPathOfFile(file: SiteFile, paths: ReadonlySet<string>): string | null {
+export function sitemapPathOfFile(file: { path: string }, paths: ReadonlySet<string>): string | null {
   const { path } = file;
   if (path === SITE_PATHS.llmsTxt) return path;
   if (/^\/llms\/(?:catalog\/)?[^/]+\.txt$/.test(path)) return path;
@@ -96,7 +90,8 @@ export function sitemapPathOfFile(file: SiteFile, paths: ReadonlySet<string>): s
 }
 
 /** Every entry of the unified sitemap, deduplicated, store URLs first. */
-export function collectSitemapEntries(files: readonly SiteFile[], metadata: DeployMetadata): SitemapEntry[] {
+export function collectSitemapEntries(items: ReadonlyArray<SiteFile | FileFacts>, metadata: DeployMetadata): SitemapEntry[] {
+  const files = asFacts(items);
   const entries: SitemapEntry[] = [];
   const seen = new Set<string>();
   const add = (url: string, lastmod: string | undefined, images?: readonly SitemapImage[]) => {
@@ -113,9 +108,9 @@ export function collectSitemapEntries(files: readonly SiteFile[], metadata: Depl
   const paths = new Set(files.map((f) => f.path));
   const ai = files
     .map((file) => ({ file, urlPath: sitemapPathOfFile(file, paths) }))
-    .filter((x): x is { file: SiteFile; urlPath: string } => x.urlPath !== null)
+    .filter((x): x is { file: FileFacts; urlPath: string } => x.urlPath !== null)
     .sort((a, b) => sortKey(a.urlPath).localeCompare(sortKey(b.urlPath)));
-  for (const { file, urlPath } of ai) add(absoluteUrl(metadata.publicOrigin, urlPath), fileLastmod(file));
+  for (const { file, urlPath } of ai) add(absoluteUrl(metadata.publicOrigin, urlPath), w3cLastmod(file.modified));
   return entries;
 }
 
@@ -158,7 +153,7 @@ function latest(lastmods: Array<string | undefined>, fallback: string): string {
  * file. `limits` exists for tests; production uses the sitemaps.org limits.
  */
 export function buildSitemap(
-  files: readonly SiteFile[],
+  files: ReadonlyArray<SiteFile | FileFacts>,
   metadata: DeployMetadata,
   limits: SitemapLimits = DEFAULT_LIMITS,
 ): SiteFile[] {
