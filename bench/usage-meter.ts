@@ -143,6 +143,10 @@ export function startUsageMeter(taskNames: readonly string[], loadHandler: (fn: 
       site.openRelease = async (orgSlug, releaseId) => {
         const reader = await openRelease(orgSlug, releaseId);
         return reader && {
+          paths: () => {
+            counts.objects.lists++;
+            return reader.paths();
+          },
           read: (path: string) => {
             counts.objects.reads++;
             counts.readsByKind.release = (counts.readsByKind.release ?? 0) + 1;

@@ -282,6 +282,8 @@ export interface PublishedRelease {
  */
 /** One release's files read one at a time (a publish compares its pages with the live ones, D204). */
 export interface ReleaseReader {
+  /** Every path the release serves (on a static host, D28's `/ai/` copies too). */
+  paths(): Promise<string[]>;
   /** The file's text at `path` in this release, or null when the release has none. */
   read(path: string): Promise<string | null>;
 }

@@ -13,6 +13,9 @@ export const artifactKeys = {
   /** Generated site files, one artifact per producing step (2a main, 3b product llms, ...). */
   siteParts: (slug: string) => `site-parts/${slug}`,
   sitePart: (slug: string, part: string) => `site-parts/${slug}/${part}`,
+  /** A big part's files, a few MB at a time, by content hash (app/site/part-store.ts); outside `site-parts/` so its listing names parts only. */
+  sitePartChunks: (slug: string, part: string) => `site-part-chunks/${slug}/${part}`,
+  sitePartChunk: (slug: string, part: string, hash: string) => `site-part-chunks/${slug}/${part}/${hash}`,
   /** 2a: the day's article plan (entities and counts), written once per business and day. */
   articlePlan: (slug: string, runDate: string) => `article-plans/${slug}/${runDate}`,
   /** 2a: what one planned entity published that day, and why the rest was not (D35). */

@@ -55,6 +55,27 @@ describe('local site store', () => {
   test('an unknown site has no current release', async () => {
     expect(await store.readCurrent('ghost')).toBeNull();
   });
+
+  test('a streamed publish is written as it is read; a release is read back file by file (D204)', async () => {
+    async function* files() {
+      yield file('/llms.txt', 'streamed');
+      yield file('/ai/products/a/index.html', '<p>a</p>');
+    }
+    const release = await store.publish('streamed', files());
+    expect(release.fileCount).toBe(2);
+    const reader = await store.openRelease('streamed', release.releaseId);
+    expect((await reader!.paths()).sort()).toEqual(['/ai/products/a/index.html', '/llms.txt']);
+    expect(await reader!.read('/llms.txt')).toBe('streamed');
+    expect(await reader!.read('/none.txt')).toBeNull();
+    expect(await store.openRelease('streamed', 'nope')).toBeNull();
+    async function* broken() {
+      yield file('/llms.txt', 'half');
+      throw new Error('the source failed');
+    }
+    await expect(store.publish('streamed', broken())).rejects.toThrow(/the source failed/);
+    expect((await store.readCurrent('streamed'))!.releaseId).toBe(release.releaseId);
+    expect(readdirSync(join(root, 'streamed', 'releases')).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
 });
 
 describe('S3 site store', () => {
@@ -384,6 +405,7 @@ describe('S3 site store, manifest layout: a publish writes only what changed (D1
     expect(inFlightMax).toBeLessThanOrEqual(3);
     const reader = await streaming.openRelease('shop', release.releaseId);
     expect(await reader!.read('/llms/p7.txt')).toBe('product 7');
+    expect((await reader!.paths()).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `/llms/p${i}.txt`).sort());
     expect(await reader!.read('/llms/none.txt')).toBeNull();
     expect(await streaming.openRelease('shop', '20200101T000000000Z-000000')).toBeNull();
   });
@@ -408,6 +430,7 @@ describe('S3 site store, prefix layout: a streamed publish copies the D28 fallba
     const reader = await store.openRelease('shop', release.releaseId);
     expect(await reader!.read('/ai/llms/a+b.txt')).toBe('A');
     expect(await reader!.read('/ai/best-mugs/index.html')).toBe('AI MUGS');
+    expect((await reader!.paths()).sort()).toEqual(['/ai/best-mugs/index.html', '/ai/llms/a+b.txt', '/best-mugs/index.html', '/llms/a+b.txt']);
     expect(pathsAndContents((await store.readCurrent('shop'))!.files)).toEqual([['/ai/best-mugs/index.html', 'AI MUGS'], ['/best-mugs/index.html', 'MUGS'], ['/llms/a+b.txt', 'A']]);
   });
 });

@@ -26,7 +26,7 @@ function setup() {
   const artifacts = createFsArtifactStore(join(root, 'artifacts'));
   let releaseReads = 0;
   const container = {
-    siteStore: { ...siteStore, readRelease: (slug: string, id: string) => { releaseReads++; return siteStore.readRelease(slug, id); } },
+    siteStore: { ...siteStore, openRelease: (slug: string, id: string) => { releaseReads++; return siteStore.openRelease(slug, id); } },
     artifacts,
     businesses: { get: async () => ({ id: 'biz', orgSlug: 'o', name: 'Harbor Coffee', url: 'https://harbor.example', domain: 'harbor.example', faviconUrl: null, createdAt: '', updatedAt: '' }) },
   } as unknown as Container;

@@ -23,7 +23,7 @@ beforeEach(() => {
   s3.on(PutObjectCommand).callsFake(async (input) => { objects.set(input.Key, String(input.Body)); return {}; });
   s3.on(CopyObjectCommand).callsFake(async (input) => {
     const key = String(input.CopySource).split('/').slice(1).map(decodeURIComponent).join('/');
-    objects.set(input.Key, objects.get(key));
+    objects.set(input.Key, objects.get(key)!);
     return {};
   });
   s3.on(GetObjectCommand).callsFake(async (input) => {

@@ -195,10 +195,17 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
     if (!isReleaseId(releaseId)) return null;
     const manifest = await readManifest(slug, releaseId);
     if (manifest) {
-      return { read: async (path) => { const id = manifest.files[path]; return id ? getText(objectKey(slug, id)) : null; } };
+      return {
+        paths: async () => Object.keys(manifest.files),
+        read: async (path) => { const id = manifest.files[path]; return id ? getText(objectKey(slug, id)) : null; },
+      };
     }
     if (!(await listReleases(slug)).includes(releaseId)) return null;
-    return { read: (path) => getText(releasePrefix(slug, releaseId) + releaseRelativePath(path)) };
+    const base = releasePrefix(slug, releaseId);
+    return {
+      paths: async () => (await listKeys(base)).keys.map((key) => '/' + key.slice(base.length)),
+      read: (path) => getText(base + releaseRelativePath(path)),
+    };
   };
 
   /** Objects no kept manifest names, once the grace has passed (D179). */

@@ -123,6 +123,9 @@ export function createFsSiteStore(root: string, clock: Clock, keep = RELEASES_KE
       const base = join(releasesDir(slug), releaseId);
       if (!(await stat(base).catch(() => null))?.isDirectory()) return null;
       return {
+        paths: async () => (await readdir(base, { recursive: true, withFileTypes: true }))
+          .filter((e) => e.isFile())
+          .map((e) => '/' + relative(base, join(e.parentPath ?? e.path, e.name)).split(sep).join('/')),
         read: (path) => readFile(join(base, releaseRelativePath(path)), 'utf8').catch((err: NodeJS.ErrnoException) => {
           if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return null;
           throw err;

@@ -10,7 +10,9 @@
  */
 import { artifactKeys } from '../../core/artifacts';
 import { articleCatalogue, type ArticleCatalogue } from '../../core/articles/compose';
-import { readArticleSources, siteContentOf, type ArticleSources } from '../../core/articles/site-sources';
+import { articleSourcesReader, isSourcePage, type ArticleSources } from '../../core/articles/site-sources';
+import { contentTypeOf } from '../../core/site/content-types';
+import { SITE_PATHS } from '../../core/site/paths';
 import { ValidationError } from '../../core/errors';
 import { inferIndustry } from '../../core/generate/industry';
 import { normalizeSpace } from '../../core/generate/text';
@@ -84,11 +86,35 @@ async function storedOrParsed(container: Container, orgSlug: string, releaseId: 
   return parsed;
 }
 
-// Its own function: the release's files (the bulk) are garbage once it returns; only the sources stay.
+/** Pages read at once while parsing: a few MB, never the release's 65,000 files (D204). */
+const PAGES_READ_AT_ONCE = 64;
+
+/** The release's sources, read page by page: only the pages articles quote, in path order. */
 async function parseRelease(container: Container, orgSlug: string, releaseId: string): Promise<ParsedRelease> {
-  const release = await container.siteStore.readRelease(orgSlug, releaseId);
-  if (!release) throw new ValidationError(`the AI site of ${orgSlug} changed while it was read (release ${releaseId} is gone): try again`);
-  return { release_id: releaseId, paths: release.files.map((f) => f.path), sources: readArticleSources(siteContentOf(release.files)) };
+  const gone = () => new ValidationError(`the AI site of ${orgSlug} changed while it was read (release ${releaseId} is gone): try again`);
+  const release = await container.siteStore.openRelease(orgSlug, releaseId);
+  if (!release) throw gone();
+  const paths = await release.paths();
+  const has = new Set(paths);
+  const text = async (path: string): Promise<string> => {
+    const content = await release.read(path);
+    if (content === null) throw gone();
+    return content;
+  };
+  let dataJson: unknown = null;
+  try {
+    dataJson = has.has(SITE_PATHS.dataJson) ? JSON.parse(await text(SITE_PATHS.dataJson)) : null;
+  } catch (err) {
+    if (err instanceof ValidationError) throw err; // unreadable JSON is no data; a vanished release is an error
+  }
+  const reader = articleSourcesReader(has.has(SITE_PATHS.llmsTxt) ? await text(SITE_PATHS.llmsTxt) : '', dataJson);
+  const pages = paths.filter(isSourcePage).sort((a, b) => a.localeCompare(b));
+  for (let i = 0; i < pages.length; i += PAGES_READ_AT_ONCE) {
+    const batch = pages.slice(i, i + PAGES_READ_AT_ONCE);
+    const contents = await Promise.all(batch.map(text));
+    batch.forEach((path, j) => reader.add({ path, content: contents[j] as string, contentType: contentTypeOf(path) }));
+  }
+  return { release_id: releaseId, paths, sources: reader.finish() };
 }
 
 /** Parses the live release's sources once for the article items about to run (they read the stored result); nothing to parse before the first deploy. */

@@ -19,7 +19,7 @@ import type { Container } from '../../container';
 import { requireBusiness } from '../business';
 import { commitProductSnapshot, readAndSaveCatalogue } from '../onboarding';
 import { generateProductPrompts } from '../prompts';
-import { productPartIsCurrent, renderProductPart, type CatalogArtifact } from '../site';
+import { openSitePart, productPartIsCurrent, renderProductPart, type CatalogArtifact } from '../site';
 import type { SkippedDailyStep } from './business-run';
 
 export async function discoverNewProducts(container: Container, orgSlug: string) {
@@ -59,10 +59,10 @@ export async function promptNewProducts(container: Container, orgSlug: string): 
 /** The product-llms part from the current catalogue, when it changed since the part was built; saved, not deployed. */
 export async function refreshProductFiles(container: Container, orgSlug: string): Promise<Record<string, unknown> | SkippedDailyStep> {
   const site = await container.aiSites.get(orgSlug);
-  const previous = (await container.artifacts.get<Array<{ path: string }>>(artifactKeys.sitePart(orgSlug, 'product-llms'))) ?? [];
+  const previous = (await openSitePart(container, orgSlug, 'product-llms'))?.paths ?? [];
   if (productPartIsCurrent(site) && previous.length > 0) return { skipped: 'the catalogue is unchanged since the product files were built', result: { files: previous.length } };
   const { files, paths } = await renderProductPart(container, orgSlug);
-  const before = new Set(previous.map((f) => f.path));
+  const before = new Set(previous);
   const after = new Set(paths);
   return {
     files,

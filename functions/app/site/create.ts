@@ -5,10 +5,11 @@
 import { artifactKeys } from '../../core/artifacts';
 import { buildSiteFiles } from '../../core/site/build';
 import { pageDatesOf } from '../../core/site/dates';
-import type { SiteFile, SiteNarrative } from '../../core/site/types';
+import type { SiteNarrative } from '../../core/site/types';
 import type { Container } from '../../container';
 import { generatorOf } from '../../engines/generator';
 import { publishSiteParts, saveSitePart } from './parts';
+import { openSitePart } from './part-store';
 import { siteIdentity } from './identity';
 import { requireBusiness } from '../business';
 import { mainPartInputs } from './inputs';
@@ -33,7 +34,10 @@ export async function createAiWebsite(container: Container, orgSlug: string): Pr
  * worth of pages) are garbage before the new ones are built.
  */
 async function previousPageDates(container: Container, orgSlug: string): Promise<ReturnType<typeof pageDatesOf>> {
-  return pageDatesOf((await container.artifacts.get<SiteFile[]>(artifactKeys.sitePart(orgSlug, 'main'))) ?? []);
+  const dates: ReturnType<typeof pageDatesOf> = {};
+  const previous = await openSitePart(container, orgSlug, 'main');
+  for await (const batch of previous?.batches() ?? []) Object.assign(dates, pageDatesOf(batch));
+  return dates;
 }
 
 /**

@@ -3,23 +3,22 @@
  * one atomic release, recorded on the `ai_sites` record. Used by the deploy-site route,
  * by onboarding and by the daily schedule.
  */
-import { finalizeSite, refreshTimestamps } from '../../core/site/build';
-import { artifactKeys } from '../../core/artifacts';
-import { OFFER_SLOT_MARK, refreshOfferSlots } from '../../core/site/offer-slots';
-import { keepUnchangedPages } from '../../core/site/refresh';
 import { unresolvePublicOrigin } from '../../core/site/paths';
 import type { DeployMetadata, SiteFile } from '../../core/site/types';
 import { aiSiteOrigin, type Container } from '../../container';
 import type { PublishedRelease } from '../../ports';
 import { requireBusiness } from '../business';
-import { savePublishedDigests } from './digests';
-import type { CatalogArtifact } from './inputs';
+import type { AiSiteRecord } from '../../core/model';
+import { publishedDigests, savePublishedDigests } from './digests';
+import { filesSource, releaseFiles, type ContentSource, type LivePages, type ReleaseSummary } from './release-files';
 import { withStoreImages } from './store-sitemap';
 import { countMetric } from '../../metrics';
 
 export interface DeployRequest {
   orgSlug: string;
   files: SiteFile[];
+  /** Stored parts, published before `files` (a later one wins on a shared path), read a chunk at a time. */
+  sources?: ContentSource[];
   /** `merge` (default) keeps the current release's files that are not replaced; `replace` publishes only these. */
   mode?: 'merge' | 'replace';
   /** Replaces the stored `store_sitemap_urls` when given. */
@@ -38,16 +37,11 @@ export interface DeployResult extends PublishedRelease {
   paths: string[];
 }
 
-/**
- * Prices and stock on pages not rebuilt from the catalogue (a family page's members) are
- * rewritten from the current catalogue on every publish (D36, core/site/offer-slots.ts); the
- * catalogue is read only when a page holds such a slot.
- */
-async function withCurrentOffers(container: Container, orgSlug: string, files: SiteFile[]): Promise<SiteFile[]> {
-  if (!files.some((f) => f.content.includes(OFFER_SLOT_MARK))) return files;
-  const catalog = await container.artifacts.get<CatalogArtifact>(artifactKeys.catalog(orgSlug));
-  // No catalogue to read (it was never stored): the slots keep what their page was built with.
-  return catalog ? refreshOfferSlots(files, catalog.products) : files;
+/** The live release's digests and pages (D180), or null when there is none to compare with. */
+async function livePages(container: Container, orgSlug: string, site: AiSiteRecord | null): Promise<LivePages | null> {
+  if (!site?.releaseId) return null;
+  const [digests, reader] = await Promise.all([publishedDigests(container, orgSlug, site), container.siteStore.openRelease(orgSlug, site.releaseId)]);
+  return reader && { digests, reader };
 }
 
 export async function deploySite(container: Container, request: DeployRequest): Promise<DeployResult> {
@@ -70,27 +64,27 @@ export async function deploySite(container: Container, request: DeployRequest): 
     storeSitemapUrls,
     deployedAt,
   };
-  const checkAll = request.checkDates !== 'changed';
-  const current = request.mode === 'replace' && checkAll ? null : await container.siteStore.readCurrent(orgSlug);
+  // A merge republishes the live files (the domain's connect and disconnect): read whole.
+  const current = request.mode === 'replace' ? null : await container.siteStore.readCurrent(orgSlug);
   // The files kept from the current release name the origin they were published under; when
   // that changes (a domain connected or disconnected) their AI URLs move to the new one.
   const publishedOrigin = typeof site?.publishedOrigin === 'string' ? site.publishedOrigin : deploymentUrl;
-  const kept = request.mode === 'replace' ? [] : (current?.files ?? []).map((file) => (publishedOrigin === metadata.publicOrigin ? file : { ...file, content: unresolvePublicOrigin(file.content, publishedOrigin) }));
+  const kept = (current?.files ?? []).map((file) => (publishedOrigin === metadata.publicOrigin ? file : { ...file, content: unresolvePublicOrigin(file.content, publishedOrigin) }));
   // The `Last checked` line and the title year move to the publish date (D112); modified dates
   // do not. A publish of changed parts moves them only on the pages that changed (D180).
-  const content = await withCurrentOffers(container, orgSlug, [...kept, ...request.files]);
-  const built = finalizeSite(refreshTimestamps(content, deployedAt), metadata, {
-    storeRobotsTxt: request.storeRobotsTxt ?? site?.storeRobotsTxt,
-  });
-  const files = checkAll || !current ? built : keepUnchangedPages(built, current.files, deployedAt);
-  const release = await container.siteStore.publish(orgSlug, files);
+  const live = request.checkDates === 'changed' ? await livePages(container, orgSlug, site) : null;
+  const summary: ReleaseSummary = { paths: [], digests: {} };
+  const sources = [filesSource(kept), ...(request.sources ?? []), filesSource(request.files)];
+  const release = await container.siteStore.publish(orgSlug, releaseFiles(container, orgSlug, sources, {
+    metadata, live, storeRobotsTxt: request.storeRobotsTxt ?? site?.storeRobotsTxt,
+  }, summary));
   countMetric('Deploys', 1);
-  await savePublishedDigests(container, orgSlug, release.releaseId, files);
+  await savePublishedDigests(container, orgSlug, release.releaseId, summary.digests);
   await container.aiSites.patch(orgSlug, business.id, {
     projectName: orgSlug,
     deploymentUrl,
     deployedAt,
-    ...(checkAll || !current ? { checkedAt: deployedAt } : {}),
+    ...(live ? {} : { checkedAt: deployedAt }),
     releaseId: release.releaseId,
     fileCount: release.fileCount,
     sourceUrl: business.url,
@@ -98,5 +92,5 @@ export async function deploySite(container: Container, request: DeployRequest): 
     ...(request.storeSitemapUrls ? { storeSitemapUrls: request.storeSitemapUrls } : {}),
     ...(request.storeRobotsTxt ? { storeRobotsTxt: request.storeRobotsTxt } : {}),
   });
-  return { ...release, deploymentUrl, deployedAt, paths: files.map((f) => f.path) };
+  return { ...release, deploymentUrl, deployedAt, paths: summary.paths };
 }

@@ -8,7 +8,6 @@
 import { artifactKeys } from '../../core/artifacts';
 import { digestChanges, siteDigests, type SiteDigests } from '../../core/site/digests';
 import type { AiSiteRecord } from '../../core/model';
-import type { SiteFile } from '../../core/site/types';
 import type { Container } from '../../container';
 
 interface StoredDigests {
@@ -16,8 +15,8 @@ interface StoredDigests {
   digests: SiteDigests;
 }
 
-export async function savePublishedDigests(container: Container, orgSlug: string, releaseId: string, files: readonly SiteFile[]): Promise<void> {
-  await container.artifacts.put(artifactKeys.siteDigests(orgSlug), { release_id: releaseId, digests: siteDigests(files) } satisfies StoredDigests);
+export async function savePublishedDigests(container: Container, orgSlug: string, releaseId: string, digests: SiteDigests): Promise<void> {
+  await container.artifacts.put(artifactKeys.siteDigests(orgSlug), { release_id: releaseId, digests } satisfies StoredDigests);
 }
 
 /** The digests of the release live now; empty when nothing is published. `known`: the AI-site record the caller just read. */
@@ -30,8 +29,9 @@ export async function publishedDigests(container: Container, orgSlug: string, kn
   if (stored?.release_id === site.releaseId) return stored.digests;
   const live = await container.siteStore.readCurrent(orgSlug);
   if (!live) return {};
-  await savePublishedDigests(container, orgSlug, live.releaseId, live.files);
-  return siteDigests(live.files);
+  const digests = siteDigests(live.files);
+  await savePublishedDigests(container, orgSlug, live.releaseId, digests);
+  return digests;
 }
 
 /**

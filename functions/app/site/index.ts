@@ -5,7 +5,7 @@ export { dailyBaseline, deleteDailyBaseline, publishedDigests, saveDailyBaseline
 export { aiSiteHostOf } from './identity';
 export { mainPartIsCurrent, productPartIsCurrent, saveSiteInput } from './inputs';
 export type { CatalogArtifact, ScrapeArtifact } from './inputs';
-export { deleteSitePart, saveSitePart } from './part-store';
+export { deleteSitePart, openSitePart, saveSitePart } from './part-store';
 export { publishChangedSiteParts, publishSiteParts } from './parts';
 export { renderProductPart } from './product-llms-files';
 export { resubmitSitemap, submitIndexNow } from './search-notify';

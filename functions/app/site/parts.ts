@@ -5,11 +5,10 @@
  * and publishes again, so the release that ends up live holds every part.
  */
 import { artifactKeys } from '../../core/artifacts';
-import type { SiteFile } from '../../core/site/types';
 import type { Container } from '../../container';
 import { requireBusiness } from '../business';
 import { deploySite, type DeployRequest, type DeployResult } from './deploy';
-import { deleteSitePart, saveSitePart } from './part-store';
+import { deleteSitePart, loadSitePart, openSitePart, PartChangedError, saveSitePart } from './part-store';
 
 export { deleteSitePart, saveSitePart };
 
@@ -36,8 +35,15 @@ export async function publishSiteParts(
   let version = knownVersion ?? await partsVersion(container, orgSlug);
   for (let round = 1; ; round++) {
     const keys = (await container.artifacts.list(artifactKeys.siteParts(orgSlug))).sort((a, b) => Number(a === deployedKey) - Number(b === deployedKey));
-    const parts = await Promise.all(keys.map((k) => container.artifacts.get<SiteFile[]>(k)));
-    const result = await deploySite(container, { orgSlug, files: parts.flatMap((p) => p ?? []), mode: 'replace', ...extra });
+    const parts = (await Promise.all(keys.map((key) => openSitePart(container, orgSlug, key.slice(key.lastIndexOf('/') + 1))))).filter((p) => p !== null);
+    let result: DeployResult;
+    try {
+      result = await deploySite(container, { orgSlug, files: [], sources: parts, mode: 'replace', ...extra });
+    } catch (err) {
+      // A part rewritten twice while it was read: read the parts again.
+      if (err instanceof PartChangedError && round < MAX_ROUNDS) continue;
+      throw err;
+    }
     const after = await partsVersion(container, orgSlug);
     if (after === version || round >= MAX_ROUNDS) {
       const business = await requireBusiness(container, orgSlug);
@@ -54,8 +60,7 @@ export async function publishSiteParts(
  * one of the generated parts drops the other's files.
  */
 export async function deployFilesAsPart(container: Container, request: DeployRequest): Promise<DeployResult> {
-  const key = artifactKeys.sitePart(request.orgSlug, DEPLOYED_PART);
-  const previous = request.mode === 'replace' ? [] : (await container.artifacts.get<SiteFile[]>(key)) ?? [];
+  const previous = request.mode === 'replace' ? [] : (await loadSitePart(container, request.orgSlug, DEPLOYED_PART)) ?? [];
   const byPath = new Map([...previous, ...request.files].map((f) => [f.path, f]));
   await saveSitePart(container, request.orgSlug, DEPLOYED_PART, [...byPath.values()]);
   return publishSiteParts(container, request.orgSlug, { storeSitemapUrls: request.storeSitemapUrls });

@@ -211,40 +211,58 @@ export function siteContentOf(files: readonly SiteFile[]): SiteContent {
 }
 
 export function readArticleSources(input: SiteContent): ArticleSources {
-  const llms = readLlms(input.llmsTxt);
+  const reader = articleSourcesReader(input.llmsTxt, input.dataJson);
+  for (const file of [...input.pages].sort((a, b) => a.path.localeCompare(b.path))) reader.add(file);
+  return reader.finish();
+}
+
+/** Whether `readArticleSources` reads the page at `path` (the rest of a release is skipped unread). */
+export function isSourcePage(path: string): boolean {
+  return /^\/ai\/(?:(?:products|collections)\/)?[^/]+\/index\.html$/.test(path) || /^\/pages\/[^/]+\.md$/.test(path);
+}
+
+/**
+ * `readArticleSources` a page at a time, for a reader that streams a release (D204): `add` the
+ * pages in path order (`localeCompare`), then `finish`. The same sources as the array form.
+ */
+export function articleSourcesReader(llmsTxt: string, dataJson: unknown): { add(file: SiteFile): void; finish(): ArticleSources } {
+  const llms = readLlms(llmsTxt);
   const statements: Statement[] = [...llms.statements];
   const dataSource = { path: SITE_PATHS.dataJson, label: 'Structured data' };
   const products: ProductEntry[] = [];
   const qa: QaEntry[] = [];
-  const graph = graphOf(input.dataJson);
+  const graph = graphOf(dataJson);
   for (const node of graph) {
     if (typesOf(node).includes('Organization') && typeof node.description === 'string') {
       for (const t of sentencesOf(node.description)) statements.push({ text: t, source: dataSource });
     }
   }
-  const pages = [...input.pages].sort((a, b) => a.path.localeCompare(b.path));
-  for (const file of pages) {
-    let m: RegExpExecArray | null;
-    if (/^\/ai\/products\/[^/]+\/index\.html$/.test(file.path)) {
-      const product = readProductPage(file);
-      if (product) products.push(product);
-    } else if (/^\/ai\/collections\/[^/]+\/index\.html$/.test(file.path)) {
-      statements.push(...readCollectionPage(file));
-    } else if ((m = /^\/ai\/([^/]+)\/index\.html$/.exec(file.path)) && m[1] !== 'questions') {
-      const entry = readQaPage(file);
-      if (entry) qa.push(entry);
-    } else if (/^\/pages\/[^/]+\.md$/.test(file.path)) {
-      statements.push(...readReplica(file));
-    }
-  }
-  // data.json's product nodes give a summary where a product page has none.
-  const productByUrl = new Map(products.map((p) => [p.url, p]));
-  for (const node of graph) {
-    if (!typesOf(node).some((t) => t === 'Product' || t === 'ProductGroup')) continue;
-    const entry = typeof node.url === 'string' ? productByUrl.get(node.url) : undefined;
-    if (entry && !entry.summary && typeof node.description === 'string') entry.summary = oneLine(node.description);
-  }
-  return { summary: llms.summary, statements: uniqueStatements(statements), qa, products };
+  return {
+    add(file) {
+      let m: RegExpExecArray | null;
+      if (/^\/ai\/products\/[^/]+\/index\.html$/.test(file.path)) {
+        const product = readProductPage(file);
+        if (product) products.push(product);
+      } else if (/^\/ai\/collections\/[^/]+\/index\.html$/.test(file.path)) {
+        statements.push(...readCollectionPage(file));
+      } else if ((m = /^\/ai\/([^/]+)\/index\.html$/.exec(file.path)) && m[1] !== 'questions') {
+        const entry = readQaPage(file);
+        if (entry) qa.push(entry);
+      } else if (/^\/pages\/[^/]+\.md$/.test(file.path)) {
+        statements.push(...readReplica(file));
+      }
+    },
+    finish() {
+      // data.json's product nodes give a summary where a product page has none.
+      const productByUrl = new Map(products.map((p) => [p.url, p]));
+      for (const node of graph) {
+        if (!typesOf(node).some((t) => t === 'Product' || t === 'ProductGroup')) continue;
+        const entry = typeof node.url === 'string' ? productByUrl.get(node.url) : undefined;
+        if (entry && !entry.summary && typeof node.description === 'string') entry.summary = oneLine(node.description);
+      }
+      return { summary: llms.summary, statements: uniqueStatements(statements), qa, products };
+    },
+  };
 }
 
 function uniqueStatements(statements: readonly Statement[]): Statement[] {

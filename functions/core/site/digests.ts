@@ -19,12 +19,18 @@ export function isAnnouncedPath(path: string): boolean {
   return path.endsWith('.html') || path.endsWith('.md') || path.startsWith('/llms') || path === '/data.json';
 }
 
+/** One file's digest, or null for a file that is never announced. */
+export function digestOf(file: SiteFile): string | null {
+  if (!isAnnouncedPath(file.path)) return null;
+  const meta = file.path.endsWith('.html') ? HASH_META.exec(file.content)?.[1] : undefined;
+  return meta ?? contentHash(refreshTimestamps([file], HASH_DATE)[0].content);
+}
+
 export function siteDigests(files: readonly SiteFile[]): SiteDigests {
   const out: SiteDigests = {};
   for (const file of files) {
-    if (!isAnnouncedPath(file.path)) continue;
-    const meta = file.path.endsWith('.html') ? HASH_META.exec(file.content)?.[1] : undefined;
-    out[file.path] = meta ?? contentHash(refreshTimestamps([file], HASH_DATE)[0].content);
+    const digest = digestOf(file);
+    if (digest !== null) out[file.path] = digest;
   }
   return out;
 }

@@ -74,9 +74,11 @@ export function refreshTimestamps(files: readonly SiteFile[], now: string): Site
  */
 export function keepUnchangedPages(files: readonly SiteFile[], previous: readonly SiteFile[], now: string): SiteFile[] {
   const before = new Map(previous.map((f) => [f.path, f]));
-  return files.map((file) => {
-    const old = before.get(file.path);
-    if (!old || old.content === file.content || !isHtml(file)) return file;
-    return refreshHtml(old.content, now) === file.content ? old : file;
-  });
+  return files.map((file) => unchangedPageOr(file, before.get(file.path), now));
+}
+
+/** D180 for one page: `previous` (the same path's published page) when only its check date would move, else `file`. */
+export function unchangedPageOr(file: SiteFile, previous: SiteFile | undefined, now: string): SiteFile {
+  if (!previous || previous.content === file.content || !isHtml(file)) return file;
+  return refreshHtml(previous.content, now) === file.content ? previous : file;
 }
