@@ -3,7 +3,7 @@
  * store it as the `main` part and publish it with any other parts (3b's product files).
  */
 import { artifactKeys } from '../../core/artifacts';
-import { buildSiteFiles } from '../../core/site/build';
+import { siteFiles } from '../../core/site/build';
 import { pageDatesOf } from '../../core/site/dates';
 import type { SiteNarrative } from '../../core/site/types';
 import type { Container } from '../../container';
@@ -52,7 +52,8 @@ export async function renderMainPart(container: Container, orgSlug: string): Pro
   const identity = await siteIdentity(container, orgSlug);
   const previousPages = await previousPageDates(container, orgSlug);
   const articles = await container.articles.list(orgSlug);
-  const files = buildSiteFiles(snapshot, narrative, {
+  // Stored as they are built: the 45,000 files of a 20,000-product store are never all held (D204).
+  const files = siteFiles(snapshot, narrative, {
     articleSlugs: articles.map((a) => a.slug),
     previousPages,
     now: container.clock.now().toISOString(),
@@ -60,8 +61,8 @@ export async function renderMainPart(container: Container, orgSlug: string): Pro
     trackingEndpoint: `${container.config.apiPublicUrl}/webhooks/ai-recommendation-store`,
   });
   await container.artifacts.put(artifactKeys.narrative(orgSlug), narrative);
-  await saveSitePart(container, orgSlug, 'main', files);
+  const paths = await saveSitePart(container, orgSlug, 'main', files);
   const business = await requireBusiness(container, orgSlug);
   await container.aiSites.patch(orgSlug, business.id, { mainPartBuiltFrom: inputs });
-  return { files: files.length, engine: narrative.engine };
+  return { files: paths.length, engine: narrative.engine };
 }

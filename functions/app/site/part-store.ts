@@ -42,7 +42,8 @@ function asHead(stored: PartHead | SiteFile[] | null): PartHead | null {
 const readHead = async (container: Container, orgSlug: string, part: string): Promise<PartHead | null> =>
   asHead(await container.artifacts.get<PartHead | SiteFile[]>(artifactKeys.sitePart(orgSlug, part)));
 
-function* chunksOf(files: readonly SiteFile[]): Generator<SiteFile[]> {
+/** The files in chunks of about CHUNK_BYTES, read from `files` only as each chunk fills. */
+function* chunksOf(files: Iterable<SiteFile>): Generator<SiteFile[]> {
   let chunk: SiteFile[] = [];
   let bytes = 0;
   for (const file of files) {
@@ -57,26 +58,38 @@ function* chunksOf(files: readonly SiteFile[]): Generator<SiteFile[]> {
   if (chunk.length > 0) yield chunk;
 }
 
-export async function saveSitePart(container: Container, orgSlug: string, part: string, files: SiteFile[]): Promise<void> {
+/**
+ * Replaces the part with `files`, which may be a stream (2a's files as they are built): a
+ * chunk is written as soon as it fills, so only one is held. A part that fits one chunk is
+ * stored in its head. Returns the files' paths.
+ */
+export async function saveSitePart(container: Container, orgSlug: string, part: string, files: Iterable<SiteFile>): Promise<string[]> {
   const headKey = artifactKeys.sitePart(orgSlug, part);
-  const paths = files.map((f) => f.path);
-  const total = files.reduce((n, f) => n + f.content.length, 0);
-  if (total < CHUNK_BYTES) {
-    await container.artifacts.put(headKey, { paths, files } satisfies PartHead);
-    await deleteChunks(container, orgSlug, part, new Set());
-    return;
-  }
   const previous = await readHead(container, orgSlug, part);
+  const paths: string[] = [];
   const chunks: string[] = [];
-  for (const chunk of chunksOf(files)) {
+  let pending: SiteFile[] | null = null;
+  const writeChunk = async (chunk: SiteFile[]) => {
     const json = JSON.stringify(chunk);
     const key = artifactKeys.sitePartChunk(orgSlug, part, createHash('sha256').update(json).digest('hex').slice(0, 32));
     // A repeat of the same content writes the same keys: a retried step adds nothing.
     await container.artifacts.put(key, chunk);
     chunks.push(key);
+  };
+  // A chunk is written once the next one starts: the last one, if it is the only one, goes in the head.
+  for (const chunk of chunksOf(files)) {
+    for (const file of chunk) paths.push(file.path);
+    if (pending) await writeChunk(pending);
+    pending = chunk;
   }
-  await container.artifacts.put(headKey, { paths, chunks } satisfies PartHead);
+  if (chunks.length === 0) {
+    await container.artifacts.put(headKey, { paths, files: pending ?? [] } satisfies PartHead);
+  } else {
+    if (pending) await writeChunk(pending);
+    await container.artifacts.put(headKey, { paths, chunks } satisfies PartHead);
+  }
   await deleteChunks(container, orgSlug, part, new Set([...chunks, ...(previous?.chunks ?? [])]));
+  return paths;
 }
 
 /** The part's chunks that none of `kept` names. */

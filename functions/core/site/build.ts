@@ -198,8 +198,21 @@ function replicaPages(pages: readonly ScrapedPage[]): ReplicaRef[] {
 
 /** Every content file of the AI site. */
 export function buildSiteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative, options: BuildSiteOptions): SiteFile[] {
+  return [...siteFiles(snapshot, narrative, options)];
+}
+
+/**
+ * `buildSiteFiles` one file at a time (D204): a caller that stores them as they come (the main
+ * part, 45,000 files at 20,000 products) never holds them all. The options are checked before
+ * the first file.
+ */
+export function siteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative, options: BuildSiteOptions): Generator<SiteFile> {
   if (!INDEXNOW_KEY.test(options.indexNowKey)) throw new ValidationError('indexNowKey must be 8-128 characters of a-z, A-Z, 0-9 and -');
   if (Number.isNaN(new Date(options.now).getTime())) throw new ValidationError('now must be an ISO timestamp');
+  return siteFileStream(snapshot, narrative, options);
+}
+
+function* siteFileStream(snapshot: StoreSnapshot, narrative: SiteNarrative, options: BuildSiteOptions): Generator<SiteFile> {
   const ctx: PageContext = { business: snapshot.business, narrative, now: options.now, ...(options.previousPages ? { previous: options.previousPages } : {}) };
 
   const products = uniqueBy(snapshot.products, (p) => p.productId);
@@ -240,10 +253,9 @@ export function buildSiteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative
     storeAgentFiles: storeAgentFileLinks(snapshot.storeAgentFiles ?? []),
     limits: llmsLimits,
   };
-  const files: SiteFile[] = [];
   const llms = buildLlmsIndex(llmsInput);
-  files.push(...llms.files);
-  files.push(...buildProductLlmsFiles(products, narrative, { now: options.now, business: snapshot.business }));
+  yield* llms.files;
+  yield* buildProductLlmsFiles(products, narrative, { now: options.now, business: snapshot.business });
   const listed = llms.selection.groups.flatMap((g) => g.shown.map((ref) => ref.product));
   const profile = organizationProfile(snapshot);
   const catalogPages = Math.ceil(products.length / llmsLimits.catalogPageSize);
@@ -254,20 +266,19 @@ export function buildSiteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative
     relevanceOrder(llmsInput),
     llmsLimits,
   );
-  files.push({ path: SITE_PATHS.dataJson, content: dataJson, contentType: CONTENT_TYPES.json });
-  for (const ref of productRefs) files.push(buildProductPage(ctx, ref, collectionRefs));
-  for (const ref of collectionRefs) files.push(buildCollectionPage(ctx, ref));
-  faqRefs.forEach((_, i) => files.push(buildFaqPage(ctx, faqRefs, i)));
-  files.push(buildQuestionsIndex(ctx, faqRefs));
-  for (const ref of replicas) files.push(buildPageReplica(ctx, ref));
-  files.push({
+  yield { path: SITE_PATHS.dataJson, content: dataJson, contentType: CONTENT_TYPES.json };
+  for (const ref of productRefs) yield buildProductPage(ctx, ref, collectionRefs);
+  for (const ref of collectionRefs) yield buildCollectionPage(ctx, ref);
+  for (let i = 0; i < faqRefs.length; i++) yield buildFaqPage(ctx, faqRefs, i);
+  yield buildQuestionsIndex(ctx, faqRefs);
+  for (const ref of replicas) yield buildPageReplica(ctx, ref);
+  yield {
     path: SITE_PATHS.trackingJs,
     content: buildTrackingScript({ trackingEndpoint: options.trackingEndpoint }),
     contentType: CONTENT_TYPES.javascript,
-  });
-  files.push({ path: SITE_PATHS.indexNowKey(options.indexNowKey), content: options.indexNowKey, contentType: CONTENT_TYPES.text });
-  files.push({ path: SITE_PATHS.indexingKey, content: options.indexNowKey, contentType: CONTENT_TYPES.text });
-  return files;
+  };
+  yield { path: SITE_PATHS.indexNowKey(options.indexNowKey), content: options.indexNowKey, contentType: CONTENT_TYPES.text };
+  yield { path: SITE_PATHS.indexingKey, content: options.indexNowKey, contentType: CONTENT_TYPES.text };
 }
 
 export interface FinalizeOptions {
