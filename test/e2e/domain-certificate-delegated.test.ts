@@ -14,15 +14,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as acme from 'acme-client';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createCdnDistribution } from '../../functions/app/domain/cdn';
-import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
-import { keys } from '../../functions/adapters/dynamodb/keys';
 import { getContainer } from '../../functions/container';
 import { delegatedChallengeName } from '../../functions/core/domain/delegation';
 import { startDnsTestServer, type DnsTestServer } from '../../functions/local/fakes/dns-server';
 import { startRoute53Fake, type FakeRecordSet, type Route53Fake } from '../../functions/local/fakes/route53';
 import type { LocalWorkflows } from '../../functions/local/runtime/workflow-runner';
+import { setBusinessDomain } from '../support/business-domain';
 import { pebbleAvailable, startPebble, type PebbleServer } from '../support/pebble';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -81,13 +79,7 @@ describeWithPebble('delegated DNS-01 through the API: one CNAME per name, then n
     const storeOrigin = `http://127.0.0.1:${(store.address() as AddressInfo).port}`;
     expect((await stack.call('POST', '/api/business', { token: await stack.token(ORG), body: { name: 'Delegated Shop', url: storeOrigin } })).status).toBe(201);
     await createCdnDistribution(getContainer(), ORG);
-    const db = createDocumentClient({ region: stack.config.region, endpoint: stack.config.dynamodbEndpoint });
-    await db.send(new UpdateCommand({
-      TableName: stack.config.tableName, Key: keys.business(ORG),
-      UpdateExpression: 'SET #url = :url, #domain = :domain',
-      ExpressionAttributeNames: { '#url': 'url', '#domain': 'domain' },
-      ExpressionAttributeValues: { ':url': `https://${WWW}/`, ':domain': DOMAIN },
-    }));
+    await setBusinessDomain(stack, ORG, WWW, DOMAIN);
   }, 90_000);
 
   afterAll(async () => {
