@@ -58,6 +58,13 @@ export interface Config {
   indexNowEndpoint?: string;
   webmaster: { apiUrl?: string; credentials?: string };
   acme: { directoryUrl?: string; caBundle?: string; accountEmail?: string };
+  /**
+   * Delegated DNS-01 (D203): the Route 53 hosted zone (ACME_DNS_ZONE_ID, ACME_DNS_ZONE_NAME)
+   * the customers' `_acme-challenge` CNAMEs point into, where the service writes each challenge
+   * TXT itself. Unset: the customer adds each certificate's TXT records. `route53Endpoint`
+   * (ROUTE53_ENDPOINT, local only) points the Route 53 SDK at the local fake.
+   */
+  acmeDelegation?: { zoneId: string; zoneName: string; route53Endpoint?: string };
   /** `host:port` resolvers for DNS checks; empty: public resolvers. */
   dnsResolvers: string[];
   /** Identity provider API (organization members). */
@@ -140,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     indexNowEndpoint: env.INDEXNOW_ENDPOINT || undefined,
     webmaster: { apiUrl: env.WEBMASTER_API_URL || undefined },
     acme: { directoryUrl: env.ACME_DIRECTORY_URL || undefined, caBundle: env.ACME_CA_BUNDLE || undefined, accountEmail: env.ACME_ACCOUNT_EMAIL || undefined },
+    acmeDelegation: acmeDelegationOf(env),
     dnsResolvers: list(env.DNS_RESOLVERS),
     idp: { apiUrl: env.IDP_API_URL || undefined },
     stripe: { apiUrl: env.STRIPE_API_URL || undefined },
@@ -193,6 +201,18 @@ export function applySecretValues(config: Config, values: SecretValues): void {
   config.webmaster.credentials = clean.WEBMASTER_CREDENTIALS;
   config.idp.secretKey = clean.IDP_SECRET_KEY;
   config.stripe.secretKey = clean.STRIPE_SECRET_KEY;
+}
+
+/** Both zone settings or neither: a zone id without its name (or the reverse) cannot build a delegated name. */
+function acmeDelegationOf(env: Env): Config['acmeDelegation'] {
+  const zoneId = env.ACME_DNS_ZONE_ID?.trim().replace(/^\/?hostedzone\//, '');
+  const zoneName = env.ACME_DNS_ZONE_NAME?.trim().toLowerCase().replace(/\.$/, '');
+  if (!zoneId && !zoneName) return undefined;
+  if (!zoneId) throw new Error('ACME_DNS_ZONE_ID is needed with ACME_DNS_ZONE_NAME (the Route 53 hosted zone id of that zone)');
+  if (!zoneName) throw new Error('ACME_DNS_ZONE_NAME is needed with ACME_DNS_ZONE_ID (the name of that Route 53 hosted zone)');
+  if (!/^[A-Z0-9]+$/i.test(zoneId)) throw new Error(`ACME_DNS_ZONE_ID must be a Route 53 hosted zone id (Z...), got ${zoneId}`);
+  if (!/^(?!-)[a-z0-9-]{1,63}(\.(?!-)[a-z0-9-]{1,63})+$/.test(zoneName)) throw new Error(`ACME_DNS_ZONE_NAME must be a DNS zone name (acme.example.com), got ${zoneName}`);
+  return { zoneId, zoneName, route53Endpoint: env.ROUTE53_ENDPOINT || undefined };
 }
 
 function list(raw: string | undefined): string[] {

@@ -111,6 +111,28 @@ export function grantCertificateManagement(fn: ApiFunction, edgeFunctionVersionA
     'The account-key secret name carries the random suffix Secrets Manager adds; imported and requested certificates and per-customer distributions are created at run time, so their ids are not known to the stack.');
 }
 
+/**
+ * Delegated DNS-01 (D203): the certificate tasks write and remove challenge TXT records in the
+ * service's own Route 53 zone (ACME_DNS_ZONE_ID), then wait for the change (GetChange). Only
+ * that zone, only TXT, only UPSERT and DELETE, only names under the zone; nothing without the
+ * setting (the tasks then answer the TXT records to add by hand).
+ */
+export function grantChallengeDns(fn: ApiFunction, zone: { id?: string; name?: string }): void {
+  if (!zone.id || !zone.name) return;
+  const zoneName = zone.name.toLowerCase().replace(/\.$/, '');
+  fn.addToRolePolicy(new iam.PolicyStatement({
+    actions: ['route53:ChangeResourceRecordSets'],
+    resources: [`arn:aws:route53:::hostedzone/${zone.id.replace(/^\/?hostedzone\//, '')}`],
+    conditions: {
+      'ForAllValues:StringEquals': { 'route53:ChangeResourceRecordSetsRecordTypes': ['TXT'], 'route53:ChangeResourceRecordSetsActions': ['UPSERT', 'DELETE'] },
+      'ForAllValues:StringLike': { 'route53:ChangeResourceRecordSetsNormalizedRecordNames': [`*.${zoneName}`] },
+    },
+  }));
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['route53:GetChange'], resources: ['arn:aws:route53:::change/*'] }));
+  acknowledgeWildcardResources(fn.serviceRole, (r) => r === 'arn:aws:route53:::change/*',
+    'Route 53 change ids are made by each ChangeResourceRecordSets call; GetChange only reads a change\'s status.');
+}
+
 /** The edge function's ARN without its version; the setting must be a numbered version in us-east-1. */
 export function edgeFunctionArnOf(edgeFunctionVersionArn: string): string {
   const arn = unversionedFunctionArn(edgeFunctionVersionArn);

@@ -88,6 +88,8 @@ export const PROVIDER_SETTINGS = [
   setting('ACME', 'ACME_DIRECTORY_URL'),
   setting('ACME', 'ACME_CA_BUNDLE'),
   setting('ACME', 'ACME_ACCOUNT_EMAIL'),
+  setting('ACME delegation', 'ACME_DNS_ZONE_ID'),
+  setting('ACME delegation', 'ACME_DNS_ZONE_NAME'),
   setting('DNS checks', 'DNS_RESOLVERS'),
   setting('apex gateway', 'APEX_GATEWAY_IPS'),
   setting('domain connection', 'VERIFICATION_POLL_SECONDS'),

@@ -3,6 +3,9 @@
  * and the live DNS checker. Imported by the certificate task modules only: acme-client is far
  * over the route bundle budget (D20).
  *
+ * The delegated-challenge writer (engines/challenge-dns.ts, D203) is one of them: the Route 53
+ * SDK is loaded only where certificates are.
+ *
  * The ACME account key: locally a file next to the other local data (`<data dir>/acme`,
  * beside ARTIFACTS_DIR); on AWS its own Secrets Manager secret.
  */
@@ -12,12 +15,14 @@ import type { Config } from '../config';
 import type { AccountKeyStore } from '../core/domain/certificate';
 import type { DnsChecker } from '../core/domain/records';
 import { createLogger } from '../logger';
+import { challengeDelegationOf, type ChallengeDelegation } from './challenge-dns';
 import { dnsCheckerOf } from './dns';
 import { perContainer } from './per-container';
 
 export interface CertificateEngines {
   acme: Pick<AcmeEngine, 'directoryUrl' | 'startOrder' | 'completeOrder'>;
   dns: DnsChecker;
+  delegation: ChallengeDelegation;
 }
 
 export function accountKeyStoreOf(config: Config): AccountKeyStore {
@@ -42,5 +47,6 @@ export const certificatesOf = perContainer((container): CertificateEngines => {
       log: createLogger({ component: 'acme' }),
     }),
     dns: dnsCheckerOf(container),
+    delegation: challengeDelegationOf(config),
   };
 });

@@ -21,7 +21,7 @@ import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
 import { packageLayer } from '../constructs/package-layer';
 import { externalsOf, WORD_LIST_TASKS, type LayerPackage } from '../layers';
 import {
-  grantCdnLogging, grantCdnManagement, grantCertificateManagement, grantEdgePublish, grantEdgeRollout, grantSiteFiles, type SiteFiles,
+  grantCdnLogging, grantCdnManagement, grantCertificateManagement, grantChallengeDns, grantEdgePublish, grantEdgeRollout, grantSiteFiles, type SiteFiles,
 } from '../grants';
 import { acknowledgeTableIndexAccess, acknowledgeWildcardResources, acknowledgeWildcardUnder } from '../nag';
 import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
@@ -44,6 +44,8 @@ export const TASK_MEMORY_MB = 2048;
 export const CDN_TASK = 'CreateCdnDistribution';
 /** The domain-connection tasks (ACME account key, certificate manager, distribution update). */
 export const DOMAIN_TASKS: readonly string[] = ['StartCertificate', 'CompleteCertificate', 'ConnectDomain', 'UpgradeCertificate'];
+/** The tasks that write delegated challenge TXT records in the service's Route 53 zone (D203). */
+export const CHALLENGE_DNS_TASKS: readonly string[] = ['StartCertificate', 'CompleteCertificate'];
 /** The edge rollout's publish step (Lambda GetFunction / PublishVersion on the edge function). */
 export const EDGE_PUBLISH_TASKS: readonly string[] = ['PlanEdgeRollout'];
 /** The edge rollout's move step (CloudFront distribution update, any edge-function version). */
@@ -108,6 +110,9 @@ export class WorkflowStack extends Stack {
         if (props.logsBucket) grantCdnLogging(fn, props.logsBucket);
       }
       if (DOMAIN_TASKS.includes(name)) grantCertificateManagement(fn, props.settings.edgeFunctionVersionArn);
+      if (CHALLENGE_DNS_TASKS.includes(name)) {
+        grantChallengeDns(fn, { id: props.settings.providers.ACME_DNS_ZONE_ID, name: props.settings.providers.ACME_DNS_ZONE_NAME });
+      }
       if (EDGE_PUBLISH_TASKS.includes(name)) grantEdgePublish(fn, props.settings.edgeFunctionVersionArn);
       if (EDGE_MOVE_TASKS.includes(name)) grantEdgeRollout(fn, props.settings.edgeFunctionVersionArn);
       grantSecretGroups(fn, props.secrets, TASK_SECRET_GROUPS);

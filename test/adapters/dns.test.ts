@@ -37,6 +37,7 @@ function resolverView(): Record<string, TestNameRecords> {
     'acme-dns.test': { NS: ['ns.acme-dns.test'] },
     'ns.acme-dns.test': { A: ['127.0.0.1'] },
     'www.nons.test': { TXT: ['resolver-only'] },
+    '_acme-challenge.nons.test': { CNAME: 'token3.acme-dns.test' },
   };
 }
 
@@ -46,7 +47,7 @@ function authoritativeView(second: boolean): Record<string, TestNameRecords> {
     ...resolverView(),
     '_acme-challenge.www.shop.test': { TXT: ['key-auth-www', 'other-value'] },
     // only the first nameserver has this one yet
-    ...(second ? {} : { '_acme-challenge.shop.test': { TXT: ['key-auth-apex'] } }),
+    ...(second ? {} : { '_acme-challenge.shop.test': { TXT: ['key-auth-apex'] }, '_acme-challenge.new.shop.test': { CNAME: 'token2.acme-dns.test' } }),
     'token1.acme-dns.test': { TXT: ['delegated-key-auth'] },
   };
 }
@@ -255,6 +256,25 @@ describe('authoritative first: TXT read from the zone\'s own nameservers', () =>
       detail: { name: 'www.nons.test', queriedName: 'www.nons.test', zone: null, servers: [] },
     });
     expect(resolver.queries.filter((q) => q.type === 'NS').map((q) => q.name)).toEqual(['www.nons.test', 'nons.test']);
+  });
+});
+
+describe('a delegated challenge\'s CNAME (D203), read from the zone\'s own nameservers', () => {
+  test('on every authoritative server: found, and the CNAME is not followed', async () => {
+    const check = await dns.cnameOnAuthoritative('_acme-challenge.deleg.shop.test', 'TOKEN1.acme-dns.test.');
+    expect(check).toEqual({ found: true, source: 'authoritative', actual: ['token1.acme-dns.test'] });
+    const asked = [...ns1.queries, ...ns2.queries];
+    expect(asked.map((q) => `${q.type} ${q.name}`)).toEqual(['CNAME _acme-challenge.deleg.shop.test', 'CNAME _acme-challenge.deleg.shop.test']);
+  });
+
+  test('another target, or one nameserver without it yet: not found, with what they answer', async () => {
+    expect(await dns.cnameOnAuthoritative('_acme-challenge.deleg.shop.test', 'other.acme-dns.test')).toEqual({ found: false, source: 'authoritative', actual: ['token1.acme-dns.test'] });
+    expect(await dns.cnameOnAuthoritative('_acme-challenge.new.shop.test', 'token2.acme-dns.test')).toEqual({ found: false, source: 'authoritative', actual: ['token2.acme-dns.test'] });
+    expect(await dns.cnameOnAuthoritative('_acme-challenge.none.shop.test', 'token2.acme-dns.test')).toEqual({ found: false, source: 'authoritative', actual: [] });
+  });
+
+  test('no NS set up to the registrable domain: the resolvers decide', async () => {
+    expect(await dns.cnameOnAuthoritative('_acme-challenge.nons.test', 'token3.acme-dns.test')).toEqual({ found: true, source: 'resolver', actual: ['token3.acme-dns.test'] });
   });
 });
 

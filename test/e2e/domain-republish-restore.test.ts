@@ -22,9 +22,6 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
-import { keys } from '../../functions/adapters/dynamodb/keys';
 import { createCdnDistribution } from '../../functions/app/domain/cdn';
 import { getContainer } from '../../functions/container';
 import { analysisFields, analyzeDomain, namesToCapture, originalFields } from '../../functions/core/domain/analysis';
@@ -36,6 +33,7 @@ import { startDnsTestServer, type DnsTestServer } from '../../functions/local/fa
 import { startIndexNowFake, type IndexNowFake } from '../../functions/local/fakes/indexnow';
 import type { LocalWorkflows } from '../../functions/local/runtime/workflow-runner';
 import type { SiteStore } from '../../functions/ports';
+import { setBusinessDomain } from '../support/business-domain';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
 const ZONE = 'restore.test';
@@ -109,13 +107,7 @@ describe('republishUnder: a failed redeploy during connect / disconnect restores
     await createCdnDistribution(container, ORG); // onboarding step 1f
 
     // The stand-in: the business's URL is its own domain.
-    const db = createDocumentClient({ region: stack.config.region, endpoint: stack.config.dynamodbEndpoint });
-    await db.send(new UpdateCommand({
-      TableName: stack.config.tableName, Key: keys.business(ORG),
-      UpdateExpression: 'SET #url = :url, #domain = :domain',
-      ExpressionAttributeNames: { '#url': 'url', '#domain': 'domain' },
-      ExpressionAttributeValues: { ':url': `https://${WWW}/`, ':domain': ZONE },
-    }));
+    await setBusinessDomain(stack, ORG, WWW, ZONE);
 
     // What Part 1 leaves: the analysis, the original records (captured live), a valid free certificate, SSL_VALIDATED.
     const analyzed = analyzeDomain(`https://${WWW}/`, { apexGatewayIps: container.config.cdn.apexGatewayIps });

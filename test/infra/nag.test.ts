@@ -15,6 +15,12 @@ describe('cdk-nag (AwsSolutions)', () => {
     expect(violations(app)).toEqual([]);
   });
 
+  test('so does the real app with the delegated-challenge zone (D203: Route 53 grants on the certificate tasks)', () => {
+    const { app } = buildTestService({ realWorkflows: true, nag: true, context: { 'ai-visibility:acmeDnsZoneId': 'Z0ACMEZONE000001', 'ai-visibility:acmeDnsZoneName': 'acme.example.com' } });
+    expect(() => app.synth()).not.toThrow();
+    expect(violations(app)).toEqual([]);
+  });
+
   test('so does the app with the fixture workflows (task Lambdas, Distributed Map, schedule)', () => {
     const { app } = buildTestService({ nag: true });
     expect(() => app.synth()).not.toThrow();

@@ -155,4 +155,31 @@ describe('the domain-connection tasks (issue 13)', () => {
       expect(actions).not.toContain('acm:RequestCertificate');
     }
   });
+  test('with the delegated-challenge zone set (D203), the certificate tasks alone may write TXT records under it and read changes', () => {
+    const context = { 'ai-visibility:acmeDnsZoneId': 'Z0ACMEZONE000001', 'ai-visibility:acmeDnsZoneName': 'acme.example.com' };
+    const template = Template.fromStack(buildTestService({ realWorkflows: true, context }).stacks.workflow);
+    const functions = ofType(template, 'AWS::Lambda::Function');
+    const route53 = (id: string) => statementsOfRole(template, roleOf(functions[id])).filter((st) => asArray(st.Action).some((a) => String(a).startsWith('route53:')));
+    const certificateTasks = Object.keys(functions).filter((id) => /^(StartCertificate|CompleteCertificate)Task/.test(id));
+    expect(certificateTasks).toHaveLength(2);
+    for (const id of certificateTasks) {
+      expect(route53(id)).toEqual([
+        {
+          Effect: 'Allow', Action: 'route53:ChangeResourceRecordSets', Resource: 'arn:aws:route53:::hostedzone/Z0ACMEZONE000001',
+          Condition: {
+            'ForAllValues:StringEquals': { 'route53:ChangeResourceRecordSetsRecordTypes': ['TXT'], 'route53:ChangeResourceRecordSetsActions': ['UPSERT', 'DELETE'] },
+            'ForAllValues:StringLike': { 'route53:ChangeResourceRecordSetsNormalizedRecordNames': ['*.acme.example.com'] },
+          },
+        },
+        { Effect: 'Allow', Action: 'route53:GetChange', Resource: 'arn:aws:route53:::change/*' },
+      ]);
+      expect(functions[id].Properties!.Environment.Variables).toMatchObject({ ACME_DNS_ZONE_ID: 'Z0ACMEZONE000001', ACME_DNS_ZONE_NAME: 'acme.example.com' });
+    }
+    for (const id of Object.keys(functions).filter((i) => !certificateTasks.includes(i))) expect({ id, route53: route53(id) }).toEqual({ id, route53: [] });
+    // Without the setting no task may touch Route 53.
+    const plain = Template.fromStack(buildTestService({ realWorkflows: true }).stacks.workflow);
+    for (const fn of Object.values(ofType(plain, 'AWS::Lambda::Function'))) {
+      expect(statementsOfRole(plain, roleOf(fn)).flatMap((st) => asArray(st.Action)).filter((a) => String(a).startsWith('route53:'))).toEqual([]);
+    }
+  });
 });

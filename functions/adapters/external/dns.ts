@@ -17,7 +17,9 @@
  *   the closest name with an NS set (never above the registrable domain), resolves each
  *   nameserver's addresses and asks each server directly; `txtOnAuthoritative(name, value)` is
  *   true only when every nameserver answers the value. Completing an ACME challenge before
- *   that breaks the order for good, so this runs before `completeChallenge`.
+ *   that breaks the order for good, so this runs before `completeChallenge`. A delegated
+ *   challenge (D203) is checked by its CNAME instead: `cnameOnAuthoritative(name, target)` asks
+ *   the name's own zone's servers (the CNAME is not followed).
  *
  * A fresh Resolver per operation: c-ares keeps a query cache per channel, and a warm Lambda
  * would otherwise answer a poll from an earlier one.
@@ -28,7 +30,7 @@ import { caaCheck, caaSearchNames } from '../../core/domain/caa';
 import { normalizeHost, registrableDomain } from '../../core/domain/names';
 import {
   absoluteName, formatCaa,
-  type AuthoritativeTxt, type AuthoritativeTxtCheck, type CaaCheck, type CaaIssuer, type CaaRecord, type CapturedRecords,
+  type AuthoritativeCnameCheck, type AuthoritativeTxt, type AuthoritativeTxtCheck, type CaaCheck, type CaaIssuer, type CaaRecord, type CapturedRecords,
   type DnsChecker, type DnsRecordType, type ExpectedDnsRecord, type RecordCheck,
 } from '../../core/domain/records';
 import { UpstreamError } from '../../core/errors';
@@ -135,25 +137,29 @@ export function createDnsChecker(options: DnsCheckerOptions = {}): DnsChecker {
     return caaCheck(host, null, [], issuers);
   }
 
+  /** `type` of `name` as each of the zone's nameservers answers it (one answering address per nameserver is enough, IPv4 first). */
+  async function askNameservers(r: Resolver, nameservers: readonly string[], type: 'TXT' | 'CNAME', name: string): Promise<AuthoritativeTxt['servers']> {
+    return Promise.all(nameservers.map(async (nameserver): Promise<AuthoritativeTxt['servers'][number]> => {
+      const addresses = await nameserverAddresses(r, nameserver);
+      if (addresses.length === 0) return { nameserver, address: '', values: null, error: 'no address found for the nameserver' };
+      let failure = '';
+      for (const address of addresses) {
+        const endpoint = isIP(address) === 6 ? `[${address}]:${nameserverPort}` : `${address}:${nameserverPort}`;
+        const result = await query(resolver([endpoint], 1), type, name);
+        if (!result.error) return { nameserver, address, values: result.values };
+        failure = result.error;
+      }
+      return { nameserver, address: addresses[addresses.length - 1], values: null, error: failure };
+    }));
+  }
+
   async function lookupTxtAuthoritative(name: string): Promise<AuthoritativeTxt> {
     const r = resolver();
     const host = fqdn(name);
     const queriedName = await followCnames(r, host);
     const zone = await findZone(r, queriedName);
     if (!zone) return { name: host, queriedName, zone: null, servers: [] };
-    const servers = await Promise.all(zone.nameservers.map(async (nameserver): Promise<AuthoritativeTxt['servers'][number]> => {
-      const addresses = await nameserverAddresses(r, nameserver);
-      if (addresses.length === 0) return { nameserver, address: '', values: null, error: 'no address found for the nameserver' };
-      let failure = '';
-      for (const address of addresses) { // IPv4 first; one answering address per nameserver is enough
-        const endpoint = isIP(address) === 6 ? `[${address}]:${nameserverPort}` : `${address}:${nameserverPort}`;
-        const result = await query(resolver([endpoint], 1), 'TXT', queriedName);
-        if (!result.error) return { nameserver, address, values: result.values };
-        failure = result.error;
-      }
-      return { nameserver, address: addresses[addresses.length - 1], values: null, error: failure };
-    }));
-    return { name: host, queriedName, zone: zone.name, servers };
+    return { name: host, queriedName, zone: zone.name, servers: await askNameservers(r, zone.nameservers, 'TXT', queriedName) };
   }
 
   async function txtOnAuthoritative(name: string, value: string): Promise<AuthoritativeTxtCheck> {
@@ -165,7 +171,21 @@ export function createDnsChecker(options: DnsCheckerOptions = {}): DnsChecker {
     return { found: result.values.includes(value), source: 'resolver', resolverValues: result.values, detail };
   }
 
-  return { captureRecords, lookupTxt, verifyRecords, caaAllows, lookupTxtAuthoritative, txtOnAuthoritative };
+  async function cnameOnAuthoritative(name: string, target: string): Promise<AuthoritativeCnameCheck> {
+    const r = resolver();
+    const host = fqdn(name);
+    const want = normalizeHost(target);
+    // The CNAME itself, never followed: its owner's zone answers it.
+    const zone = await findZone(r, host);
+    if (zone) {
+      const servers = await askNameservers(r, zone.nameservers, 'CNAME', host);
+      return { found: servers.every((s) => s.values?.includes(want) ?? false), source: 'authoritative', actual: [...new Set(servers.flatMap((s) => s.values ?? []))] };
+    }
+    const result = await query(r, 'CNAME', host);
+    return { found: result.values.includes(want), source: 'resolver', actual: result.values };
+  }
+
+  return { captureRecords, lookupTxt, verifyRecords, caaAllows, lookupTxtAuthoritative, txtOnAuthoritative, cnameOnAuthoritative };
 }
 
 // --- helpers -------------------------------------------------------------------------------

@@ -3,19 +3,26 @@ import * as z from 'zod/mini';
 import { nullableString } from '../../http/schemas';
 import { dnsRecord, executionId, googleVerificationStatus, success, text } from './domain-schemas';
 
-/** start-certificate: the TXT records to add (the certificate's challenges, then the webmaster token's). */
+/** start-certificate: the records to add (the certificate's challenges, or their delegation CNAMEs, D203; then the webmaster token's). */
 export const startCertificateResponse = z.object({
   ...success,
   proxy_status: z.literal('SSL_VALIDATING'),
   custom_domain: z.string(),
   naked_domain: z.string(),
   domain_type: z.enum(['apex', 'www', 'custom_subdomain', 'multi_level']).check(z.describe('how the business host relates to its zone (not get-proxy\'s apex/subdomain)')),
-  records: z.array(dnsRecord).check(z.describe('the TXT records to add: the certificate\'s challenges, then the webmaster verification token')),
+  records: z.array(dnsRecord).check(z.describe('the records to add: the certificate\'s challenge TXT records (or, when delegated, one CNAME per name, added once), then the webmaster verification token')),
   webmaster_verification: z.object({
     status: z.enum(['token', 'verified', 'skipped', 'failed']),
     google_verification_status: z.optional(googleVerificationStatus),
     reason: z.optional(z.string()),
   }).check(z.describe('the webmaster verification token: requested (token), not needed (verified), or skipped/failed with the reason')),
+  acme_delegation: z.optional(z.object({
+    status: z.enum(['delegated', 'skipped']),
+    zone: z.optional(text('the service\'s zone the CNAME records point into')),
+    cnames_in_place: z.optional(z.boolean()),
+    txt_written: z.optional(z.boolean().check(z.describe('the challenge TXT records are written behind the CNAMEs: complete-certificate needs no DNS step'))),
+    reason: z.string(),
+  }).check(z.describe('delegated DNS-01 (D203): the challenges answered in the service\'s zone behind one CNAME per name, or skipped with the reason'))),
   ...executionId,
 }).check(z.meta({ id: 'CertificateStart' }));
 

@@ -4,6 +4,11 @@
  * (stored for the route by the task, D20); a refusal or a failure of the work is such a
  * response, not a thrown error.
  *
+ * With delegated DNS-01 configured (ACME_DNS_ZONE_ID/ACME_DNS_ZONE_NAME, D203; app/domain/
+ * delegation.ts) the customer adds one CNAME per name instead of each order's TXT records: start
+ * answers the CNAMEs (and writes the TXT values itself once they are in place), complete checks
+ * the CNAMEs instead of the TXT records, writes the values and removes them after the order.
+ *
  * start-certificate (PENDING_VALIDATION, SSL_VALIDATING, DISCONNECTED with an expired certificate):
  *   1. the domain is the business URL's host (analyzeDomain): platform hosts, IPs, an apex
  *      without APEX_GATEWAY_IPS... are refused with the reason (400);
@@ -29,6 +34,7 @@
 import { acmeChallengeRecord, analysisFields, analyzeDomain, namesToCapture, originalFields, part2Records } from '../../core/domain/analysis';
 import { AMAZON, LETS_ENCRYPT } from '../../core/domain/caa';
 import { CertificateOrderInvalidError, certTmpOf, txtRecordsOf, type CertificateTmp } from '../../core/domain/certificate';
+import { delegationCnameRecords, type AcmeDelegation } from '../../core/domain/delegation';
 import { relativeHost, type CapturedByName, type DnsRecord } from '../../core/domain/records';
 import type { CdnGateway } from '../../core/proxy/types';
 import type { Container } from '../../container';
@@ -36,6 +42,7 @@ import type { CertificateEngines } from '../../engines/certificates';
 import { createLogger } from '../../logger';
 import type { WebmasterClient } from '../../engines/search-notify';
 import { domainError as error, guardedOperation, loadDomainContext, refusalResult, type DomainOperationResult } from './context';
+import { delegatedChallengesRefusal, removeDelegatedChallenges, startDelegatedChallenges } from './delegation';
 import { requestNativeCertificate, type NativeCertificateState } from './native-certificate';
 import { COMPLETE_CERTIFICATE_WORKFLOW, domainRefusal, START_CERTIFICATE_WORKFLOW } from './operation-run';
 import { requestVerificationToken, type TokenOutcome } from './verification';
@@ -74,7 +81,10 @@ export async function runStartCertificate(container: Container, deps: Certificat
 
     const order = await deps.acme.startOrder(analysis.certificateNames);
     const tmp = certTmpOf(order);
-    const records: DnsRecord[] = tmp.challenges.map((c) => acmeChallengeRecord(analysis, c.name, c.keyAuthorization));
+    const { delegation, summary: delegated } = await startDelegatedChallenges(orgSlug, deps, analysis.certificateNames, tmp.challenges);
+    const records: DnsRecord[] = delegation
+      ? delegationCnameRecords(delegation, analysis.nakedDomain)
+      : tmp.challenges.map((c) => acmeChallengeRecord(analysis, c.name, c.keyAuthorization));
     const token = await requestVerificationToken(container, deps.webmaster, { orgSlug, entityId: business.id, site: site as Record<string, unknown> | null, analysis });
     if (token.status === 'token') records.push(token.record);
     const started = await advance(container, orgSlug, business.id, 'SSL_VALIDATING', {
@@ -84,43 +94,38 @@ export async function runStartCertificate(container: Container, deps: Certificat
       certificateNames: analysis.certificateNames,
       capturedRecords: captured,
       certTmp: tmp,
+      // Kept for complete-certificate and verify-dns: the names this order's challenges are delegated to.
+      acmeDelegation: delegation,
     }, {
       custom_domain: analysis.customDomain, naked_domain: analysis.nakedDomain, domain_type: analysis.type,
       records: records.map(({ type, host, value, ttl }) => ({ type, host, value, ttl })),
       webmaster_verification: webmasterSummary(token),
+      acme_delegation: delegated,
     });
-    log.info('certificate order started', { org_slug: orgSlug, names: analysis.certificateNames, records: records.length });
+    log.info('certificate order started', { org_slug: orgSlug, names: analysis.certificateNames, records: records.length, delegated: delegated.status });
     return started;
   });
 }
 
 export async function runCompleteCertificate(container: Container, deps: CertificateDeps, orgSlug: string): Promise<CertificateOperationResult> {
   return guarded(orgSlug, 'complete-certificate', async () => {
-    const { business, site, fields } = await loadDomainContext(container, orgSlug);
+    const { business, site, fields, proxyStatus: status } = await loadDomainContext(container, orgSlug);
     const refused = refusalResult(domainRefusal(COMPLETE_CERTIFICATE_WORKFLOW, fields, container.clock.now()), orgSlug);
     if (refused) return refused;
-    const status = site?.proxyStatus ?? null;
     const tmp = site?.certTmp as CertificateTmp | null | undefined;
     if (!tmp?.orderUrl) return error(orgSlug, 409, 'no certificate order to complete: call start-certificate first', { proxy_status: status, allowed: ['start-certificate'] });
     const distributionId = typeof site?.cdnDistributionId === 'string' ? site.cdnDistributionId : null;
     if (!distributionId) return error(orgSlug, 409, 'the business has no CDN distribution yet', { proxy_status: status });
 
     const zone = typeof site?.nakedDomain === 'string' ? site.nakedDomain : null;
-    const expected = txtRecordsOf(tmp);
-    const checks = await Promise.all(expected.map(async (r) => ({ record: r, check: await deps.dns.txtOnAuthoritative(r.host, r.value) })));
-    const missing = checks.filter((c) => !c.check.found);
-    if (missing.length > 0) {
-      return error(orgSlug, 409, `TXT record not found on the domain's authoritative servers yet: ${missing.map((m) => `${m.record.host} = "${m.record.value}"`).join(', ')}; `
-        + 'add it (or wait for DNS to update) and complete again', {
-        code: 'txt_not_found', proxy_status: status,
-        missing: missing.map(({ record, check }) => ({
-          type: 'TXT', host: zone ? relativeHost(record.host, zone) : record.host, name: record.host, value: record.value, ttl: record.ttl,
-          source: check.source, ...(check.source === 'resolver' ? { actual: check.resolverValues ?? [] } : {}),
-        })),
-      });
-    }
+    const delegation = site?.acmeDelegation as AcmeDelegation | null | undefined;
+    const notReady = delegation
+      ? await delegatedChallengesRefusal(orgSlug, status, zone, deps, delegation, tmp.challenges)
+      : await txtRefusal(orgSlug, status, zone, deps.dns, tmp);
+    if (notReady) return notReady;
 
     const issued = await deps.acme.completeOrder(tmp);
+    if (delegation) await removeDelegatedChallenges(deps.delegation, delegation, tmp.challenges);
     const existingArn = typeof site?.certificateArn === 'string' && site.certificateArn.startsWith('arn:') ? site.certificateArn : null;
     const attached = await deps.gateway.attachCertificate(distributionId, {
       aliases: tmp.names,
@@ -149,6 +154,21 @@ export async function runCompleteCertificate(container: Container, deps: Certifi
     });
     log.info('certificate issued and attached', { org_slug: orgSlug, names: attached.aliases, not_after: attached.notAfter });
     return attachedResult;
+  });
+}
+
+/** The 409 naming the order's TXT records not yet on the domain's authoritative servers (completing early loses the order), or null. */
+async function txtRefusal(orgSlug: string, status: string | null, zone: string | null, dns: CertificateDeps['dns'], tmp: CertificateTmp): Promise<CertificateOperationResult | null> {
+  const checks = await Promise.all(txtRecordsOf(tmp).map(async (r) => ({ record: r, check: await dns.txtOnAuthoritative(r.host, r.value) })));
+  const missing = checks.filter((c) => !c.check.found);
+  if (missing.length === 0) return null;
+  return error(orgSlug, 409, `TXT record not found on the domain's authoritative servers yet: ${missing.map((m) => `${m.record.host} = "${m.record.value}"`).join(', ')}; `
+    + 'add it (or wait for DNS to update) and complete again', {
+    code: 'txt_not_found', proxy_status: status,
+    missing: missing.map(({ record, check }) => ({
+      type: 'TXT', host: zone ? relativeHost(record.host, zone) : record.host, name: record.host, value: record.value, ttl: record.ttl,
+      source: check.source, ...(check.source === 'resolver' ? { actual: check.resolverValues ?? [] } : {}),
+    })),
   });
 }
 

@@ -1,13 +1,15 @@
 /**
  * `POST /api/domain/verify-dns/{org_id}` (D21): a live look at the records the user was asked
  * to add at the current step, each with what was expected, what DNS answers and whether it
- * matches: the certificate's TXT records while it validates (SSL_VALIDATING), the Part 2
+ * matches: the certificate's TXT records while it validates (SSL_VALIDATING; its CNAMEs when its
+ * challenges are delegated, D203), the Part 2
  * records (the switch and the native certificate's validation CNAMEs) once the certificate is
  * attached (SSL_VALIDATED, DEPLOYED, and DISCONNECTED for a reconnect); with them, the
  * webmaster verification TXT record while the domain is not verified.
  */
 import { part2Records } from '../../core/domain/analysis';
 import { txtRecordsOf, type CertificateTmp } from '../../core/domain/certificate';
+import type { AcmeDelegation } from '../../core/domain/delegation';
 import type { DnsChecker, ExpectedDnsRecord } from '../../core/domain/records';
 import type { Container } from '../../container';
 import { connectedAnalysis, domainError, loadDomainContext, type DomainOperationResult } from './context';
@@ -28,7 +30,10 @@ export async function verifyDns(container: Container, orgSlug: string, dns: DnsC
   const certTmp = site?.certTmp as CertificateTmp | null | undefined;
   if (status === 'SSL_VALIDATING' && certTmp) {
     step = 'certificate';
-    expected = txtRecordsOf(certTmp).map((r) => ({ type: 'TXT', host: r.host, value: r.value }));
+    const delegation = site?.acmeDelegation as AcmeDelegation | null | undefined;
+    expected = delegation
+      ? Object.entries(delegation.names).map(([host, value]) => ({ type: 'CNAME', host, value }))
+      : txtRecordsOf(certTmp).map((r) => ({ type: 'TXT', host: r.host, value: r.value }));
   } else if ((status === 'SSL_VALIDATED' || status === 'DEPLOYED' || status === 'DISCONNECTED') && typeof site?.cdnDomain === 'string') {
     const part2 = part2Records(analysis, {
       cdnDomain: site.cdnDomain, apexGatewayIps: container.config.cdn.apexGatewayIps,

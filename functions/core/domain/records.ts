@@ -82,6 +82,14 @@ export interface AuthoritativeTxtCheck {
   detail: AuthoritativeTxt;
 }
 
+/** A CNAME asked of every authoritative server of its zone (a delegated challenge, D203). */
+export interface AuthoritativeCnameCheck {
+  found: boolean;
+  source: 'authoritative' | 'resolver';
+  /** Every target answered (by the authoritative servers, or by the resolvers). */
+  actual: string[];
+}
+
 /** The CAA set that applies to a name (RFC 8659 §3: the closest one walking up the tree). */
 export interface CaaCheck {
   name: string;
@@ -119,6 +127,8 @@ export interface DnsChecker {
    * authoritative server can be found, the resolvers' answer decides (`source: 'resolver'`).
    */
   txtOnAuthoritative(name: string, value: string): Promise<AuthoritativeTxtCheck>;
+  /** True when every authoritative server of the zone answers `name` CNAME `target` (else, with none found, the resolvers). */
+  cnameOnAuthoritative(name: string, target: string): Promise<AuthoritativeCnameCheck>;
 }
 
 /** `www` + `example.com` → `www.example.com`; `@` → the zone itself. */
