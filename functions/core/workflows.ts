@@ -13,3 +13,12 @@ export type WorkflowName = (typeof WORKFLOWS)[number];
 export function stateMachineArnVariable(workflow: WorkflowName): string {
   return `${workflow.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_STATE_MACHINE_ARN`;
 }
+
+/**
+ * Memory of a workflow task's Lambda (the CDK sets it, lib/stacks/workflow-stack.ts). The
+ * local runtime gives each task worker the heap Lambda's Node runtime gives such a function
+ * (about 90% of it for the old generation), so a task that would run out of memory on AWS
+ * runs out locally too. Site steps on a 5,000-page store once held the scraped pages and
+ * ~15,000 generated files at once; more memory also buys Lambda CPU.
+ */
+export const TASK_MEMORY_MB = 2048;

@@ -28,6 +28,7 @@ import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
 import { grantSecretGroups, type SecretsByGroup } from '../secrets';
 import { type AppSettings, commonEnvironment } from '../settings';
 import type { SecretGroup } from '../../functions/core/provider-settings';
+import { TASK_MEMORY_MB } from '../../functions/core/workflows';
 import { deployedStateMachineName, kebabCase, loadAslFiles } from '../workflows/asl';
 
 export const DAILY_SCHEDULE = 'daily-schedule';
@@ -35,11 +36,8 @@ export const DAILY_SCHEDULE = 'daily-schedule';
 export const DAILY_SCHEDULE_CRON = { minute: '0', hour: '14' } as const;
 /** Task Lambdas may run longer than API ones: Step Functions waits for them. */
 export const TASK_TIMEOUT_SECONDS = 300;
-/**
- * Site steps on a 5,000-page store hold the scraped pages and ~15,000 generated files at
- * once (npm run bench: ~850 MB peak for 2a); more memory also buys Lambda CPU.
- */
-export const TASK_MEMORY_MB = 2048;
+/** The task Lambdas' memory, one number for AWS and the local runtime's task workers. */
+export { TASK_MEMORY_MB };
 /** The task that creates customer CloudFront distributions with the edge router attached. */
 export const CDN_TASK = 'CreateCdnDistribution';
 /** The domain-connection tasks (ACME account key, certificate manager, distribution update). */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Config } from '../../config';
 import { relayLogLine } from '../../logger';
 import type { WorkflowStarter } from '../../ports';
+import { TASK_MEMORY_MB } from '../../core/workflows';
 import type { FromWorker, ToWorker, WorkerError } from './task-messages';
 
 /**
@@ -36,7 +37,15 @@ export interface TaskWorkersOptions {
   engine: Required<Pick<WorkflowStarter, 'start' | 'describe' | 'instanceId'>>;
   /** Workers at most (default 4). */
   max?: number;
+  /** Each worker's memory, as a task Lambda's (default TASK_MEMORY_MB). */
+  memoryMb?: number;
 }
+
+/**
+ * The old generation Lambda's Node runtime gives a function of `memoryMb` (its bootstrap sets
+ * --max-old-space-size to about 90% of the function's memory); past it the task dies, here as there.
+ */
+export const oldGenerationMbOf = (memoryMb: number): number => Math.floor(memoryMb * 0.9);
 
 export interface TaskWorkers {
   /** Runs the `handler` of the task module at `modulePath` with `payload`: its output, or its error. */
@@ -77,7 +86,11 @@ export function createTaskWorkers(options: TaskWorkersOptions): TaskWorkers {
   };
 
   const spawn = (): Running => {
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { entry: ENTRY, tsx: TSX, config: options.config, instanceId: options.engine.instanceId } });
+    const worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      workerData: { entry: ENTRY, tsx: TSX, config: options.config, instanceId: options.engine.instanceId },
+      resourceLimits: { maxOldGenerationSizeMb: oldGenerationMbOf(options.memoryMb ?? TASK_MEMORY_MB) },
+    });
     worker.unref();
     const running: Running = { worker, inFlight: new Map() };
     worker.on('message', (message: FromWorker) => {
@@ -92,13 +105,14 @@ export function createTaskWorkers(options: TaskWorkersOptions): TaskWorkers {
       }
     });
     // A thread that dies takes its invocations with it, as a Lambda instance's crash does.
-    const lost = (reason: string) => {
+    const lost = (reason: string, name = 'Runtime.ExitError') => {
       const at = pool.indexOf(running);
       if (at >= 0) pool.splice(at, 1);
-      for (const call of running.inFlight.values()) call.reject(Object.assign(new Error(reason), { name: 'Runtime.ExitError' }));
+      for (const call of running.inFlight.values()) call.reject(Object.assign(new Error(reason), { name }));
       running.inFlight.clear();
     };
-    worker.on('error', (err) => lost(`the task's worker failed: ${err.message}`));
+    // Lambda's name for an invocation that ran out of memory.
+    worker.on('error', (err: NodeJS.ErrnoException) => lost(`the task's worker failed: ${err.message}`, err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'Runtime.OutOfMemory' : 'Runtime.ExitError'));
     worker.on('exit', (code) => lost(`the task's worker exited with code ${code}`));
     pool.push(running);
     started++;
