@@ -14,7 +14,7 @@ import { artifactKeys } from '../../core/artifacts';
 import type { SiteFile } from '../../core/site/types';
 import type { Container } from '../../container';
 
-/** Content bytes per chunk: big enough for few reads, small enough that a reader holds little. */
+/** Characters of content per chunk (about as many bytes): big enough for few reads, small enough that a reader holds little. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 
 interface PartHead {
