@@ -433,6 +433,19 @@ describe('S3 site store, prefix layout: a streamed publish copies the D28 fallba
     expect((await reader!.paths()).sort()).toEqual(['/ai/best-mugs/index.html', '/ai/llms/a+b.txt', '/best-mugs/index.html', '/llms/a+b.txt']);
     expect(pathsAndContents((await store.readCurrent('shop'))!.files)).toEqual([['/ai/best-mugs/index.html', 'AI MUGS'], ['/best-mugs/index.html', 'MUGS'], ['/llms/a+b.txt', 'A']]);
   });
+
+  test('a stream that fails half way leaves no half release to list or roll back to', async () => {
+    const store = createS3SiteStore({ bucket: 'b', s3: new S3Client({}), clock });
+    const good = await store.publish('halfway', [file('/llms.txt', 'whole')]);
+    async function* broken() {
+      yield file('/llms.txt', 'half');
+      yield file('/a/index.html', 'A');
+      throw new Error('the source failed');
+    }
+    await expect(store.publish('halfway', broken())).rejects.toThrow(/the source failed/);
+    expect(await store.listReleases('halfway')).toEqual([good.releaseId]);
+    expect((await store.readCurrent('halfway'))!.files.map((f) => f.content)).toEqual(['whole']);
+  });
 });
 
 describe('D28 fallback copies for static hosting', () => {

@@ -156,14 +156,20 @@ export function createS3SiteStore(settings: S3SiteStoreSettings): SiteStore {
   const uploadPrefixRelease = async (slug: string, releaseId: string, files: ReleaseFiles) => {
     const base = releasePrefix(slug, releaseId);
     const written = tally();
-    await forEachBounded(files, uploadConcurrency, async (file) => {
-      assertNewPath(written.paths, file.path);
-      written.bytes += Buffer.byteLength(file.content);
-      await putObject(base + releaseRelativePath(file.path), file);
-    });
-    await forEachBounded(aiFallbackCopyPaths(written.paths), uploadConcurrency, ({ from, to }) => s3.send(new CopyObjectCommand({
-      Bucket: bucket, Key: base + releaseRelativePath(to), CopySource: copySource(bucket, base + releaseRelativePath(from)),
-    })));
+    try {
+      await forEachBounded(files, uploadConcurrency, async (file) => {
+        assertNewPath(written.paths, file.path);
+        written.bytes += Buffer.byteLength(file.content);
+        await putObject(base + releaseRelativePath(file.path), file);
+      });
+      await forEachBounded(aiFallbackCopyPaths(written.paths), uploadConcurrency, ({ from, to }) => s3.send(new CopyObjectCommand({
+        Bucket: bucket, Key: base + releaseRelativePath(to), CopySource: copySource(bucket, base + releaseRelativePath(from)),
+      })));
+    } catch (err) {
+      // A prefix is listed as a release: what a failed stream wrote goes, so no half release can be rolled back to.
+      await deleteKeys((await listKeys(base)).keys).catch(() => undefined);
+      throw err;
+    }
     return written;
   };
 
