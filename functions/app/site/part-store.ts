@@ -88,7 +88,8 @@ export async function saveSitePart(container: Container, orgSlug: string, part: 
     if (pending) await writeChunk(pending);
     await container.artifacts.put(headKey, { paths, chunks } satisfies PartHead);
   }
-  await deleteChunks(container, orgSlug, part, new Set([...chunks, ...(previous?.chunks ?? [])]));
+  // An inline part over an inline one (every article) has no chunks to sweep: no listing.
+  if (chunks.length > 0 || previous?.chunks) await deleteChunks(container, orgSlug, part, new Set([...chunks, ...(previous?.chunks ?? [])]));
   return paths;
 }
 

@@ -71,13 +71,8 @@ export function refreshTimestamps(files: readonly SiteFile[], now: string): Site
  * D180: a page whose content did not change keeps the bytes it was published with, its check
  * date included, so a publish rewrites only what changed (and a release of shared objects,
  * D179, uploads only those). "Unchanged": the previous file, refreshed to `now`, is the new one.
+ * Returns `previous` (the same path's published page) when only its check date would move, else `file`.
  */
-export function keepUnchangedPages(files: readonly SiteFile[], previous: readonly SiteFile[], now: string): SiteFile[] {
-  const before = new Map(previous.map((f) => [f.path, f]));
-  return files.map((file) => unchangedPageOr(file, before.get(file.path), now));
-}
-
-/** D180 for one page: `previous` (the same path's published page) when only its check date would move, else `file`. */
 export function unchangedPageOr(file: SiteFile, previous: SiteFile | undefined, now: string): SiteFile {
   if (!previous || previous.content === file.content || !isHtml(file)) return file;
   return refreshHtml(previous.content, now) === file.content ? previous : file;

@@ -82,11 +82,6 @@ export function releaseRelativePath(path: string): string {
   return segments.join('/');
 }
 
-export function assertUniquePaths(paths: string[]): void {
-  const seen = new Set<string>();
-  for (const p of paths) assertNewPath(seen, p);
-}
-
 /** For a publish that streams its files: `path` must not repeat one already written. */
 export function assertNewPath(seen: Set<string>, path: string): void {
   if (seen.has(path)) throw new ValidationError(`duplicate file path in deploy: ${path}`);
@@ -114,11 +109,8 @@ export function aiFallbackCopyPaths(paths: Iterable<string>): Array<{ from: stri
  * a copy at `/ai/<path>` for every such file.
  */
 export function withAiFallbackCopies<T extends { path: string }>(files: T[]): T[] {
-  const paths = new Set(files.map((f) => f.path));
-  const copies = files
-    .filter((f) => !f.path.startsWith('/ai/') && !paths.has(`/ai${f.path}`))
-    .map((f) => ({ ...f, path: `/ai${f.path}` }));
-  return [...files, ...copies];
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  return [...files, ...aiFallbackCopyPaths(byPath.keys()).map(({ from, to }) => ({ ...byPath.get(from)!, path: to }))];
 }
 
 /** The inverse, for reading a release back: drops the copies `withAiFallbackCopies` added. */
