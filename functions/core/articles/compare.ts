@@ -10,7 +10,7 @@
  *   "The store suggests the Brenner 6-inch Chef's Knife for small hands; it says nothing of the kind about ..."
  */
 import { upperFirst } from '../generate/text';
-import { differ, says, type Attribute, type AttributeKey } from './attributes';
+import { differ, says, type Attribute, type AttributeKey } from '../products/attributes';
 import { audiencesIn } from './facets';
 import { attributesOfSheet, sourcesOf, theName, verbFor, type ProductSheet } from './facts';
 import { optionDifferences } from './options';

@@ -21,7 +21,7 @@ import { variantsOf } from '../products/variants';
 import { oneLine } from '../site/html';
 import type { CatalogProduct } from '../site/types';
 import { containsName } from '../text/name-match';
-import { attributesOf, type Attribute, type AttributeKey } from './attributes';
+import { attributesOf, type Attribute, type AttributeKey } from '../products/attributes';
 import { jobOf } from './families';
 import { sentencesOf, type ArticleSources, type ProductEntry, type Source, type Statement } from './site-sources';
 

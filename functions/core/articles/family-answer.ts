@@ -9,7 +9,7 @@ import { joinList, upperFirst } from '../generate/text';
 import { oneLine } from '../site/html';
 import { offerText } from '../site/offer-slots';
 import type { CatalogProduct } from '../site/types';
-import { attributesOf, says, type Attribute, type AttributeKey } from './attributes';
+import { attributesOf, says, type Attribute, type AttributeKey } from '../products/attributes';
 import { attributesOfSheet, theName, verbFor } from './facts';
 import { countWord } from './options';
 import type { AnswerBlock, MemberLine, WrittenAnswer } from './answers';

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { answerText, writeExtractiveAnswer } from '../../../functions/core/articles/answers';
-import { attributesOf } from '../../../functions/core/articles/attributes';
+import { attributesOf } from '../../../functions/core/products/attributes';
 import { buildArticleFiles } from '../../../functions/core/articles/article-page';
 import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion } from '../../../functions/core/articles/compose';
 import { jobOf, productFamilies } from '../../../functions/core/articles/families';
