@@ -64,13 +64,24 @@ export function yogaSnapshot(): StoreSnapshot {
   return productsJsonSnapshot(join(ROOT, 'test/fixtures/yoga-store-products.json'), 'Lotus & Stone');
 }
 
+/** The currency each shared catalogue's store sells in, by file name (a file not listed: USD). */
+export const CATALOGUE_CURRENCIES: Readonly<Record<string, string>> = {
+  'apparel-womenswear-annie-thompson': 'NZD', // a New Zealand store
+  'drinkware-stanley': 'USD',
+  'electrical-popup-outlets': 'USD',
+  'electronics-headphones': 'GBP', // a UK retailer
+  'home-garden-outdoor': 'GBP', // a UK garden store
+};
+
 /** Real stores' catalogues beside the project (../shared/catalogues, read-only test data; BENCH_CATALOGUES=<dir> elsewhere). */
-export function sharedCatalogues(): Array<{ label: string; snapshot: StoreSnapshot }> {
+export function sharedCatalogues(): Array<{ label: string; file: string; currency: string; snapshot: StoreSnapshot }> {
   const dir = process.env.BENCH_CATALOGUES ?? join(ROOT, '..', 'shared', 'catalogues');
   if (!existsSync(dir)) return [];
   return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => {
-    const snapshot = productsJsonSnapshot(join(dir, f), f.replace(/\.json$/, '').replace(/-/g, ' '));
-    return { label: `${f.replace(/\.json$/, '')} (${snapshot.products.length} products)`, snapshot };
+    const name = f.replace(/\.json$/, '');
+    const currency = CATALOGUE_CURRENCIES[name] ?? 'USD';
+    const snapshot = productsJsonSnapshot(join(dir, f), name.replace(/-/g, ' '), currency);
+    return { label: `${name} (${snapshot.products.length} products)`, file: join(dir, f), currency, snapshot };
   });
 }
 

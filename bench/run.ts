@@ -30,6 +30,11 @@
  *             invented claims: ungrounded sentences dropped and published (~30 s)
  *   agents    the User-Agent classifier on the corpus with sources (test/fixtures/ai-user-agents.ts):
  *             AI agents recognised and attributed, browsers and search crawlers counted as AI (<1 s)
+ *   answerability  on every catalogue in ../shared/catalogues: questions written from the catalogue
+ *             (price, option values, sold-out variant, material, size or capacity, cheapest of a
+ *             type, which cost under a figure), answered by BM25 over ~90-word passages (top 3,
+ *             the answer counted beside the product's name) from the AI site and from the store's
+ *             own Dawn product pages read without JavaScript; per kind, both sides (~15 s)
  * e.g. BENCH_SKIP=crawl,http npm run bench. Each section's own knobs (BENCH_DURATION,
  * BENCH_CRAWL_SIZE, BENCH_AI_SITE_SIZES, BENCH_ONBOARDING_PRODUCTS, BENCH_DAILY_SIZES, ...) are described at the top of its file.
  */
@@ -47,9 +52,10 @@ import { measureVisibility, printVisibilityReport, visibilityLines, type Visibil
 import { labelsLines, measureLabels, type LabelsReport } from './matcher-labels';
 import { articleLines, measureArticles, type StoreArticles } from './articles';
 import { agentsLines, measureAgents, type AgentsReport } from './agents';
+import { answerabilityLines, answerabilitySummary, measureAnswerability, type AnswerabilityReport } from './answerability';
 import { createSiteWaitMs, measureOnboarding, printOnboardingReport, topFigureText, type OnboardingFigure, type OnboardingReport } from './onboarding';
 
-const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'capacity', 'visibility', 'articles', 'agents'] as const;
+const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'capacity', 'visibility', 'articles', 'agents', 'answerability'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 const skipped = (name: SectionName): boolean => SKIP.has(name);
@@ -175,9 +181,10 @@ interface Results {
   matcherLabels?: LabelsReport;
   articles?: StoreArticles[];
   agents?: AgentsReport;
+  answerability?: AnswerabilityReport;
 }
 
-function summary({ bundles, load, cold, crawl, ai, onboarding, daily, capacity, visibility, matcherLabels, articles, agents }: Results): void {
+function summary({ bundles, load, cold, crawl, ai, onboarding, daily, capacity, visibility, matcherLabels, articles, agents, answerability }: Results): void {
   heading('figures, side by side');
   const rows: [string, string][] = [['machine', describeMachine()]];
   if (bundles) {
@@ -219,6 +226,7 @@ function summary({ bundles, load, cold, crawl, ai, onboarding, daily, capacity, 
     });
   }
   if (agents) agentsLines(agents).slice(0, 2).forEach((line, i) => rows.push([i === 0 ? 'agents (User-Agent classes)' : '', line]));
+  if (answerability) answerabilitySummary(answerability).forEach((line, i) => rows.push([i === 0 ? 'answerability (top 3)' : '', line]));
   const notRun = SECTIONS.filter(skipped);
   if (notRun.length) rows.push(['skipped', `${notRun.join(', ')} (BENCH_SKIP)`]);
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -284,6 +292,13 @@ async function main(): Promise<void> {
       if (results.agents) {
         heading('agents');
         for (const line of agentsLines(results.agents)) console.log(line);
+      }
+    }
+    if (!skipped('answerability')) {
+      results.answerability = await section('answerability', async () => measureAnswerability());
+      if (results.answerability) {
+        heading('answerability');
+        for (const line of answerabilityLines(results.answerability)) console.log(line);
       }
     }
     summary(results);
