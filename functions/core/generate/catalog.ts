@@ -4,6 +4,7 @@ import { isCatchAllCollection } from './industry';
 import { singularKey } from './text';
 import { countLabels } from '../util/collections';
 import { priceSpan } from '../products/variants';
+import { isRealProductType } from '../products/kind';
 
 export interface PriceRange {
   /** The currency of the range (the most common one), or null when products carry none. */
@@ -61,9 +62,12 @@ export function formatPriceRange(range: PriceRange): string {
     : `${formatMoney(range.min, range.currency)} to ${formatMoney(range.max, range.currency)}`;
 }
 
-/** Product types with their counts, most common first, ties alphabetical. */
+/**
+ * Product types with their counts, most common first, ties alphabetical. A placeholder the
+ * platform fills in ("normal", "Standard", "Default") is no type (core/products/kind.ts).
+ */
 export function productTypeCounts(products: CatalogProduct[]): Array<{ type: string; count: number }> {
-  return countLabels(products, (p) => p.productType).map(({ label, count }) => ({ type: label, count }));
+  return countLabels(products, (p) => (isRealProductType(p.productType) ? p.productType : '')).map(({ label, count }) => ({ type: label, count }));
 }
 
 /** Vendors, most products first, ties alphabetical. */

@@ -7,10 +7,13 @@
  * offers (Offer JSON-LD, the Price / Availability lines of the product files).
  */
 import type { CatalogProduct, FaqEntry, SiteNarrative, StoreSnapshot } from '../site/types';
-import { categoriesOf, priceRange, productTypeCounts, realCollections, vendorCounts } from './catalog';
+import { categoriesOf, priceRange, realCollections, vendorCounts } from './catalog';
 import { describingSentences, extractAudience, extractEmails, extractKeyFacts, sortedProducts, storeName, type KeyFact } from './evidence';
 import { extractStoreFaqs } from './faq-extract';
-import { inferIndustry, type IndustryInference } from './industry';
+import type { IndustryInference } from './industry';
+import { catalogueIndustry, productKindCounts } from './catalogue-industry';
+import { catalogueKinds, productKind, type KindOf } from '../products/kind';
+import { pluralPhrase } from '../prompts/product-words';
 import { materialsQuestion } from './templates';
 import type { NarrativeOverview, SiteGenerator } from './types';
 import { dedupeKey, isStatement, lowerLabel, joinList, leadSentences, markdownToText, normalizeSpace, statesPrice, truncateText, withoutPrices } from './text';
@@ -49,7 +52,14 @@ interface Analysis {
   emails: string[];
 }
 
-function analyse(snapshot: StoreSnapshot): Analysis {
+/** Each product once, the first of an id kept, as the site builder keeps it: every count agrees with the files. */
+function distinctProducts(products: readonly CatalogProduct[]): CatalogProduct[] {
+  const seen = new Set<string>();
+  return products.filter((p) => !seen.has(p.productId) && Boolean(seen.add(p.productId)));
+}
+
+function analyse(input: StoreSnapshot): Analysis {
+  const snapshot = { ...input, products: distinctProducts(input.products) };
   const name = storeName(snapshot);
   const home = snapshot.pages.find((p) => p.kind === 'home');
   const meta = home ? normalizeSpace(home.description) : '';
@@ -58,13 +68,15 @@ function analyse(snapshot: StoreSnapshot): Analysis {
     url: snapshot.business.url,
     products: snapshot.products,
     range: priceRange(snapshot.products),
-    types: productTypeCounts(snapshot.products),
+    types: productKindCounts(snapshot.products, snapshot.business.name).map(({ kind, count }) => ({ type: kind, count })),
     vendors: vendorCounts(snapshot.products),
     collections: realCollections(snapshot).map((c) => c.title.trim()),
     categories: categoriesOf(snapshot),
-    industry: inferIndustry(snapshot),
+    industry: catalogueIndustry(snapshot),
     // A sentence stating a price is a volatile fact, not a key fact (the offers carry prices).
-    facts: extractKeyFacts(snapshot).filter((f) => !statesPrice(f.text)),
+    // Store-level facts only: a product's material or origin sentence is on its own fact card,
+    // and a store's key facts made of product taglines say nothing about the store (issue 44).
+    facts: extractKeyFacts(snapshot, { maxFromProducts: 0 }).filter((f) => !statesPrice(f.text)),
     audience: extractAudience(snapshot),
     aboutSentences: describingSentences(snapshot, ['about']).map((s) => s.text).filter((t) => !statesPrice(t)),
     homeSentences: describingSentences(snapshot, ['home']).map((s) => s.text).filter((t) => !statesPrice(t)),
@@ -85,7 +97,7 @@ function plural(n: number, word: string): string {
 /** "N offers 8 products across coffee, tea and brewing gear." (no prices: they go stale in prose) */
 function catalogueSentence(a: Analysis): string | null {
   if (!a.products.length) return null;
-  const types = a.types.slice(0, 4).map((t) => lowerLabel(t.type));
+  const types = a.types.slice(0, 4).map((t) => pluralPhrase(lowerLabel(t.type)));
   let s = `${a.name} offers ${plural(a.products.length, 'product')}`;
   if (types.length) s += ` across ${joinList(types)}${a.types.length > 4 ? ' and more' : ''}`;
   return `${s}.`;
@@ -191,11 +203,8 @@ function generatedFaqs(a: Analysis): FaqEntry[] {
     // The count of the catalogue, not of what is in stock today (stock is volatile: it lives in the offers).
     add(`How many products does ${n} offer?`, `${possessive(n)} catalogue lists ${plural(a.products.length, 'product')}.`);
   }
-  for (const t of a.types.slice(0, 3)) {
-    const names = sortedProducts(a.products.filter((p) => p.productType.trim().toLowerCase() === t.type.toLowerCase())).map((p) => p.name);
-    const label = lowerLabel(t.type);
-    add(`Which ${label} products does ${n} sell?`, `${possessive(n)} ${label} range includes ${joinList(names.slice(0, 6))}${names.length > 6 ? `, among ${names.length} products` : ''}.`);
-  }
+  // Which products of a kind the store sells, with their prices and stock, is the kind pages' job
+  // (core/site/kind-pages.ts): a Q&A answer naming products without their facts only crowds them.
   const vendors = a.vendors.map((v) => v.vendor);
   if (vendors.length && !(vendors.length === 1 && dedupeKey(vendors[0]) === dedupeKey(n))) {
     add(`Which brands does ${n} carry?`, `Products at ${n} come from ${joinList(vendors.slice(0, 8))}${vendors.length > 8 ? ' and other vendors' : ''}.`);
@@ -242,8 +251,9 @@ function typePhrase(productType: string): string {
 }
 
 /** "<name> is a <type> from <vendor>. <first sentences of the description>" */
-export function productSummary(product: CatalogProduct): string {
-  let head = `${product.name.trim() || product.productId} is ${typePhrase(product.productType)}`;
+export function productSummary(product: CatalogProduct, kindOf: KindOf = productKind): string {
+  // The kind, never a placeholder type ("is a normal from Stanley").
+  let head = `${product.name.trim() || product.productId} is ${typePhrase(kindOf(product) ?? '')}`;
   if (product.vendor.trim()) head += ` from ${product.vendor.trim()}`;
   // No price or stock in prose: they change without the text being rewritten (offers live in
   // the structured fields: Offer JSON-LD, the Price/Availability facts).
@@ -255,7 +265,8 @@ export function productSummary(product: CatalogProduct): string {
 
 function buildProductSummaries(snapshot: StoreSnapshot): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const p of snapshot.products) if (!(p.productId in out)) out[p.productId] = productSummary(p);
+  const kindOf = catalogueKinds(snapshot.products, snapshot.business.name);
+  for (const p of snapshot.products) if (!(p.productId in out)) out[p.productId] = productSummary(p, kindOf);
   return out;
 }
 

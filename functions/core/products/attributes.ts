@@ -14,6 +14,7 @@
  */
 import { markdownToText, splitSentences } from '../generate/text';
 import { materialsOf } from '../prompts/product-words';
+import type { CatalogProduct } from '../site/types';
 
 export type AttributeKey =
   | 'material' | 'hardness' | 'weight' | 'capacity' | 'dimensions' | 'thickness' | 'length' | 'care' | 'origin'
@@ -206,4 +207,40 @@ export function says(attribute: Attribute, plural: boolean): string {
     case 'cold': return `${plural ? 'keep' : 'keeps'} drinks cold for ${v}`;
     case 'hot': return `${plural ? 'keep' : 'keeps'} drinks hot for ${v}`;
   }
+}
+
+/** Options whose values name a look (a colourway, a print), not what the product is made of. */
+const LOOK_OPTION = /colou?r|pattern|print|design|style|finish|shade/i;
+/** A brand or print name: capitalised words before a trademark sign ("Mossy Oak®", "Prismatic™"). */
+const TRADEMARKED = /(?:\p{Lu}[\p{L}'-]*\s+){0,3}\p{Lu}[\p{L}'-]*\s*[®™]/gu;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Names in a product's text that only look like a material: a colourway or print value of
+ * more than one word that holds a material word ("Mossy Oak Country DNA", "Rose Quartz"), a
+ * trademarked name, the brand. A value that is only a material ("Stainless Steel") stays: it
+ * says what the product is made of.
+ */
+function lookNames(product: CatalogProduct): string[] {
+  const values = (product.optionNames ?? []).flatMap((name, d) =>
+    LOOK_OPTION.test(name) ? (product.variants ?? []).map((v) => v.options[d] ?? '') : [],
+  );
+  const prints = [...new Set(values)].filter((v) => v.trim().split(/\s+/).length > 1 && materialsOf(v).join(' ') !== v.trim().toLowerCase() && materialsOf(v).length > 0);
+  const text = `${product.name}\n${product.description}`;
+  const marked = [...text.matchAll(TRADEMARKED)].map((m) => m[0]);
+  return [...prints, ...marked, ...(product.vendor.trim() ? [product.vendor.trim()] : [])];
+}
+
+/**
+ * `attributesOf` for a catalogue product: its name, description and option names, with the
+ * names that only look like a material left out (a camouflage print called "Mossy Oak" makes
+ * no jar of oak; issue 45).
+ */
+export function productAttributes(product: CatalogProduct): Map<AttributeKey, Attribute> {
+  const looks = lookNames(product).sort((a, b) => b.length - a.length);
+  const blank = (text: string) => looks.reduce((t, look) => t.replace(new RegExp(`(?<![\\p{L}])${escapeRegExp(look)}(?![\\p{L}])`, 'giu'), ' '), text);
+  return attributesOf(blank(product.description), blank(product.name).replace(/\s+/g, ' ').trim(), product.optionNames ?? []);
 }

@@ -40,8 +40,11 @@ import { CONTENT_TYPES, oneLine } from './html';
 import { buildIndexPage } from './index-page';
 import { DEFAULT_LLMS_LIMITS, buildLlmsIndex, buildProductLlmsFiles, publishedBytes, relevanceOrder, storeAgentFileLinks, type LlmsLimits } from './llms';
 import { pageDatesOf, type PageDate, type PageDates } from './dates';
+import { kindGroups } from './kinds';
+import { catalogueKinds } from '../products/kind';
 import {
   buildCollectionPage,
+  buildKindPage,
   buildFaqPage,
   buildPageReplica,
   buildProductPage,
@@ -188,12 +191,28 @@ export function collectionProducts(
   return products.filter((p) => names(p).some((n) => keys.has(n)));
 }
 
-function replicaPages(pages: readonly ScrapedPage[]): ReplicaRef[] {
+/** The store handle a product page's URL names (`/products/<handle>`, also under a collection). */
+function productHandleOf(url: string): string | null {
+  try {
+    const m = /\/products\/([^/?#]+)\/?$/.exec(new URL(url).pathname);
+    return m ? decodeURIComponent(m[1] as string).toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The replicas, each store product page with the product it shows (its replica opens with the product's fact card). */
+function replicaPages(pages: readonly ScrapedPage[], products: readonly CatalogProduct[]): ReplicaRef[] {
   const allocator = new SlugAllocator();
+  const byHandle = new Map(products.map((p) => [productHandleOf(p.url) ?? p.productId.toLowerCase(), p]));
   return uniqueBy(
     pages.filter((p) => p.statusCode < 400),
     (p) => p.url,
-  ).map((page) => ({ page, slug: allocator.take(pageReplicaSlug(page.url)) }));
+  ).map((page) => {
+    const handle = page.kind === 'product' || productHandleOf(page.url) ? productHandleOf(page.url) : null;
+    const product = handle ? byHandle.get(handle) : undefined;
+    return { page, slug: allocator.take(pageReplicaSlug(page.url)), ...(product ? { product } : {}) };
+  });
 }
 
 /** Every content file of the AI site. */
@@ -213,9 +232,10 @@ export function siteFiles(snapshot: StoreSnapshot, narrative: SiteNarrative, opt
 }
 
 function* siteFileStream(snapshot: StoreSnapshot, narrative: SiteNarrative, options: BuildSiteOptions): Generator<SiteFile> {
-  const ctx: PageContext = { business: snapshot.business, narrative, now: options.now, ...(options.previousPages ? { previous: options.previousPages } : {}) };
-
   const products = uniqueBy(snapshot.products, (p) => p.productId);
+  const kindOf = catalogueKinds(products, snapshot.business.name);
+  const ctx: PageContext = { business: snapshot.business, narrative, now: options.now, kindOf, ...(options.previousPages ? { previous: options.previousPages } : {}) };
+
   const slugs = productSlugs(products);
   const productRefs: ProductRef[] = products.map((product) => ({ product, slug: slugs.get(product.productId) as string }));
   const refByProductId = new Map(productRefs.map((r) => [r.product.productId, r]));
@@ -234,7 +254,8 @@ function* siteFileStream(snapshot: StoreSnapshot, narrative: SiteNarrative, opti
     .filter((entry) => oneLine(entry.question) && entry.answer.trim())
     .map((entry) => ({ entry, slug: faqAllocator.take(slugify(entry.question, 'question')) }));
 
-  const replicas = replicaPages(snapshot.pages);
+  const replicas = replicaPages(snapshot.pages, products);
+  const kinds = kindGroups(productRefs, kindOf);
 
   const llmsLimits = options.llmsLimits ?? DEFAULT_LLMS_LIMITS;
   const llmsInput = {
@@ -248,8 +269,10 @@ function* siteFileStream(snapshot: StoreSnapshot, narrative: SiteNarrative, opti
       path: SITE_PATHS.collectionPage(c.handle),
       productIds: c.products.map((p) => p.product.productId),
     })),
+    kinds: kinds.map((k) => ({ kind: k.kind, path: SITE_PATHS.kindPage(k.slug), productIds: k.products.map((p) => p.product.productId) })),
     faqs: faqRefs.map((f) => ({ question: f.entry.question, answer: f.entry.answer, path: SITE_PATHS.faqPage(f.slug) })),
-    pages: replicas.map((r) => ({ title: replicaLabel(r.page), description: r.page.description, path: SITE_PATHS.pageReplica(r.slug), kind: r.page.kind })),
+    // A replica of a store product page is not listed beside the product's own page (issue 44).
+    pages: replicas.filter((r) => !r.product).map((r) => ({ title: replicaLabel(r.page), description: r.page.description, path: SITE_PATHS.pageReplica(r.slug), kind: r.page.kind })),
     storeAgentFiles: storeAgentFileLinks(snapshot.storeAgentFiles ?? []),
     limits: llmsLimits,
   };
@@ -269,6 +292,7 @@ function* siteFileStream(snapshot: StoreSnapshot, narrative: SiteNarrative, opti
   yield { path: SITE_PATHS.dataJson, content: dataJson, contentType: CONTENT_TYPES.json };
   for (const ref of productRefs) yield buildProductPage(ctx, ref, collectionRefs);
   for (const ref of collectionRefs) yield buildCollectionPage(ctx, ref);
+  for (const group of kinds) yield buildKindPage(ctx, group);
   for (let i = 0; i < faqRefs.length; i++) yield buildFaqPage(ctx, faqRefs, i);
   yield buildQuestionsIndex(ctx, faqRefs);
   for (const ref of replicas) yield buildPageReplica(ctx, ref);

@@ -13,9 +13,11 @@ export interface FileFacts {
   heading: string | null;
   /** An HTML page's `article:modified_time` (the sitemap's `<lastmod>`). */
   modified?: string;
-  /** llms.txt's `> summary` line. */
+  /** llms.txt's `> summary` line; a product page's first fact-card line (its kind, price and stock). */
   summary?: string | null;
 }
+
+const FACT_CARD_HEAD = /<ul class="fact-card">\s*<li>([\s\S]*?)<\/li>/;
 
 const MODIFIED_TIME = /<meta\s+property="article:modified_time"\s+content="([^"]+)"/i;
 
@@ -33,7 +35,13 @@ function markdownHeading(content: string): string | null {
 export function factsOf(file: SiteFile): FileFacts {
   if (file.path.endsWith('.html')) {
     const modified = MODIFIED_TIME.exec(file.content);
-    return { path: file.path, heading: htmlHeading(file.content), ...(modified ? { modified: decodeHtmlEntities(modified[1] as string) } : {}) };
+    const card = FACT_CARD_HEAD.exec(file.content);
+    return {
+      path: file.path,
+      heading: htmlHeading(file.content),
+      ...(modified ? { modified: decodeHtmlEntities(modified[1] as string) } : {}),
+      ...(card ? { summary: oneLine(decodeHtmlEntities(card[1] as string)) } : {}),
+    };
   }
   const facts: FileFacts = { path: file.path, heading: markdownHeading(file.content) };
   if (file.path === SITE_PATHS.llmsTxt) facts.summary = /^>\s*(.+)$/m.exec(file.content)?.[1] ?? null;

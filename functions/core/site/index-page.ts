@@ -19,6 +19,15 @@ function llmsSummary(files: readonly FileFacts[]): string | null {
 interface Item {
   href: string;
   label: string;
+  note?: string;
+}
+
+/** A product's kind, price and stock from its fact-card line ("Name: Tumbler by Stanley, USD 30.00, in stock."). */
+function productNote(file: FileFacts): string | undefined {
+  const line = file.summary;
+  if (!line) return undefined;
+  const head = file.heading ? `${file.heading}: ` : '';
+  return (line.startsWith(head) ? line.slice(head.length) : line).replace(/\.$/, '');
 }
 
 function byLabel(a: Item, b: Item): number {
@@ -34,15 +43,18 @@ export function buildIndexPage(items: ReadonlyArray<SiteFile | FileFacts>, metad
   const paths = new Set(files.map((f) => f.path));
   const products: Item[] = [];
   const collections: Item[] = [];
+  const kinds: Item[] = [];
   const questions: Item[] = [];
   const articles: Item[] = [];
   const pages: Item[] = [];
-  const productFacts: Item[] = [];
   for (const file of files) {
     const { path } = file;
     let match: RegExpExecArray | null;
     if ((match = /^\/ai\/products\/([^/]+)\/index\.html$/.exec(path))) {
-      products.push({ href: hrefForFile(path), label: file.heading ?? (match[1] as string) });
+      const note = productNote(file);
+      products.push({ href: hrefForFile(path), label: file.heading ?? (match[1] as string), ...(note ? { note } : {}) });
+    } else if ((match = /^\/ai\/kinds\/([^/]+)\/index\.html$/.exec(path))) {
+      kinds.push({ href: hrefForFile(path), label: file.heading ?? (match[1] as string) });
     } else if ((match = /^\/ai\/collections\/([^/]+)\/index\.html$/.exec(path))) {
       collections.push({ href: hrefForFile(path), label: file.heading ?? (match[1] as string) });
     } else if ((match = /^\/ai\/([^/]+)\/index\.html$/.exec(path))) {
@@ -53,8 +65,6 @@ export function buildIndexPage(items: ReadonlyArray<SiteFile | FileFacts>, metad
       articles.push({ href: hrefForFile(path), label: file.heading ?? (match[1] as string) });
     } else if ((match = /^\/pages\/([^/]+)\.md$/.exec(path))) {
       pages.push({ href: aiHref(path), label: file.heading ?? (match[1] as string) });
-    } else if ((match = /^\/llms\/([^/]+)\.txt$/.exec(path))) {
-      productFacts.push({ href: aiHref(path), label: file.heading ?? (match[1] as string) });
     }
   }
   const section = (title: string, items: Item[]) =>
@@ -80,11 +90,11 @@ export function buildIndexPage(items: ReadonlyArray<SiteFile | FileFacts>, metad
 <p>${escapeHtml(summary)}</p>
 <p><a href="${escapeHtml(storeHome)}">Visit ${escapeHtml(name)}</a></p>
 ${section('Products', fromHtml(products, neutral))}
+${section('Products by kind', fromHtml(kinds, neutral))}
 ${section('Collections', fromHtml(collections, neutral))}
 ${questions.length || hasQuestionsIndex ? `<section>\n<h2>Questions and answers</h2>\n${hasQuestionsIndex ? `<p><a href="${hrefForFile(SITE_PATHS.questionsIndex)}">All questions on one page</a></p>\n` : ''}${linkList(fromHtml(questions, neutral))}\n</section>` : ''}
 ${section('Articles', fromHtml(articles, neutral))}
 ${section('Store pages (markdown)', pages)}
-${section('Product facts (plain text)', productFacts)}
 ${section('For machines', machine)}`;
 
   const { content: dated } = datedContent(

@@ -13,10 +13,15 @@
  * catalogue is always in `/llms/catalog/full.txt` and `/llms/catalog/<n>.txt`.
  */
 import { CONTENT_TYPES, oneLine, truncate } from './html';
+import { leadSentences } from '../generate/text';
 import { isCatchAllCollection } from '../generate/industry';
 import { markdownDetails, markdownPlain } from './markdown';
 import { PUBLIC_ORIGIN_TOKEN, SITE_PATHS, isRoutedPath, productSlugs, publicUrl, publicUrlOfFile } from './paths';
 import { identifierFacts, priceStatement, stockNote, stockStatement, variantDetailBlock } from './offers';
+import { factCardLines } from './fact-card';
+import { priceSpan } from '../products/variants';
+import { catalogueKinds, type KindOf } from '../products/kind';
+import { productFacts } from './product-facts';
 import type { CatalogProduct, SiteFile, SiteNarrative, StoreAgentFile, StoreIdentity, PageKind } from './types';
 
 export interface LlmsLink {
@@ -105,28 +110,26 @@ export function buildProductLlmsFiles(
   options: ProductLlmsOptions,
 ): SiteFile[] {
   const slugs = productSlugs(products);
+  const kindOf = catalogueKinds(products, options.business?.name ?? '');
   const seen = new Set<string>();
   const files: SiteFile[] = [];
   for (const product of products) {
     if (seen.has(product.productId)) continue;
     seen.add(product.productId);
     const slug = slugs.get(product.productId) as string;
-    const facts: string[] = [];
-    const price = priceText(product);
-    facts.push(`- Price: ${price ?? 'not listed'}`);
-    facts.push(`- Availability: ${availabilityText(product)}`);
+    const [identity, ...cardRest] = factCardLines(productFacts(product, kindOf));
+    // The card's lines first (issue 44): its first line is the blockquote, the rest a list.
+    const facts: string[] = cardRest.map((line) => `- ${line}`);
     for (const [label, value] of identifierFacts(product)) facts.push(`- ${label}: ${value}`);
-    if (product.productType) facts.push(`- Product type: ${oneLine(product.productType)}`);
-    if (product.vendor) facts.push(`- Vendor: ${oneLine(product.vendor)}`);
     if (product.tags.length) facts.push(`- Tags: ${product.tags.map(oneLine).join(', ')}`);
     facts.push(`- Store page: ${product.url}`);
     if (options.business) facts.push(`- Sold by: ${oneLine(options.business.name)} (${options.business.url.replace(/\/+$/, '')})`);
-    const details = [facts.join('\n'), variantDetailBlock(product) ?? ''];
+    const details = [facts.join('\n'), ...detailParagraphs(productSummary(product, narrative)), variantDetailBlock(product) ?? ''];
     const description = markdownDetails(product.description);
     if (description.length) details.push('Description:', ...description);
     const content = renderLlmsDocument({
       title: product.name,
-      summary: productSummary(product, narrative),
+      summary: identity as string,
       details,
       sections: [
         {
@@ -160,8 +163,10 @@ export const LLMS_PRODUCTS_PER_COLLECTION = 10;
 export const LLMS_INDEX_MAX_PRODUCTS = 200;
 /** Products per `/llms/catalog/<n>.txt`. */
 export const LLMS_CATALOG_PAGE_SIZE = 500;
-/** Notes of catalogue lines are cut to this many characters. */
+/** Blurbs of catalogue lines are cut to this many characters. */
 const CATALOG_NOTE_LENGTH = 140;
+/** Blurbs of llms.txt lines: shorter, so a catalogue of a few hundred products is listed whole. */
+const INDEX_NOTE_LENGTH = 100;
 
 /** Store pages listed in llms.txt at most: a 5,000-page store would otherwise list 5,000 replicas (the sitemap has them all). */
 export const LLMS_INDEX_MAX_PAGES = 50;
@@ -278,6 +283,8 @@ export interface LlmsTxtInput {
   products: Array<{ product: CatalogProduct; slug: string }>;
   /** `handle` and `productIds` (members, in collection order) group the products. */
   collections: Array<{ handle?: string; title: string; description: string; path: string; productIds?: string[] }>;
+  /** Kinds with a page of their own (kinds.ts): products in no collection are grouped by them. */
+  kinds?: Array<{ kind: string; path: string; productIds: string[] }>;
   faqs: Array<{ question: string; answer: string; path: string }>;
   /** Markdown replicas of the store's pages; `kind` orders them (content pages before product and collection copies). */
   pages: Array<{ title: string; description: string; path: string; kind?: PageKind }>;
@@ -295,26 +302,28 @@ interface ProductGroup {
 
 /**
  * Products grouped by collection, each product once: in the first real (not catch-all)
- * collection that holds it, else in "Other products". Within a group: available products
- * first, then the collection's (or the catalogue's) order.
+ * collection that holds it, else under its kind (`input.kinds`, linked to the kind page),
+ * else in "Other products". Within a group: available products first, then the collection's
+ * (or the catalogue's) order.
  */
-export function productGroups(input: Pick<LlmsTxtInput, 'products' | 'collections'>): ProductGroup[] {
+export function productGroups(input: Pick<LlmsTxtInput, 'products' | 'collections' | 'kinds'>): ProductGroup[] {
   const byId = new Map(input.products.map((p) => [p.product.productId, p]));
   const placed = new Set<string>();
   const groups: ProductGroup[] = [];
   const byPriority = (items: ProductGroup['products']) =>
     items.map((item, i) => ({ item, i })).sort((a, b) => Number(b.item.product.available) - Number(a.item.product.available) || a.i - b.i).map((x) => x.item);
-  for (const c of input.collections) {
-    if (isCatchAllCollection(c.handle ?? '', c.title)) continue;
+  const group = (title: string, path: string | null, ids: readonly string[]) => {
     const members: ProductGroup['products'] = [];
-    for (const id of c.productIds ?? []) {
+    for (const id of ids) {
       const ref = byId.get(id);
       if (!ref || placed.has(id)) continue;
       placed.add(id);
       members.push(ref);
     }
-    if (members.length) groups.push({ title: oneLine(c.title), path: c.path, products: byPriority(members) });
-  }
+    if (members.length) groups.push({ title: oneLine(title), path, products: byPriority(members) });
+  };
+  for (const c of input.collections) if (!isCatchAllCollection(c.handle ?? '', c.title)) group(c.title, c.path, c.productIds ?? []);
+  for (const k of input.kinds ?? []) group(k.kind, k.path, k.productIds);
   const rest = input.products.filter((p) => !placed.has(p.product.productId));
   if (rest.length) groups.push({ title: groups.length ? 'Other products' : 'Products', path: null, products: byPriority(rest) });
   return groups;
@@ -327,8 +336,21 @@ export function skuNote(product: CatalogProduct): string | null {
   return `${skus.length === 1 ? 'SKU' : 'SKUs'} ${skus.join(', ')}`;
 }
 
-function productLink(ref: { product: CatalogProduct; slug: string }, narrative: SiteNarrative, noteLength: number): LlmsLink {
-  const notes = [offerNote(ref.product), skuNote(ref.product), truncate(productSummary(ref.product, narrative), noteLength)].filter(Boolean).join('; ');
+/** The first sentence of what the store says a product is, cut at a word (never mid-word) within `max`. */
+function blurb(product: CatalogProduct, narrative: SiteNarrative, max: number): string {
+  if (max <= 0) return '';
+  const own = markdownPlain(product.description);
+  return leadSentences(own || productSummary(product, narrative), 1, max);
+}
+
+/**
+ * A product's line in llms.txt and the catalogue files: price and stock, kind and brand, a
+ * blurb; the catalogue files add the SKUs (llms.txt keeps its lines short, so every product fits).
+ */
+function productLink(ref: { product: CatalogProduct; slug: string }, narrative: SiteNarrative, noteLength: number, kindOf: KindOf, withSkus = false): LlmsLink {
+  const facts = productFacts(ref.product, kindOf);
+  const kindBrand = facts.kind && facts.brand ? `${facts.kind} by ${facts.brand}` : facts.kind ?? (facts.brand ? `by ${facts.brand}` : null);
+  const notes = [offerNote(ref.product), kindBrand, withSkus ? skuNote(ref.product) : null, blurb(ref.product, narrative, noteLength)].filter(Boolean).join('; ');
   return { name: ref.product.name, url: publicUrl(SITE_PATHS.productLlms(ref.slug)), notes };
 }
 
@@ -337,6 +359,18 @@ export interface LlmsIndexSelection {
   groups: Array<{ group: ProductGroup; shown: ProductGroup['products'] }>;
   /** Every product is listed (the catalogue fits the budget). */
   complete: boolean;
+}
+
+/** The items with their brands taking turns, each brand's items in their given order. */
+export function interleaveBrands<T extends { product: CatalogProduct }>(items: readonly T[]): T[] {
+  const queues = new Map<string, T[]>();
+  for (const item of items) {
+    const brand = item.product.vendor.trim().toLowerCase();
+    queues.set(brand, [...(queues.get(brand) ?? []), item]);
+  }
+  const out: T[] = [];
+  while (out.length < items.length) for (const queue of queues.values()) if (queue.length) out.push(queue.shift() as T);
+  return out;
 }
 
 /**
@@ -348,7 +382,8 @@ function cappedSelection(groups: ProductGroup[], compare: (a: CatalogProduct, b:
   return {
     complete: false,
     groups: groups.map((group) => {
-      const ranked = [...group.products].sort((a, b) => compare(a.product, b.product));
+      // Brands take turns, so the products shown represent the group's brands, not only its first.
+      const ranked = interleaveBrands([...group.products].sort((a, b) => compare(a.product, b.product)));
       const shown = ranked.slice(0, Math.max(0, Math.min(perCollection, maxTotal - listed)));
       listed += shown.length;
       return { group, shown };
@@ -391,9 +426,16 @@ export function buildLlmsFiles(input: LlmsTxtInput): SiteFile[] {
 export function buildLlmsIndex(input: LlmsTxtInput): { files: SiteFile[]; selection: LlmsIndexSelection } {
   const limits = input.limits ?? DEFAULT_LLMS_LIMITS;
   const groups = productGroups(input);
-  const render = (selection: LlmsIndexSelection) => renderLlmsTxt(input, limits, selection);
+  let blurbLength = INDEX_NOTE_LENGTH;
+  const kindOf = catalogueKinds(input.products.map((p) => p.product), input.business.name);
+  const render = (selection: LlmsIndexSelection) => renderLlmsTxt(input, limits, selection, blurbLength, kindOf);
   let selection: LlmsIndexSelection = { complete: true, groups: groups.map((group) => ({ group, shown: group.products })) };
   let llmsTxt = render(selection);
+  // Over the budget, every product's facts without its blurb come before some products with theirs.
+  if (publishedBytes(llmsTxt) > limits.llmsTxtBudgetBytes) {
+    blurbLength = 0;
+    llmsTxt = render(selection);
+  }
   if (publishedBytes(llmsTxt) > limits.llmsTxtBudgetBytes) {
     const compare = relevanceOrder(input);
     const fits = (perCollection: number, maxTotal: number) =>
@@ -413,11 +455,11 @@ export function buildLlmsIndex(input: LlmsTxtInput): { files: SiteFile[]; select
     llmsTxt = render(selection);
   }
   const files: SiteFile[] = [{ path: SITE_PATHS.llmsTxt, content: llmsTxt, contentType: CONTENT_TYPES.text }];
-  files.push(...catalogueFiles(input, limits, groups));
+  files.push(...catalogueFiles(input, limits, groups, kindOf));
   return { files, selection };
 }
 
-function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsIndexSelection): string {
+function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsIndexSelection, blurbLength: number, kindOf: KindOf): string {
   const { business, narrative } = input;
   const total = input.products.length;
   const pageCount = Math.ceil(total / limits.catalogPageSize);
@@ -427,7 +469,7 @@ function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsI
   const details = storeDetails(input);
   details.push(
     selection.complete
-      ? `Every product is listed here with its price, stock and SKUs, grouped by collection (${catalogueNote || 'no products'}); ` +
+      ? `Every product is listed here with its price, stock, kind and brand, grouped by collection and kind (${catalogueNote || 'no products'}); ` +
           `the same lines are in the full catalogue, linked in the Optional section. ${OFFER_CAVEAT}`
       : `${listed} of ${total} products are listed here: at most ${limits.perCollection} per collection, available products first, ` +
           `then best sellers and featured products, then the most recently updated. ` +
@@ -436,7 +478,7 @@ function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsI
 
   const sections: LlmsSection[] = [];
   for (const { group, shown } of selection.groups) {
-    const links = shown.map((ref) => productLink(ref, narrative, 160));
+    const links = shown.map((ref) => productLink(ref, narrative, blurbLength, kindOf));
     const more = group.products.length - shown.length;
     if (more > 0) {
       links.push({
@@ -448,6 +490,10 @@ function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsI
     sections.push({ title: group.title, links });
   }
   sections.push(
+    {
+      title: 'Products by kind',
+      links: (input.kinds ?? []).map((k) => kindLink(k, input)),
+    },
     {
       title: 'Collections',
       links: input.collections.map((c) => ({ name: c.title, url: publicUrlOfFile(c.path), notes: truncate(markdownPlain(c.description), 160) })),
@@ -478,8 +524,17 @@ function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsI
   return renderLlmsDocument({ title: business.name, summary: narrative.summary, details, sections });
 }
 
+/** A kind page's line: how many products, from which price, the cheapest named. */
+function kindLink(kind: { kind: string; path: string; productIds: string[] }, input: LlmsTxtInput): LlmsLink {
+  const ids = new Set(kind.productIds);
+  const priced = input.products.filter((p) => ids.has(p.product.productId) && priceSpan(p.product)).sort((a, b) => priceSpan(a.product)!.lowValue - priceSpan(b.product)!.lowValue);
+  const cheapest = priced[0]?.product;
+  const notes = [`${ids.size} products with price, stock and options, cheapest first`, cheapest ? `cheapest: ${oneLine(cheapest.name)} (${priceText(cheapest)})` : null].filter(Boolean).join('; ');
+  return { name: `${kind.kind}: prices, stock and options`, url: publicUrlOfFile(kind.path), notes };
+}
+
 /** `/llms/catalog/full.txt` and `/llms/catalog/<n>.txt`: every product once, grouped. */
-function catalogueFiles(input: LlmsTxtInput, limits: LlmsLimits, groups: ProductGroup[]): SiteFile[] {
+function catalogueFiles(input: LlmsTxtInput, limits: LlmsLimits, groups: ProductGroup[], kindOf: KindOf): SiteFile[] {
   const { business, narrative } = input;
   const total = input.products.length;
   if (!total) return [];
@@ -493,7 +548,7 @@ function catalogueFiles(input: LlmsTxtInput, limits: LlmsLimits, groups: Product
     for (const { ref, group } of items) {
       let section = out[out.length - 1];
       if (!section || section.title !== group) out.push((section = { title: group, links: [] }));
-      section.links.push(productLink(ref, narrative, CATALOG_NOTE_LENGTH));
+      section.links.push(productLink(ref, narrative, CATALOG_NOTE_LENGTH, kindOf, true));
     }
     return out;
   };

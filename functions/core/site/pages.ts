@@ -17,8 +17,13 @@ import {
 } from './html';
 import { datedContent, type PageDates } from './dates';
 import { markdownHtml, markdownPlain } from './markdown';
-import { availabilityText, priceText, productSummary } from './llms';
-import { identifierFacts, productOgMeta, stockNote, variantSectionHtml } from './offers';
+import { productSummary } from './llms';
+import { factCardHtml, factCardMarkdown } from './fact-card';
+import { productFacts } from './product-facts';
+import { identifierFacts, productOgMeta, variantSectionHtml } from './offers';
+import { byPrice, catalogueAnswersHtml } from './catalogue-answers';
+import type { KindGroup } from './kinds';
+import type { KindOf } from '../products/kind';
 import { SITE_PATHS, aiHref, hrefForFile, publicUrlOfFile } from './paths';
 import { SCHEMA_CONTEXT, faqPageNode, organizationId, productNode, storeOrigin } from './structured-data';
 import type { CatalogCollection, CatalogProduct, FaqEntry, ScrapedPage, SiteFile, SiteNarrative, StoreIdentity } from './types';
@@ -29,6 +34,8 @@ export interface PageContext {
   now: string;
   /** The previous release's pages (core/site/dates.ts), so unchanged pages keep their date. */
   previous?: PageDates;
+  /** The catalogue's kinds (core/products/kind.ts `catalogueKinds`), for the fact cards. */
+  kindOf: KindOf;
 }
 
 /**
@@ -69,15 +76,10 @@ function storeName(ctx: PageContext): string {
 export function buildProductPage(ctx: PageContext, ref: ProductRef, collections: readonly CollectionRef[]): SiteFile {
   const { product, slug } = ref;
   const summary = productSummary(product, ctx.narrative);
-  const price = priceText(product);
-  const facts: Array<[string, string]> = [
-    ['Price', price ?? 'Not listed'],
-    ['Availability', availabilityText(product)],
-    ...identifierFacts(product),
-  ];
-  if (product.productType) facts.push(['Product type', oneLine(product.productType)]);
-  if (product.vendor) facts.push(['Vendor', oneLine(product.vendor)]);
-  if (product.tags.length) facts.push(['Tags', product.tags.map(oneLine).join(', ')]);
+  const facts = productFacts(product, ctx.kindOf);
+  // The card says kind, brand, price and stock; these are the identifiers and labels it leaves out.
+  const details: Array<[string, string]> = [...identifierFacts(product)];
+  if (product.tags.length) details.push(['Tags', product.tags.map(oneLine).join(', ')]);
   const inCollections = collections.filter((c) => c.products.some((p) => p.product.productId === product.productId));
   const more = [
     { href: aiHref(SITE_PATHS.productLlms(slug)), label: 'Plain-text facts for AI assistants', note: 'llms text file' },
@@ -85,10 +87,9 @@ export function buildProductPage(ctx: PageContext, ref: ProductRef, collections:
   ];
   const body = `<article>
 <h1>${escapeHtml(oneLine(product.name))}</h1>
+${factCardHtml(facts)}
 <p>${escapeHtml(summary)}</p>
-<dl>
-${facts.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('\n')}
-</dl>
+${details.length ? `<dl>\n${details.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('\n')}\n</dl>` : ''}
 ${variantSectionHtml(product)}
 ${product.description.trim() ? `<h2>Description</h2>\n${markdownHtml(product.description)}` : ''}
 <p><a href="${escapeHtml(product.url)}">View ${escapeHtml(oneLine(product.name))} on ${escapeHtml(storeName(ctx))}</a></p>
@@ -113,40 +114,39 @@ ${linkList(more)}
   }));
 }
 
-export function buildCollectionPage(ctx: PageContext, ref: CollectionRef): SiteFile {
-  const { collection } = ref;
-  const description = markdownPlain(collection.description) || `${oneLine(collection.title)} at ${storeName(ctx)}.`;
-  const productItems = ref.products.map(({ product, slug }) => ({
-    href: hrefForFile(SITE_PATHS.productPage(slug)),
-    label: oneLine(product.name),
-    note: [priceText(product), stockNote(product)].filter(Boolean).join(', '),
-  }));
-  const body = `<article>
-<h1>${escapeHtml(oneLine(collection.title))}</h1>
-${markdownHtml(collection.description)}
-<h2>Products</h2>
-${productItems.length ? linkList(productItems) : '<p>The products of this collection are listed on the store.</p>'}
-<p><a href="${escapeHtml(collection.url)}">View the ${escapeHtml(oneLine(collection.title))} collection on ${escapeHtml(storeName(ctx))}</a></p>
-</article>`;
-  const node = (modified: string) => ({
+/** The CollectionPage node of a page that lists products (a collection, a kind). */
+function productListNode(name: string, url: string, description: string, refs: readonly ProductRef[], modified: string, business: StoreIdentity) {
+  return {
     '@context': SCHEMA_CONTEXT,
     '@type': 'CollectionPage',
-    name: oneLine(collection.title),
-    url: collection.url,
+    name,
+    url,
     description,
     dateModified: modified,
-    isPartOf: { '@id': organizationId(ctx.business) },
+    isPartOf: { '@id': organizationId(business) },
     mainEntity: {
       '@type': 'ItemList',
-      numberOfItems: ref.products.length,
-      itemListElement: ref.products.map(({ product }, i) => ({
+      numberOfItems: refs.length,
+      itemListElement: refs.map(({ product }, i) => ({
         '@type': 'ListItem',
         position: i + 1,
         url: product.url,
         name: oneLine(product.name),
       })),
     },
-  });
+  };
+}
+
+export function buildCollectionPage(ctx: PageContext, ref: CollectionRef): SiteFile {
+  const { collection } = ref;
+  const title = oneLine(collection.title);
+  const description = markdownPlain(collection.description) || `${title} at ${storeName(ctx)}.`;
+  const body = `<article>
+<h1>${escapeHtml(title)}</h1>
+${markdownHtml(collection.description)}
+${ref.products.length ? catalogueAnswersHtml(title, storeName(ctx), ref.products) : '<p>The products of this collection are listed on the store.</p>'}
+<p><a href="${escapeHtml(collection.url)}">View the ${escapeHtml(title)} collection on ${escapeHtml(storeName(ctx))}</a></p>
+</article>`;
   // Canonical: the store's collection page, which this page replicates (its products, its text).
   // The store gives collections no update time: the date is when this content last changed.
   return datedPage(ctx, SITE_PATHS.collectionPage(ref.handle), null, (modified) => ({
@@ -156,7 +156,34 @@ ${productItems.length ? linkList(productItems) : '<p>The products of this collec
     description,
     canonical: collection.url,
     modifiedTime: modified,
-    jsonLd: [node(modified)],
+    // The store's own order of its collection.
+    jsonLd: [productListNode(title, collection.url, description, ref.products, modified, ctx.business)],
+    body,
+  }));
+}
+
+/**
+ * One kind's page (`/ai/kinds/<slug>/`): every product of the kind with its price, stock and
+ * options, the cheapest and dearest, price bands and option values (catalogue-answers.ts).
+ * Content of its own, which no store page carries: canonical = its own public URL.
+ */
+export function buildKindPage(ctx: PageContext, group: KindGroup<ProductRef>): SiteFile {
+  const label = oneLine(group.kind);
+  const heading = `${label} at ${storeName(ctx)}: prices, stock and options`;
+  const description = `Every ${label} product ${storeName(ctx)} lists (${group.products.length}), cheapest first, with its price, stock and options.`;
+  const path = SITE_PATHS.kindPage(group.slug);
+  const body = `<article>
+<h1>${escapeHtml(heading)}</h1>
+${catalogueAnswersHtml(label, storeName(ctx), group.products)}
+</article>`;
+  return datedPage(ctx, path, null, (modified) => ({
+    storeName: ctx.business.name,
+    storeUrl: storeOrigin(ctx.business),
+    title: heading,
+    description,
+    canonical: publicUrlOfFile(path),
+    modifiedTime: modified,
+    jsonLd: [productListNode(heading, publicUrlOfFile(path), description, byPrice(group.products), modified, ctx.business)],
     body,
   }));
 }
@@ -233,6 +260,8 @@ export function absolutizeMarkdownLinks(markdown: string, pageUrl: string): stri
 export interface ReplicaRef {
   page: ScrapedPage;
   slug: string;
+  /** The product a store product page shows: its replica opens with the product's fact card. */
+  product?: CatalogProduct;
 }
 
 /** `/pages/<slug>.md`: the page's markdown, headed with its source URL and last-updated line. */
@@ -243,6 +272,7 @@ export function buildPageReplica(ctx: PageContext, ref: ReplicaRef): SiteFile {
   const header = [
     `# ${title}`,
     '',
+    ...(ref.product ? [factCardMarkdown(productFacts(ref.product, ctx.kindOf)), ''] : []),
     `Source: ${page.url}  `,
     `Last updated: ${humanDate(updated)}`,
     ...(page.description.trim() ? ['', `> ${oneLine(page.description)}`] : []),

@@ -18,7 +18,7 @@
  *   `/llms/catalog/full.txt`, `/llms/catalog/<n>.txt`
  * - `/data.json`, `/tracking.js`, `/pages/<slug>.md`  (linked as `/ai/data.json`, ...)
  * - `/<indexnow-key>.txt`, `/indexing-key.txt`         (key files)
- * - `/ai/products/<slug>/index.html`, `/ai/collections/<handle>/index.html`,
+ * - `/ai/products/<slug>/index.html`, `/ai/collections/<handle>/index.html`, `/ai/kinds/<slug>/index.html`,
  *   `/ai/<faq-slug>/index.html`, `/ai/questions/index.html`, `/ai/index.html`, `/index.html`
  * - `/<article-slug>/index.html` (AI articles, written elsewhere; reachable as `/ai/<slug>/`)
  * - `/sitemap.xml` (or a sitemap index) with parts at `/ai/sitemaps/sitemap-<n>.xml`, `/robots.txt`
@@ -153,7 +153,7 @@ export class SlugAllocator {
  * should avoid the Q&A slugs listed in the AI home (and these names).
  */
 export const RESERVED_AI_NAMES: readonly string[] = [
-  'ai', 'products', 'collections', 'questions', 'pages', 'sitemaps', 'llms', 'index',
+  'ai', 'products', 'collections', 'kinds', 'questions', 'pages', 'sitemaps', 'llms', 'index',
   'data', 'tracking', 'sitemap', 'robots', 'indexing-key', 'api', 'assets', 'static',
 ];
 
@@ -203,6 +203,8 @@ export const SITE_PATHS = {
   pageReplica: (slug: string) => `/pages/${slug}.md`,
   productPage: (slug: string) => `/ai/products/${slug}/index.html`,
   collectionPage: (handle: string) => `/ai/collections/${handle}/index.html`,
+  /** Every product of one kind with its price, stock and options (kind-pages in pages.ts, issue 44). */
+  kindPage: (slug: string) => `/ai/kinds/${slug}/index.html`,
   faqPage: (slug: string) => `/ai/${slug}/index.html`,
   questionsIndex: '/ai/questions/index.html',
   aiHome: '/ai/index.html',

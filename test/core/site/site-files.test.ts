@@ -99,7 +99,8 @@ describe('every HTML page', () => {
   const pages = files.filter((f) => f.path.endsWith('.html'));
 
   it('has at least the product, collection, Q&A, index and home pages', () => {
-    expect(pages.length).toBe(6 + 3 + 6 + 1 + 2);
+    // Products, collections, Q&A, Q&A index, AI home (twice), and a page per kind with two or more products.
+    expect(pages.length).toBe(6 + 3 + 6 + 1 + 2 + 2);
   });
 
   it.each(pages.map((p) => [p.path, p] as const))('%s has the full head, header, footer and tracking script', (_, page) => {
@@ -142,7 +143,7 @@ describe('every HTML page', () => {
     for (const page of pages) {
       const types = jsonLd(page.content).map((b) => b['@type']);
       if (page.path.startsWith('/ai/products/')) expect(types).toEqual(['Product']);
-      else if (page.path.startsWith('/ai/collections/')) expect(types).toEqual(['CollectionPage']);
+      else if (page.path.startsWith('/ai/collections/') || page.path.startsWith('/ai/kinds/')) expect(types).toEqual(['CollectionPage']);
       else if (page.path === '/ai/index.html' || page.path === '/index.html') expect(types).toEqual(['WebPage']);
       else expect(types).toEqual(['FAQPage']);
     }
@@ -273,12 +274,13 @@ describe('llms.txt', () => {
     expect(doc.details.join('\n')).toContain('- Roasted weekly in Portland, Oregon');
     expect(doc.details.join('\n')).toContain('\\# Not a heading');
     // D113: products grouped by collection (each once; catch-all "All Products" is no group).
-    expect(doc.sections.map((s) => s.title)).toEqual(['Coffee Beans', 'Brewing Equipment', 'Other products', 'Collections', 'Questions and answers', 'Pages', 'Optional']);
+    expect(doc.sections.map((s) => s.title)).toEqual(['Coffee Beans', 'Brewing Equipment', 'Other products', 'Products by kind', 'Collections', 'Questions and answers', 'Pages', 'Optional']);
   });
 
   it('links products to /llms/<slug>.txt, collections to /ai/collections/<handle>/, Q&A and replicas in routed form', () => {
     // Links are absolute on the public origin now (llmstxt.org), still in routed form (D28).
-    const [beans, gear, other, collections, questions, pages, optional] = doc.sections;
+    const [beans, gear, other, kinds, collections, questions, pages, optional] = doc.sections;
+    expect(kinds!.links.map((l) => l.url)).toEqual([`${STORE}/ai/kinds/coffee-beans/`, `${STORE}/ai/kinds/brewing-equipment/`]);
     const products = [beans!, gear!, other!].flatMap((s) => s.links);
     expect(products).toHaveLength(6);
     expect(new Set(products.map((l) => l.url)).size).toBe(6);
@@ -299,13 +301,14 @@ describe('llms.txt', () => {
   it('per-product files follow the same layout and carry the facts', () => {
     const product = parseLlmsTxt(file(files, '/llms/model-2025-burr-grinder.txt').content);
     expect(product.title).toBe('Model 2025 Burr Grinder');
-    expect(product.summary).toBe('A home burr grinder for pour-over and espresso.');
+    // The fact card first (issue 44): kind, brand, price and stock in the blockquote, each line naming the product.
+    expect(product.summary).toBe('Model 2025 Burr Grinder: Brewing Equipment by Grindwell, USD 149.00 (was USD 179.00), in stock.');
     const details = product.details.join('\n');
-    for (const fact of ['Price: USD 149.00 (was USD 179.00)', 'Availability: In stock', 'Product type: Brewing Equipment', 'Vendor: Grindwell', 'Tags: grinder', `Store page: ${STORE}/products/model-2025-burr-grinder`, 'Conical steel burrs']) {
+    for (const fact of ['A home burr grinder for pour-over and espresso.', 'Tags: grinder', `Store page: ${STORE}/products/model-2025-burr-grinder`, 'Conical steel burrs']) {
       expect(details).toContain(fact);
     }
     const decaf = parseLlmsTxt(file(files, '/llms/decaf-colombia.txt').content);
-    expect(decaf.details.join('\n')).toContain('Availability: Out of stock');
+    expect(decaf.summary).toMatch(/^Decaf Colombia.*: .*, out of stock\.$/);
   });
 
   it('buildProductLlmsFiles alone gives the same files as buildSiteFiles', () => {

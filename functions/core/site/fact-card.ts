@@ -1,0 +1,65 @@
+/**
+ * The fact card: what every document about one product says first (issue 44, D205), so the
+ * passage an assistant retrieves for the product's name holds its facts too.
+ *
+ *   - The IceFlow Flip Straw Tumbler | 20 OZ: Tumbler by Stanley, USD 35.00 (was USD 45.00), in stock.
+ *   - The IceFlow Flip Straw Tumbler | 20 OZ Color options: Black, Frost, Rose Quartz.
+ *   - The IceFlow Flip Straw Tumbler | 20 OZ sold out: Rose Quartz; everything else is in stock.
+ *   - The IceFlow Flip Straw Tumbler | 20 OZ specs: material stainless steel; capacity 20 oz.
+ *
+ * Every line names the product, so a passage cut from the middle of a page still says whose
+ * fact it is. Kind, price and stock first; then options, what is sold out, and the attributes
+ * the store's own words state (product-facts.ts). Nothing here is invented: a fact the
+ * catalogue does not state is left out.
+ */
+import { escapeHtml, oneLine } from './html';
+import { MAX_SOLD_OUT_LABELS } from './offers';
+import type { ProductFacts } from './product-facts';
+import type { AttributeKey } from '../products/attributes';
+
+/** How an attribute is labelled on the card and in structured data. */
+export const ATTRIBUTE_LABELS: Record<AttributeKey, string> = {
+  material: 'material', dimensions: 'dimensions', capacity: 'capacity', length: 'length', thickness: 'thickness', weight: 'weight',
+  power: 'power', rating: 'protection rating', battery: 'battery life', hardness: 'hardness', cold: 'keeps drinks cold for',
+  hot: 'keeps drinks hot for', care: 'care', origin: 'origin', warranty: 'warranty',
+};
+
+/** `Tumbler by Stanley`, `by Stanley`, `Tumbler`, or '' when neither is known. */
+function kindAndBrand(facts: ProductFacts): string {
+  if (facts.kind && facts.brand) return `${facts.kind} by ${facts.brand}`;
+  return facts.kind ?? (facts.brand ? `by ${facts.brand}` : '');
+}
+
+/** `in stock`, `out of stock`, or `in stock except what is sold out` when some variants are. */
+function stockWords(facts: ProductFacts): string {
+  if (facts.stock === 'Out of stock') return 'out of stock';
+  return facts.soldOut.length ? 'in stock except the sold-out options below' : 'in stock';
+}
+
+/** The card's lines, as plain text (see the header). */
+export function factCardLines(facts: ProductFacts): string[] {
+  const name = facts.name;
+  const head = [kindAndBrand(facts), facts.price ?? 'price not listed', stockWords(facts)].filter(Boolean).join(', ');
+  const lines = [`${name}: ${head}.`];
+  for (const option of facts.options) lines.push(`${name} ${option.name} options: ${option.values.join(', ')}.`);
+  if (facts.soldOut.length) {
+    const named = facts.soldOut.slice(0, MAX_SOLD_OUT_LABELS);
+    const more = facts.soldOut.length - named.length;
+    lines.push(`${name} sold out: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}; everything else is in stock.`);
+  }
+  if (facts.attributes.length) {
+    lines.push(`${name} specs: ${facts.attributes.map((a) => `${ATTRIBUTE_LABELS[a.key]} ${oneLine(a.value)}`).join('; ')}.`);
+  }
+  return lines;
+}
+
+/** The card as a markdown list (llms files, markdown replicas). */
+export function factCardMarkdown(facts: ProductFacts): string {
+  // A line starting with `#` or `>` would read as a heading or a quote: the list marker keeps it text.
+  return factCardLines(facts).map((line) => `- ${line}`).join('\n');
+}
+
+/** The card as an HTML list, escaped. */
+export function factCardHtml(facts: ProductFacts): string {
+  return `<ul class="fact-card">\n${factCardLines(facts).map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}\n</ul>`;
+}
