@@ -72,7 +72,8 @@ describe('offline generator', () => {
       products: PRODUCTS.map((p, i) => ({ ...p, name: `Item ${i}`, tags: [], productType: i < 5 ? 'Zorblat' : 'Quix', description: '' })),
     });
     expect(inferIndustry(snapshot)).toMatchObject({ industry: 'zorblat', basis: 'product-type' });
-    expect(buildOfflineNarrative(snapshot).audience).toBe('Shoppers interested in zorblat');
+    // The narrative names the industry by the catalogue's own kinds (issue 44: catalogue-industry.ts).
+    expect(buildOfflineNarrative(snapshot).audience).toBe('Shoppers interested in zorblats and quixes');
   });
 
   it('takes the audience from an explicit "for ..." statement of the store', () => {
@@ -93,8 +94,9 @@ describe('offline generator', () => {
       'Free shipping on all US orders over $45.',
       'We buy green coffee directly from farms in Ethiopia, Colombia and Guatemala.',
       'All of our teas are certified organic.',
-      'Ethiopia Yirgacheffe: Grown by smallholder farmers in the Gedeo Zone of Ethiopia.',
     ]));
+    // Store-level facts only: a product's origin sentence is on its own fact card (issue 44).
+    expect(n.keyFacts.some((f) => PRODUCTS.some((p) => f.startsWith(`${p.name}: `)))).toBe(false);
     // the newsletter discount is marketing, not a fact
     expect(n.keyFacts.join(' ')).not.toMatch(/newsletter|10% off/);
   });
@@ -224,7 +226,7 @@ describe('offline generator', () => {
     const snapshot = coffeeStore();
     snapshot.pages = snapshot.pages.map((p) => ({ ...p, markdown: '', description: '' }));
     const n = buildOfflineNarrative(snapshot);
-    expect(n.keyFacts.every((f) => PRODUCTS.some((p) => f.startsWith(`${p.name}: `)))).toBe(true);
+    expect(n.keyFacts).toEqual([]);
     expect(n.summary).toBe('Ember & Leaf offers 8 products across coffee, tea and brewing gear.');
     expect(n.faqs.length).toBeGreaterThanOrEqual(MIN_FAQS);
   });

@@ -204,7 +204,13 @@ function generatedFaqs(a: Analysis): FaqEntry[] {
     add(`How many products does ${n} offer?`, `${possessive(n)} catalogue lists ${plural(a.products.length, 'product')}.`);
   }
   // Which products of a kind the store sells, with their prices and stock, is the kind pages' job
-  // (core/site/kind-pages.ts): a Q&A answer naming products without their facts only crowds them.
+  // (core/site/catalogue-answers.ts): an answer naming products without their facts would only
+  // crowd them, so it says how many there are and where each is listed with its facts.
+  for (const t of a.types.slice(0, 3)) {
+    if (t.count < 2) continue;
+    const label = lowerLabel(t.type);
+    add(`Which ${pluralPhrase(label)} does ${n} sell?`, `${possessive(n)} catalogue lists ${t.count} ${label} products. Each is listed with its current price, stock and options on the ${t.type} page of this guide, cheapest first.`);
+  }
   const vendors = a.vendors.map((v) => v.vendor);
   if (vendors.length && !(vendors.length === 1 && dedupeKey(vendors[0]) === dedupeKey(n))) {
     add(`Which brands does ${n} carry?`, `Products at ${n} come from ${joinList(vendors.slice(0, 8))}${vendors.length > 8 ? ' and other vendors' : ''}.`);

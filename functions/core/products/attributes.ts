@@ -212,7 +212,7 @@ export function says(attribute: Attribute, plural: boolean): string {
 /** Options whose values name a look (a colourway, a print), not what the product is made of. */
 const LOOK_OPTION = /colou?r|pattern|print|design|style|finish|shade/i;
 /** A brand or print name: capitalised words before a trademark sign ("Mossy Oak®", "Prismatic™"). */
-const TRADEMARKED = /(?:\p{Lu}[\p{L}'-]*\s+){0,3}\p{Lu}[\p{L}'-]*\s*[®™]/gu;
+const TRADEMARKED = /(?:\p{Lu}[\p{L}'-]* +){0,3}\p{Lu}[\p{L}'-]* ?[®™]/gu;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -228,7 +228,7 @@ function lookNames(product: CatalogProduct): string[] {
   const values = (product.optionNames ?? []).flatMap((name, d) =>
     LOOK_OPTION.test(name) ? (product.variants ?? []).map((v) => v.options[d] ?? '') : [],
   );
-  const prints = [...new Set(values)].filter((v) => v.trim().split(/\s+/).length > 1 && materialsOf(v).join(' ') !== v.trim().toLowerCase() && materialsOf(v).length > 0);
+  const prints = [...new Set(values)].filter((v) => v.trim().split(/\s+/).length > 1 && materialsIn(v).length > 0 && materialsIn(v).join(' ') !== v.trim().toLowerCase());
   const text = `${product.name}\n${product.description}`;
   const marked = [...text.matchAll(TRADEMARKED)].map((m) => m[0]);
   return [...prints, ...marked, ...(product.vendor.trim() ? [product.vendor.trim()] : [])];

@@ -29,14 +29,15 @@ function clean(text: string): string {
 export function isRealProductType(type: string, businessName = ''): boolean {
   const t = clean(type);
   if (!t || !/\p{L}{3,}/u.test(t)) return false;
-  if (t.split(' ').length > 4 || /\d/.test(t) || PLACEHOLDER_TYPE.test(t)) return false;
+  // A figure in the last word makes a line of one size ("Quencher 40oz"), not a kind ("8-inch Knife" is one).
+  if (t.split(' ').length > 4 || /\d/.test(t.split(' ').pop() as string) || PLACEHOLDER_TYPE.test(t)) return false;
   return !businessName || !containsName(t, businessName);
 }
 
 /** Heads that name no thing on their own: the word before them is part of the kind. */
 const COMPOUND_HEAD = /^(set|sets|kit|kits|pack|system|box|case|cover|holder|stand|bag|lid|lids|top|topper|straw|straws|accessory|accessories|bundle)$/i;
 /** Words that qualify a name without naming a thing ("LIMITED OFFER", "New", "2.0"). */
-const QUALIFIER = /^(limited|offer|edition|new|sale|special|exclusive|bundle|the|with|and|for|in|of|by|x|&|-|–|—|pro|plus|max|mini|mk\d*|v\d+|\d.*)$/i;
+const QUALIFIER = /^(limited|offer|edition|new|sale|special|exclusive|bundle|the|with|and|for|in|of|by|x|&|-|–|—|pro|plus|max|mini|compact|deluxe|premium|classic|original|large|small|medium|slim|mk\d*|v\d+|\d.*)$/i;
 
 /** The thing a product's name ends on (see the header); null when none reads as a word. */
 export function kindFromNameHead(name: string): string | null {

@@ -10,7 +10,7 @@ import { wordText, wordVariants } from '../generate/text';
 import { MATERIALS } from './product-lines';
 
 /** Uncountable heads: "the best coffee is", "where can I buy brewing gear". */
-const MASS_HEAD = /^(meditation|fitness|nutrition|care|coffee|tea|brew|matcha|cocoa|espresso|decaf|wine|beer|cider|sake|whiskey|whisky|gin|rum|vodka|mezcal|tequila|chocolate|honey|candy|jam|granola|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|merchandise|merch|software|luggage|stationery|decor|skincare|haircare|bodycare|makeup|bedding|art|food|produce|yarn|lingerie|fashion|homeware|swag|firewood|coffeeware|teaware|\w+ware|\w+wear)$/i;
+const MASS_HEAD = /^(meditation|fitness|nutrition|care|lighting|storage|seating|fencing|decking|flooring|cladding|fuel|firewood|coffee|tea|brew|matcha|cocoa|espresso|decaf|wine|beer|cider|sake|whiskey|whisky|gin|rum|vodka|mezcal|tequila|chocolate|honey|candy|jam|granola|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|merchandise|merch|software|luggage|stationery|decor|skincare|haircare|bodycare|makeup|bedding|art|food|produce|yarn|lingerie|fashion|homeware|swag|firewood|coffeeware|teaware|\w+ware|\w+wear)$/i;
 
 /** Mass nouns that are not varieties: "Insulated Travel Tumbler" is not "... drinkware". */
 const NON_VARIETY_MASS = /(ware|wear|gear|equipment|apparel|clothing|jewelry|jewellery|furniture|decor|luggage|stationery|bedding|art|merch|merchandise|software|makeup|skincare|haircare|bodycare)$/i;

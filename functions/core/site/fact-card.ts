@@ -2,18 +2,16 @@
  * The fact card: what every document about one product says first (issue 44, D205), so the
  * passage an assistant retrieves for the product's name holds its facts too.
  *
- *   - The IceFlow Flip Straw Tumbler | 20 OZ: Tumbler by Stanley, USD 35.00 (was USD 45.00), in stock.
+ *   - The IceFlow Flip Straw Tumbler | 20 OZ: Tumbler by Stanley, USD 35.00 (was USD 45.00), in stock (Rose Quartz: sold out).
  *   - The IceFlow Flip Straw Tumbler | 20 OZ Color options: Black, Frost, Rose Quartz.
- *   - The IceFlow Flip Straw Tumbler | 20 OZ sold out: Rose Quartz; everything else is in stock.
  *   - The IceFlow Flip Straw Tumbler | 20 OZ specs: material stainless steel; capacity 20 oz.
  *
  * Every line names the product, so a passage cut from the middle of a page still says whose
- * fact it is. Kind, price and stock first; then options, what is sold out, and the attributes
+ * fact it is. Kind, price and stock (what is sold out named) first; then options and the attributes
  * the store's own words state (product-facts.ts). Nothing here is invented: a fact the
  * catalogue does not state is left out.
  */
 import { escapeHtml, oneLine } from './html';
-import { MAX_SOLD_OUT_LABELS } from './offers';
 import type { ProductFacts } from './product-facts';
 import type { AttributeKey } from '../products/attributes';
 
@@ -30,23 +28,14 @@ function kindAndBrand(facts: ProductFacts): string {
   return facts.kind ?? (facts.brand ? `by ${facts.brand}` : '');
 }
 
-/** `in stock`, `out of stock`, or `in stock except what is sold out` when some variants are. */
-function stockWords(facts: ProductFacts): string {
-  if (facts.stock === 'Out of stock') return 'out of stock';
-  return facts.soldOut.length ? 'in stock except the sold-out options below' : 'in stock';
-}
 
 /** The card's lines, as plain text (see the header). */
 export function factCardLines(facts: ProductFacts): string[] {
   const name = facts.name;
-  const head = [kindAndBrand(facts), facts.price ?? 'price not listed', stockWords(facts)].filter(Boolean).join(', ');
+  // The price and stock statements of every other file (offers.ts): "in stock (Matte Black: sold out)".
+  const head = [kindAndBrand(facts), facts.price ?? 'price not listed', facts.stock.charAt(0).toLowerCase() + facts.stock.slice(1)].filter(Boolean).join(', ');
   const lines = [`${name}: ${head}.`];
   for (const option of facts.options) lines.push(`${name} ${option.name} options: ${option.values.join(', ')}.`);
-  if (facts.soldOut.length) {
-    const named = facts.soldOut.slice(0, MAX_SOLD_OUT_LABELS);
-    const more = facts.soldOut.length - named.length;
-    lines.push(`${name} sold out: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}; everything else is in stock.`);
-  }
   if (facts.attributes.length) {
     lines.push(`${name} specs: ${facts.attributes.map((a) => `${ATTRIBUTE_LABELS[a.key]} ${oneLine(a.value)}`).join('; ')}.`);
   }

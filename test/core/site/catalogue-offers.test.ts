@@ -53,7 +53,10 @@ function checkCatalogue(raw: StorefrontProduct[], products: CatalogProduct[], cu
   expect(dataNodes.size).toBeGreaterThan(0);
   const llms = parseLlmsTxt(files.get('/llms.txt')!.content);
   // Keyed by the linked facts file: titles repeat within a catalogue (the yoga store has 4 pairs).
-  const listed = new Map(llms.sections.find((s) => s.title === 'Products')!.links.map((l) => [new URL(l.url).pathname, l.notes ?? '']));
+  // Every product line of llms.txt, in whichever group (collection or kind) it is.
+  const productLines = llms.sections.flatMap((s) => s.links).filter((l) => /\/llms\/(?!catalog\/)[^/]+\.txt$/.test(l.url));
+  const listed = new Map(productLines.map((l) => [new URL(l.url).pathname, l.notes ?? '']));
+  const catalogue = files.get('/llms/catalog/full.txt')!.content;
   expect(listed.size).toBeGreaterThan(0);
   const counts = { offers: 0, groups: 0, ranges: 0, partlySoldOut: 0, soldOut: 0, gtins: 0, inDataJson: 0, inLlmsTxt: 0 };
 
@@ -132,8 +135,9 @@ function checkCatalogue(raw: StorefrontProduct[], products: CatalogProduct[], cu
       stock = 'In stock';
     }
     const text = files.get(`/llms/${slug}.txt`)!.content;
-    expect(text).toContain(`- Price: ${price}`);
-    expect(text).toContain(`- Availability: ${stock}\n`);
+    // The fact card's first line (issue 44): kind and brand, then the price and stock statements.
+    const stockNote = stock.charAt(0).toLowerCase() + stock.slice(1);
+    expect(text).toMatch(new RegExp(`^> .*: .*${escapeRe(price)}(?: \\(was [^)]+\\))?, ${escapeRe(`${stockNote}.`)}$`, 'm'));
     if (variants.length > 1) {
       for (const v of variants) {
         const line = new RegExp(`^- ${escapeRe(v.title!)}: ${escapeRe(`${currency} ${v.price}`)}.*, ${v.available ? 'in stock' : 'sold out'}`, 'm');
@@ -145,18 +149,18 @@ function checkCatalogue(raw: StorefrontProduct[], products: CatalogProduct[], cu
     if (note !== undefined) {
       counts.inLlmsTxt++;
       expect(note.startsWith(price)).toBe(true);
-      expect(note).toContain(stock.charAt(0).toLowerCase() + stock.slice(1));
-      // Every SKU of the product, once (issue 22.1).
-      const skus = [...new Set(variants.map((v) => (v.sku ?? '').trim()).filter(Boolean))];
-      if (skus.length) expect(note).toContain(`${skus.length === 1 ? 'SKU' : 'SKUs'} ${skus.join(', ')}`);
+      expect(note).toContain(stockNote);
     }
+    // Every SKU of the product, once, on its catalogue line (issue 22.1; llms.txt keeps its lines short, issue 44).
+    const skus = [...new Set(variants.map((v) => (v.sku ?? '').trim()).filter(Boolean))];
+    const catalogueLine = catalogue.split('\n').find((l) => l.includes(`/llms/${slug}.txt)`))!;
+    if (skus.length) expect(catalogueLine).toContain(`${skus.length === 1 ? 'SKU' : 'SKUs'} ${skus.join(', ')}`);
 
     // The product page: og:type product with price meta, the same statements, the same JSON-LD.
     expect($('meta[property="og:type"]').attr('content')).toBe('product');
     expect($('meta[property="product:price:amount"]').attr('content')).toBe(lowRaw);
     expect($('meta[property="product:price:currency"]').attr('content')).toBe(currency);
-    expect($('dt:contains("Price") + dd').text().startsWith(price)).toBe(true);
-    expect($('dt:contains("Availability") + dd').text()).toBe(stock);
+    expect($('ul.fact-card li').first().text()).toMatch(new RegExp(`${escapeRe(price)}(?: \\(was [^)]+\\))?, ${escapeRe(`${stockNote}.`)}$`));
     for (const tag of internal) expect($('main').text()).not.toContain(tag);
   });
   return counts;
@@ -190,8 +194,7 @@ describe('the yoga store fixture (50 products)', () => {
     expect(soldOutLabels(cork)).toEqual(['Matte Black']);
     const { files } = build(snapshotOf(YOGA, 'Lotus & Stone', [cork]));
     const text = files.get('/llms/cork-flow-yoga-mat.txt')!.content;
-    expect(text).toContain('- Price: USD 54.00–60.00');
-    expect(text).toContain('- Availability: In stock (Matte Black: sold out)');
+    expect(text).toContain('> Cork Flow Yoga Mat: Yoga Mat by Lotus & Stone, USD 54.00–60.00, in stock (Matte Black: sold out).');
     expect(text).toContain('Options (Color, Thickness):');
     expect(text).toMatch(/^- Matte Black \/ 4 mm: USD 54\.00, sold out/m);
   });
@@ -211,7 +214,7 @@ describe('the yoga store fixture (50 products)', () => {
     const bare = fixture.products.slice(0, 3).map((p) => toCatalogProduct(p, YOGA, null));
     const { graph, files } = build(snapshotOf(YOGA, 'Lotus & Stone', bare));
     for (const node of graph.slice(1)) expect(JSON.stringify(node)).not.toContain('priceCurrency');
-    expect(files.get('/llms/grip-pro-yoga-mat.txt')!.content).toContain('- Price: 48.00–60.00');
+    expect(files.get('/llms/grip-pro-yoga-mat.txt')!.content).toContain('Grip Pro Yoga Mat: Yoga Mat by Lotus & Stone, 48.00–60.00, in stock.');
   });
 });
 

@@ -175,14 +175,18 @@ describe('D113 (amended): every product within the size budget, the cap only bey
     expect(links.length).toBeGreaterThanOrEqual(3);
     expect(links.length).toBeLessThan(60);
     expect(new Set(links).size).toBe(links.length);
+    const section = (title: string) => {
+      const at = llms.indexOf(`## ${title}\n`);
+      return at < 0 ? '' : llms.slice(at, llms.indexOf('\n## ', at + 1));
+    };
     // Best sellers: available first (bean-35 is sold out), then the collection's order.
-    const best = productLinks(llms.slice(llms.indexOf('## Best Sellers'), llms.indexOf('## Other products')));
-    expect(best).toEqual(['/llms/bean-31.txt', '/llms/bean-30.txt', '/llms/bean-35.txt']);
-    // Other products: the newest available first, no sold-out product while available ones are left out.
-    const other = llms.slice(llms.indexOf('## Other products'), llms.indexOf('## Collections'));
-    expect(productLinks(other)[0]).toBe('/llms/bean-50.txt');
-    expect(other).not.toContain('out of stock');
-    expect(other).toMatch(/\[All 57 products: Other products\]\(https:\/\/northwind-coffee\.example\/llms\/catalog\/full\.txt\): \d+ more than listed here/);
+    expect(productLinks(section('Best Sellers'))).toEqual(['/llms/bean-31.txt', '/llms/bean-30.txt', '/llms/bean-35.txt']);
+    // The rest by kind (issue 44): the newest available first, no sold-out product while available ones are left out.
+    const gear = section('Gear');
+    expect(productLinks(gear)[0]).toBe('/llms/bean-50.txt');
+    expect(gear).not.toContain('out of stock');
+    expect(gear).toMatch(/\[All \d+ products: Gear\]\(https:\/\/northwind-coffee\.example\/ai\/kinds\/gear\/\): \d+ more than listed here/);
+    expect(section('Coffee')).not.toBe('');
     expect(llms).toMatch(/\d+ of 60 products are listed here/);
     // data.json: within its budget, the most relevant of the listed products, and a pointer to the catalogue.
     const content = file(files, '/data.json').content;

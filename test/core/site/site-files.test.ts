@@ -224,7 +224,10 @@ describe('every HTML page', () => {
     for (const f of files) {
       if (/^\/ai\/(products|collections)\/[^/]+\/index\.html$/.test(f.path)) expect(hrefs).toContain(f.path.replace(/index\.html$/, ''));
       if (f.path.startsWith('/pages/')) expect(hrefs).toContain(`/ai${f.path}`);
-      if (f.path.startsWith('/llms/')) expect(hrefs).toContain(f.path);
+      // The catalogue files from the AI home; a product's facts file from its own page (issue 44: no name list without facts).
+      if (f.path.startsWith('/llms/catalog/')) expect(hrefs).toContain(f.path);
+      const facts = /^\/llms\/([^/]+)\.txt$/.exec(f.path);
+      if (facts) expect(file(files, `/ai/products/${facts[1]}/index.html`).content).toContain(`href="${f.path}"`);
     }
     expect(hrefs).toContain('/llms.txt');
     expect(hrefs).toContain('/ai/data.json');

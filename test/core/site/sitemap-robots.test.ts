@@ -120,7 +120,7 @@ describe('sitemap index past the limits (D23)', () => {
       checkLocs(nodes.slice(0, 100));
       total += nodes.length;
     }
-    expect(total).toBe(60_000 + 8 + 6 + 3 + 6 + 1 + 1 + 1); // store + llms/* (6 products + 2 catalogue) + products + collections + Q&A + index + home + llms.txt
+    expect(total).toBe(60_000 + 8 + 6 + 3 + 2 + 6 + 1 + 1 + 1); // store + llms/* (6 products + 2 catalogue) + products + collections + kinds + Q&A + index + home + llms.txt
   });
 
   it('splits on bytes as well as counts', () => {
@@ -131,7 +131,7 @@ describe('sitemap index past the limits (D23)', () => {
       expect(XMLValidator.validate(part.content)).toBe(true);
     }
     const count = parts.slice(1).reduce((n, p) => n + parseUrlset(p.content).length, 0);
-    expect(count).toBe(500 + 8 + 6 + 3 + 6 + 1 + 1); // store + llms/* (6 + 2 catalogue) + products + collections + Q&A + questions + llms.txt
+    expect(count).toBe(500 + 8 + 6 + 3 + 2 + 6 + 1 + 1); // store + llms/* (6 + 2 catalogue) + products + collections + kinds + Q&A + questions + llms.txt
   });
 
   it('finalizeSite replaces stale sitemap parts from an earlier publish', () => {
