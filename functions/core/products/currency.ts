@@ -7,7 +7,10 @@
  *    market context as `/products.json`, so it names the currency those prices are in.
  * 2. The home page (and, when given, one product page): `Shopify.currency = {"active":"USD"}`
  *    (the presentment currency, same context), then `<meta property="og:price:currency">`,
- *    then JSON-LD `priceCurrency`, then `ShopifyAnalytics.meta.currency`.
+ *    then JSON-LD `priceCurrency`, then `ShopifyAnalytics.meta.currency`, then the prices the
+ *    page shows with their ISO code (`$55.00 USD`, `USD 55.00`: themes with currency codes on,
+ *    such as Dawn's, print no other signal), the code most of them name. A currency sign alone
+ *    (`$55.00`) names no currency: dollars are USD, CAD, AUD, NZD ...
  * 3. `/meta.json` `currency`: the shop's base currency (right unless a market converts prices).
  *
  * A store that states none gets null: no currency is ever assumed.
@@ -60,6 +63,20 @@ function jsonLdCurrencies(html: string): string[] {
   return out;
 }
 
+/** An amount with an ISO code beside it, either side: `$1,299.00 USD`, `USD 55.00`, `55,00 EUR`. */
+const CODED_PRICE = /(?:[$€£¥]\s?)?\d{1,3}(?:[,.\s]\d{3})*(?:[.,]\d{2})?\s?([A-Z]{3})\b|\b([A-Z]{3})\s?[$€£¥]?\s?\d/g;
+
+/** The ISO code most of the page's shown prices carry, or null (text only: scripts and tags dropped). */
+function currencyOfShownPrices(html: string): string | null {
+  const text = html.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ');
+  const counts = new Map<string, number>();
+  for (const m of text.matchAll(CODED_PRICE)) {
+    const code = normalizeCurrency(m[1] ?? m[2]);
+    if (code) counts.set(code, (counts.get(code) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
 /** The currency a storefront HTML page states, by the order in this module's comment; null if none. */
 export function currencyFromHtml(html: string): string | null {
   const candidates: Array<string | null | undefined> = [
@@ -73,7 +90,7 @@ export function currencyFromHtml(html: string): string | null {
     const code = normalizeCurrency(c);
     if (code) return code;
   }
-  return null;
+  return currencyOfShownPrices(html);
 }
 
 /** `currency` of a `/cart.js` or `/meta.json` body; null if absent or not a code. */

@@ -99,6 +99,15 @@ describe('currency signals', () => {
     expect(currencyFromHtml('<meta property="og:price:currency" content="XYZ1">')).toBeNull();
   });
 
+  it('reads the ISO code a theme prints beside its prices, when the page states nothing else (issue 44)', () => {
+    // Dawn with currency codes on: the drinkware store's pages say "$55.00 USD" and nothing more.
+    expect(currencyFromHtml('<div class="price"><span class="price-item">$55.00 USD</span></div><p>From $1,299.00 USD</p>')).toBe('USD');
+    expect(currencyFromHtml('<span>GBP 1,199.00</span> <span>£989.99 GBP</span>')).toBe('GBP');
+    // A sign alone names no currency; a code in a script or a word that is no price neither.
+    expect(currencyFromHtml('<p>$55.00</p><script>var c = "9 EUR";</script><p>Ships to the USA in 3 days</p>')).toBeNull();
+    expect(currencyFromHtml('<p>Model 2025 XYZ and 40 oz</p>')).toBeNull();
+  });
+
   it('accepts only ISO 4217 codes from JSON bodies', () => {
     expect(currencyFromJson({ currency: 'usd' })).toBe('USD');
     expect(currencyFromJson({ currency: 'ZZZ' })).toBeNull();
