@@ -7,6 +7,10 @@ import { isoSeconds, oneLine } from './html';
 import { currencyOf } from './offers';
 import type { OrganizationProfile } from './organization';
 import { decimalValue, hasOptions, priceSpan, variantsOf } from '../products/variants';
+import type { Attribute } from '../products/attributes';
+import type { KindOf } from '../products/kind';
+import { ATTRIBUTE_LABELS } from './fact-card';
+import { productFacts } from './product-facts';
 import type { CatalogProduct, CatalogVariant, FaqEntry, SiteNarrative, StoreIdentity } from './types';
 
 export const SCHEMA_CONTEXT = 'https://schema.org';
@@ -96,33 +100,114 @@ function optionProperty(name: string): string | null {
   return OPTION_PROPERTIES[oneLine(name).toLowerCase()] ?? null;
 }
 
+/** `additionalProperty` entries: what the store states that schema.org has no property for. */
+function propertyValue(name: string, value: string): Record<string, string> {
+  return { '@type': 'PropertyValue', name: oneLine(name), value: oneLine(value) };
+}
+
+function capitalised(label: string): string {
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
+
+interface SharedFacts {
+  kind: string | null;
+  brand: string | null;
+  /** material, color, size, pattern ... stated once for the whole product. */
+  fields: Record<string, string>;
+  additional: Array<Record<string, string>>;
+  /** `https://schema.org/<property>` of each option whose values differ between variants. */
+  variesBy: string[];
+}
+
+/**
+ * What the product's fact card states (product-facts.ts), as Product fields shared by the
+ * product and each of its variants: `material`, `color` and `size` where the catalogue states
+ * one value for the whole product, and `additionalProperty` for its other attributes and for
+ * options with one value that schema.org has no property for ("Width: 134cm").
+ *
+ * - material: a Material option's single value, else the material the text states; none when a
+ *   Material option varies (each variant states its own).
+ * - color: a Color/Colour option with exactly one value (pattern ... likewise).
+ * - size: a Size option's single value; without a Size option, the capacity ("40 oz") or else
+ *   the dimensions the text states (Google takes a Text size); the other one is an
+ *   additionalProperty ("Dimensions").
+ * - additionalProperty names are the fact card's labels, capitalised ("Protection rating").
+ */
+function sharedFacts(product: CatalogProduct, kindOf: KindOf | string): SharedFacts {
+  const facts = productFacts(product, kindOf);
+  const fields: Record<string, string> = {};
+  const additional: Array<Record<string, string>> = [];
+  const varying = new Set<string>();
+  for (const option of facts.options) {
+    const property = optionProperty(option.name);
+    if (option.values.length > 1) {
+      if (property) varying.add(property);
+    } else if (property && !(property in fields)) {
+      fields[property] = option.values[0] as string;
+    } else {
+      additional.push(propertyValue(option.name, option.values[0] as string));
+    }
+  }
+  const attributes = new Map(facts.attributes.map((a) => [a.key, a]));
+  const material = attributes.get('material');
+  if (material && !('material' in fields) && !varying.has('material')) fields.material = oneLine(material.value);
+  // A size the text states: never beside a Size option (attributes.ts drops sized figures then too).
+  const sizeFrom = 'size' in fields || varying.has('size') ? null : attributes.has('capacity') ? 'capacity' : attributes.has('dimensions') ? 'dimensions' : null;
+  if (sizeFrom) fields.size = oneLine((attributes.get(sizeFrom) as Attribute).value);
+  for (const a of facts.attributes) {
+    if (a.key === 'material' || a.key === sizeFrom) continue;
+    additional.push(propertyValue(capitalised(ATTRIBUTE_LABELS[a.key]), a.value));
+  }
+  return { kind: facts.kind, brand: facts.brand, fields, additional, variesBy: [...varying].map((p) => `https://schema.org/${p}`) };
+}
+
 /**
  * A schema.org Product node. `dateModified` is the store's own update time (`updated_at`),
  * and absent when the store gives none (or one after `now`): a node never claims a change
  * that did not happen (D112). A page that embeds the node sets it to the page's modified
  * date, which its sitemap `<lastmod>` carries too.
  *
+ * The node states the product's fact card (product-facts.ts) as fields: `category` is its
+ * kind (never a placeholder type such as "normal"), `brand` its vendor, and material, colour,
+ * size and other attributes as `sharedFacts` reads them; nothing the catalogue does not state.
+ *
  * A product with options is a `ProductGroup` (a schema.org Product subtype, Google's
- * variant markup): `productGroupID`, `variesBy` (the options schema.org names), one
- * `hasVariant` Product per variant with its own Offer (price, priceCurrency, availability,
- * sku, gtin), and an AggregateOffer summary (lowPrice, highPrice, offerCount) for readers
- * that do not walk the variants. A product without options is a Product with one Offer.
+ * variant markup): `productGroupID`, `variesBy` (the schema.org properties of the options that
+ * vary), one `hasVariant` Product per variant with its own option values (color, size,
+ * material, pattern; other options as additionalProperty), `inProductGroupWithID` and
+ * `isVariantOf` naming the group, and its own Offer (price, priceCurrency, availability, sku,
+ * gtin); plus an AggregateOffer summary (lowPrice, highPrice, offerCount) for readers that do
+ * not walk the variants. A product without options is a Product with one Offer.
+ *
+ * Without a currency stated by the store none is ever assumed. Each Offer then states the
+ * price as the fact card does, a bare amount (Google's product-snippet rules take an Offer
+ * without priceCurrency, with a warning; only merchant listings require it), and the group has
+ * no AggregateOffer: Google rejects one without priceCurrency, and its range is already stated
+ * by the variants' Offers.
+ *
+ * `kindOf` is what the fact card's kind is read with: the catalogue's kinds (products/kind.ts
+ * `catalogueKinds`), or the store's name alone (then a real product type, else the industry
+ * word the name states).
  */
 export function productNode(
   product: CatalogProduct,
   narrative: SiteNarrative,
   now: string,
   sellerId?: string,
+  kindOf: KindOf | string = '',
 ): Record<string, unknown> {
+  const shared = sharedFacts(product, kindOf);
   const description = oneLine(narrative.productSummaries[product.productId] || product.description || product.name);
   const common = {
     name: oneLine(product.name),
     description,
     url: product.url,
     ...(product.imageUrls.length ? { image: product.imageUrls } : {}),
-    ...(product.vendor ? { brand: { '@type': 'Brand', name: oneLine(product.vendor) } } : {}),
-    ...(product.productType ? { category: oneLine(product.productType) } : {}),
+    ...(shared.brand ? { brand: { '@type': 'Brand', name: shared.brand } } : {}),
+    ...(shared.kind ? { category: oneLine(shared.kind) } : {}),
     ...(product.tags.length ? { keywords: product.tags.map(oneLine).join(', ') } : {}),
+    ...shared.fields,
+    ...(shared.additional.length ? { additionalProperty: shared.additional } : {}),
   };
   const modified = sourceDate(product.updatedAt, now);
   const dateModified = modified ? { dateModified: modified } : {};
@@ -139,17 +224,21 @@ export function productNode(
       ...dateModified,
     };
   }
+  const groupId = `${product.url}#product`;
   const names = product.optionNames ?? [];
-  const variesBy = [...new Set(names.map(optionProperty).filter((p): p is string => Boolean(p)))].map((p) => `https://schema.org/${p}`);
-  const offer = aggregateOffer(product, sellerId);
+  const offer = currencyOf(product) ? aggregateOffer(product, sellerId) : undefined;
   const variants = variantsOf(product).map((variant, i) => {
-    const properties: Record<string, unknown> = {};
+    // The whole product's material, colour and size, unless this variant's own option says it.
+    const properties: Record<string, unknown> = { ...shared.fields };
+    const own = new Set<string>();
     const additional: Array<Record<string, string>> = [];
     variant.options.forEach((value, d) => {
       const name = names[d] ?? `Option ${d + 1}`;
       const property = optionProperty(name);
-      if (property && !(property in properties)) properties[property] = oneLine(value);
-      else additional.push({ '@type': 'PropertyValue', name: oneLine(name), value: oneLine(value) });
+      if (property && !own.has(property)) {
+        properties[property] = oneLine(value);
+        own.add(property);
+      } else additional.push(propertyValue(name, value));
     });
     const variantOfferNode = variantOffer(product, variant, sellerId);
     return {
@@ -162,15 +251,17 @@ export function productNode(
       ...(variant.gtin ? { gtin: variant.gtin } : {}),
       ...properties,
       ...(additional.length ? { additionalProperty: additional } : {}),
+      inProductGroupWithID: product.productId,
+      isVariantOf: { '@id': groupId },
       ...(variantOfferNode ? { offers: variantOfferNode } : {}),
     };
   });
   return {
     '@type': 'ProductGroup',
-    '@id': `${product.url}#product`,
+    '@id': groupId,
     ...common,
     productGroupID: product.productId,
-    ...(variesBy.length ? { variesBy } : {}),
+    ...(shared.variesBy.length ? { variesBy: shared.variesBy } : {}),
     hasVariant: variants,
     ...(offer ? { offers: offer } : {}),
     ...dateModified,
@@ -211,7 +302,8 @@ export function organizationNode(business: StoreIdentity, narrative: SiteNarrati
 /**
  * The `/data.json` document: one graph with the store and every product. Its top-level
  * `dateModified` is the latest of its nodes' (D112), absent when none has one: the build
- * time would claim a change on every build.
+ * time would claim a change on every build. `kindOf`: as `productNode`'s, the same the product
+ * pages use (the whole catalogue's kinds: `products` may be a part of it).
  */
 export function buildDataJson(
   business: StoreIdentity,
@@ -219,9 +311,10 @@ export function buildDataJson(
   narrative: SiteNarrative,
   now: string,
   profile?: OrganizationProfile,
+  kindOf: KindOf | string = business.name,
 ): Record<string, unknown> {
   const orgId = organizationId(business);
-  const nodes = products.map((product) => productNode(product, narrative, now, orgId));
+  const nodes = products.map((product) => productNode(product, narrative, now, orgId, kindOf));
   const latest = latestDate(nodes.map((n) => n.dateModified as string | undefined));
   return {
     '@context': SCHEMA_CONTEXT,
