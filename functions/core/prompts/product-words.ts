@@ -75,7 +75,8 @@ const MATERIAL_RES = MATERIALS.map((m) => ({ m, re: new RegExp(`(?<![\\p{L}-])${
 
 /** Materials a text says a product is made of, in the order it says them ("natural rubber" before "rubber"). */
 export function materialsOf(text: string): string[] {
-  const hay = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}-]+/gu, ' ')} `;
+  // "18/8 stainless-steel" names stainless steel; "PVC-free" keeps its hyphen (it says what the product is not made of).
+  const hay = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}-]+/gu, ' ').replace(/(?<=\p{L})-(?=\p{L})(?!free\b)/gu, ' ')} `;
   const found: Array<{ m: string; at: number }> = [];
   for (const { m, re } of MATERIAL_RES) {
     const hit = re.exec(hay);

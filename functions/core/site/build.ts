@@ -283,7 +283,7 @@ function* siteFileStream(snapshot: StoreSnapshot, narrative: SiteNarrative, opti
   const profile = organizationProfile(snapshot);
   const catalogPages = Math.ceil(products.length / llmsLimits.catalogPageSize);
   const dataJson = dataJsonDocument(
-    (subset) => boundedDataJson(buildDataJson(snapshot.business, subset, narrative, options.now, profile), products.length, subset.length, catalogPages),
+    (subset) => boundedDataJson(buildDataJson(snapshot.business, subset, narrative, options.now, profile, kindOf), products.length, subset.length, catalogPages),
     products,
     listed,
     relevanceOrder(llmsInput),

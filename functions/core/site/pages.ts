@@ -96,7 +96,7 @@ ${product.description.trim() ? `<h2>Description</h2>\n${markdownHtml(product.des
 <h2>More</h2>
 ${linkList(more)}
 </article>`;
-  const node = { '@context': SCHEMA_CONTEXT, ...productNode(product, ctx.narrative, ctx.now, organizationId(ctx.business)) };
+  const node = { '@context': SCHEMA_CONTEXT, ...productNode(product, ctx.narrative, ctx.now, organizationId(ctx.business), ctx.kindOf) };
   // Canonical: the store's product page. This page replicates it (same product, same facts),
   // so search engines index the store's page; the date follows the product's (D112).
   return datedPage(ctx, SITE_PATHS.productPage(slug), product.updatedAt, (modified) => ({

@@ -5,7 +5,7 @@
  * llms file, data.json and the JSON-LD can never disagree. Pure.
  */
 import { productAttributes, type Attribute, type AttributeKey } from '../products/attributes';
-import { productKind, type KindOf } from '../products/kind';
+import type { KindOf } from '../products/kind';
 import { priceSpan, soldOutLabels, variantsOf } from '../products/variants';
 import { oneLine } from './html';
 import { currencyOf, priceStatement, stockStatement } from './offers';
@@ -56,11 +56,11 @@ export const CARD_ATTRIBUTES: readonly AttributeKey[] = [
 ];
 
 /** `kindOf`: the catalogue's kinds (core/products/kind.ts `catalogueKinds`). */
-export function productFacts(product: CatalogProduct, kindOf: KindOf | string): ProductFacts {
+export function productFacts(product: CatalogProduct, kindOf: KindOf): ProductFacts {
   const attributes = productAttributes(product);
   return {
     name: oneLine(product.name),
-    kind: typeof kindOf === 'string' ? productKind(product, kindOf) : kindOf(product),
+    kind: kindOf(product),
     brand: oneLine(product.vendor) || null,
     price: priceSpan(product) ? priceStatement(product) : null,
     currency: currencyOf(product),

@@ -8,7 +8,7 @@ import { currencyOf } from './offers';
 import type { OrganizationProfile } from './organization';
 import { decimalValue, hasOptions, priceSpan, variantsOf } from '../products/variants';
 import type { Attribute } from '../products/attributes';
-import type { KindOf } from '../products/kind';
+import { productKind, type KindOf } from '../products/kind';
 import { ATTRIBUTE_LABELS } from './fact-card';
 import { productFacts } from './product-facts';
 import type { CatalogProduct, CatalogVariant, FaqEntry, SiteNarrative, StoreIdentity } from './types';
@@ -133,7 +133,7 @@ interface SharedFacts {
  *   additionalProperty ("Dimensions").
  * - additionalProperty names are the fact card's labels, capitalised ("Protection rating").
  */
-function sharedFacts(product: CatalogProduct, kindOf: KindOf | string): SharedFacts {
+function sharedFacts(product: CatalogProduct, kindOf: KindOf): SharedFacts {
   const facts = productFacts(product, kindOf);
   const fields: Record<string, string> = {};
   const additional: Array<Record<string, string>> = [];
@@ -186,15 +186,14 @@ function sharedFacts(product: CatalogProduct, kindOf: KindOf | string): SharedFa
  * by the variants' Offers.
  *
  * `kindOf` is what the fact card's kind is read with: the catalogue's kinds (products/kind.ts
- * `catalogueKinds`), or the store's name alone (then a real product type, else the industry
- * word the name states).
+ * `catalogueKinds`); without it, a real product type, else the industry word the name states.
  */
 export function productNode(
   product: CatalogProduct,
   narrative: SiteNarrative,
   now: string,
   sellerId?: string,
-  kindOf: KindOf | string = '',
+  kindOf: KindOf = productKind,
 ): Record<string, unknown> {
   const shared = sharedFacts(product, kindOf);
   const description = oneLine(narrative.productSummaries[product.productId] || product.description || product.name);
@@ -311,7 +310,7 @@ export function buildDataJson(
   narrative: SiteNarrative,
   now: string,
   profile?: OrganizationProfile,
-  kindOf: KindOf | string = business.name,
+  kindOf: KindOf = (product) => productKind(product, business.name),
 ): Record<string, unknown> {
   const orgId = organizationId(business);
   const nodes = products.map((product) => productNode(product, narrative, now, orgId, kindOf));
