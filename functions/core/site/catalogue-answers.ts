@@ -22,6 +22,14 @@ export interface ListedProduct {
 const MAX_OPTION_VALUES = 40;
 /** Bands a price range is cut into, at most. */
 const MAX_BANDS = 6;
+/** Products one band or option-value line names before "and N more" (the by-price list has them all). */
+const MAX_NAMED = 40;
+
+/** `a; b; c`, at most `MAX_NAMED` of them, then how many more. */
+function namedList(names: readonly string[]): string {
+  const more = names.length - MAX_NAMED;
+  return `${names.slice(0, MAX_NAMED).join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+}
 
 function lowPrice(product: CatalogProduct): number | null {
   return priceSpan(product)?.lowValue ?? null;
@@ -76,7 +84,7 @@ export function priceBandLines(label: string, items: readonly ListedProduct[]): 
     });
     if (!inBand.length) continue;
     const range = lines.length === 0 ? `under ${money(amount(to), currency)}` : `from ${money(amount(from), currency)} to under ${money(amount(to), currency)}`;
-    lines.push(`${label} ${range}: ${inBand.map((i) => named(i.product)).join('; ')}.`);
+    lines.push(`${label} ${range}: ${namedList(inBand.map((i) => named(i.product)))}.`);
   }
   return lines;
 }
@@ -101,7 +109,7 @@ export function optionValueLines(label: string, items: readonly ListedProduct[])
     const values = [...option.values.values()];
     const products = new Set(values.flatMap((v) => v.names));
     if (products.size < 2 || values.length < 2) continue;
-    for (const v of values.slice(0, MAX_OPTION_VALUES)) lines.push(`${label} in ${option.name} ${v.value}: ${v.names.join('; ')}.`);
+    for (const v of values.slice(0, MAX_OPTION_VALUES)) lines.push(`${label} in ${option.name} ${v.value}: ${namedList(v.names)}.`);
   }
   return lines;
 }

@@ -23,9 +23,9 @@ export const ATTRIBUTE_LABELS: Record<AttributeKey, string> = {
 };
 
 /** `Tumbler by Stanley`, `by Stanley`, `Tumbler`, or '' when neither is known. */
-function kindAndBrand(facts: ProductFacts): string {
-  if (facts.kind && facts.brand) return `${facts.kind} by ${facts.brand}`;
-  return facts.kind ?? (facts.brand ? `by ${facts.brand}` : '');
+export function kindAndBrand(kind: string | null, brand: string | null): string {
+  if (kind && brand) return `${kind} by ${brand}`;
+  return kind ?? (brand ? `by ${brand}` : '');
 }
 
 
@@ -33,7 +33,7 @@ function kindAndBrand(facts: ProductFacts): string {
 export function factCardLines(facts: ProductFacts): string[] {
   const name = facts.name;
   // The price and stock statements of every other file (offers.ts): "in stock (Matte Black: sold out)".
-  const head = [kindAndBrand(facts), facts.price ?? 'price not listed', facts.stock.charAt(0).toLowerCase() + facts.stock.slice(1)].filter(Boolean).join(', ');
+  const head = [kindAndBrand(facts.kind, facts.brand), facts.price ?? 'price not listed', facts.stock.charAt(0).toLowerCase() + facts.stock.slice(1)].filter(Boolean).join(', ');
   const lines = [`${name}: ${head}.`];
   for (const option of facts.options) lines.push(`${name} ${option.name} options: ${option.values.join(', ')}.`);
   if (facts.attributes.length) {

@@ -18,7 +18,7 @@ import { isCatchAllCollection } from '../generate/industry';
 import { markdownDetails, markdownPlain } from './markdown';
 import { PUBLIC_ORIGIN_TOKEN, SITE_PATHS, isRoutedPath, productSlugs, publicUrl, publicUrlOfFile } from './paths';
 import { identifierFacts, priceStatement, stockNote, stockStatement, variantDetailBlock } from './offers';
-import { factCardLines } from './fact-card';
+import { factCardLines, kindAndBrand } from './fact-card';
 import { priceSpan } from '../products/variants';
 import { catalogueKinds, type KindOf } from '../products/kind';
 import { productFacts } from './product-facts';
@@ -348,9 +348,7 @@ function blurb(product: CatalogProduct, narrative: SiteNarrative, max: number): 
  * blurb; the catalogue files add the SKUs (llms.txt keeps its lines short, so every product fits).
  */
 function productLink(ref: { product: CatalogProduct; slug: string }, narrative: SiteNarrative, noteLength: number, kindOf: KindOf, withSkus = false): LlmsLink {
-  const facts = productFacts(ref.product, kindOf);
-  const kindBrand = facts.kind && facts.brand ? `${facts.kind} by ${facts.brand}` : facts.kind ?? (facts.brand ? `by ${facts.brand}` : null);
-  const notes = [offerNote(ref.product), kindBrand, withSkus ? skuNote(ref.product) : null, blurb(ref.product, narrative, noteLength)].filter(Boolean).join('; ');
+  const notes = [offerNote(ref.product), kindAndBrand(kindOf(ref.product), oneLine(ref.product.vendor) || null), withSkus ? skuNote(ref.product) : null, blurb(ref.product, narrative, noteLength)].filter(Boolean).join('; ');
   return { name: ref.product.name, url: publicUrl(SITE_PATHS.productLlms(ref.slug)), notes };
 }
 
@@ -366,10 +364,12 @@ export function interleaveBrands<T extends { product: CatalogProduct }>(items: r
   const queues = new Map<string, T[]>();
   for (const item of items) {
     const brand = item.product.vendor.trim().toLowerCase();
-    queues.set(brand, [...(queues.get(brand) ?? []), item]);
+    const queue = queues.get(brand);
+    if (queue) queue.push(item);
+    else queues.set(brand, [item]);
   }
   const out: T[] = [];
-  while (out.length < items.length) for (const queue of queues.values()) if (queue.length) out.push(queue.shift() as T);
+  for (let round = 0; out.length < items.length; round++) for (const queue of queues.values()) if (round < queue.length) out.push(queue[round] as T);
   return out;
 }
 

@@ -55,8 +55,19 @@ export const CARD_ATTRIBUTES: readonly AttributeKey[] = [
   'material', 'dimensions', 'capacity', 'length', 'thickness', 'weight', 'power', 'rating', 'battery', 'hardness', 'cold', 'hot', 'care', 'origin', 'warranty',
 ];
 
+/** Facts already read, per kind reader and product: a build states them in four files. */
+const read = new WeakMap<KindOf, WeakMap<CatalogProduct, ProductFacts>>();
+
 /** `kindOf`: the catalogue's kinds (core/products/kind.ts `catalogueKinds`). */
 export function productFacts(product: CatalogProduct, kindOf: KindOf): ProductFacts {
+  let byProduct = read.get(kindOf);
+  if (!byProduct) read.set(kindOf, (byProduct = new WeakMap()));
+  let facts = byProduct.get(product);
+  if (!facts) byProduct.set(product, (facts = readFacts(product, kindOf)));
+  return facts;
+}
+
+function readFacts(product: CatalogProduct, kindOf: KindOf): ProductFacts {
   const attributes = productAttributes(product);
   return {
     name: oneLine(product.name),
