@@ -86,6 +86,15 @@ type Json = Record<string, any>;
 const bytes = (s: string | undefined) => (s === undefined ? 0 : Buffer.byteLength(s));
 const num = (s: string | number | null | undefined) => Number(s);
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Whether a fact card's first line ("Name: Kind by Brand, USD 48.00 (was USD 60.00), in stock
+ * (Sage: sold out).") states the price and the stock statement, the stock's first word lower-cased.
+ */
+function statesOffer(line: string, price: string, stock: string): boolean {
+  const note = stock.charAt(0).toLowerCase() + stock.slice(1);
+  return new RegExp(`, ${escapeRe(price)}(?: \\(was [^)]+\\))?, ${escapeRe(note)}\\.$`).test(line);
+}
 const short = (v: unknown) => { const s = typeof v === 'string' ? v : JSON.stringify(v); return s === undefined ? 'undefined' : s.length > 160 ? `${s.slice(0, 157)}...` : s; };
 
 /** `- [name](url): notes` lines of an llms.txt-layout document (labels unescaped). */
@@ -285,20 +294,16 @@ export function checkSiteFidelity(
       if (meta !== lowRaw) fail('statements', `${pagePath}: product:price:amount ${short(meta)}, store low price ${lowRaw}`);
       const metaCurrency = $('meta[property="product:price:currency"]').attr('content');
       if (metaCurrency !== currency) fail('statements', `${pagePath}: product:price:currency ${short(metaCurrency)}`);
-      const ddPrice = $('dt:contains("Price") + dd').first().text();
-      if (!ddPrice.startsWith(price)) fail('statements', `${pagePath}: Price ${short(ddPrice)}, expected ${price}`);
-      const ddStock = $('dt:contains("Availability") + dd').first().text();
-      if (ddStock !== stock) fail('statements', `${pagePath}: Availability ${short(ddStock)}, expected ${short(stock)}`);
+      const card = $('ul.fact-card li').first().text();
+      if (!statesOffer(card, price, stock)) fail('statements', `${pagePath}: fact card ${short(card)}, expected ${price} and ${short(stock)}`);
     }
 
     // The product text file.
     const text = byPath.get(textPath);
     if (text === undefined) fail('files', `${where}: no ${textPath}`);
     else {
-      const priceLine = /^- Price: (.*)$/m.exec(text)?.[1];
-      if (!priceLine?.startsWith(price)) fail('statements', `${textPath}: "- Price: ${priceLine}", expected "${price}"`);
-      const stockLine = /^- Availability: (.*)$/m.exec(text)?.[1];
-      if (stockLine !== stock) fail('statements', `${textPath}: "- Availability: ${stockLine}", expected "${stock}"`);
+      const cardLine = /^> (.*)$/m.exec(text)?.[1] ?? '';
+      if (!statesOffer(cardLine, price, stock)) fail('statements', `${textPath}: fact card "${short(cardLine)}", expected "${price}" and "${short(stock)}"`);
       if (variants.length > 1) {
         for (const v of variants) {
           checked.variantLines++;

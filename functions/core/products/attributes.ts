@@ -12,7 +12,7 @@
  *
  * Each attribute says itself in a sentence (`says`): "is hardened to 60 HRC", "weighs 180 g".
  */
-import { markdownToText, splitSentences } from '../generate/text';
+import { escapeRegExp, markdownToText, splitSentences } from '../generate/text';
 import { materialsOf } from '../prompts/product-words';
 import type { CatalogProduct } from '../site/types';
 
@@ -75,10 +75,19 @@ const ORIGIN = /\b([Mm]ade|[Cc]rafted|[Ff]orged|[Hh]andmade|[Pp]roduced|[Aa]ssem
 /** Materials of sheds, boards and bags the prompt list leaves out (it names what shoppers search by). */
 const MORE_MATERIALS = /\b(plastic|timber|oak|walnut|pine|spruce|acacia|teak|vinyl|resin|polyester|nylon|polypropylene|enamel)\b/gi;
 
-/** The materials a text names, in its order: the shared list's, then these. */
+/** A material named before one of these is a part's or a surface's ("silicone finish", "bamboo lid"), not the product's. */
+const PART_AFTER = /^[\s-]*(?:finish|finished|coating|coated|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?)\b/i;
+
+/** Whether every mention of a material in the text names a part or a surface. */
+function onlyParts(text: string, material: string): boolean {
+  const mentions = [...text.matchAll(new RegExp(`(?<![\\p{L}])${escapeRegExp(material).replace(/ /g, '[\\s-]+')}(?![\\p{L}])`, 'giu'))];
+  return mentions.length > 0 && mentions.every((m) => PART_AFTER.test(text.slice((m.index ?? 0) + m[0].length)));
+}
+
+/** The materials a text names, in its order: the shared list's, then these; none named only of a part. */
 function materialsIn(text: string): string[] {
   const more = [...text.matchAll(MORE_MATERIALS)].map((m) => m[1]!.toLowerCase());
-  return [...new Set([...materialsOf(text), ...more])];
+  return [...new Set([...materialsOf(text), ...more])].filter((m) => !onlyParts(text, m));
 }
 
 /** One material, two spellings. */
@@ -213,10 +222,6 @@ export function says(attribute: Attribute, plural: boolean): string {
 const LOOK_OPTION = /colou?r|pattern|print|design|style|finish|shade/i;
 /** A brand or print name: capitalised words before a trademark sign ("Mossy Oak®", "Prismatic™"). */
 const TRADEMARKED = /(?:\p{Lu}[\p{L}'-]* +){0,3}\p{Lu}[\p{L}'-]* ?[®™]/gu;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * Names in a product's text that only look like a material: a colourway or print value of

@@ -35,7 +35,8 @@ export function factCardLines(facts: ProductFacts): string[] {
   // The price and stock statements of every other file (offers.ts): "in stock (Matte Black: sold out)".
   const head = [kindAndBrand(facts.kind, facts.brand), facts.price ?? 'price not listed', facts.stock.charAt(0).toLowerCase() + facts.stock.slice(1)].filter(Boolean).join(', ');
   const lines = [`${name}: ${head}.`];
-  for (const option of facts.options) lines.push(`${name} ${option.name} options: ${option.values.join(', ')}.`);
+  // "Color options: ..."; an option already called "Ready Painted Options" is not doubled.
+  for (const option of facts.options) lines.push(`${name} ${option.name}${/\boptions?$/i.test(option.name) ? '' : ' options'}: ${option.values.join(', ')}.`);
   if (facts.attributes.length) {
     lines.push(`${name} specs: ${facts.attributes.map((a) => `${ATTRIBUTE_LABELS[a.key]} ${oneLine(a.value)}`).join('; ')}.`);
   }
