@@ -19,44 +19,9 @@ import { writeComparison } from './compare';
 import { writeFamily } from './family-answer';
 import { needById } from './needs';
 import { sourcesOf, type Fact } from './facts';
-import type { Question } from './questions';
-import type { Source } from './site-sources';
+import type { AnswerBlock, Question, WrittenAnswer } from './questions-and-answers';
 
 const MAX_FACTS = 5;
-
-export interface AnswerBlock {
-  /** A heading for the block (a comparison's product); null: the answer itself. */
-  heading: string | null;
-  /** Whole sentences, in order. */
-  sentences: string[];
-  /** List items: fragments of a description, option lines, labelled product lines. */
-  items: string[];
-  /** A family's members, each a linked list item with its live offer (family-answer.ts). */
-  members?: MemberLine[];
-}
-
-/** One member of a family page. */
-export interface MemberLine {
-  productId: string;
-  label: string;
-  /** Its AI product page (file path), or null: then the store's page. */
-  path: string | null;
-  url: string;
-  /** What sets it apart beyond its design ("is 1.5 mm thick and weighs 1.1 kg"); '' when nothing does. */
-  detail: string;
-  /** Price and stock as of the build; every publish refreshes them (core/site/offer-slots.ts). */
-  offer: string;
-}
-
-export interface WrittenAnswer {
-  blocks: AnswerBlock[];
-  /** What the store's facts do not cover, one sentence each. */
-  uncovered: string[];
-  /** The AI-site pages quoted. */
-  sources: Source[];
-  /** Which engine wrote it. */
-  engine: 'extractive' | 'model';
-}
 
 /** Relevance of a fact to a question: the facet's words it states, then its intent's wording. */
 function relevance(fact: Fact, question: Question): number {

@@ -25,7 +25,7 @@ import { SITE_PATHS, aiHref, hrefForFile, publicUrlOfFile } from '../site/paths'
 import { SCHEMA_CONTEXT, organizationId } from '../site/structured-data';
 import type { CatalogProduct, SiteFile } from '../site/types';
 import { offerSlot, withoutOffers } from '../site/offer-slots';
-import type { AnswerBlock, MemberLine, WrittenAnswer } from './answers';
+import type { AnswerBlock, MemberLine, WrittenAnswer } from './questions-and-answers';
 import { articleFilePath, articlePath as pathOfSlug } from './slugs';
 import type { Source } from './site-sources';
 

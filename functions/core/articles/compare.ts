@@ -14,11 +14,7 @@ import { differ, says, type Attribute, type AttributeKey } from '../products/att
 import { audiencesIn } from './facets';
 import { attributesOfSheet, sourcesOf, theName, verbFor, type ProductSheet } from './facts';
 import { optionDifferences } from './options';
-import type { AnswerBlock, WrittenAnswer } from './answers';
-import type { Question } from './questions';
-
-/** Stated differences a comparison needs to be published. */
-export const MIN_DIFFERENCES = 2;
+import { MIN_DIFFERENCES, type AnswerBlock, type Question, type WrittenAnswer } from './questions-and-answers';
 
 export interface ComparedAttributes {
   differences: Array<{ key: AttributeKey; a: Attribute; b: Attribute }>;

@@ -4,11 +4,12 @@
  * model's grounded answer) and judged by the gate before anything is claimed or saved.
  * Rejections keep their reason, so the plan's shortfall says why per question.
  */
-import { answerText, writeExtractiveAnswer, type WrittenAnswer } from './answers';
+import { answerText, writeExtractiveAnswer } from './answers';
 import { articleCatalogue, type ArticleCatalogue } from './catalogue';
 import { storePolicyFacts } from './facts';
 import { aboutKey, gateArticle, type PublishedFingerprint } from './gate';
-import { businessQuestions, productQuestions, type Question } from './questions';
+import { businessQuestions, productQuestions } from './questions';
+import type { Question, WrittenAnswer } from './questions-and-answers';
 import type { ArticleSources } from './site-sources';
 
 /** A writer: the answer to a question, or why it could not write one (a model answer left empty by the grounding check). */

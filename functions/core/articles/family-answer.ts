@@ -12,8 +12,7 @@ import type { CatalogProduct } from '../site/types';
 import { attributesOf, says, type Attribute, type AttributeKey } from '../products/attributes';
 import { attributesOfSheet, theName, verbFor } from './facts';
 import { countWord } from './options';
-import type { AnswerBlock, MemberLine, WrittenAnswer } from './answers';
-import type { Question } from './questions';
+import type { AnswerBlock, MemberLine, Question, WrittenAnswer } from './questions-and-answers';
 
 const MAX_SHARED = 4;
 

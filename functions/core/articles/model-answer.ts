@@ -20,9 +20,8 @@ import { hideName, restoreName, STORE_PLACEHOLDER, type ChatMessage } from '../g
 import { groundingIndex, checkSentence, type SentenceVerdict } from '../generate/grounding';
 import { dedupeKey, splitSentences } from '../generate/text';
 import { statesVolatileFact } from './site-sources';
-import type { WrittenAnswer } from './answers';
 import type { ProductSheet } from './facts';
-import type { Question } from './questions';
+import type { Question, WrittenAnswer } from './questions-and-answers';
 
 const MAX_SENTENCES = 6;
 

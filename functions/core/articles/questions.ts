@@ -34,8 +34,7 @@ import pluralize from 'pluralize';
 import { dedupeKey, singularKey, upperFirst } from '../generate/text';
 import { featuresOf, materialsOf } from '../prompts/product-words';
 import { containsName } from '../text/name-match';
-import { comparedAttributes, MIN_DIFFERENCES } from './compare';
-import type { CatalogProduct } from '../site/types';
+import { comparedAttributes } from './compare';
 import type { ArticleCatalogue } from './catalogue';
 import { kindKey } from './catalogue';
 import { audiencesIn, CARE, ORIGIN, stating, USE } from './facets';
@@ -44,6 +43,7 @@ import { sameFamily } from './families';
 import { withoutNames } from './gate';
 import { needFits, SHOPPER_NEEDS, statesNeed } from './needs';
 import { optionsSentence } from './options';
+import { MIN_DIFFERENCES, type Intent, type Question } from './questions-and-answers';
 
 /** Longer titles are dropped (schema.org Article `headline`: Google shows at most 110 characters). */
 export const MAX_TITLE_CHARS = 110;
@@ -55,28 +55,8 @@ export const MAX_FAMILY_MEMBERS = 60;
 const MAX_NEEDS = 3;
 const MAX_AUDIENCES = 3;
 
-export type Intent = 'family' | 'use' | 'need' | 'audience' | 'materials' | 'origin' | 'care' | 'features' | 'options' | 'comparison' | 'shipping' | 'returns' | 'choice';
-
-export interface Question {
-  title: string;
-  /** Intent and facet value: `need:slipping`, `comparison:<product id>`, `family`. One question per key. */
-  key: string;
-  intent: Intent;
-  /** The facet's own words: the answer must state them (the gate checks). Empty: any answer answers. */
-  facet: string[];
-  /** The facts that answer it, the subject's first. */
-  evidence: Fact[];
-  /** The products the article is about: the subject, a comparison's counterpart, a family's members. */
-  subjects: ProductSheet[];
-  /** A family page's family: its name, what its members differ by, every member (those without a sheet too) and their AI pages. */
-  family?: { name: string; differs: string; members: CatalogProduct[]; pages: Record<string, string> };
-  /**
-   * What the question is about for the gate's "same question" rule, when not its subjects: a
-   * comparison is about its products' families, so the Combo mat and the Travel Combo mat are
-   * compared once, not once per colourway.
-   */
-  about?: string[];
-}
+// The shapes live below the writers (questions-and-answers.ts); re-exported for the model adapter's import.
+export type { Intent, Question } from './questions-and-answers';
 
 /** A facet value fit for a title: no list, no comma, no brackets, 1-4 words. */
 function titleValue(value: string): boolean {
