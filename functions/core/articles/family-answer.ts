@@ -19,7 +19,7 @@ const MAX_SHARED = 4;
 const ATTRIBUTE_NAMES: Record<AttributeKey, string> = {
   material: 'material', hardness: 'hardness', weight: 'weight', capacity: 'capacity', dimensions: 'dimensions', thickness: 'thickness',
   length: 'length', care: 'care', origin: 'origin', battery: 'battery life', rating: 'protection rating', power: 'power', warranty: 'warranty',
-  cold: 'how long they keep drinks cold', hot: 'how long they keep drinks hot',
+  cold: 'how long they keep drinks cold', hot: 'how long they keep drinks hot', parts: 'parts',
 };
 
 /** A member as the page lists it: its sheet's page and attributes, or (a name too long for a title) its catalogue entry's. */

@@ -18,7 +18,7 @@ import type { CatalogProduct } from '../site/types';
 
 export type AttributeKey =
   | 'material' | 'hardness' | 'weight' | 'capacity' | 'dimensions' | 'thickness' | 'length' | 'care' | 'origin'
-  | 'battery' | 'rating' | 'power' | 'warranty' | 'cold' | 'hot';
+  | 'battery' | 'rating' | 'power' | 'warranty' | 'cold' | 'hot' | 'parts';
 
 export interface Attribute {
   key: AttributeKey;
@@ -76,7 +76,15 @@ const ORIGIN = /\b([Mm]ade|[Cc]rafted|[Ff]orged|[Hh]andmade|[Pp]roduced|[Aa]ssem
 const MORE_MATERIALS = /\b(plastic|timber|oak|walnut|pine|spruce|acacia|teak|vinyl|resin|polyester|nylon|polypropylene|enamel)\b/gi;
 
 /** A material named before one of these is a part's or a surface's ("silicone finish", "bamboo lid"), not the product's. */
-const PART_AFTER = /^[\s-]*(?:finish|finished|coating|coated|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?)\b/i;
+const PART_WORDS = 'finish|finished|coating|coated|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?';
+const PART_AFTER = new RegExp(`^[\\s-]*(?:${PART_WORDS})\\b`, 'i');
+
+/** "silicone gaskets", "bamboo lid": the parts and surfaces a text names by their material, up to three. */
+function partsIn(text: string): string[] {
+  const materials = [...new Set([...materialsOf(text), ...[...text.matchAll(MORE_MATERIALS)].map((m) => m[1]!.toLowerCase())])];
+  const parts = materials.flatMap((m) => [...text.matchAll(new RegExp(`(?<![\\p{L}])${escapeRegExp(m).replace(/ /g, '[\\s-]+')}[\\s-]+(?:${PART_WORDS})(?![\\p{L}])`, 'giu'))].map((x) => x[0].toLowerCase().replace(/\s+/g, ' ')));
+  return [...new Set(parts)].slice(0, 3);
+}
 
 /** Whether every mention of a material in the text names a part or a surface. */
 function onlyParts(text: string, material: string): boolean {
@@ -178,6 +186,8 @@ export function attributesOf(description: string, name: string, optionNames: rea
     const value = reader.pick && found.length ? reader.pick(found, fromName, text) : fromName ?? found[0];
     if (value) out.set(reader.key, { key: reader.key, ...value });
   }
+  const parts = partsIn(text);
+  if (parts.length) out.set('parts', { key: 'parts', value: parts.join(', '), norm: parts.join('+') });
   // A product with a length and a width has no single length: a figure in its name is something else ("44mm" logs).
   if (out.has('dimensions')) out.delete('length');
   if (optionNames.some((o) => SIZE_OPTION.test(o))) for (const key of SIZED) out.delete(key);
@@ -215,6 +225,7 @@ export function says(attribute: Attribute, plural: boolean): string {
     case 'warranty': return `${plural ? 'come' : 'comes'} with a ${v}`;
     case 'cold': return `${plural ? 'keep' : 'keeps'} drinks cold for ${v}`;
     case 'hot': return `${plural ? 'keep' : 'keeps'} drinks hot for ${v}`;
+    case 'parts': return `${plural ? 'have' : 'has'} ${v}`;
   }
 }
 

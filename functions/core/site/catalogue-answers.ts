@@ -65,7 +65,11 @@ function amount(value: number): string {
   return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
-/** `Garden Shed under GBP 500: ...`, `Garden Shed from GBP 500 to GBP 1,000: ...`. */
+/**
+ * `Garden Shed under GBP 500: ...` at each round edge, every product below it named, cheapest
+ * first: "which cost under X?" is answered by one line. Lines stop once one would name more
+ * than `MAX_NAMED` (the by-price list has them all).
+ */
 export function priceBandLines(label: string, items: readonly ListedProduct[]): string[] {
   const priced = byPrice(items).filter((i) => lowPrice(i.product) !== null);
   if (priced.length < 3) return [];
@@ -76,15 +80,14 @@ export function priceBandLines(label: string, items: readonly ListedProduct[]): 
   const step = bandStep(low, high);
   if (!step) return [];
   const lines: string[] = [];
-  let from = Math.floor(low / step) * step;
-  for (let to = from + step; from <= high; from = to, to += step) {
-    const inBand = priced.filter((i) => {
-      const p = lowPrice(i.product) as number;
-      return p >= from && p < to;
-    });
-    if (!inBand.length) continue;
-    const range = lines.length === 0 ? `under ${money(amount(to), currency)}` : `from ${money(amount(from), currency)} to under ${money(amount(to), currency)}`;
-    lines.push(`${label} ${range}: ${namedList(inBand.map((i) => named(i.product)))}.`);
+  let shown = 0;
+  for (let edge = Math.floor(low / step) * step + step; edge <= high; edge += step) {
+    const under = priced.filter((i) => (lowPrice(i.product) as number) < edge);
+    if (under.length > MAX_NAMED) break;
+    // An edge that adds no product says nothing new.
+    if (under.length === shown) continue;
+    shown = under.length;
+    lines.push(`${label} under ${money(amount(edge), currency)}: ${under.map((i) => named(i.product)).join('; ')}.`);
   }
   return lines;
 }

@@ -19,7 +19,7 @@ import type { AttributeKey } from '../products/attributes';
 export const ATTRIBUTE_LABELS: Record<AttributeKey, string> = {
   material: 'material', dimensions: 'dimensions', capacity: 'capacity', length: 'length', thickness: 'thickness', weight: 'weight',
   power: 'power', rating: 'protection rating', battery: 'battery life', hardness: 'hardness', cold: 'keeps drinks cold for',
-  hot: 'keeps drinks hot for', care: 'care', origin: 'origin', warranty: 'warranty',
+  hot: 'keeps drinks hot for', care: 'care', origin: 'origin', warranty: 'warranty', parts: 'parts',
 };
 
 /** `Tumbler by Stanley`, `by Stanley`, `Tumbler`, or '' when neither is known. */
