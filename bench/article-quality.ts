@@ -21,6 +21,7 @@ import { withoutNames } from '../functions/core/articles/gate';
 import { jaccard, NEAR_COPY_JACCARD, shingleHashes } from '../functions/core/articles/shingles';
 import { dedupeKey, markdownToText, splitSentences } from '../functions/core/generate/text';
 import type { CatalogProduct } from '../functions/core/site/types';
+import { withoutConnective } from '../functions/core/text/repair';
 import { median } from './lib';
 
 /** The line an answer ends with when the store says no more ("The store's information does not say more about X than this."). */
@@ -53,7 +54,8 @@ export interface ArticleQuality {
 function sentenceOwners(products: readonly CatalogProduct[]): Map<string, Set<string>> {
   const owners = new Map<string, Set<string>>();
   for (const p of products) {
-    for (const s of splitSentences(markdownToText(p.description))) {
+    // A sentence as an article may quote it too: its leading connective removed (core/text/repair.ts).
+    for (const s of splitSentences(markdownToText(p.description)).flatMap((s) => [s, withoutConnective(s)])) {
       const key = dedupeKey(s);
       if (key.split(' ').length < 4) continue;
       const set = owners.get(key) ?? new Set<string>();

@@ -28,6 +28,7 @@ import { buildSiteFiles } from '../functions/core/site/build';
 import type { StoreSnapshot } from '../functions/core/site/types';
 import { articleQualityLine, measureArticleQuality, type ArticleQuality, type MeasuredArticle } from './article-quality';
 import { articleRealismLine, measureArticleRealism, type ArticleRealism, type RealismArticle } from './article-realism';
+import { measureRoughText, roughTextLine, type RoughText } from './rough-text';
 import { buildDemoSiteInProcess } from './fidelity';
 import { ROOT } from './lib';
 
@@ -41,6 +42,8 @@ export interface StoreArticles {
   quality: ArticleQuality;
   /** Families, comparisons and need questions as a shopper would judge them (article-realism.ts). */
   realism: ArticleRealism;
+  /** Connectives and pronouns leaning on nothing, mis-decoded characters, bullet debris (rough-text.ts). */
+  rough: RoughText;
   /** Fields a model filled (industry, audience, categories) that reach the site without support in the store's content. */
   modelFields?: { invented: number; published: number };
   /** Questions planned, and turned down by the gate, by reason. */
@@ -132,7 +135,7 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
   }
   const inventedSentences = articles.filter((a) => INVENTED_MARK.test(a.html)).length;
   return {
-    label, quality: measureArticleQuality(articles, snapshot.products), realism: measureArticleRealism(articles, snapshot.products),
+    label, quality: measureArticleQuality(articles, snapshot.products), realism: measureArticleRealism(articles, snapshot.products), rough: measureRoughText(articles, snapshot.products),
     modelFields: modelFieldsUngrounded(snapshot), planned, rejected, inventedSentences, ms: performance.now() - t0,
   };
 }
@@ -207,7 +210,7 @@ export async function measureArticles(): Promise<StoreArticles[]> {
 export function articleLines(report: StoreArticles): string[] {
   const reasons = Object.entries(report.rejected).map(([r, c]) => `${r}: ${c}`).join('; ');
   return [
-    `${report.label}: ${articleQualityLine(report.quality)}`,
+    `${report.label}: ${articleQualityLine(report.quality)}; ${roughTextLine(report.rough)}`,
     `  ${articleRealismLine(report.realism)}` + (report.modelFields && !report.model ? `; model fields published ungrounded ${report.modelFields.published} of ${report.modelFields.invented} invented` : ''),
     `  ${report.planned} questions planned, ${report.planned - report.quality.published} turned down${reasons ? ` (${reasons})` : ''}` +
       (report.model ? `; ungrounded sentences dropped ${report.model.dropped}, published ${report.model.inventedPublished}` : '') + `; ${report.ms.toFixed(0)} ms`,

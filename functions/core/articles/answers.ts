@@ -12,13 +12,14 @@
  * The model engine (model-answer.ts) writes its answer from the same facts.
  */
 import { materialsOf } from '../prompts/product-words';
-import { dedupeKey } from '../generate/text';
+import { dedupeKey, upperFirst } from '../generate/text';
 import { oneLine } from '../site/html';
+import { bulletParts, cleanSentence, quotedSentence, repairCharacters, standAlone, withoutConnective, type Subject } from '../text/repair';
 import { CARE, ORIGIN, USE } from './facets';
 import { writeComparison } from './compare';
 import { writeFamily } from './family-answer';
 import { needById } from './needs';
-import { sourcesOf, type Fact } from './facts';
+import { sourcesOf, theName, verbFor, type Fact } from './facts';
 import type { AnswerBlock, Question, WrittenAnswer } from './questions-and-answers';
 
 const MAX_FACTS = 5;
@@ -38,20 +39,45 @@ function ranked(facts: readonly Fact[], question: Question): Fact[] {
   return facts.map((f, i) => ({ f, i, s: relevance(f, question) })).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.f);
 }
 
-/** Adds facts to a block, skipping any already said in the article. */
-function blockOf(heading: string | null, facts: readonly Fact[], said: Set<string>, max = MAX_FACTS): AnswerBlock {
+/** The product a quoted sentence's pronoun can stand for: a product question's subject. */
+export function subjectOf(question: Question): Subject | null {
+  const sheet = question.subjects.length === 1 ? question.subjects[0]! : null;
+  return sheet ? { name: upperFirst(theName(sheet.label)), plural: verbFor(sheet.label) === 'are' } : null;
+}
+
+/** The text the answer's sentences come from, in the store's order: the subject's facts (a business question: its evidence). */
+export function sourceOrder(question: Question): string[] {
+  return (question.subjects[0]?.facts ?? question.evidence).map((f) => oneLine(f.text));
+}
+
+/**
+ * Adds facts to a block, skipping any already said in the article. A sentence reads as the
+ * store wrote it only after its own neighbour in `order` (the subject's text); elsewhere it is
+ * made to stand alone or left out (core/text/repair.ts), and so is every list item.
+ */
+function blockOf(heading: string | null, facts: readonly Fact[], said: Set<string>, order: readonly string[], subject: Subject | null, max = MAX_FACTS): AnswerBlock {
   const block: AnswerBlock = { heading, sentences: [], items: [] };
+  let previous: string | null = null;
   for (const fact of facts) {
     if (block.sentences.length + block.items.length >= max) break;
     const key = dedupeKey(fact.text);
     if (said.has(key)) continue;
+    const text = oneLine(fact.text);
+    if (fact.sentence) {
+      const quoted = quotedSentence(text, previous, order, subject);
+      if (!quoted) continue;
+      block.sentences.push(quoted);
+      previous = text;
+    } else {
+      // A list item stands alone ("Also suitable as wall lighting"); "• A • B" is two items.
+      const items = bulletParts(repairCharacters(text)).flatMap((item) => standAlone(item, subject) ?? []);
+      if (!items.length) continue;
+      block.items.push(...items.slice(0, max - block.sentences.length - block.items.length));
+    }
     said.add(key);
-    (fact.sentence ? block.sentences : block.items).push(oneLine(fact.text));
   }
   return block;
 }
-
-
 
 /** "The store's product information says nothing more about beginners." */
 function judgementGap(question: Question): string[] {
@@ -80,12 +106,13 @@ export function writeExtractiveAnswer(question: Question): WrittenAnswer {
       const fact = sheet.facts.find((f) => !said.has(dedupeKey(f.text)));
       if (!fact) return [];
       said.add(dedupeKey(fact.text));
-      return [`${oneLine(sheet.product.name)}: ${oneLine(fact.text)}`];
+      // After the product's name a pronoun has its antecedent; a connective still leans on nothing.
+      return [`${oneLine(sheet.product.name)}: ${withoutConnective(cleanSentence(oneLine(fact.text)))}`];
     });
     // "Which should I choose?" is answered by two products or more, each by its own words.
     return { blocks: items.length >= 2 ? [{ heading: null, sentences: [], items }] : [], uncovered: [], sources: sourcesOf(question.evidence), engine: 'extractive' };
   }
-  const block = blockOf(null, ranked(question.evidence, question), said);
+  const block = blockOf(null, ranked(question.evidence, question), said, sourceOrder(question), subjectOf(question));
   return { blocks: [block], uncovered: judgementGap(question), sources: sourcesOf(question.evidence), engine: 'extractive' };
 }
 

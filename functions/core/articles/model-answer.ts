@@ -19,7 +19,9 @@ import { extractJson, type Parsed } from '../generate/model-output';
 import { hideName, restoreName, STORE_PLACEHOLDER, type ChatMessage } from '../generate/model-prompts';
 import { groundingIndex, checkSentence, type SentenceVerdict } from '../generate/grounding';
 import { dedupeKey, splitSentences } from '../generate/text';
+import { quotedSentence } from '../text/repair';
 import { statesVolatileFact } from './site-sources';
+import { sourceOrder, subjectOf } from './answers';
 import type { ProductSheet } from './facts';
 import type { Question, WrittenAnswer } from './questions-and-answers';
 
@@ -108,7 +110,11 @@ export function groundedAnswer(question: Question, sentences: readonly string[],
     else dropped.push(verdict);
     if (kept.length >= MAX_SENTENCES) break;
   }
-  if (!kept.length) return { answer: { unanswered: `the model's answer was not supported by the store's facts (${dropped.length} sentences dropped)` }, dropped };
+  // A store sentence the model quotes away from its neighbour loses its connective and its pronoun, as in the extractive answer.
+  const order = sourceOrder(question);
+  const subject = subjectOf(question);
+  const written = kept.flatMap((sentence, i) => quotedSentence(sentence, i ? kept[i - 1]! : null, order, subject) ?? []);
+  if (!written.length) return { answer: { unanswered: `the model's answer was not supported by the store's facts (${dropped.length} sentences dropped)` }, dropped };
   const sources = question.evidence.map((f) => f.source).filter((s, i, all) => s.path && all.findIndex((x) => x.path === s.path) === i);
-  return { answer: { blocks: [{ heading: null, sentences: kept, items: [] }], uncovered: [], sources, engine: 'model' }, dropped };
+  return { answer: { blocks: [{ heading: null, sentences: written, items: [] }], uncovered: [], sources, engine: 'model' }, dropped };
 }
