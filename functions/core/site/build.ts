@@ -278,7 +278,7 @@ function* siteFileStream(snapshot: StoreSnapshot, narrative: SiteNarrative, opti
   };
   const llms = buildLlmsIndex(llmsInput);
   yield* llms.files;
-  yield* buildProductLlmsFiles(products, narrative, { now: options.now, business: snapshot.business });
+  yield* buildProductLlmsFiles(products, narrative, { now: options.now, business: snapshot.business, kindOf });
   const listed = llms.selection.groups.flatMap((g) => g.shown.map((ref) => ref.product));
   const profile = organizationProfile(snapshot);
   const catalogPages = Math.ceil(products.length / llmsLimits.catalogPageSize);

@@ -101,6 +101,8 @@ export interface ProductLlmsOptions {
   now: string;
   /** The store, for the "Sold by" line. */
   business?: StoreIdentity;
+  /** The catalogue's kinds, when the caller read them already (its facts are then read once per build). */
+  kindOf?: KindOf;
 }
 
 /** One `/llms/<slug>.txt` per product (onboarding step 3b builds these on their own). */
@@ -110,7 +112,7 @@ export function buildProductLlmsFiles(
   options: ProductLlmsOptions,
 ): SiteFile[] {
   const slugs = productSlugs(products);
-  const kindOf = catalogueKinds(products, options.business?.name ?? '');
+  const kindOf = options.kindOf ?? catalogueKinds(products, options.business?.name ?? '');
   const seen = new Set<string>();
   const files: SiteFile[] = [];
   for (const product of products) {
@@ -427,8 +429,10 @@ export function buildLlmsIndex(input: LlmsTxtInput): { files: SiteFile[]; select
   const limits = input.limits ?? DEFAULT_LLMS_LIMITS;
   const groups = productGroups(input);
   let blurbLength = INDEX_NOTE_LENGTH;
+  // What every render of the budget search states alike, read once.
   const kindOf = catalogueKinds(input.products.map((p) => p.product), input.business.name);
-  const render = (selection: LlmsIndexSelection) => renderLlmsTxt(input, limits, selection, blurbLength, kindOf);
+  const kindLinks = kindPageLinks(input);
+  const render = (selection: LlmsIndexSelection) => renderLlmsTxt(input, limits, selection, blurbLength, kindOf, kindLinks);
   let selection: LlmsIndexSelection = { complete: true, groups: groups.map((group) => ({ group, shown: group.products })) };
   let llmsTxt = render(selection);
   // Over the budget, every product's facts without its blurb come before some products with theirs.
@@ -459,7 +463,7 @@ export function buildLlmsIndex(input: LlmsTxtInput): { files: SiteFile[]; select
   return { files, selection };
 }
 
-function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsIndexSelection, blurbLength: number, kindOf: KindOf): string {
+function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsIndexSelection, blurbLength: number, kindOf: KindOf, kindLinks: LlmsLink[]): string {
   const { business, narrative } = input;
   const total = input.products.length;
   const pageCount = Math.ceil(total / limits.catalogPageSize);
@@ -492,7 +496,7 @@ function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsI
   sections.push(
     {
       title: 'Products by kind',
-      links: (input.kinds ?? []).map((k) => kindLink(k, input)),
+      links: kindLinks,
     },
     {
       title: 'Collections',
@@ -524,13 +528,19 @@ function renderLlmsTxt(input: LlmsTxtInput, limits: LlmsLimits, selection: LlmsI
   return renderLlmsDocument({ title: business.name, summary: narrative.summary, details, sections });
 }
 
-/** A kind page's line: how many products, from which price, the cheapest named. */
-function kindLink(kind: { kind: string; path: string; productIds: string[] }, input: LlmsTxtInput): LlmsLink {
-  const ids = new Set(kind.productIds);
-  const priced = input.products.filter((p) => ids.has(p.product.productId) && priceSpan(p.product)).sort((a, b) => priceSpan(a.product)!.lowValue - priceSpan(b.product)!.lowValue);
-  const cheapest = priced[0]?.product;
-  const notes = [`${ids.size} products with price, stock and options, cheapest first`, cheapest ? `cheapest: ${oneLine(cheapest.name)} (${priceText(cheapest)})` : null].filter(Boolean).join('; ');
-  return { name: `${kind.kind}: prices, stock and options`, url: publicUrlOfFile(kind.path), notes };
+/** The kind pages' lines: how many products, the cheapest named with its price. */
+function kindPageLinks(input: LlmsTxtInput): LlmsLink[] {
+  const byId = new Map(input.products.map((p) => [p.product.productId, p.product]));
+  return (input.kinds ?? []).map((kind) => {
+    let cheapest: CatalogProduct | null = null;
+    for (const id of kind.productIds) {
+      const product = byId.get(id);
+      const low = product ? priceSpan(product)?.lowValue : undefined;
+      if (product && low !== undefined && (!cheapest || low < priceSpan(cheapest)!.lowValue)) cheapest = product;
+    }
+    const notes = [`${kind.productIds.length} products with price, stock and options, cheapest first`, cheapest ? `cheapest: ${oneLine(cheapest.name)} (${priceText(cheapest)})` : null].filter(Boolean).join('; ');
+    return { name: `${kind.kind}: prices, stock and options`, url: publicUrlOfFile(kind.path), notes };
+  });
 }
 
 /** `/llms/catalog/full.txt` and `/llms/catalog/<n>.txt`: every product once, grouped. */
