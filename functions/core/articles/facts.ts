@@ -21,7 +21,7 @@ import { variantsOf } from '../products/variants';
 import { oneLine } from '../site/html';
 import type { CatalogProduct } from '../site/types';
 import { containsName } from '../text/name-match';
-import { attributesOf, type Attribute, type AttributeKey } from '../products/attributes';
+import { productAttributes, type Attribute, type AttributeKey } from '../products/attributes';
 import { jobOf } from './families';
 import { sentencesOf, type ArticleSources, type ProductEntry, type Source, type Statement } from './site-sources';
 
@@ -114,7 +114,7 @@ const attributeCache = new WeakMap<ProductSheet, Map<AttributeKey, Attribute>>()
 export function attributesOfSheet(sheet: ProductSheet): Map<AttributeKey, Attribute> {
   let attributes = attributeCache.get(sheet);
   if (!attributes) {
-    attributes = attributesOf(sheet.product.description, oneLine(sheet.product.name), sheet.options.map((o) => o.name));
+    attributes = productAttributes(sheet.product);
     attributeCache.set(sheet, attributes);
   }
   return attributes;

@@ -9,7 +9,7 @@ import { joinList, upperFirst } from '../generate/text';
 import { oneLine } from '../site/html';
 import { offerText } from '../site/offer-slots';
 import type { CatalogProduct } from '../site/types';
-import { attributesOf, says, type Attribute, type AttributeKey } from '../products/attributes';
+import { productAttributes, says, type Attribute, type AttributeKey } from '../products/attributes';
 import { attributesOfSheet, theName, verbFor } from './facts';
 import { countWord } from './options';
 import type { AnswerBlock, MemberLine, Question, WrittenAnswer } from './questions-and-answers';
@@ -38,7 +38,7 @@ export function writeFamily(question: Question): WrittenAnswer {
     const sheet = sheets.get(product.productId);
     return sheet
       ? { product, path: sheet.page?.path ?? null, attributes: attributesOfSheet(sheet) }
-      : { product, path: family.pages[product.productId] ?? null, attributes: attributesOf(product.description, oneLine(product.name), product.optionNames ?? []) };
+      : { product, path: family.pages[product.productId] ?? null, attributes: productAttributes(product) };
   });
   const keys = new Set(members.flatMap((m) => [...m.attributes.keys()]));
   const differing: AttributeKey[] = [];

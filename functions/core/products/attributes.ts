@@ -246,7 +246,8 @@ function lookNames(product: CatalogProduct): string[] {
   );
   const prints = [...new Set(values)].filter((v) => v.trim().split(/\s+/).length > 1 && materialsIn(v).length > 0 && materialsIn(v).join(' ') !== v.trim().toLowerCase());
   const text = `${product.name}\n${product.description}`;
-  const marked = [...text.matchAll(TRADEMARKED)].map((m) => m[0]);
+  // A trademarked name is the same name where the sign is left off ("Mossy Oak®" in the text, "Mossy Oak" in the title).
+  const marked = [...text.matchAll(TRADEMARKED)].flatMap((m) => [m[0], m[0].replace(/\s*[®™]$/, '')]);
   return [...prints, ...marked, ...(product.vendor.trim() ? [product.vendor.trim()] : [])];
 }
 

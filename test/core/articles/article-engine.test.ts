@@ -8,7 +8,7 @@
 import { answerText, writeExtractiveAnswer } from '../../../functions/core/articles/answers';
 import { buildArticleFiles } from '../../../functions/core/articles/article-page';
 import { articleCatalogue, entityQuestions, extractiveWriter, fingerprintOf, reviewQuestion } from '../../../functions/core/articles/compose';
-import { kindOf } from '../../../functions/core/articles/facts';
+import { attributesOfSheet, kindOf } from '../../../functions/core/articles/facts';
 import { concurrentTwin, gateArticle, titleProblem, withoutNames } from '../../../functions/core/articles/gate';
 import { answersFacet, facetWords } from '../../../functions/core/articles/quality';
 import { encodeShingles, jaccard, shingleHashes } from '../../../functions/core/articles/shingles';
@@ -253,5 +253,39 @@ describe('what a reader of the yoga store would object to', () => {
         if (q.intent === 'choice') expect([q.title, r.answer.blocks[0]!.items.length >= 2]).toEqual([q.title, true]);
       }
     }
+  });
+});
+
+describe('issue 45: a material is never read from a print, a brand or a part', () => {
+  const jar = (handle: string, name: string, description: string, colour: string): CatalogProduct => product(handle, name, 'Food Jar', description, {
+    vendor: 'Stanley', optionNames: ['Color'],
+    variants: [{ id: handle, title: colour, options: [colour], price: '35.00', compareAtPrice: null, available: true, sku: null, gtin: null }],
+  });
+  const store: StoreSnapshot = {
+    ...snapshot,
+    products: [
+      jar('camo-jar', 'Classic Food Jar Mossy Oak | 24 OZ', 'Mossy Oak® Country DNA camouflage wraps this jar. The body is built from 18/8 stainless steel. Keeps food hot for 15 hours.', 'Mossy Oak Country DNA'),
+      jar('plain-jar', 'Classic Food Jar | 14 OZ', 'A smaller jar with silicone gaskets. Keeps food hot for 12 hours.', 'Hammertone Green'),
+    ],
+  };
+  const { catalogue, context } = siteOf(store);
+  const questions = (id: string) => entityQuestions(catalogue, id, context);
+
+  test('the Mossy Oak jar is made of steel, never of oak', () => {
+    const made = questions('camo-jar').find((q) => q.intent === 'materials');
+    expect(made).toBeDefined();
+    expect(made!.evidence.map((f) => f.text).join(' ')).toContain('stainless steel');
+    expect(made!.evidence.map((f) => f.text).join(' ')).not.toMatch(/Mossy Oak®? Country DNA camouflage/);
+    expect(made!.facet.join(' ')).not.toMatch(/oak/i);
+  });
+
+  test('comparisons and family pages read the jar as steel: the print in its name is no material', () => {
+    // The attributes a comparison or a family page lines up (the name's value wins there: "Plastic Shed").
+    expect(attributesOfSheet(catalogue.byId.get('camo-jar')!).get('material')?.value).toBe('stainless steel');
+    expect(attributesOfSheet(catalogue.byId.get('plain-jar')!).get('material')).toBeUndefined();
+  });
+
+  test('a jar whose text names only the material of its gaskets gets no "made of" question', () => {
+    expect(questions('plain-jar').map((q) => q.intent)).not.toContain('materials');
   });
 });
