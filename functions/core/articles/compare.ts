@@ -14,7 +14,8 @@ import { differ, says, type Attribute, type AttributeKey } from '../products/att
 import { audiencesIn } from './facets';
 import { attributesOfSheet, sourcesOf, theName, verbFor, type ProductSheet } from './facts';
 import { optionDifferences } from './options';
-import { MIN_DIFFERENCES, type AnswerBlock, type Question, type WrittenAnswer } from './questions-and-answers';
+import { MIN_DIFFERENCES, type AnswerBlock, type MemberLine, type Question, type WrittenAnswer } from './questions-and-answers';
+import { offerText } from '../site/offer-slots';
 
 export interface ComparedAttributes {
   differences: Array<{ key: AttributeKey; a: Attribute; b: Attribute }>;
@@ -53,6 +54,11 @@ function suitsWhom(a: ProductSheet, b: ProductSheet): string[] {
 }
 
 
+/** A compared product with its live price and stock (every publish refreshes them: core/site/offer-slots.ts, D36). */
+function offerLine(sheet: ProductSheet): MemberLine {
+  return { productId: sheet.product.productId, label: sheet.label, path: sheet.page?.path ?? null, url: sheet.product.url, detail: '', offer: offerText(sheet.product) };
+}
+
 /** The extractive answer of a comparison (see the header); no blocks when it has too few differences. */
 export function writeComparison(question: Question): WrittenAnswer {
   const [a, b] = question.subjects as [ProductSheet, ProductSheet];
@@ -61,9 +67,11 @@ export function writeComparison(question: Question): WrittenAnswer {
   const options = optionDifferences(a, b);
   const blocks: AnswerBlock[] = [
     { heading: 'How they differ', sentences: compared.differences.map((d) => differenceSentence(a, b, d)), items: [] },
+    // Both prices and both stocks (issue 45): what a shopper choosing between two weighs first.
+    { heading: 'Price and stock', sentences: [], items: [], members: [offerLine(a), offerLine(b)] },
     { heading: 'What they share', sentences: compared.shared.map((s) => `Both ${says(s, true)}.`), items: [] },
     { heading: 'Options', sentences: options.differ ? options.sentences : [], items: [] },
     { heading: 'Which suits whom', sentences: suitsWhom(a, b), items: [] },
-  ].filter((block) => block.sentences.length);
+  ].filter((block) => block.sentences.length || block.members?.length);
   return { blocks, uncovered: [], sources: sourcesOf([...a.facts, ...b.facts]), engine: 'extractive' };
 }

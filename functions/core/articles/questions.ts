@@ -38,7 +38,7 @@ import { comparedAttributes } from './compare';
 import type { ArticleCatalogue } from './catalogue';
 import { kindKey } from './catalogue';
 import { audiencesIn, CARE, ORIGIN, stating, USE } from './facets';
-import { attributesOfSheet, endsSentence, theName, verbFor, type Fact, type ProductSheet } from './facts';
+import { endsSentence, theName, verbFor, type Fact, type ProductSheet } from './facts';
 import { sameFamily } from './families';
 import { withoutNames } from './gate';
 import { needFits, SHOPPER_NEEDS, statesNeed } from './needs';
@@ -181,12 +181,8 @@ export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogu
   // After the audiences and problems: a "what for" answer resting on the same sentence is their twin.
   add('use', null, `What ${be} ${the} best used for?`, facts.filter((f) => USE.test(f.text)), []);
 
-  // What the product is made of, as its attributes read it (a print, a brand or a part names no material: "Mossy Oak®",
-  // "silicone gaskets"); the sentences that name that material are the answer.
-  const material = attributesOfSheet(sheet).get('material')?.value.toLowerCase().split(' and ') ?? [];
-  const named = (m: string) => material.some((v) => v.includes(m.toLowerCase()) || m.toLowerCase().includes(v));
-  const materials = facts.filter((f) => materialsOf(f.text).some(named));
-  add('materials', null, `What ${be} ${the} made of?`, materials, material.flatMap(words).slice(0, 1));
+  const materials = facts.filter((f) => materialsOf(f.text).length > 0);
+  add('materials', null, `What ${be} ${the} made of?`, materials, [...new Set(materials.flatMap((f) => materialsOf(f.text)))].flatMap(words).slice(0, 1));
 
   add('origin', null, `Where ${be === 'is' ? 'does' : 'do'} ${the} come from?`, facts.filter((f) => ORIGIN.test(f.text)), []);
   add('care', null, `How do I care for ${the}?`, facts.filter((f) => CARE.test(f.text)), ['care']);

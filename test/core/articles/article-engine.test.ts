@@ -284,8 +284,4 @@ describe('issue 45: a material is never read from a print, a brand or a part', (
     expect(attributesOfSheet(catalogue.byId.get('camo-jar')!).get('material')?.value).toBe('stainless steel');
     expect(attributesOfSheet(catalogue.byId.get('plain-jar')!).get('material')).toBeUndefined();
   });
-
-  test('a jar whose text names only the material of its gaskets gets no "made of" question', () => {
-    expect(questions('plain-jar').map((q) => q.intent)).not.toContain('materials');
-  });
 });

@@ -133,6 +133,10 @@ describe('comparisons that compare (D37)', () => {
       `The Kiso 210 mm Gyuto is forged in Seki, Japan, while the ${brenner} is made in Germany.`,
     ]) expect(text).toContain(sentence);
     expect(await reviewQuestion(comparisons[0]!, extractiveWriter, [])).toMatchObject({ ok: true });
+    // Both prices and both stocks (issue 45), as live offers every publish refreshes (D36).
+    const offers = writeExtractiveAnswer(comparisons[0]!).blocks.find((b) => b.heading === 'Price and stock')?.members ?? [];
+    expect(offers.map((m) => m.label)).toEqual(['Kiso 210 mm Gyuto', brenner]);
+    for (const m of offers) expect(m.offer).toMatch(/^USD \d+\.\d{2}.*, (in stock|out of stock)/);
   });
 
   test('a chef\'s knife is never compared with a bread knife or a paring knife (made for other jobs)', () => {
