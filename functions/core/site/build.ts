@@ -209,7 +209,7 @@ function replicaPages(pages: readonly ScrapedPage[], products: readonly CatalogP
     pages.filter((p) => p.statusCode < 400),
     (p) => p.url,
   ).map((page) => {
-    const handle = page.kind === 'product' || productHandleOf(page.url) ? productHandleOf(page.url) : null;
+    const handle = productHandleOf(page.url);
     const product = handle ? byHandle.get(handle) : undefined;
     return { page, slug: allocator.take(pageReplicaSlug(page.url)), ...(product ? { product } : {}) };
   });
