@@ -17,11 +17,11 @@ import pluralize from 'pluralize';
 import { classifyFact } from '../generate/evidence';
 import { dedupeKey, markdownToText, normalizeSpace, statesPrice } from '../generate/text';
 import { kindFromName, pluralPhrase } from '../prompts/product-words';
-import { variantsOf } from '../products/variants';
 import { oneLine } from '../site/html';
 import type { CatalogProduct } from '../site/types';
 import { containsName } from '../text/name-match';
 import { productAttributes, type Attribute, type AttributeKey } from '../products/attributes';
+import { productOptions } from '../site/product-facts';
 import { jobOf } from './families';
 import { sentencesOf, type ArticleSources, type ProductEntry, type Source, type Statement } from './site-sources';
 
@@ -71,15 +71,10 @@ function uniqueFacts(facts: readonly Fact[]): Fact[] {
   });
 }
 
+/** The options a shopper chooses between (two values or more), as the fact card reads them (product-facts.ts). */
 function optionsOf(product: CatalogProduct): ProductSheet['options'] {
-  const variants = variantsOf(product);
-  return (product.optionNames ?? []).flatMap((raw, d) => {
-    const name = oneLine(raw);
-    const values = [...new Set(variants.map((v) => oneLine(v.options[d] ?? '')).filter(Boolean))];
-    // An option whose values are amounts ("Amount: $25.00, $50.00") states prices (D36).
-    if (!name || /^title$/i.test(name) || values.length < 2 || values.some((v) => statesPrice(v) || /^[$€£¥]|\d[.,]\d{2}\b/.test(v))) return [];
-    return [{ name, values }];
-  });
+  // An option whose values are amounts ("Amount: $25.00, $50.00") states prices (D36).
+  return productOptions(product).filter(({ values }) => values.length >= 2 && !values.some((v) => statesPrice(v) || /^[$€£¥]|\d[.,]\d{2}\b/.test(v)));
 }
 
 /** Merchandising types that say nothing about what a product is. */

@@ -12,6 +12,7 @@
  * catalogue does not state is left out.
  */
 import { escapeHtml, oneLine } from './html';
+import { asNote } from './offers';
 import type { ProductFacts } from './product-facts';
 import type { AttributeKey } from '../products/attributes';
 
@@ -33,7 +34,7 @@ export function kindAndBrand(kind: string | null, brand: string | null): string 
 export function factCardLines(facts: ProductFacts): string[] {
   const name = facts.name;
   // The price and stock statements of every other file (offers.ts): "in stock (Matte Black: sold out)".
-  const head = [kindAndBrand(facts.kind, facts.brand), facts.price ?? 'price not listed', facts.stock.charAt(0).toLowerCase() + facts.stock.slice(1)].filter(Boolean).join(', ');
+  const head = [kindAndBrand(facts.kind, facts.brand), facts.price ?? 'price not listed', asNote(facts.stock)].filter(Boolean).join(', ');
   const lines = [`${name}: ${head}.`];
   // "Color options: ..."; an option already called "Ready Painted Options" is not doubled.
   for (const option of facts.options) lines.push(`${name} ${option.name}${/\boptions?$/i.test(option.name) ? '' : ' options'}: ${option.values.join(', ')}.`);
@@ -49,7 +50,10 @@ export function factCardMarkdown(facts: ProductFacts): string {
   return factCardLines(facts).map((line) => `- ${line}`).join('\n');
 }
 
+/** The class of the card's list on a page: file-facts.ts reads the card's first line by it. */
+export const FACT_CARD_CLASS = 'fact-card';
+
 /** The card as an HTML list, escaped. */
 export function factCardHtml(facts: ProductFacts): string {
-  return `<ul class="fact-card">\n${factCardLines(facts).map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}\n</ul>`;
+  return `<ul class="${FACT_CARD_CLASS}">\n${factCardLines(facts).map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}\n</ul>`;
 }

@@ -5,6 +5,7 @@
  */
 import { decodeHtmlEntities, oneLine } from './html';
 import { SITE_PATHS } from './paths';
+import { FACT_CARD_CLASS } from './fact-card';
 import type { SiteFile } from './types';
 
 export interface FileFacts {
@@ -17,7 +18,7 @@ export interface FileFacts {
   summary?: string | null;
 }
 
-const FACT_CARD_HEAD = /<ul class="fact-card">\s*<li>([\s\S]*?)<\/li>/;
+const FACT_CARD_HEAD = new RegExp(`<ul class="${FACT_CARD_CLASS}">\\s*<li>([\\s\\S]*?)<\\/li>`);
 
 const MODIFIED_TIME = /<meta\s+property="article:modified_time"\s+content="([^"]+)"/i;
 

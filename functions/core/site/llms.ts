@@ -17,7 +17,7 @@ import { leadSentences } from '../generate/text';
 import { isCatchAllCollection } from '../generate/industry';
 import { markdownDetails, markdownPlain } from './markdown';
 import { PUBLIC_ORIGIN_TOKEN, SITE_PATHS, isRoutedPath, productSlugs, publicUrl, publicUrlOfFile } from './paths';
-import { identifierFacts, priceStatement, stockNote, stockStatement, variantDetailBlock } from './offers';
+import { identifierFacts, priceStatement, stockNote, variantDetailBlock } from './offers';
 import { factCardLines, kindAndBrand } from './fact-card';
 import { priceSpan } from '../products/variants';
 import { catalogueKinds, type KindOf } from '../products/kind';
@@ -78,11 +78,6 @@ export function detailParagraphs(text: string): string[] {
 /** `USD 24.00`, `USD 24.00 (was USD 30.00)`, `USD 48.00–54.00`, or null (offers.ts). */
 export function priceText(product: CatalogProduct): string | null {
   return priceStatement(product);
-}
-
-/** `In stock`, `Out of stock`, or `In stock (Matte Black: sold out)` (offers.ts). */
-export function availabilityText(product: CatalogProduct): string {
-  return stockStatement(product);
 }
 
 export function productSummary(product: CatalogProduct, narrative: SiteNarrative): string {

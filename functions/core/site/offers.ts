@@ -64,8 +64,12 @@ export function stockStatement(product: CatalogProduct): string {
 
 /** The stock statement for a list note: the first word lower-cased, option names kept as written. */
 export function stockNote(product: CatalogProduct): string {
-  const text = stockStatement(product);
-  return text.charAt(0).toLowerCase() + text.slice(1);
+  return asNote(stockStatement(product));
+}
+
+/** A stock statement as a note: its first word lower-cased, option names kept as written. */
+export function asNote(statement: string): string {
+  return statement.charAt(0).toLowerCase() + statement.slice(1);
 }
 
 /** `Matte Black / 6 mm: USD 54.00 (was USD 60.00), sold out, SKU YM-6-MB, GTIN 0123456789012`. */

@@ -109,6 +109,13 @@ describe('issue 44: every product document opens with its fact card', () => {
     expect(files.get('/llms.txt')!.content).toContain('[Tumbler: prices, stock and options](https://ai.example/ai/kinds/tumbler/)');
   });
 
+  it('gives a kind page its own canonical (content no store page carries, D207) and lists it in the sitemap and the AI home', () => {
+    const $ = cheerio.load(files.get('/ai/kinds/tumbler/index.html')!.content);
+    expect($('link[rel="canonical"]').attr('href')).toBe('https://ai.example/ai/kinds/tumbler/');
+    expect(files.get('/sitemap.xml')!.content).toContain('<loc>https://ai.example/ai/kinds/tumbler/</loc>');
+    expect(cheerio.load(files.get('/ai/index.html')!.content)('a[href="/ai/kinds/tumbler/"]').length).toBe(1);
+  });
+
   it('states one product count in llms.txt, the duplicate listing counted once', () => {
     const llms = files.get('/llms.txt')!.content;
     const counts = [...llms.matchAll(/(\d+) products?\b/g)].map((m) => Number(m[1]));
