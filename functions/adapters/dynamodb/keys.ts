@@ -40,6 +40,11 @@ export const keys = {
    */
   visit: (slug: string, bucket: string, dedupeKey: string) => ({ PK: keys.org(slug), SK: `VISIT#${bucket}#${dedupeKey}` }),
   visitPrefix: 'VISIT#',
+  /**
+   * The claim on one bucket boundary for one dedupe key: two sightings either side of a
+   * boundary both write it after their visit, and the one whose conditional put fails gives way.
+   */
+  visitEdge: (slug: string, boundary: string, dedupeKey: string) => ({ PK: keys.org(slug), SK: `VISITEDGE#${boundary}#${dedupeKey}` }),
   /** Visits per UTC day and platform (atomic counters): a range's totals are one Query. */
   visitDay: (slug: string, date: string) => ({ PK: keys.org(slug), SK: `VISITDAY#${date}` }),
   visitDayPrefix: 'VISITDAY#',

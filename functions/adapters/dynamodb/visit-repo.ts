@@ -12,6 +12,8 @@
  *   Query of at most 366 small items whatever the traffic. A classic search-engine visit
  *   (`visit_class: search_engine`, D160) adds to `search_engine` only, and the visits list
  *   leaves it out: it is shown beside the AI visits, never among them.
+ * - `VISITEDGE#<boundary>#<dedupe key>`: which bucket's visit owns a sighting pair either side
+ *   of one 5-minute boundary (written after the visit; expires after two days).
  * Single-item conditional writes only (the embedded local database has no transactions). A
  * writer that dies between the visit's put and its counter update leaves that one visit out
  * of the counters (a retry finds the visit and counts nothing twice).
@@ -30,6 +32,8 @@ import { decodeCursor, encodeCursor } from './page-cursor';
 import { queryAll } from './query-all';
 
 export const VISIT_RETENTION_DAYS = 400;
+/** A boundary claim only matters while sightings of that moment arrive (access logs come within hours). */
+const EDGE_CLAIM_SECONDS = 2 * 86_400;
 
 const PLATFORM_IDS: readonly BotPlatformId[] = [...PLATFORM_KEYS, 'unknown'];
 /** The per-day counter of classic search-engine visits (not a platform key, never in `total`). */
@@ -130,13 +134,22 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
       });
       if (!put) return { outcome: 'duplicate', source: await markDuplicate(ownKey, visit) };
       // Two sightings recorded at the same moment across a bucket boundary can both pass the
-      // neighbour check above. The one in the later bucket gives way (the earlier one never
-      // does), so exactly one stays and is counted, whatever the interleaving.
-      if (dedupe.neighbour < dedupe.bucket) {
-        const { Item: raced } = await db.send(new GetCommand({ TableName: table, Key: neighbourKey, ProjectionExpression: 'PK' }));
-        if (raced) {
+      // neighbour check above. Each then claims the boundary between its bucket and the
+      // neighbour with one conditional put, after its own visit exists: exactly one claim
+      // succeeds whatever the interleaving, and the other sighting removes its visit and joins
+      // the claimant's, which is already written.
+      const boundary = dedupe.neighbour > dedupe.bucket ? dedupe.neighbour : dedupe.bucket;
+      const claimed = await putIfAbsent(db, table, {
+        ...keys.visitEdge(orgSlug, boundary, dedupe.key),
+        type: 'visit_edge',
+        bucket: dedupe.bucket,
+        expires_at: Math.floor(Date.parse(boundary) / 1000) + EDGE_CLAIM_SECONDS,
+      });
+      if (!claimed) {
+        const { Item: claim } = await db.send(new GetCommand({ TableName: table, Key: keys.visitEdge(orgSlug, boundary, dedupe.key), ConsistentRead: true }));
+        if (claim && claim.bucket !== dedupe.bucket) {
           await db.send(new DeleteCommand({ TableName: table, Key: ownKey }));
-          return { outcome: 'duplicate', source: await markDuplicate(neighbourKey, visit) };
+          return { outcome: 'duplicate', source: await markDuplicate(keys.visit(orgSlug, String(claim.bucket), dedupe.key), visit) };
         }
       }
       await db.send(new UpdateCommand({
