@@ -18,7 +18,7 @@ import { buildArticleFiles } from '../functions/core/articles/article-page';
 import { articleCatalogue, entityQuestions, extractiveWriter, reviewQuestion, fingerprintOf, type AnswerWriter, type ArticleCatalogue } from '../functions/core/articles/compose';
 import type { PublishedFingerprint } from '../functions/core/articles/gate';
 import { groundedAnswer } from '../functions/core/articles/model-answer';
-import { answeredFromValues, writeExtractiveAnswer } from '../functions/core/articles/answers';
+import { answeredFromValues, answerText, leadSentence, writeExtractiveAnswer } from '../functions/core/articles/answers';
 import { groundNarrative } from '../functions/core/generate/ground-narrative';
 import { readArticleSources, siteContentOf } from '../functions/core/articles/site-sources';
 import { articleSlug } from '../functions/core/articles/slugs';
@@ -51,7 +51,19 @@ export interface StoreArticles {
   rejected: Record<string, number>;
   /** Published articles holding one of the invented claims (must be 0). */
   inventedSentences: number;
+  /** The published articles as text (the labelled set's bench reads them: article-labels.ts). */
+  published: PublishedArticle[];
   ms: number;
+}
+
+export interface PublishedArticle {
+  title: string;
+  intent: string;
+  subjectIds: string[];
+  /** The answer's first sentence (its verdict and fact), without the live stock. */
+  lead: string;
+  /** The whole answer as plain text (answers.ts `answerText`). */
+  text: string;
 }
 
 /** A store from a Shopify `/products.json` file: its products, nothing else scraped. */
@@ -104,6 +116,7 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
   const taken = new Set(files.map((f) => f.path));
   const published: PublishedFingerprint[] = [];
   const articles: Array<MeasuredArticle & RealismArticle> = [];
+  const texts: PublishedArticle[] = [];
   const rejected: Record<string, number> = {};
   let planned = 0;
   const n = snapshot.products.length;
@@ -124,6 +137,7 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
       const build = buildArticleFiles({ title: question.title, slug, business: { name: businessName, url: snapshot.business.url }, product, answer: reviewed.answer, publishedDate: NOW, relatedPosts: [] });
       published.push(fingerprintOf(question, build.articlePath, reviewed.shingles));
       articles.push({ title: question.title, productId: product.productId, html: build.files[0]!.content, intent: question.intent, subjectIds: question.subjects.map((x) => x.product.productId) });
+      texts.push({ title: question.title, intent: question.intent, subjectIds: [product.productId, ...question.subjects.map((x) => x.product.productId).filter((id) => id !== product.productId)], lead: leadSentence(reviewed.answer), text: answerText(reviewed.answer) });
       made++;
     }
   }
@@ -136,7 +150,7 @@ export async function storeArticles(label: string, snapshot: StoreSnapshot, writ
   const inventedSentences = articles.filter((a) => INVENTED_MARK.test(a.html)).length;
   return {
     label, quality: measureArticleQuality(articles, snapshot.products), realism: measureArticleRealism(articles, snapshot.products), rough: measureRoughText(articles, snapshot.products),
-    modelFields: modelFieldsUngrounded(snapshot), planned, rejected, inventedSentences, ms: performance.now() - t0,
+    modelFields: modelFieldsUngrounded(snapshot), planned, rejected, inventedSentences, published: texts, ms: performance.now() - t0,
   };
 }
 

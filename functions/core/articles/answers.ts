@@ -18,7 +18,6 @@ import { bulletParts, cleanSentence, quotedSentence, repairCharacters, standAlon
 import { CARE, ORIGIN, USE } from './facets';
 import { writeComparison } from './compare';
 import { writeFamily } from './family-answer';
-import { needById } from './needs';
 import { sourcesOf, theName, verbFor, type Fact } from './facts';
 import type { AnswerBlock, Question, WrittenAnswer } from './questions-and-answers';
 
@@ -79,14 +78,6 @@ function blockOf(heading: string | null, facts: readonly Fact[], said: Set<strin
   return block;
 }
 
-/** "The store's product information says nothing more about beginners." */
-function judgementGap(question: Question): string[] {
-  const value = question.key.split(':').slice(1).join(':');
-  if (question.intent === 'audience') return [`The store's information does not say more about ${value} than this.`];
-  if (question.intent === 'need') return [`The store's information does not say more about ${needById(value)?.phrase ?? value} than this.`];
-  return [];
-}
-
 /**
  * Questions every engine answers extractively: a comparison's sentences are the store's values
  * side by side and a family page is its members' links and live offers; a model could only
@@ -112,13 +103,20 @@ export function writeExtractiveAnswer(question: Question): WrittenAnswer {
     // "Which should I choose?" is answered by two products or more, each by its own words.
     return { blocks: items.length >= 2 ? [{ heading: null, sentences: [], items }] : [], uncovered: [], sources: sourcesOf(question.evidence), engine: 'extractive' };
   }
+  // What the lead says is not said again below it ("comes in two colors (Navy and Bone)").
+  said.add(dedupeKey(question.lead.text));
   const block = blockOf(null, ranked(question.evidence, question), said, sourceOrder(question), subjectOf(question));
-  return { blocks: [block], uncovered: judgementGap(question), sources: sourcesOf(question.evidence), engine: 'extractive' };
+  return { blocks: [block], uncovered: [], sources: sourcesOf(question.evidence), engine: 'extractive' };
+}
+
+/** The lead as a sentence, without its live stock (what the description, the gate and the shingles read). */
+export function leadSentence(answer: WrittenAnswer): string {
+  return answer.lead ? `${answer.lead.text}.` : '';
 }
 
 /** The answer as plain text, one line per sentence group or item (what the gate and the shingles read). */
 export function answerText(answer: WrittenAnswer): string {
-  // A member's offer is left out: prices change without the page's words changing.
-  return answer.blocks.flatMap((b) => [b.heading ?? '', b.sentences.join(' '), ...b.items, ...(b.members ?? []).map((m) => (m.detail ? `${m.label}: ${m.detail}` : m.label))])
+  // A member's offer and the lead's stock are left out: prices change without the page's words changing.
+  return [leadSentence(answer), ...answer.blocks.flatMap((b) => [b.heading ?? '', b.sentences.join(' '), ...b.items, ...(b.members ?? []).map((m) => (m.detail ? `${m.label}: ${m.detail}` : m.label))])]
     .concat(answer.uncovered).filter(Boolean).join('\n');
 }

@@ -6,8 +6,9 @@
  * as `<h1>`, the answer's blocks (sentences as a paragraph, fragments and option lines as a
  * list; a comparison's products under their own `<h2>`), what the store's facts do not cover,
  * "Related articles" (other articles of the same subject, from `existingPosts`) and "Sources"
- * (the AI pages quoted, the product on the store, the AI guide, llms.txt). No price, no stock:
- * an article is not refreshed from the catalogue on each publish (D36).
+ * (the AI pages quoted, the product on the store, the AI guide, llms.txt). It opens with the
+ * answer's lead in bold (leads.ts). Prices and stock appear only in live slots every publish
+ * rewrites (core/site/offer-slots.ts): an article is not rebuilt from the catalogue (D36).
  *
  * Head and dates (as every AI page, html.ts `renderPage`): canonical = its own URL on the
  * public origin in the routed form `/ai/<slug>/` (D113), og:type `article`,
@@ -24,7 +25,8 @@ import { CONTENT_TYPES, escapeHtml, isoSeconds, linkList, oneLine, renderPage, t
 import { SITE_PATHS, aiHref, hrefForFile, publicUrlOfFile } from '../site/paths';
 import { SCHEMA_CONTEXT, organizationId } from '../site/structured-data';
 import type { CatalogProduct, SiteFile } from '../site/types';
-import { offerSlot, withoutOffers } from '../site/offer-slots';
+import { offerSlot, stockSlot, withoutOffers } from '../site/offer-slots';
+import { leadSentence } from './answers';
 import type { AnswerBlock, MemberLine, WrittenAnswer } from './questions-and-answers';
 import { articleFilePath, articlePath as pathOfSlug } from './slugs';
 import type { Source } from './site-sources';
@@ -94,6 +96,14 @@ function memberList(members: readonly MemberLine[]): string {
   return `<ul>\n${members.map(item).join('\n')}\n</ul>`;
 }
 
+/** The verdict and its fact, first and in bold; a live stock clause closes it when the lead names stock. */
+function leadHtml(answer: WrittenAnswer): string {
+  const lead = answer.lead;
+  if (!lead) return '';
+  const stock = lead.stockOf?.length ? `; ${stockSlot(lead.stockOf)}` : '';
+  return `<p class="answer-lead"><strong>${escapeHtml(lead.text)}${stock}.</strong></p>`;
+}
+
 function blockHtml(block: AnswerBlock): string {
   const body = [block.sentences.length ? `<p>${escapeHtml(block.sentences.join(' '))}</p>` : '', list(block.items), memberList(block.members ?? [])].filter(Boolean).join('\n');
   return block.heading ? `<section>\n<h2>${escapeHtml(block.heading)}</h2>\n${body}\n</section>` : body;
@@ -124,6 +134,7 @@ function bodyHtml(input: ArticleInput, title: string): string {
   ];
   const parts = [
     `<h1>${escapeHtml(title)}</h1>`,
+    leadHtml(answer),
     ...answer.blocks.map(blockHtml),
     answer.uncovered.length ? `<p>${escapeHtml(answer.uncovered.join(' '))}</p>` : '',
     section('Related articles', linkList(related)),
@@ -132,9 +143,9 @@ function bodyHtml(input: ArticleInput, title: string): string {
   return `<article>\n${parts.filter(Boolean).join('\n')}\n</article>`;
 }
 
-/** The meta description: the answer's first sentences. */
+/** The meta description: the lead, then the answer's first sentences. */
 function descriptionOf(answer: WrittenAnswer): string {
-  const first = answer.blocks.flatMap((b) => [...b.sentences, ...b.items]);
+  const first = [leadSentence(answer), ...answer.blocks.flatMap((b) => [...b.sentences, ...b.items])].filter(Boolean);
   return oneLine(first.slice(0, 2).join(' '));
 }
 

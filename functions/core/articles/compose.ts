@@ -62,8 +62,10 @@ export function fingerprintOf(question: Question, path: string, shingles: number
 
 /** One question written and gated against every published article of the business. */
 export async function reviewQuestion(question: Question, write: AnswerWriter, published: readonly PublishedFingerprint[]): Promise<Reviewed> {
-  const answer = await write(question);
-  if ('unanswered' in answer) return { ok: false, question, reason: answer.unanswered };
+  const written = await write(question);
+  if ('unanswered' in written) return { ok: false, question, reason: written.unanswered };
+  // Every answer opens with the question's verdict and fact, whichever engine wrote the rest.
+  const answer: WrittenAnswer = { ...written, lead: question.lead };
   const text = answerText(answer);
   const verdict = gateArticle({
     title: question.title,

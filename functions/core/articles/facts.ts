@@ -74,7 +74,9 @@ function uniqueFacts(facts: readonly Fact[]): Fact[] {
 /** The options a shopper chooses between (two values or more), as the fact card reads them (product-facts.ts). */
 function optionsOf(product: CatalogProduct): ProductSheet['options'] {
   // An option whose values are amounts ("Amount: $25.00, $50.00") states prices (D36).
-  return productOptions(product).filter(({ values }) => values.length >= 2 && !values.some((v) => statesPrice(v) || /^[$€£¥]|\d[.,]\d{2}\b/.test(v)));
+  // An option named with a price ("Installation Required? - £310.00") is an add-on, not a choice of the product.
+  return productOptions(product).filter(({ name, values }) => values.length >= 2 && !statesPrice(name) && !/[$€£¥?]|\d[.,]\d{2}\b/.test(name)
+    && !values.some((v) => statesPrice(v) || /^[$€£¥]|\d[.,]\d{2}\b/.test(v)));
 }
 
 /** Merchandising types that say nothing about what a product is. */
@@ -137,6 +139,32 @@ export function productPage(product: CatalogProduct, site: ArticleSources): Prod
   return pages.byUrl.get(product.url) ?? pages.byName.get(oneLine(product.name)) ?? null;
 }
 
+/**
+ * Sentences of a product's text that are about something else (issue 45): a free gift, a
+ * brochure or manual, warranty and returns conditions, shipping. They are true, but no
+ * feature, use or material of this product: "Here's your Lightpro Brochure - Follow pages 7 & 8".
+ */
+const ABOUT_SOMETHING_ELSE = new RegExp([
+  String.raw`\b(?:free gift|gift with (?:every |your )?(?:order|purchase)|complimentary|bonus gift)\b`,
+  String.raw`\b(?:with|plus|includes?|including|get|receive|comes with|and) (?:a |an |your )?free\b`,
+  String.raw`^\W*free\b(?! (?:from|of)\b)`,
+  String.raw`\b(?:brochures?|leaflets?|user manuals?|instruction manuals?|pages? \d+)\b`,
+  String.raw`\b(?:warranty|warranties|guarantee[ds]?|guaranteed)\b`,
+  String.raw`\b(?:returns? (?:policy|within|are)|refunds?|terms (?:and|&) conditions|t&cs?)\b`,
+  String.raw`\b(?:shipping|delivery|delivered|dispatch(?:ed)?|courier|postage|next[- ]day)\b`,
+  String.raw`\b(?:click here|download|visit our|see our|follow us)\b`,
+].join('|'), 'i');
+
+/** A run of search keywords ("Yamaha, True Wireless, Headphones, YH-L700A, cordless, ..."): six commas or more, and no part longer than three words. */
+function keywordList(text: string): boolean {
+  const parts = text.split(',');
+  return parts.length >= 7 && parts.every((p) => p.trim().split(/\s+/).length <= 3);
+}
+
+export function aboutThisProduct(text: string): boolean {
+  return !ABOUT_SOMETHING_ELSE.test(text) && !keywordList(text);
+}
+
 export function productSheet(product: CatalogProduct, site: ArticleSources, businessName: string): ProductSheet | null {
   const label = titleLabel(product, businessName);
   if (!label) return null;
@@ -144,7 +172,7 @@ export function productSheet(product: CatalogProduct, site: ArticleSources, busi
   const source: Source = page ? { path: page.path, label: page.name } : { path: '', label: oneLine(product.name) };
   // The description is the store's own text; the page summary (a narrative's line) only stands in when there is none.
   const texts = page ? (page.description.length ? page.description : sentencesOf(page.summary)) : sentencesOf(markdownToText(product.description));
-  const facts = uniqueFacts(texts.map((text) => ({ text, source, sentence: endsSentence(text), productId: product.productId })));
+  const facts = uniqueFacts(texts.filter(aboutThisProduct).map((text) => ({ text, source, sentence: endsSentence(text), productId: product.productId })));
   const options = optionsOf(product);
   return { product, label, kind: kindOf(product, businessName), page, facts, options, job: jobOf(product.name) };
 }

@@ -5,13 +5,12 @@
  * and what sets it apart beyond its design when the store states something (thickness, weight,
  * capacity ...); then what every member shares.
  */
-import { joinList, upperFirst } from '../generate/text';
+import { joinList } from '../generate/text';
 import { oneLine } from '../site/html';
 import { offerText } from '../site/offer-slots';
 import type { CatalogProduct } from '../site/types';
 import { productAttributes, says, type Attribute, type AttributeKey } from '../products/attributes';
-import { attributesOfSheet, theName, verbFor } from './facts';
-import { countWord } from './options';
+import { attributesOfSheet } from './facts';
 import type { AnswerBlock, MemberLine, Question, WrittenAnswer } from './questions-and-answers';
 
 const MAX_SHARED = 4;
@@ -53,9 +52,8 @@ export function writeFamily(question: Question): WrittenAnswer {
     const details = differing.map((k) => m.attributes.get(k)).filter((a) => a !== undefined).map((a) => says(a, false));
     return { productId: m.product.productId, label: oneLine(m.product.name), path: m.path, url: m.product.url, detail: joinList(details), offer: offerText(m.product) };
   });
-  const n = members.length;
-  const the = theName(family.name);
-  const intro = `${upperFirst(the)} ${verbFor(family.name) === 'are' ? 'come' : 'comes'} in ${countWord(n)} ${family.differs}; the store lists each one separately.`;
+  // How many there are and which are sold out is the lead's (leads.ts familyLead).
+  const intro = 'The store lists each one separately:';
   const after = differing.length
     ? [`Beyond the ${family.differs}, they differ in ${joinList(differing.map((k) => ATTRIBUTE_NAMES[k]))}, as listed.`]
     : [`Beyond the ${family.differs}, the store states nothing that differs between them.`];

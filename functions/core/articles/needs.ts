@@ -23,6 +23,9 @@ export interface ShopperNeed {
   of?: RegExp;
 }
 
+/** What keeps a drink cold or hot: a food jar keeps food, not drinks. */
+const DRINK_VESSELS = /\b(?:bottles?|tumblers?|flasks?|mugs?|cups?|quenchers?|coolers?|jugs?|growlers?|cans?|pitchers?|thermos(?:es)?|canteens?|carafes?|drinkware)\b/i;
+
 export const SHOPPER_NEEDS: readonly ShopperNeed[] = [
   { id: 'slipping', phrase: 'preventing slipping', stated: /\b(?:non[- ]?slip|anti[- ]?slip|slip[- ](?:resistant|proof)|without slipping|won'?t slip|slipp(?:ing|age|ery)|grippy)\b/i, facet: ['slip', 'nonslip', 'grip', 'grippy'], of: /\b(?:mats?|rugs?|boards?|shoes?|boots?|socks?|gloves?|grips?|blocks?|steps?|pads?|liners?|sandals?|slippers?|trays?|coasters?|towels?|straps?|soles?)\b/i },
   { id: 'sweat', phrase: 'heavy sweating', stated: /\bsweat(?:y|ing|[- ]?wicking|[- ]?proof|[- ]?resistant)?\b(?![- ]?(?:shirts?|ers?|pants|suits?|band))/i, facet: ['sweat'] },
@@ -31,16 +34,17 @@ export const SHOPPER_NEEDS: readonly ShopperNeed[] = [
   { id: 'back-pain', phrase: 'back pain', stated: /\b(?:back pain|lumbar|lower back|posture)\b/i, facet: ['back', 'lumbar', 'posture'] },
   { id: 'travel', phrase: 'travel', stated: /\b(?:travel(?:l?ing|s)?|packable|carry[- ]on|suitcase|luggage)\b/i, facet: ['travel', 'packable', 'suitcase', 'luggage', 'carry'] },
   { id: 'small-spaces', phrase: 'small spaces', stated: /\b(?:small (?:kitchens?|spaces?|gardens?|rooms?|flats?|apartments?)|space[- ]saving|tight spaces?|compact (?:kitchens?|spaces?|gardens?))\b/i, facet: ['small', 'space'] },
-  { id: 'cold-drinks', phrase: 'keeping drinks cold', stated: /\b(?:keeps?|keeping|stays?|staying)\b[^.]{0,40}\b(?:ice[- ]cold|cold|iced|chilled)\b|\bcold for (?:up to )?\d+/i, facet: ['keep', 'cold'] },
-  { id: 'hot-drinks', phrase: 'keeping drinks hot', stated: /\b(?:keeps?|keeping|stays?|staying)\b[^.]{0,40}\b(?:piping )?hot\b|\bhot for (?:up to )?\d+/i, facet: ['keep', 'hot'] },
+  { id: 'cold-drinks', phrase: 'keeping drinks cold', stated: /\b(?:keeps?|keeping|stays?|staying)\b[^.]{0,40}\b(?:ice[- ]cold|cold|iced|chilled)\b|\bcold for (?:up to )?\d+/i, facet: ['keep', 'cold'], of: DRINK_VESSELS },
+  { id: 'hot-drinks', phrase: 'keeping drinks hot', stated: /\b(?:keeps?|keeping|stays?|staying)\b[^.]{0,40}\b(?:piping )?hot\b|\bhot for (?:up to )?\d+/i, facet: ['keep', 'hot'], of: DRINK_VESSELS },
   { id: 'leaks', phrase: 'preventing leaks', stated: /\b(?:leak[- ]?(?:proof|resistant|free)|spill[- ]?(?:proof|resistant)|won'?t leak|without leaking|no leaks?)\b/i, facet: ['leak', 'leakproof', 'spill', 'spillproof'] },
   { id: 'sensitive-skin', phrase: 'sensitive skin', stated: /\b(?:sensitive skin|hypoallergenic)\b/i, facet: ['skin', 'hypoallergenic'] },
-  { id: 'wet-weather', phrase: 'wet weather', stated: /\b(?:waterproof|water[- ]resistant|weather[- ]?proof|weather[- ]resistant|all[- ]weather|rain(?:proof)?|IPX?[4-8]\d?)\b/i, facet: ['wet', 'weather', 'waterproof', 'weatherproof', 'water', 'rain', 'rainproof', 'ip44', 'ip54', 'ip55', 'ip65', 'ip66', 'ip67', 'ip68', 'ipx4', 'ipx5', 'ipx7', 'ipx8'] },
+  { id: 'wet-weather', phrase: 'wet weather', stated: /\b(?:waterproof|water[- ]resistant|weather[- ]?proof|weather[- ]resistant|all[- ]weather|rain(?:proof)?|IPX?[4-8]\d?)\b(?![- ](?:treatment|coating|paint|stain|membrane|felt|cover|sealant|finish))/i, facet: ['wet', 'weather', 'waterproof', 'weatherproof', 'water', 'rain', 'rainproof', 'ip44', 'ip54', 'ip55', 'ip65', 'ip66', 'ip67', 'ip68', 'ipx4', 'ipx5', 'ipx7', 'ipx8'] },
   { id: 'cold-weather', phrase: 'cold weather', stated: /\b(?:keeps? you warm|warmth|cold (?:weather|days|nights|winters?|mornings?)|winter)\b/i, facet: ['cold', 'warm', 'winter'] },
   { id: 'hot-weather', phrase: 'hot weather', stated: /\b(?:keeps? you cool|hot (?:weather|days|summers?)|summer (?:days|heat))\b/i, facet: ['hot', 'cool', 'summer'] },
   { id: 'noise', phrase: 'blocking noise', stated: /\b(?:noise[- ]cancell?(?:ing|ation)|block(?:s|ing)? out (?:the )?noise|noise isolation|(?:active|passive) isolation)\b/i, facet: ['noise'] },
-  { id: 'workouts', phrase: 'workouts', stated: /\b(?:workouts?|the gym|running|training sessions?|exercise)\b/i, facet: ['workout', 'gym', 'running', 'exercise', 'training'] },
-  { id: 'charging', phrase: 'charging devices', stated: /\b(?:USB(?:-[AC])?|Qi|wireless charg(?:er|ing)|charg(?:e|es|ing) (?:your )?(?:phones?|devices?|laptops?|tablets?))\b/, facet: ['charging', 'charge', 'usb', 'qi'] },
+  { id: 'workouts', phrase: 'workouts', stated: /\b(?:workouts?|the gym|running|training sessions?|exercise)\b/i, facet: ['workout', 'gym', 'running', 'exercise', 'training'], of: /\b(?:bottles?|shakers?|mats?|shorts|leggings|tights|bras?|tops?|tees?|t-shirts?|shirts?|vests?|joggers|shoes?|trainers|sneakers|headphones?|earbuds?|earphones?|bands?|weights?|dumbbells?|kettlebells?|towels?|socks?|jackets?|activewear|sportswear|gym)\b/i },
+  // A USB cable in the box makes headphones chargeable, not a charger.
+  { id: 'charging', phrase: 'charging devices', stated: /\b(?:USB(?:-[AC])?|Qi|wireless charg(?:er|ing)|charg(?:e|es|ing) (?:your )?(?:phones?|devices?|laptops?|tablets?))\b/, facet: ['charging', 'charge', 'usb', 'qi'], of: /\b(?:chargers?|charging|power ?banks?|outlets?|sockets?|hubs?|docks?|stations?|adapters?|extension|power ?strips?|surge)\b/i },
   { id: 'child-safety', phrase: 'child safety', stated: /\b(?:child[- ]?(?:safe|proof|resistant|safety)|tamper[- ]resistant|safe for (?:kids|children|little ones))\b/i, facet: ['child', 'safe', 'tamper'] },
   { id: 'rot', phrase: 'resisting rot', stated: /\b(?:rot|decay|pressure[- ]treated|tanali[sz]ed)\b/i, facet: ['rot', 'treated', 'decay'] },
   { id: 'rust', phrase: 'resisting rust', stated: /\b(?:rust|corrosion)[- ]?(?:proof|resistant|free|resistance)\b|\bwon'?t rust\b/i, facet: ['rust', 'corrosion'] },
@@ -48,7 +52,8 @@ export const SHOPPER_NEEDS: readonly ShopperNeed[] = [
   { id: 'sharpness', phrase: 'staying sharp', stated: /\b(?:edge retention|stays? sharp(?:er)?|holds? (?:an|its|a keen) edge|razor[- ]sharp)\b/i, facet: ['sharp', 'edge'] },
   { id: 'camping', phrase: 'camping', stated: /\b(?:camping|campsites?|backpacking|hiking trips?)\b/i, facet: ['camp', 'camping', 'campsite', 'backpack', 'backpacking', 'hiking'] },
   { id: 'lunches', phrase: 'packed lunches', stated: /\b(?:packed lunch(?:es)?|lunch ?box(?:es)?|meal prep|leftovers)\b/i, facet: ['lunch', 'meal', 'leftover'] },
-  { id: 'entertaining', phrase: 'entertaining guests', stated: /\b(?:entertaining|dinner parties|garden parties|hosting|your guests)\b/i, facet: ['entertain', 'guest', 'parties', 'hosting'] },
+  // Guests in the sense of hosting them: "an entertaining companion for your baby" is not about guests.
+  { id: 'entertaining', phrase: 'entertaining guests', stated: /\b(?:entertaining (?:guests|friends|family)|dinner parties|garden parties|hosting (?:guests|friends|parties|dinners?|gatherings)|your guests)\b/i, facet: ['entertain', 'guest', 'parties', 'hosting'], of: /\b(?:glass(?:es)?|tumblers?|jugs?|pitchers?|decanters?|platters?|boards?|bowls?|trays?|plates?|tables?|chairs?|benches?|sets?|coolers?|buckets?|ovens?|bbqs?|barbecues?|grills?|heaters?|lights?|lanterns?|gazebos?|pergolas?|dining|sofas?|loungers?|firepits?|fire pits?)\b/i },
 ];
 
 /** Words before a need that deny it: "not waterproof", "never for hot yoga", "isn't dishwasher-safe". */
@@ -59,11 +64,16 @@ export function needFits(need: ShopperNeed, nameAndKind: string): boolean {
   return !need.of || need.of.test(nameAndKind);
 }
 
+/** Where a sentence states the need (and does not deny it), or null. */
+export function needMatch(sentence: string, need: ShopperNeed): RegExpExecArray | null {
+  const hit = need.stated.exec(sentence);
+  if (!hit) return null;
+  return DENIED.test(sentence.slice(Math.max(0, hit.index - 30), hit.index)) ? null : hit;
+}
+
 /** Whether a sentence states the need (and does not deny it). */
 export function statesNeed(sentence: string, need: ShopperNeed): boolean {
-  const hit = need.stated.exec(sentence);
-  if (!hit) return false;
-  return !DENIED.test(sentence.slice(Math.max(0, hit.index - 30), hit.index));
+  return needMatch(sentence, need) !== null;
 }
 
 /** The need of a question key's value (`need:<id>`). */

@@ -13,6 +13,17 @@ export const MIN_DIFFERENCES = 2;
 
 export type Intent = 'family' | 'use' | 'need' | 'audience' | 'materials' | 'origin' | 'care' | 'features' | 'options' | 'comparison' | 'shipping' | 'returns' | 'choice';
 
+/**
+ * The answer's first sentence (issue 45): the verdict and the catalogue fact that gives it
+ * ("Yes: the X is rated IP67 (protected against temporary immersion)"), without its closing
+ * full stop. `stockOf`: products whose live stock closes it ("; sold out now: 40 oz"), a slot
+ * every publish rewrites (core/site/offer-slots.ts, D36).
+ */
+export interface Lead {
+  text: string;
+  stockOf?: CatalogProduct[];
+}
+
 export interface Question {
   title: string;
   /** Intent and facet value: `need:slipping`, `comparison:<product id>`, `family`. One question per key. */
@@ -22,6 +33,8 @@ export interface Question {
   facet: string[];
   /** The facts that answer it, the subject's first. */
   evidence: Fact[];
+  /** Its verdict and the fact behind it: a question without one is not asked. */
+  lead: Lead;
   /** The products the article is about: the subject, a comparison's counterpart, a family's members. */
   subjects: ProductSheet[];
   /** A family page's family: its name, what its members differ by, every member (those without a sheet too) and their AI pages. */
@@ -59,6 +72,8 @@ export interface MemberLine {
 }
 
 export interface WrittenAnswer {
+  /** The question's lead, set on every answer whatever wrote it (compose.ts). */
+  lead?: Lead;
   blocks: AnswerBlock[];
   /** What the store's facts do not cover, one sentence each. */
   uncovered: string[];

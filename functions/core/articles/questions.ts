@@ -32,18 +32,20 @@
  */
 import pluralize from 'pluralize';
 import { dedupeKey, singularKey, upperFirst } from '../generate/text';
-import { featuresOf, materialsOf } from '../prompts/product-words';
+import { featuresOf } from '../prompts/product-words';
 import { containsName } from '../text/name-match';
 import { comparedAttributes } from './compare';
 import type { ArticleCatalogue } from './catalogue';
 import { kindKey } from './catalogue';
 import { audiencesIn, CARE, ORIGIN, stating, USE } from './facets';
-import { endsSentence, theName, verbFor, type Fact, type ProductSheet } from './facts';
+import { attributesOfSheet, endsSentence, theName, verbFor, type Fact, type ProductSheet } from './facts';
 import { sameFamily } from './families';
 import { withoutNames } from './gate';
-import { needFits, SHOPPER_NEEDS, statesNeed } from './needs';
+import { attributeLead, audienceLead, careLead, choiceLead, comparisonLead, familyLead, featuresLead, needLead, optionsLead, policyLead, useLead } from './leads';
+import { needFits, needMatch, SHOPPER_NEEDS, statesNeed } from './needs';
 import { optionsSentence } from './options';
-import { MIN_DIFFERENCES, type Intent, type Question } from './questions-and-answers';
+import { audienceFits } from './audiences';
+import { MIN_DIFFERENCES, type Intent, type Lead, type Question } from './questions-and-answers';
 
 /** Longer titles are dropped (schema.org Article `headline`: Google shows at most 110 characters). */
 export const MAX_TITLE_CHARS = 110;
@@ -158,14 +160,16 @@ export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogu
   const be = verbFor(sheet.label);
   const facts = sheet.facts;
   const out: Question[] = [];
-  const add = (intent: Intent, value: string | null, title: string, evidence: Fact[], facet: string[], subjects: ProductSheet[] = [sheet], about?: string[]) => {
-    if (!evidence.length || title.length > MAX_TITLE_CHARS || containsName(title, businessName)) return;
-    out.push({ title, key: value ? `${intent}:${value}` : intent, intent, facet, evidence, subjects, ...(about ? { about } : {}) });
+  // A question is asked only with a lead: its verdict and the catalogue fact behind it (leads.ts).
+  const add = (intent: Intent, value: string | null, title: string, evidence: Fact[], facet: string[], lead: Lead | null, subjects: ProductSheet[] = [sheet], about?: string[]) => {
+    if (!lead || !evidence.length || title.length > MAX_TITLE_CHARS || containsName(title, businessName)) return;
+    out.push({ title, key: value ? `${intent}:${value}` : intent, intent, facet, evidence, lead, subjects, ...(about ? { about } : {}) });
   };
 
   const family = familyQuestion(sheet, catalogue);
   if (family && !containsName(family.title, businessName)) {
-    out.push({ title: family.title, key: 'family', intent: 'family', facet: [], evidence: family.members.flatMap((m) => m.facts.slice(0, 1)), subjects: family.members, family: family.family });
+    out.push({ title: family.title, key: 'family', intent: 'family', facet: [], evidence: family.members.flatMap((m) => m.facts.slice(0, 1)), subjects: family.members, family: family.family,
+      lead: familyLead(family.family.name, family.family.differs, family.family.members) });
   }
 
   // A sentence states a need in its own words, not through the product's name ("IP67 Spotlight", "Travel Mat").
@@ -173,36 +177,48 @@ export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogu
   const needs = SHOPPER_NEEDS.filter((need) => needFits(need, `${sheet.product.name} ${sheet.kind}`))
     .map((need) => ({ need, evidence: facts.filter((f) => statesNeed(unnamed(f), need)) })).filter((n) => n.evidence.length).slice(0, MAX_NEEDS);
   // The facet: the need's word the store's sentence uses ("slip" of "non-slip"; none when it says it otherwise).
-  for (const { need, evidence } of needs) add('need', need.id, `${upperFirst(be)} ${the} good for ${need.phrase}?`, evidence, need.facet.filter((w) => evidence.some((f) => f.text.toLowerCase().includes(w))).slice(0, 1));
+  for (const { need, evidence } of needs) {
+    add('need', need.id, `${upperFirst(be)} ${the} good for ${need.phrase}?`, evidence, need.facet.filter((w) => evidence.some((f) => f.text.toLowerCase().includes(w))).slice(0, 1),
+      needLead(sheet, need, evidence, (text) => needMatch(text, need)));
+  }
 
-  const audiences = [...new Set(facts.flatMap((f) => audiencesIn(f.text)))].filter(titleValue).slice(0, MAX_AUDIENCES);
-  for (const audience of audiences) add('audience', audience, `${upperFirst(be)} ${the} a good choice for ${audience}?`, stating(facts, audience.replace(/s$/, '')), words(audience));
+  const audiences = [...new Set(facts.flatMap((f) => audiencesIn(f.text)))].filter((a) => titleValue(a) && audienceFits(a, sheet, catalogue)).slice(0, MAX_AUDIENCES);
+  for (const audience of audiences) {
+    const evidence = stating(facts, audience.replace(/s$/, ''));
+    add('audience', audience, `${upperFirst(be)} ${the} a good choice for ${audience}?`, evidence, words(audience), audienceLead(sheet, audience, evidence));
+  }
 
   // After the audiences and problems: a "what for" answer resting on the same sentence is their twin.
-  add('use', null, `What ${be} ${the} best used for?`, facts.filter((f) => USE.test(f.text)), []);
+  const uses = facts.filter((f) => USE.test(f.text));
+  add('use', null, `What ${be} ${the} best used for?`, uses, [], useLead(sheet, uses));
 
-  const materials = facts.filter((f) => materialsOf(f.text).length > 0);
-  add('materials', null, `What ${be} ${the} made of?`, materials, [...new Set(materials.flatMap((f) => materialsOf(f.text)))].flatMap(words).slice(0, 1));
+  // The sentences naming the material the product is made of ("raise a glass" names none of a timber bar's).
+  const material = attributesOfSheet(sheet).get('material');
+  const materialWords = material ? material.value.toLowerCase().split(' and ').map((m) => m.split(' ').pop()!) : [];
+  const materials = facts.filter((f) => materialWords.some((m) => new RegExp(`\\b${m}\\b`, 'i').test(f.text)));
+  add('materials', null, `What ${be} ${the} made of?`, materials, material ? material.value.split(' and ').flatMap(words).slice(0, 1) : [], attributeLead(sheet, 'material'));
 
-  add('origin', null, `Where ${be === 'is' ? 'does' : 'do'} ${the} come from?`, facts.filter((f) => ORIGIN.test(f.text)), []);
-  add('care', null, `How do I care for ${the}?`, facts.filter((f) => CARE.test(f.text)), ['care']);
+  add('origin', null, `Where ${be === 'is' ? 'does' : 'do'} ${the} come from?`, facts.filter((f) => ORIGIN.test(f.text)), [], attributeLead(sheet, 'origin'));
+  const care = facts.filter((f) => CARE.test(f.text));
+  add('care', null, `How do I care for ${the}?`, care, ['care'], careLead(sheet, care));
 
   const featured = facts.filter((f) => featuresOf(f.text).length > 0 || !endsSentence(f.text));
   const featureNames = new Set(featured.flatMap((f) => featuresOf(f.text)));
-  if (featureNames.size >= 2 || featured.filter((f) => !f.sentence).length >= 2) add('features', null, `What are the main features of ${the}?`, featured, []);
+  if (featureNames.size >= 2 || featured.filter((f) => !f.sentence).length >= 2) add('features', null, `What are the main features of ${the}?`, featured, [], featuresLead(sheet));
 
   const options = sheet.options.slice(0, 2);
   if (options.length) {
     const names = options.map((o) => pluralize.plural(o.name.toLowerCase()));
     // One sentence of the catalogue's option values ("The X comes in two colors (Navy and Bone)."), not a data line.
     const valueFact: Fact = { text: optionsSentence(sheet.label, options), source: facts[0]?.source ?? { path: '', label: sheet.product.name }, sentence: true, productId: sheet.product.productId };
-    if (names.every(titleValue)) add('options', null, `Which ${names.join(' and ')} ${be === 'is' ? 'does' : 'do'} ${the} come in?`, [valueFact], names.flatMap(words).slice(0, 1));
+    if (names.every(titleValue)) add('options', null, `Which ${names.join(' and ')} ${be === 'is' ? 'does' : 'do'} ${the} come in?`, [valueFact], names.flatMap(words).slice(0, 1), optionsLead(sheet, options));
   }
 
   for (const other of counterpartsOf(sheet, catalogue)) {
     if (containsName(other.label, businessName)) continue;
     add('comparison', other.product.productId, `How ${be === 'is' ? 'does' : 'do'} ${the} compare with ${theName(other.label)}?`,
-      [...facts, ...other.facts], words(other.label).filter((w) => !words(sheet.label).includes(w)), [sheet, other], [familyId(catalogue, sheet), familyId(catalogue, other)]);
+      [...facts, ...other.facts], words(other.label).filter((w) => !words(sheet.label).includes(w)), comparisonLead(sheet, other, comparedAttributes(sheet, other).differences),
+      [sheet, other], [familyId(catalogue, sheet), familyId(catalogue, other)]);
   }
   return dropRepeatedEvidence(out);
 }
@@ -224,8 +240,10 @@ export function businessQuestions(input: { industry: string; policies: readonly 
   const industry = input.industry.toLowerCase().replace(/^online\s+/, '');
   const shipping = input.policies.filter((f) => /\b(ship|shipping|ships|delivery|deliver|dispatch)/i.test(f.text));
   const returns = input.policies.filter((f) => /\b(return|returns|refund|exchange)/i.test(f.text));
-  if (shipping.length) out.push({ title: `How does shipping work when ordering ${industry} products online?`, key: 'shipping', intent: 'shipping', facet: ['shipping'], evidence: shipping, subjects: [] });
-  if (returns.length) out.push({ title: `Can I return ${industry} products bought online?`, key: 'returns', intent: 'returns', facet: ['return'], evidence: returns, subjects: [] });
+  const shippingLead = policyLead(shipping);
+  const returnsLead = policyLead(returns);
+  if (shippingLead) out.push({ title: `How does shipping work when ordering ${industry} products online?`, key: 'shipping', intent: 'shipping', facet: ['shipping'], evidence: shipping, subjects: [], lead: shippingLead });
+  if (returnsLead) out.push({ title: `Can I return ${industry} products bought online?`, key: 'returns', intent: 'returns', facet: ['return'], evidence: returns, subjects: [], lead: returnsLead });
   const byKind = new Map<string, ProductSheet[]>();
   for (const sheet of input.catalogue) {
     if (sheet.kind === 'products' || !sheet.facts.length) continue;
@@ -239,7 +257,8 @@ export function businessQuestions(input: { industry: string; policies: readonly 
     const title = `Which ${kind} should I choose?`;
     if (containsName(title, input.businessName) || !titleValue(kind)) continue;
     const chosen = sheets.slice(0, 6);
-    out.push({ title, key: `choice:${singularKey(kind)}`, intent: 'choice', facet: [], evidence: chosen.flatMap((s) => s.facts.slice(0, 2)), subjects: chosen });
+    const lead = choiceLead(kind, chosen);
+    if (lead) out.push({ title, key: `choice:${singularKey(kind)}`, intent: 'choice', facet: [], evidence: chosen.flatMap((s) => s.facts.slice(0, 2)), subjects: chosen, lead });
   }
   return out.filter((q) => q.title.length <= MAX_TITLE_CHARS && !containsName(q.title, input.businessName));
 }

@@ -53,7 +53,7 @@ function measured(value: string, unit: string): string {
 interface Reader {
   key: AttributeKey;
   read: (text: string) => { value: string; norm: string } | null;
-  /** Of every line's value, the one that holds (default: the name's, else the first line's). */
+  /** Of every line's value, the one that holds (default: the first line's, else the name's). */
   pick?: (found: Array<{ value: string; norm: string }>, fromName: { value: string; norm: string } | null, text: string) => { value: string; norm: string };
 }
 
@@ -76,7 +76,7 @@ const ORIGIN = /\b([Mm]ade|[Cc]rafted|[Ff]orged|[Hh]andmade|[Pp]roduced|[Aa]ssem
 const MORE_MATERIALS = /\b(plastic|timber|oak|walnut|pine|spruce|acacia|teak|vinyl|resin|polyester|nylon|polypropylene|enamel)\b/gi;
 
 /** A material named before one of these is a part's or a surface's ("silicone finish", "bamboo lid"), not the product's. */
-const PART_WORDS = 'finish|finished|coating|coated|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?';
+const PART_WORDS = 'finish|finished|coating|coated|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?|covers?|tips?|eartips?|ear ?cups?|cushions?|pads?|feet|rims?|spouts?|bands?|cords?|boots?|trivets?|grips?|inserts?';
 const PART_AFTER = new RegExp(`^[\\s-]*(?:${PART_WORDS})\\b`, 'i');
 
 /** "silicone gaskets", "bamboo lid": the parts and surfaces a text names by their material, up to three. */
@@ -169,9 +169,9 @@ const SIZED: readonly AttributeKey[] = ['dimensions', 'length', 'capacity', 'wei
 const SIZE_OPTION = /size|dimension|length|capacity|volume|thickness|weight|\bcm\b|\bmm\b|\boz\b|\bft\b/i;
 
 /**
- * The attributes a product's name, then its description (the store's text, line by line)
- * state: the name's value when it states one (the merchant's own "IP44 Wall Light"), else the
- * first line's. Short spec lines count ("Weight: 180 g"): a value needs no sentence around it.
+ * The attributes a product's description (the store's text, line by line), then its name
+ * state: the first line's value, else the name's (a spec line is more exact than a title's
+ * rounded figure; a material is the name's when it names one). Short spec lines count ("Weight: 180 g"): a value needs no sentence around it.
  * A product sold in several sizes (an option named Size, Capacity ...) has no one size: its
  * figures are left out.
  */
@@ -183,7 +183,8 @@ export function attributesOf(description: string, name: string, optionNames: rea
   for (const reader of READERS) {
     const fromName = reader.read(nameLine);
     const found = lines.map(reader.read).filter((f) => f !== null);
-    const value = reader.pick && found.length ? reader.pick(found, fromName, text) : fromName ?? found[0];
+    // The description's value (the spec) before the name's: a "5W" title never overrides a spec's 3.5 W (issue 45).
+    const value = reader.pick && found.length ? reader.pick(found, fromName, text) : found[0] ?? fromName;
     if (value) out.set(reader.key, { key: reader.key, ...value });
   }
   const parts = partsIn(text);
