@@ -64,6 +64,8 @@ export function fingerprintOf(question: Question, path: string, shingles: number
 export async function reviewQuestion(question: Question, write: AnswerWriter, published: readonly PublishedFingerprint[]): Promise<Reviewed> {
   const written = await write(question);
   if ('unanswered' in written) return { ok: false, question, reason: written.unanswered };
+  // A writer with nothing to say (a comparison short of differences, a choice of one product) wrote no block: the lead alone is no article.
+  if (!written.blocks.length) return { ok: false, question, reason: 'the store\'s facts do not answer the question' };
   // Every answer opens with the question's verdict and fact, whichever engine wrote the rest.
   const answer: WrittenAnswer = { ...written, lead: question.lead };
   const text = answerText(answer);

@@ -110,7 +110,9 @@ describe('extractive answers', () => {
 
   test('an options answer is a sentence naming every value, not a data line (D178)', () => {
     const options = entityQuestions(catalogue, 'steel-kettle', context).find((q) => q.intent === 'options')!;
-    expect(answerText(writeExtractiveAnswer(options))).toBe('The Steel Stovetop Kettle comes in two colors (Silver and Black).');
+    // The values are the lead (said once: the body does not repeat it); the stock closes it live on the page.
+    expect(options.lead).toMatchObject({ text: 'The Steel Stovetop Kettle comes in two colors (Silver and Black)', stockOf: [expect.objectContaining({ productId: 'steel-kettle' })] });
+    expect(answerText({ ...writeExtractiveAnswer(options), lead: options.lead })).toBe('The Steel Stovetop Kettle comes in two colors (Silver and Black).');
   });
 
   test('the near-copy rule reads product names as one word: pages alike but for the product they name are copies (D178)', () => {

@@ -87,7 +87,7 @@ describe('product families (D37)', () => {
   test('the family page lists every member with its link, price and stock, and what they share', () => {
     const { questions } = siteOf(yoga());
     const page = questions('combo-yoga-mat-aegean-green').find((q) => q.intent === 'family')!;
-    const answer = writeExtractiveAnswer(page);
+    const answer = { ...writeExtractiveAnswer(page), lead: page.lead };
     const members = answer.blocks[0]!.members!;
     expect(members.map((m) => m.label)).toEqual(['Aegean Green', 'Earth Green', 'Mandala Turquoise', 'Ocean Blue', 'Lotus Pink', 'Sunset Orange'].map((c) => `Combo Yoga Mat - ${c}`));
     expect(members[2]).toMatchObject({ path: '/ai/products/combo-yoga-mat-mandala-turquoise/index.html', offer: 'USD 98.00, out of stock' });
@@ -95,6 +95,13 @@ describe('product families (D37)', () => {
     expect(answerText(answer)).toContain('Each is 3.5 mm thick.');
     const html = buildArticleFiles({ title: page.title, slug: 'combo-designs', business: { name: 'Sukha Mats', url: 'https://sukha-mats.example' }, answer, publishedDate: NOW, relatedPosts: [] }).files[0]!.content;
     expect(html).toContain('<a href="/ai/products/combo-yoga-mat-earth-green/">Combo Yoga Mat - Earth Green</a> (<span data-offer="combo-yoga-mat-earth-green">USD 98.00, in stock</span>)');
+    // The lead says which members are sold out, in a slot every publish rewrites (issue 45).
+    expect(html).toMatch(/<p class="answer-lead"><strong>The Combo Yoga Mat comes in six designs; <span data-offer="stock:[^"]+">sold out now: Combo Yoga Mat - Mandala Turquoise<\/span>\.<\/strong><\/p>/);
+    const restocked = yoga().products.map((p) => (p.productId === 'combo-yoga-mat-mandala-turquoise'
+      ? { ...p, available: true, variants: (p.variants ?? []).map((v) => ({ ...v, available: true })) }
+      : p.productId === 'combo-yoga-mat-ocean-blue' ? { ...p, available: false, variants: (p.variants ?? []).map((v) => ({ ...v, available: false })) } : p));
+    const [republished] = refreshOfferSlots([{ path: 'a.html', content: html, contentType: 'text/html' }], restocked);
+    expect(republished!.content).toContain('sold out now: Combo Yoga Mat - Ocean Blue</span>.</strong>');
   });
 });
 

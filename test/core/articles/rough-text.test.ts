@@ -22,7 +22,7 @@ function sheetOf(name: string, texts: string[]): ProductSheet {
 
 /** A features question answered by the facts at `picked` (in that order), as the planner passes them. */
 function features(sheet: ProductSheet, picked: number[]): Question {
-  return { title: `What are the main features of the ${sheet.label}?`, key: 'features', intent: 'features', facet: [], evidence: picked.map((i) => sheet.facts[i]!), subjects: [sheet], lead: { text: 'The Trail Bottle is made of stainless steel' } };
+  return { title: `What are the main features of the ${sheet.label}?`, key: 'features', intent: 'features', facet: [], evidence: picked.map((i) => sheet.facts[i]!), subjects: [sheet], lead: { text: 'The Trail Bottle holds 750 ml' } };
 }
 
 const sentences = (answer: WrittenAnswer) => answer.blocks.flatMap((b) => b.sentences);
