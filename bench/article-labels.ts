@@ -8,7 +8,7 @@
  *   verdict   it opens with one sentence giving the verdict and a catalogue fact.
  * The bench regenerates the stores' articles (articles.ts `storeArticles`, the first run's
  * extractive engine) and prints the labels' figures over the labelled articles it still
- * publishes word for word; an article whose lead changed since it was labelled is counted
+ * publishes word for word; an article whose words changed since it was labelled is counted
  * apart (relabel it). Beside them, over every published article: the share opening with a
  * lead (the planner's rule), and the article counts per catalogue and kind.
  *
@@ -51,9 +51,9 @@ export interface StoreCounts {
 
 export interface LabelFigures {
   labelled: number;
-  /** Labelled articles the generator still publishes with the same lead. */
+  /** Labelled articles the generator still publishes word for word. */
   found: number;
-  /** Labelled articles no longer published, or published with another lead. */
+  /** Labelled articles no longer published, or published in other words. */
   changed: number;
   asked: number;
   answers: number;
@@ -98,7 +98,7 @@ export async function measureArticleLabels(): Promise<LabelFigures | null> {
   const labelled = (JSON.parse(readFileSync(LABEL_FILE, 'utf8')) as { articles: LabelledArticle[] }).articles.filter((a) => a.labels);
   const stores = await publishedByStore();
   const current = new Map(stores.flatMap(({ store, articles }) => articles.map((a) => [`${store}\n${a.title}`, a] as const)));
-  const found = labelled.filter((l) => current.get(`${l.store}\n${l.title}`)?.lead === l.lead);
+  const found = labelled.filter((l) => { const now = current.get(`${l.store}\n${l.title}`); return now?.lead === l.lead && now.text === l.text; });
   const count = (key: keyof ArticleLabels) => found.filter((l) => l.labels![key]).length;
   return {
     labelled: labelled.length, found: found.length, changed: labelled.length - found.length,

@@ -54,8 +54,13 @@ export function statedAgeMonths(sheet: ProductSheet): number | null {
   return ages.length ? Math.max(...ages) : null;
 }
 
+/** Products made for children: asking whether one suits children restates what it is. */
+const FOR_CHILDREN = /\b(?:playhouses?|play ?houses?|toys?|teethers?|rompers?|nursery|sandpits?|swings?|slides?|kids|children'?s|baby|babies|toddlers?)\b/i;
+const CHILDREN = /^(?:(?:young |little |small )?(?:children|kids|toddlers|babies|little ones))$/i;
+
 export function audienceFits(audience: string, sheet: ProductSheet, catalogue: ArticleCatalogue): boolean {
   if (restatesProduct(audience, sheet) || storeWideAudiences(catalogue).has(audience)) return false;
+  if (CHILDREN.test(audience) && FOR_CHILDREN.test(`${sheet.product.name} ${sheet.kind}`)) return false;
   const months = statedAgeMonths(sheet);
   return months === null || months > 12 || BABY_AUDIENCE.test(audience);
 }

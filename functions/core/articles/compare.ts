@@ -22,7 +22,14 @@ export interface ComparedAttributes {
   shared: Attribute[];
 }
 
-/** The attributes both products state, split into those whose values differ and those they share. */
+/**
+ * The order a comparison states its differences in: the specs a shopper chooses by (power,
+ * brightness, protection, size, capacity, battery) before the material, care and the rest.
+ */
+const DIFFERENCE_ORDER: readonly AttributeKey[] = ['power', 'brightness', 'rating', 'capacity', 'dimensions', 'battery', 'cold', 'hot', 'weight', 'thickness', 'length', 'hardness', 'material', 'warranty', 'care', 'origin', 'parts'];
+const rank = (key: AttributeKey) => DIFFERENCE_ORDER.indexOf(key);
+
+/** The attributes both products state, split into those whose values differ (the ones that matter first) and those they share. */
 export function comparedAttributes(a: ProductSheet, b: ProductSheet): ComparedAttributes {
   const out: ComparedAttributes = { differences: [], shared: [] };
   const ofB = attributesOfSheet(b);
@@ -32,6 +39,7 @@ export function comparedAttributes(a: ProductSheet, b: ProductSheet): ComparedAt
     if (x.norm === y.norm) out.shared.push(x);
     else if (differ(x, y)) out.differences.push({ key, a: x, b: y });
   }
+  out.differences.sort((x, y) => rank(x.key) - rank(y.key));
   return out;
 }
 

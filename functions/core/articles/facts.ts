@@ -75,7 +75,9 @@ function uniqueFacts(facts: readonly Fact[]): Fact[] {
 function optionsOf(product: CatalogProduct): ProductSheet['options'] {
   // An option whose values are amounts ("Amount: $25.00, $50.00") states prices (D36).
   // An option named with a price ("Installation Required? - £310.00") is an add-on, not a choice of the product.
+  // "Installation: No, Yes" is an add-on service, not a variant of the product.
   return productOptions(product).filter(({ name, values }) => values.length >= 2 && !statesPrice(name) && !/[$€£¥?]|\d[.,]\d{2}\b/.test(name)
+    && !values.every((v) => /^(?:yes|no|none|not required|required)$/i.test(v.trim()))
     && !values.some((v) => statesPrice(v) || /^[$€£¥]|\d[.,]\d{2}\b/.test(v)));
 }
 
@@ -165,6 +167,31 @@ export function aboutThisProduct(text: string): boolean {
   return !ABOUT_SOMETHING_ELSE.test(text) && !keywordList(text);
 }
 
+/** A sentence that names a free gift: the sentences after it describe the gift until one names the product again. */
+const GIFT = /\b(?:free|complimentary|bonus)\b/i;
+
+/**
+ * The sentences of a product's text about the product: none about something else (see
+ * ABOUT_SOMETHING_ELSE), and none describing a free gift ("Comes with a FREE pizza cutter.
+ * Designed for precise slicing, this durable tool ...") until the text names the product again.
+ */
+export function ownSentences(texts: readonly string[], product: CatalogProduct, kind: string): string[] {
+  // The brand's words name no product ("professional chefs" is not the Alfresco Chef oven).
+  const brand = new Set(product.vendor.toLowerCase().split(/[^\p{L}]+/u));
+  const own = new Set(`${product.name} ${kind}`.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w.length >= 4 && !brand.has(w)).map((w) => w.replace(/s$/, '')));
+  const namesProduct = (text: string) => text.toLowerCase().split(/[^\p{L}]+/u).some((w) => own.has(w.replace(/s$/, '')));
+  let afterGift = false;
+  return texts.filter((text) => {
+    if (!aboutThisProduct(text)) {
+      afterGift ||= GIFT.test(text);
+      return false;
+    }
+    if (afterGift && !namesProduct(text)) return false;
+    afterGift = false;
+    return true;
+  });
+}
+
 export function productSheet(product: CatalogProduct, site: ArticleSources, businessName: string): ProductSheet | null {
   const label = titleLabel(product, businessName);
   if (!label) return null;
@@ -172,9 +199,10 @@ export function productSheet(product: CatalogProduct, site: ArticleSources, busi
   const source: Source = page ? { path: page.path, label: page.name } : { path: '', label: oneLine(product.name) };
   // The description is the store's own text; the page summary (a narrative's line) only stands in when there is none.
   const texts = page ? (page.description.length ? page.description : sentencesOf(page.summary)) : sentencesOf(markdownToText(product.description));
-  const facts = uniqueFacts(texts.filter(aboutThisProduct).map((text) => ({ text, source, sentence: endsSentence(text), productId: product.productId })));
+  const kind = kindOf(product, businessName);
+  const facts = uniqueFacts(ownSentences(texts, product, kind).map((text) => ({ text, source, sentence: endsSentence(text), productId: product.productId })));
   const options = optionsOf(product);
-  return { product, label, kind: kindOf(product, businessName), page, facts, options, job: jobOf(product.name) };
+  return { product, label, kind, page, facts, options, job: jobOf(product.name) };
 }
 
 /** The store's shipping and returns lines (its pages, llms.txt), for business articles. */

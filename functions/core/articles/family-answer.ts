@@ -17,7 +17,7 @@ const MAX_SHARED = 4;
 
 const ATTRIBUTE_NAMES: Record<AttributeKey, string> = {
   material: 'material', hardness: 'hardness', weight: 'weight', capacity: 'capacity', dimensions: 'dimensions', thickness: 'thickness',
-  length: 'length', care: 'care', origin: 'origin', battery: 'battery life', rating: 'protection rating', power: 'power', warranty: 'warranty',
+  length: 'length', care: 'care', origin: 'origin', battery: 'battery life', rating: 'protection rating', power: 'power', brightness: 'brightness', warranty: 'warranty',
   cold: 'how long they keep drinks cold', hot: 'how long they keep drinks hot', parts: 'parts',
 };
 
@@ -54,13 +54,12 @@ export function writeFamily(question: Question): WrittenAnswer {
   });
   // How many there are and which are sold out is the lead's (leads.ts familyLead).
   const intro = 'The store lists each one separately:';
-  const after = differing.length
-    ? [`Beyond the ${family.differs}, they differ in ${joinList(differing.map((k) => ATTRIBUTE_NAMES[k]))}, as listed.`]
-    : [`Beyond the ${family.differs}, the store states nothing that differs between them.`];
+  // Said only when the store states a difference: "nothing differs" would deny the sizes or fabrics it lists elsewhere.
+  const after = differing.length ? [`Beyond the ${family.differs}, they differ in ${joinList(differing.map((k) => ATTRIBUTE_NAMES[k]))}, as listed.`] : [];
   const sharing = shared.slice(0, MAX_SHARED).map((k) => `Each ${says(members[0]!.attributes.get(k)!, false)}.`);
   const blocks: AnswerBlock[] = [
     { heading: null, sentences: [intro], items: [], members: lines },
-    { heading: null, sentences: after, items: [] },
+    ...(after.length ? [{ heading: null, sentences: after, items: [] }] : []),
     ...(sharing.length ? [{ heading: 'What they share', sentences: sharing, items: [] }] : []),
   ];
   const sources = members.filter((m) => m.path !== null).map((m) => ({ path: m.path!, label: oneLine(m.product.name) }));

@@ -19,11 +19,10 @@
  *
  * Stock in a lead is a live slot (offer-slots.ts): an article is not rebuilt when stock moves.
  */
-import { joinList, upperFirst } from '../generate/text';
+import { escapeRegExp, joinList, upperFirst } from '../generate/text';
 import { differ, says, type Attribute, type AttributeKey } from '../products/attributes';
 import { oneLine } from '../site/html';
 import type { CatalogProduct } from '../site/types';
-import { CARE } from './facets';
 import { attributesOfSheet, theName, verbFor, type Fact, type ProductSheet } from './facts';
 import type { ShopperNeed } from './needs';
 import { countWord, optionsSentence } from './options';
@@ -72,6 +71,11 @@ function waterRating(attributes: Map<AttributeKey, Attribute>): { code: string; 
   return code && digit && WATER_PROTECTION[digit] ? { code, protection: WATER_PROTECTION[digit] } : null;
 }
 
+/** The text with the product's name and label replaced by spaces of the same length. */
+function blankName(text: string, sheet: ProductSheet): string {
+  return [oneLine(sheet.product.name), sheet.label].filter(Boolean).reduce((t, name) => t.replace(new RegExp(escapeRegExp(name), 'gi'), (m) => ' '.repeat(m.length)), text);
+}
+
 /** A need's lead: a spec value that answers it (IP rating, hours cold or hot), else the store's own words stating it. */
 export function needLead(sheet: ProductSheet, need: ShopperNeed, evidence: readonly Fact[], hit: (text: string) => RegExpExecArray | null): Lead | null {
   const attributes = attributesOfSheet(sheet);
@@ -83,8 +87,10 @@ export function needLead(sheet: ProductSheet, need: ShopperNeed, evidence: reado
   const held = need.id === 'cold-drinks' ? attributes.get('cold') : need.id === 'hot-drinks' ? attributes.get('hot') : undefined;
   if (held) return { text: `Yes: ${theName(sheet.label)} ${says(held, plural(sheet))}` };
   for (const fact of evidence) {
-    const m = hit(fact.text);
-    if (m) return { text: `Yes: the store says ${theName(sheet.label)} ${be} good for ${need.phrase} (${quoted(clauseAround(fact.text, m.index, m[0].length))})` };
+    const text = oneLine(fact.text);
+    // Matched with the product's own name blanked (same length, so places hold): "Pressure Treated Log Store" states no rot resistance.
+    const m = hit(blankName(text, sheet));
+    if (m) return { text: `Yes: the store says ${theName(sheet.label)} ${be} good for ${need.phrase} (${quoted(clauseAround(text, m.index, m[0].length))})` };
   }
   return null;
 }
@@ -92,8 +98,9 @@ export function needLead(sheet: ProductSheet, need: ShopperNeed, evidence: reado
 /** An audience's lead: the store's words naming those people. */
 export function audienceLead(sheet: ProductSheet, audience: string, evidence: readonly Fact[]): Lead | null {
   for (const fact of evidence) {
-    const at = fact.text.toLowerCase().indexOf(audience.toLowerCase());
-    if (at >= 0) return { text: `Yes: the store recommends ${theName(sheet.label)} for ${audience} (${quoted(clauseAround(fact.text, at, audience.length))})` };
+    const text = oneLine(fact.text);
+    const at = text.toLowerCase().indexOf(audience.toLowerCase());
+    if (at >= 0) return { text: `Yes: the store recommends ${theName(sheet.label)} for ${audience} (${quoted(clauseAround(text, at, audience.length))})` };
   }
   return null;
 }
@@ -108,6 +115,8 @@ function aboutTheProduct(before: string, sheet: ProductSheet): boolean {
   return noun.some((w) => own.includes(w.replace(/s$/, '')));
 }
 
+const NOT_A_USE = /^(?:(?:the |a |an |its |your )?(?:durability|safety|convenience|elegance|ease|easy|effortless|power|performance|style|comfort|longevity|reliability|quality|strength|efficiency|portability|use|installation|simplicity|the long haul|years|life|\d))/i;
+
 const USE_LEAD = /\b(?:perfect|ideal|great|built|made|designed|suited|meant|intended|best) for\b/i;
 
 /** "What is it best used for?": the store's "ideal for ..." said of the product itself, up to the clause's end. */
@@ -118,7 +127,8 @@ export function useLead(sheet: ProductSheet, evidence: readonly Fact[]): Lead | 
     if (!m || !aboutTheProduct(text.slice(0, m.index), sheet)) continue;
     const use = text.slice(m.index).split(/[,;:.!?(]|\s(?:and will|so|while|which|that|with|but)\s/)[0]!.trim();
     const words = use.split(/\s+/);
-    if (words.length < 3 || words.length > MAX_SNIPPET_WORDS) continue;
+    // "built for 15-amp power", "designed for durability and safety": a quality, not a use.
+    if (words.length < 3 || words.length > MAX_SNIPPET_WORDS || NOT_A_USE.test(use.slice(m[0].length).trim())) continue;
     return { text: `${named(sheet)} ${plural(sheet) ? 'are' : 'is'} ${use.charAt(0).toLowerCase()}${use.slice(1)}, the store says` };
   }
   return null;
@@ -130,19 +140,23 @@ export function attributeLead(sheet: ProductSheet, key: AttributeKey): Lead | nu
   return attribute ? { text: `${named(sheet)} ${says(attribute, plural(sheet))}` } : null;
 }
 
+/** An instruction, not a merit: "easy to clean" or "store it in the clip-in holder" tell no one how to care for it. */
+const CARE_INSTRUCTION = /\b(?:(?:hand|machine|spot)[- ]wash(?:able)?|wash (?:it|them|in|with|by|before|after|cold|warm)|wipe(?:s|d)? (?:clean|down|with)|dishwasher|rinse|descal(?:e|ing)|re-?season|oil (?:it|them|the)|air[- ]dry|tumble[- ]dry|do not (?:wash|soak|bleach|iron|tumble)|brush(?:ing)? (?:it|them|the)|clean (?:it|them|with|by))\b/i;
+
 /** Care: the care attribute ("is machine washable"), else the store's care instruction itself. */
 export function careLead(sheet: ProductSheet, evidence: readonly Fact[]): Lead | null {
   const stated = attributeLead(sheet, 'care');
   if (stated) return stated;
   for (const fact of evidence) {
-    const m = CARE.exec(oneLine(fact.text));
-    if (m) return { text: `To care for ${theName(sheet.label)}, the store says: ${quoted(clauseAround(fact.text, m.index, m[0].length))}` };
+    const text = oneLine(fact.text);
+    const m = CARE_INSTRUCTION.exec(text);
+    if (m) return { text: `To care for ${theName(sheet.label)}, the store says: ${quoted(clauseAround(text, m.index, m[0].length))}` };
   }
   return null;
 }
 
 /** Attributes a features answer opens with, in the order a shopper weighs them. */
-const FEATURE_KEYS: readonly AttributeKey[] = ['capacity', 'dimensions', 'power', 'rating', 'battery', 'cold', 'hot', 'material', 'weight', 'thickness', 'length', 'hardness', 'warranty', 'care'];
+const FEATURE_KEYS: readonly AttributeKey[] = ['capacity', 'dimensions', 'power', 'brightness', 'rating', 'battery', 'cold', 'hot', 'material', 'weight', 'thickness', 'length', 'hardness', 'warranty', 'care'];
 const MAX_FEATURES = 4;
 
 /** Main features: two stated attributes or more. */
@@ -157,14 +171,29 @@ export function optionsLead(sheet: ProductSheet, options: ProductSheet['options'
   return { text: withoutStop(optionsSentence(sheet.label, options)), stockOf: [sheet.product] };
 }
 
-/** A family: how many there are, and which are sold out now. */
+/** Designs a family's lead names at most. */
+const MAX_MEMBER_NAMES = 8;
+
+/** What sets each member's name apart: its words no other member's name shares ("White", "Black"); '' when none. */
+export function memberNames(members: readonly CatalogProduct[]): string[] {
+  const words = members.map((m) => oneLine(m.name).split(/\s+/));
+  const everywhere = new Set(words[0]!.map((w) => w.toLowerCase()).filter((w) => words.every((ws) => ws.some((x) => x.toLowerCase() === w))));
+  return words.map((ws) => ws.filter((w) => !everywhere.has(w.toLowerCase())).join(' ').replace(/^[\s|:,–-]+|[\s|:,–-]+$/g, ''));
+}
+
+/** A family: how many there are and which, and which are sold out now. */
 export function familyLead(name: string, differs: string, members: readonly CatalogProduct[]): Lead {
-  return { text: `${upperFirst(theName(name))} ${verbFor(name) === 'are' ? 'come' : 'comes'} in ${countWord(members.length)} ${differs}`, stockOf: [...members] };
+  const head = `${upperFirst(theName(name))} ${verbFor(name) === 'are' ? 'come' : 'comes'} in ${countWord(members.length)} ${differs}`;
+  const names = memberNames(members);
+  const listed = names.every(Boolean) && new Set(names).size === names.length
+    ? `: ${joinList(names.length > MAX_MEMBER_NAMES ? [...names.slice(0, MAX_MEMBER_NAMES), `${names.length - MAX_MEMBER_NAMES} more`] : names)}`
+    : '';
+  return { text: `${head}${listed}`, stockOf: [...members] };
 }
 
 /** Which way is "more" of an attribute, as a reason to choose; an attribute without one is a difference, not a verdict. */
 const MORE: Partial<Record<AttributeKey, { reason: string; better: 'higher' | 'lower' }>> = {
-  capacity: { reason: 'more capacity', better: 'higher' }, power: { reason: 'more power', better: 'higher' },
+  capacity: { reason: 'more capacity', better: 'higher' }, power: { reason: 'more power', better: 'higher' }, brightness: { reason: 'more light', better: 'higher' },
   battery: { reason: 'longer battery life', better: 'higher' }, cold: { reason: 'keeping drinks cold longer', better: 'higher' },
   hot: { reason: 'keeping drinks hot longer', better: 'higher' }, warranty: { reason: 'a longer warranty', better: 'higher' },
   weight: { reason: 'less weight to carry', better: 'lower' }, hardness: { reason: 'a harder edge', better: 'higher' },

@@ -193,10 +193,12 @@ export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogu
   add('use', null, `What ${be} ${the} best used for?`, uses, [], useLead(sheet, uses));
 
   // The sentences naming the material the product is made of ("raise a glass" names none of a timber bar's).
-  const material = attributesOfSheet(sheet).get('material');
+  // A name that says its material ("Plastic Storage Shed", "Jumper wool, cotton") answers "made of?" already.
+  const stated = attributesOfSheet(sheet).get('material');
+  const material = stated && !stated.value.toLowerCase().split(' and ').some((m) => sheet.label.toLowerCase().includes(m)) ? stated : undefined;
   const materialWords = material ? material.value.toLowerCase().split(' and ').map((m) => m.split(' ').pop()!) : [];
   const materials = facts.filter((f) => materialWords.some((m) => new RegExp(`\\b${m}\\b`, 'i').test(f.text)));
-  add('materials', null, `What ${be} ${the} made of?`, materials, material ? material.value.split(' and ').flatMap(words).slice(0, 1) : [], attributeLead(sheet, 'material'));
+  add('materials', null, `What ${be} ${the} made of?`, materials, material ? material.value.split(' and ').flatMap(words).slice(0, 1) : [], material ? attributeLead(sheet, 'material') : null);
 
   add('origin', null, `Where ${be === 'is' ? 'does' : 'do'} ${the} come from?`, facts.filter((f) => ORIGIN.test(f.text)), [], attributeLead(sheet, 'origin'));
   const care = facts.filter((f) => CARE.test(f.text));

@@ -18,7 +18,7 @@ import type { CatalogProduct } from '../site/types';
 
 export type AttributeKey =
   | 'material' | 'hardness' | 'weight' | 'capacity' | 'dimensions' | 'thickness' | 'length' | 'care' | 'origin'
-  | 'battery' | 'rating' | 'power' | 'warranty' | 'cold' | 'hot' | 'parts';
+  | 'battery' | 'rating' | 'power' | 'brightness' | 'warranty' | 'cold' | 'hot' | 'parts';
 
 export interface Attribute {
   key: AttributeKey;
@@ -73,11 +73,14 @@ const CARE: Array<{ re: RegExp; value: string }> = [
 ];
 const ORIGIN = /\b([Mm]ade|[Cc]rafted|[Ff]orged|[Hh]andmade|[Pp]roduced|[Aa]ssembled|[Pp]rinted|[Ww]oven|[Ss]ewn|[Bb]uilt) in ((?:the )?\p{Lu}[\p{L}'-]+(?:(?:,\s*| )\p{Lu}[\p{L}'-]+){0,2})(?=[\s.,;:!)]|$)/u;
 /** Materials of sheds, boards and bags the prompt list leaves out (it names what shoppers search by). */
-const MORE_MATERIALS = /\b(plastic|timber|oak|walnut|pine|spruce|acacia|teak|vinyl|resin|polyester|nylon|polypropylene|enamel)\b/gi;
+const MORE_MATERIALS = /\b(plastic|timber|oak|walnut|pine|spruce|acacia|teak|vinyl|resin|polyester|nylon|polypropylene|polyethylene|enamel)\b/gi;
 
 /** A material named before one of these is a part's or a surface's ("silicone finish", "bamboo lid"), not the product's. */
-const PART_WORDS = 'finish|finished|coating|coated|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?|covers?|tips?|eartips?|ear ?cups?|cushions?|pads?|feet|rims?|spouts?|bands?|cords?|boots?|trivets?|grips?|inserts?';
-const PART_AFTER = new RegExp(`^[\\s-]*(?:${PART_WORDS})\\b`, 'i');
+const PART_WORDS = 'finish|finished|coating|coated|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?|covers?|tips?|eartips?|ear ?cups?|cushions?|pads?|feet|rims?|spouts?|bands?|cords?|cables?|boots?|trivets?|grips?|inserts?|collars?|cuffs?|rib|ribbing|rib-band|waistbands?|hems?|linings?|pockets?|sporks?|tins?|frames?|framing|roofs?|doors?|windows?|hinges?|legs?|bases?';
+/** After a material, words that make it a fuel or a use, not what the product is made of ("wood fired", "wood smoke", "a 1 L tin"). */
+const USE_WORDS = '-?fired|burning|burner|smoke|storage|pellets?|chips?|logs?|fuel|tins?|brush(?:es)?|cleaner|cutters?|peels?';
+/** A part or a use after the material, with at most one word between ("organic cotton lycra collar"). */
+const PART_AFTER = new RegExp(`^[\\s-]*(?:[\\p{L}]+\\s+)?(?:${PART_WORDS}|${USE_WORDS})\\b`, 'iu');
 
 /** "silicone gaskets", "bamboo lid": the parts and surfaces a text names by their material, up to three. */
 function partsIn(text: string): string[] {
@@ -86,10 +89,20 @@ function partsIn(text: string): string[] {
   return [...new Set(parts)].slice(0, 3);
 }
 
-/** Whether every mention of a material in the text names a part or a surface. */
+/**
+ * Before a material, words that make it something else's: what the product replaces or beats
+ * ("replaces glass and plastic", "basic white plastic plugs"), or an imitation ("PU leather").
+ */
+const ELSEWHERE_BEFORE = /(?:\b(?:replac\w*|instead of|unlike|than|no more|ditch\w*|swap\w*|toss\w*|put away|forget|goodbye to|no need for|settle for|other|basic|ordinary|standard|cheap|flimsy|typical|usual|traditional|conventional)\b[^.;:]{0,30}|\b(?:available in|photo|shown in|colou?rs?)\b[^.;]{0,30}|\b(?:pu|faux|vegan|synthetic|imitation|artificial)[\s-]+|\byour\s+)$/i;
+/** A part named before its material in one clause, with a word that links them ("Eartips feature ... soft silicone", "Cable: 1.5 metre rubber", "rib-band are organic cotton"). */
+const PART_BEFORE = /\b(?:eartips?|tips|cables?|cords?|straps?|lids?|handles?|gaskets?|seals?|collars?|cuffs?|sleeves?|rib-?band|ribbing|waistbands?|linings?|pockets?|trims?|sporks?)\b(?:\s*(?::|\b(?:is|are|feature|features|made|of|in|with)\b)(?:[^.;,]|\d\.\d){0,40}|(?:\s+[\w.]+){0,3}\s*)$/i;
+
+/** Whether no mention of a material in the text is the product's own: each names a part or a surface, or something else. */
 function onlyParts(text: string, material: string): boolean {
   const mentions = [...text.matchAll(new RegExp(`(?<![\\p{L}])${escapeRegExp(material).replace(/ /g, '[\\s-]+')}(?![\\p{L}])`, 'giu'))];
-  return mentions.length > 0 && mentions.every((m) => PART_AFTER.test(text.slice((m.index ?? 0) + m[0].length)));
+  return mentions.length > 0 && mentions.every((m) => PART_AFTER.test(text.slice((m.index ?? 0) + m[0].length))
+    || ELSEWHERE_BEFORE.test(text.slice(Math.max(0, (m.index ?? 0) - 60), m.index))
+    || PART_BEFORE.test(text.slice(Math.max(0, (m.index ?? 0) - 80), m.index)));
 }
 
 /** The materials a text names, in its order: the shared list's, then these; none named only of a part. */
@@ -101,6 +114,8 @@ function materialsIn(text: string): string[] {
 /** One material, two spellings. */
 const SPELLING: Record<string, string> = { aluminium: 'aluminum', 'stainless-steel': 'stainless steel', timber: 'wood' };
 const LENGTH_CONTEXT = /\b(?:blade|length|long)\b|^name:/i;
+/** A volume that is a supply's, not the product's ("a 1 L tin of touch-up paint" with a shed). */
+const NOT_ITS_CAPACITY = /\b(?:paint|tin|treatment|preservative|sealant|stain|oil|fuel|gas bottle|refill)\b/i;
 const DRINK_WORDS = /\b(?:cup|tumbler|bottle|mug|jar|flask|jug|glass|pint|holds?|capacity|drinks?|water|coffee|tea)\b/i;
 
 const READERS: Reader[] = [
@@ -117,7 +132,8 @@ const READERS: Reader[] = [
      * ("wood" of a cabin, not the "glass" of its windows).
      */
     pick: (found, fromName, text) => {
-      if (fromName) return fromName;
+      // The name's material when the description says it too; a name's "Black Linen" is a colourway when the text says "Cotton + Lycra".
+      if (fromName && fromName.value.split(' and ').every((m) => new RegExp(`\\b${escapeRegExp(m)}\\b`, 'i').test(text))) return fromName;
       const mentions = (f: { value: string }) => f.value.split(' and ').reduce((n, m) => n + (text.match(new RegExp(`\\b${m}\\b`, 'gi'))?.length ?? 0), 0);
       const most = found.reduce((best, f) => (mentions(f) > mentions(best) ? f : best));
       // "steel" is counted inside every "stainless steel": the text's more exact name of it wins.
@@ -125,11 +141,17 @@ const READERS: Reader[] = [
     },
   },
   // Case matters: "2G" is a two-gang socket, "4G" a network; a weight is "180 g" or "1.2 kg".
-  { key: 'weight', read: (t) => { const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*(kg|KG|Kg|g|grams?|kilograms?|lbs?|LBS?|pounds?)\b`, 'u').exec(t); return m ? { value: `${m[1]} ${m[2]!.toLowerCase()}`, norm: measured(m[1]!, m[2]!) } : null; } },
+  {
+    key: 'weight', read: (t) => {
+      const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*(kg|KG|Kg|g|grams?|kilograms?|lbs?|LBS?|pounds?)\b`, 'u').exec(t);
+      // A shipping or package weight is the parcel's, not the product's.
+      return m && !/\b(?:shipping|package|packaging|packed|gross|boxed|parcel)\b[^.;]{0,25}$/i.test(t.slice(0, m.index)) ? { value: `${m[1]} ${m[2]!.toLowerCase()}`, norm: measured(m[1]!, m[2]!) } : null;
+    },
+  },
   {
     key: 'capacity', read: (t) => {
       const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*(ml|millilit(?:re|er)s?|cl|l|lit(?:re|er)s?|ltr|qt|quarts?|fl\.?\s?oz|oz|gallons?|gal)\b`, 'iu').exec(t);
-      if (!m || (/^oz$/i.test(m[2]!) && !DRINK_WORDS.test(t))) return null;
+      if (!m || (/^oz$/i.test(m[2]!) && !DRINK_WORDS.test(t)) || NOT_ITS_CAPACITY.test(t)) return null;
       return { value: `${m[1]} ${m[2]!.replace(/^OZ$/, 'oz').replace(/^QT$/, 'qt')}`, norm: measured(m[1]!, m[2]!) };
     },
   },
@@ -156,9 +178,23 @@ const READERS: Reader[] = [
   },
   { key: 'care', read: (t) => { for (const c of CARE) if (affirmed(t, c.re)) return { value: c.value, norm: c.value }; return null; } },
   { key: 'origin', read: (t) => { const m = ORIGIN.exec(t); return m ? { value: `${m[1]!.toLowerCase()} in ${m[2]}`, norm: m[2]!.toLowerCase().split(/,\s*/).pop()! } : null; } },
-  { key: 'battery', read: (t) => { const m = /(\d+)\s*(?:hours?|hrs?|h)\b[^.]{0,30}\b(?:battery|playback|play ?time|listening)|\b(?:battery(?: life)?|playback|play ?time)\b[^.]{0,30}?(\d+)\s*(?:hours?|hrs?|h)\b/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n} hours`, norm: n } : null; } },
+  {
+    // A charging time ("charging time: 3.5 h", "5 hours of wireless charging") is no battery life.
+    key: 'battery', read: (t) => {
+      const m = /(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\b(?:(?!charg)[^.]){0,30}\b(?:battery|playback|play ?time|listening)|\b(?:battery(?: life)?|playback|play ?time)\b(?:(?!charg)[^.]){0,30}?(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\b(?![^.]{0,12}charg)/i.exec(t);
+      const n = m?.[1] ?? m?.[2];
+      return n ? { value: `${n} hours`, norm: n } : null;
+    },
+  },
   { key: 'rating', read: (t) => { const m = /\b(IPX?\d{1,2})\b/.exec(t); return m ? { value: m[1]!, norm: m[1]!.toUpperCase() } : null; } },
-  { key: 'power', read: (t) => { const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*(W|watts?)\b`, 'u').exec(t); return m ? { value: `${m[1]} W`, norm: String(num(m[1]!)) } : null; } },
+  {
+    // "2.2W/m": a strip light's power per metre, said so.
+    key: 'power', read: (t) => {
+      const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*(W|watts?)\b(\s*(?:/|per)\s*(?:m|metre|meter)\b)?`, 'u').exec(t);
+      return m ? { value: `${m[1]} W${m[3] ? ' per metre' : ''}`, norm: `${num(m[1]!)}${m[3] ? '/m' : ''}` } : null;
+    },
+  },
+  { key: 'brightness', read: (t) => { const m = new RegExp(String.raw`${FIGURE_START}(\d{1,3}(?:,\d{3})*|\d+)\s*(?:lm|lumens?)\b`, 'iu').exec(t); return m ? { value: `${m[1]} lumens`, norm: m[1]!.replace(/,/g, '') } : null; } },
   { key: 'warranty', read: (t) => { const m = /\b(\d+)[- ](?:year|yr)s?\b[^.]{0,15}\bwarranty|\bwarranty\b[^.]{0,20}?\b(\d+)\s*years?/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n}-year warranty`, norm: n } : null; } },
   { key: 'cold', read: (t) => { const m = /\b(?:cold|iced?|chilled)\b[^.]{0,20}?\b(?:for )?(?:up to )?(\d+)\s*(?:hours?|hrs?|h)\b|\b(\d+)\s*(?:hours?|hrs?)\s*(?:cold|iced)\b/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n} hours`, norm: n } : null; } },
   { key: 'hot', read: (t) => { const m = /\b(?:hot|warm)\b[^.]{0,20}?\b(?:for )?(?:up to )?(\d+)\s*(?:hours?|hrs?|h)\b|\b(\d+)\s*(?:hours?|hrs?)\s*(?:hot|warm)\b/i.exec(t); const n = m?.[1] ?? m?.[2]; return n ? { value: `${n} hours`, norm: n } : null; } },
@@ -167,6 +203,23 @@ const READERS: Reader[] = [
 /** Figures that belong to one variant when a product is sold in several sizes. */
 const SIZED: readonly AttributeKey[] = ['dimensions', 'length', 'capacity', 'weight', 'thickness'];
 const SIZE_OPTION = /size|dimension|length|capacity|volume|thickness|weight|\bcm\b|\bmm\b|\boz\b|\bft\b/i;
+
+/** Labels of a spec table whose value a page renders on the next line ("Cable" / "1.5 metre rubber"). */
+const SPEC_LABEL = /^(?:cable|cord|construction|material|materials|body|housing|frame|colou?r|finish|dimensions?|size|weight|power|wattage|ip rating|lumens|brightness|capacity|volume|warranty|battery(?: life)?|voltage|care|origin|lamp type|bulb|fabric|lining|composition)$/i;
+
+/** Lines with a spec table's label and its value on the next line joined as "Label: value", so a value keeps its label. */
+function specPairs(raw: readonly string[]): string[] {
+  const lines = raw.map((l) => l.trim()).filter(Boolean);
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const next = lines[i + 1];
+    if (SPEC_LABEL.test(lines[i]!) && next !== undefined && !SPEC_LABEL.test(next)) {
+      out.push(`${lines[i]}: ${next}`);
+      i++;
+    } else out.push(lines[i]!);
+  }
+  return out;
+}
 
 /**
  * The attributes a product's description (the store's text, line by line), then its name
@@ -178,7 +231,7 @@ const SIZE_OPTION = /size|dimension|length|capacity|volume|thickness|weight|\bcm
 export function attributesOf(description: string, name: string, optionNames: readonly string[] = []): Map<AttributeKey, Attribute> {
   const nameLine = `Name: ${name}`;
   const text = markdownToText(description);
-  const lines = text.split('\n').flatMap((line) => splitSentences(line));
+  const lines = specPairs(text.split('\n')).flatMap((line) => splitSentences(line));
   const out = new Map<AttributeKey, Attribute>();
   for (const reader of READERS) {
     const fromName = reader.read(nameLine);
@@ -223,6 +276,7 @@ export function says(attribute: Attribute, plural: boolean): string {
     case 'battery': return `${plural ? 'run' : 'runs'} for ${v} on a charge`;
     case 'rating': return `${be} rated ${v}`;
     case 'power': return `${be} rated at ${v}`;
+    case 'brightness': return `${plural ? 'give' : 'gives'} ${v}`;
     case 'warranty': return `${plural ? 'come' : 'comes'} with a ${v}`;
     case 'cold': return `${plural ? 'keep' : 'keeps'} drinks cold for ${v}`;
     case 'hot': return `${plural ? 'keep' : 'keeps'} drinks hot for ${v}`;

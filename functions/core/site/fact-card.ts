@@ -19,7 +19,7 @@ import type { AttributeKey } from '../products/attributes';
 /** How an attribute is labelled on the card and in structured data. */
 export const ATTRIBUTE_LABELS: Record<AttributeKey, string> = {
   material: 'material', dimensions: 'dimensions', capacity: 'capacity', length: 'length', thickness: 'thickness', weight: 'weight',
-  power: 'power', rating: 'protection rating', battery: 'battery life', hardness: 'hardness', cold: 'keeps drinks cold for',
+  power: 'power', brightness: 'brightness', rating: 'protection rating', battery: 'battery life', hardness: 'hardness', cold: 'keeps drinks cold for',
   hot: 'keeps drinks hot for', care: 'care', origin: 'origin', warranty: 'warranty', parts: 'parts',
 };
 

@@ -52,7 +52,7 @@ export function productOptions(product: CatalogProduct): ProductOption[] {
 
 /** The attributes a fact card and structured data state, in this order. */
 export const CARD_ATTRIBUTES: readonly AttributeKey[] = [
-  'material', 'dimensions', 'capacity', 'length', 'thickness', 'weight', 'power', 'rating', 'battery', 'hardness', 'cold', 'hot', 'care', 'origin', 'warranty', 'parts',
+  'material', 'dimensions', 'capacity', 'length', 'thickness', 'weight', 'power', 'brightness', 'rating', 'battery', 'hardness', 'cold', 'hot', 'care', 'origin', 'warranty', 'parts',
 ];
 
 /** Facts already read, per kind reader and product: a build states them in four files. */

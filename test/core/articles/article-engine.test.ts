@@ -180,7 +180,8 @@ describe('the quality gate (D35)', () => {
         expect([q.title, answersFacet(facetWords(q.title, [p.name, p.productType, p.vendor]), answerText(r.answer))]).toEqual([q.title, true]);
       }
     }
-    expect(published.length).toBeGreaterThanOrEqual(8);
+    // Fewer than before issue 45: a kettle whose name says "Copper" or "Steel" is not asked what it is made of.
+    expect(published.length).toBeGreaterThanOrEqual(6);
     for (let i = 0; i < published.length; i++) {
       for (let j = i + 1; j < published.length; j++) expect(jaccard(published[i].shingles, published[j].shingles)).toBeLessThan(0.8);
     }

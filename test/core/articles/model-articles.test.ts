@@ -23,7 +23,8 @@ const snapshot: StoreSnapshot = {
   business: { name: 'Brenner Kitchen Co.', orgSlug: 'brenner', url: ORIGIN, domain: 'brenner-kitchen.example' },
   pages: [],
   products: [
-    product('copper-kettle', 'Copper Whistling Kettle', 'Hand-hammered from solid copper in Solingen. Note that it does not work on induction. Wipe with a soft cloth and dry after each use.'),
+    // Its name does not say its material: "What is the Copper Kettle made of?" would restate it, and is not asked (issue 45).
+    product('copper-kettle', 'Whistling Kettle', 'Hand-hammered from solid copper in Solingen. Note that it does not work on induction. Wipe with a soft cloth and dry after each use.'),
     product('steel-kettle', 'Steel Stovetop Kettle', 'Made of brushed stainless steel. It works on gas, electric and induction hobs. Ideal for busy kitchens that boil water all day.'),
   ],
   collections: [],
@@ -65,7 +66,7 @@ test('the model gets only the question\'s facts; an invented claim and another p
   expect(reviewed.ok).toBe(true);
   const text = reviewed.ok ? answerText(reviewed.answer) : '';
   // The lead (the verdict and its fact: leads.ts) opens every answer, whichever engine wrote the rest.
-  expect(text).toBe(`The Copper Whistling Kettle is made of copper.\n${GROUNDED}`);
+  expect(text).toBe(`The Whistling Kettle is made of copper.\n${GROUNDED}`);
   expect(text).not.toMatch(/Reykjavik|lifetime|induction/);
   expect(usage()).toMatchObject({ calls: 1, cost_units: 123, cost_unit: 'tokens', dropped_sentences: 2, fallbacks: 0 });
   // The fact sheet sent names no other product: the model could not borrow from it.

@@ -96,7 +96,7 @@ describe('product families (D37)', () => {
     const html = buildArticleFiles({ title: page.title, slug: 'combo-designs', business: { name: 'Sukha Mats', url: 'https://sukha-mats.example' }, answer, publishedDate: NOW, relatedPosts: [] }).files[0]!.content;
     expect(html).toContain('<a href="/ai/products/combo-yoga-mat-earth-green/">Combo Yoga Mat - Earth Green</a> (<span data-offer="combo-yoga-mat-earth-green">USD 98.00, in stock</span>)');
     // The lead says which members are sold out, in a slot every publish rewrites (issue 45).
-    expect(html).toMatch(/<p class="answer-lead"><strong>The Combo Yoga Mat comes in six designs; <span data-offer="stock:[^"]+">sold out now: Combo Yoga Mat - Mandala Turquoise<\/span>\.<\/strong><\/p>/);
+    expect(html).toMatch(/<p class="answer-lead"><strong>The Combo Yoga Mat comes in six designs: Aegean Green, Earth Green, Mandala Turquoise, Ocean Blue, Lotus Pink and Sunset Orange; <span data-offer="stock:[^"]+">sold out now: Combo Yoga Mat - Mandala Turquoise<\/span>\.<\/strong><\/p>/);
     const restocked = yoga().products.map((p) => (p.productId === 'combo-yoga-mat-mandala-turquoise'
       ? { ...p, available: true, variants: (p.variants ?? []).map((v) => ({ ...v, available: true })) }
       : p.productId === 'combo-yoga-mat-ocean-blue' ? { ...p, available: false, variants: (p.variants ?? []).map((v) => ({ ...v, available: false })) } : p));
