@@ -28,6 +28,10 @@
  *             family, stating two differences with both values), need questions (from the
  *             vocabulary), model fields published ungrounded; then with a stand-in model adding
  *             invented claims: ungrounded sentences dropped and published (~30 s)
+ *   article-labels  the labelled set (bench/labels/articles.json, 130 articles of the five shared
+ *             catalogues, each labelled by a reader with the catalogue open): regenerated, the share a
+ *             shopper asks, that answers, that is true, that opens with a verdict and a fact; and per
+ *             catalogue the articles published, by kind, and the share opening with a lead (~25 s)
  *   agents    the User-Agent classifier on the corpus with sources (test/fixtures/ai-user-agents.ts):
  *             AI agents recognised and attributed, browsers and search crawlers counted as AI (<1 s)
  *   answerability  on every catalogue in ../shared/catalogues: questions written from the catalogue
@@ -51,11 +55,12 @@ import { deploysText, measureDaily, noiseLine, perBusiness, printDailyReport, ty
 import { measureVisibility, printVisibilityReport, visibilityLines, type VisibilityReport } from './visibility';
 import { labelsLines, measureLabels, type LabelsReport } from './matcher-labels';
 import { articleLines, measureArticles, type StoreArticles } from './articles';
+import { articleLabelLines, measureArticleLabels, type LabelFigures } from './article-labels';
 import { agentsLines, measureAgents, type AgentsReport } from './agents';
 import { answerabilityLines, answerabilitySummary, measureAnswerability, type AnswerabilityReport } from './answerability';
 import { createSiteWaitMs, measureOnboarding, printOnboardingReport, topFigureText, type OnboardingFigure, type OnboardingReport } from './onboarding';
 
-const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'capacity', 'visibility', 'articles', 'agents', 'answerability'] as const;
+const SECTIONS = ['bundle', 'http', 'cold', 'crawl', 'ai-site', 'onboarding', 'daily', 'capacity', 'visibility', 'articles', 'article-labels', 'agents', 'answerability'] as const;
 type SectionName = (typeof SECTIONS)[number];
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 const skipped = (name: SectionName): boolean => SKIP.has(name);
@@ -180,11 +185,12 @@ interface Results {
   /** The matcher's precision/recall on the labelled set (printed with visibility). */
   matcherLabels?: LabelsReport;
   articles?: StoreArticles[];
+  articleLabels?: LabelFigures | null;
   agents?: AgentsReport;
   answerability?: AnswerabilityReport;
 }
 
-function summary({ bundles, load, cold, crawl, ai, onboarding, daily, capacity, visibility, matcherLabels, articles, agents, answerability }: Results): void {
+function summary({ bundles, load, cold, crawl, ai, onboarding, daily, capacity, visibility, matcherLabels, articles, articleLabels, agents, answerability }: Results): void {
   heading('figures, side by side');
   const rows: [string, string][] = [['machine', describeMachine()]];
   if (bundles) {
@@ -225,6 +231,7 @@ function summary({ bundles, load, cold, crawl, ai, onboarding, daily, capacity, 
       articleLines(report).forEach((line, j) => rows.push([i === 0 && j === 0 ? 'articles (first run)' : '', line.trim()]));
     });
   }
+  if (articleLabels) articleLabelLines(articleLabels).slice(0, 2).forEach((line, i) => rows.push([i === 0 ? 'articles (labelled set)' : '', line.trim()]));
   if (agents) agentsLines(agents).slice(0, 2).forEach((line, i) => rows.push([i === 0 ? 'agents (User-Agent classes)' : '', line]));
   if (answerability) answerabilitySummary(answerability).forEach((line, i) => rows.push([i === 0 ? 'answerability (top 3)' : '', line]));
   const notRun = SECTIONS.filter(skipped);
@@ -285,6 +292,13 @@ async function main(): Promise<void> {
       if (results.articles) {
         heading('articles');
         for (const report of results.articles) for (const line of articleLines(report)) console.log(line);
+      }
+    }
+    if (!skipped('article-labels')) {
+      results.articleLabels = await section('article labels', () => measureArticleLabels());
+      if (results.articleLabels) {
+        heading('articles, labelled set');
+        for (const line of articleLabelLines(results.articleLabels)) console.log(line);
       }
     }
     if (!skipped('agents')) {
