@@ -7,7 +7,10 @@
  * generic clients, monitors, link previewers, headless browsers, other automation, each with
  * its source) counted as AI, by kind, and the AI class's precision and recall over everything,
  * and per platform; and spoofed claims (D193): each AI agent of a vendor that publishes its
- * addresses, from inside and from outside the vendor's list (the fixture mirror).
+ * addresses, from inside and from outside the vendor's list (the fixture mirror); issue 46's:
+ * recall on the long tail, the AI entries of the registries vendored beside ai.robots.txt
+ * (device-detector, crawler-user-agents) that ai.robots.txt does not name, each as the
+ * registry's own example User-Agent or, without one, a `compatible; <Name>/1.0` string.
  * Printed in the `agents` section of `npm run bench`; the targets (≥ 98%, ≥ 95%, 0, 0) are
  * asserted by test/core/site/ai-bots.test.ts. Run alone: `npx tsx bench/agents.ts`.
  */
@@ -18,6 +21,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addressMatcher, parsePrefixList, publishedListFor, PUBLISHED_ADDRESS_LISTS, type AddressMatcher } from '../functions/core/visits/published-addresses';
 import { ROOT } from './lib';
+import type { VendoredAiCrawlers } from '../functions/core/site/ai-crawler-lists';
+import aiRobotsTxt from '../functions/core/site/vendored/ai-robots-txt.json';
+import deviceDetector from '../functions/core/site/vendored/device-detector.json';
+import crawlerUserAgents from '../functions/core/site/vendored/crawler-user-agents.json';
 
 export interface AgentsReport {
   aiAgents: number;
@@ -43,6 +50,8 @@ export interface AgentsReport {
    * it: how many of each are counted.
    */
   spoofing: { claims: number; genuineCounted: number; spoofedCounted: number };
+  /** Issue 46: the registries' AI agents ai.robots.txt does not name, per registry, and the ones missed. */
+  longTail: { n: number; recognised: number; bySource: Record<string, { n: number; recognised: number }>; missed: string[] };
   /** Names of the samples the classifier gets wrong, with what it said. */
   wrong: string[];
 }
@@ -94,8 +103,34 @@ export function measureAgents(classify: Classify = (ua) => classifyUserAgent(ua)
   return {
     aiAgents: ai.length, recognised, attributed, browsers: browsers.length, browsersAsAi, searchCrawlers: search.length, searchCrawlersAsAi, searchCrawlersApart,
     automated: AUTOMATED_SAMPLES.length, automatedAsAi, automatedByKind, precision: countedAsAi ? recognised / countedAsAi : NaN, byPlatform,
-    spoofing: measureSpoofing(ai), wrong,
+    spoofing: measureSpoofing(ai), longTail: measureLongTail(classify), wrong,
   };
+}
+
+/** Held out from ai.robots.txt: a registry's AI agents it does not name (a name both registries list counts once). */
+export function longTailSamples(): Array<{ name: string; source: string; ua: string }> {
+  const known = new Set((aiRobotsTxt as VendoredAiCrawlers).agents.map((a) => a.name.toLowerCase()));
+  const out: Array<{ name: string; source: string; ua: string }> = [];
+  for (const [source, list] of [['device-detector', deviceDetector], ['crawler-user-agents', crawlerUserAgents]] as const) {
+    for (const agent of (list as VendoredAiCrawlers).agents) {
+      if (known.has(agent.name.toLowerCase())) continue;
+      known.add(agent.name.toLowerCase());
+      out.push({ name: agent.name, source, ua: agent.example ?? `Mozilla/5.0 (compatible; ${agent.name}/1.0; +https://example.com/bot)` });
+    }
+  }
+  return out;
+}
+
+function measureLongTail(classify: Classify): AgentsReport['longTail'] {
+  const r: AgentsReport['longTail'] = { n: 0, recognised: 0, bySource: {}, missed: [] };
+  for (const s of longTailSamples()) {
+    const source = (r.bySource[s.source] ??= { n: 0, recognised: 0 });
+    const kind = classify(s.ua).kind;
+    r.n++, source.n++;
+    if (kind === 'ai-crawler') r.recognised++, source.recognised++;
+    else r.missed.push(`${s.name} (${kind})`);
+  }
+  return r;
 }
 
 /** Outside every vendor's list (TEST-NET-3, RFC 5737). */
@@ -142,6 +177,8 @@ export function agentsLines(r: AgentsReport): string[] {
     `browsers as AI ${r.browsersAsAi}/${r.browsers}, search crawlers as AI ${r.searchCrawlersAsAi}/${r.searchCrawlers} (${r.searchCrawlersApart} stored apart as search_engine)`,
     `non-AI automated agents as AI ${pct(r.automatedAsAi, r.automated)} (${r.automatedAsAi}/${r.automated}: ${Object.entries(r.automatedByKind).map(([k, v]) => `${k} ${v.asAi}/${v.n}`).join(', ')}); AI class precision ${pct(r.precision, 1)}, recall ${pct(r.recognised, r.aiAgents)}`,
     `per platform, precision / recall (n): ${Object.entries(r.byPlatform).sort(([a], [b]) => a.localeCompare(b)).map(([id, p]) => `${id} ${pct(p.correct, p.predicted)} / ${pct(p.correct, p.n)} (${p.n})`).join(', ')}`,
+    `AI-crawler recall on the long tail (second source): ${r.longTail.recognised} of ${r.longTail.n} (${pct(r.longTail.recognised, r.longTail.n)}; ${Object.entries(r.longTail.bySource).map(([s, v]) => `${s} ${v.recognised}/${v.n}`).join(', ')})${r.longTail.missed.length ? `, missed: ${r.longTail.missed.join(', ')}` : ''}`,
+    `non-AI agents counted: ${r.automatedAsAi} of ${r.automated}`,
     `claims of a vendor that publishes addresses (${r.spoofing.claims} agents): from its addresses counted ${r.spoofing.genuineCounted}/${r.spoofing.claims}, spoofed from outside counted ${r.spoofing.spoofedCounted}/${r.spoofing.claims}`,
     ...(r.wrong.length ? [`wrong: ${r.wrong.join('; ')}`] : []),
   ];

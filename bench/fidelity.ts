@@ -363,7 +363,7 @@ export function offlinePromptFigures(snapshot: StoreSnapshot, narrative?: SiteNa
   const set = buildOfflinePrompts({ snapshot, narrative, business: { count: 50 }, products: snapshot.products.map((product) => ({ product, count: each })) });
   const ms = performance.now() - t0;
   const lines = detectProductLines(snapshot.products, snapshot.business.name);
-  return { ...promptFiguresOfSet(set, snapshot.business.name, lines, 50 + each * snapshot.products.length), ms };
+  return { ...promptFiguresOfSet(set, snapshot.business.name, lines, 50 + each * snapshot.products.length, snapshot.products.map((p) => p.name)), ms };
 }
 
 export interface PromptFigures {
@@ -391,8 +391,8 @@ export interface PromptFigures {
 }
 
 /** measurePrompts (test/prompts/prompt-metrics.ts) in printable form. */
-export function promptFigures(business: string[], product: string[], businessName: string, lines: string[], tagged: Record<string, PromptIntent> = {}): PromptFigures {
-  const m = measurePrompts([...business, ...product], businessName, lines, tagged);
+export function promptFigures(business: string[], product: string[], businessName: string, lines: string[], tagged: Record<string, PromptIntent> = {}, productNames: readonly string[] = []): PromptFigures {
+  const m = measurePrompts([...business, ...product], businessName, lines, tagged, productNames);
   return {
     total: m.total,
     business: business.length,
@@ -468,13 +468,13 @@ export function buildDemoSiteInProcess(size: number, options: { prompts?: boolea
   const prompts = options.prompts === false ? undefined : buildOfflinePrompts({ snapshot, narrative, business: { count: 50 }, products: products.map((product) => ({ product, count: each })) });
   const t4 = performance.now();
   const productLines = detectProductLines(products, catalogue.storeName);
-  const promptFigures = prompts ? { ...promptFiguresOfSet(prompts, catalogue.storeName, productLines, 50 + each * products.length), ms: t4 - t3 } : undefined;
+  const promptFigures = prompts ? { ...promptFiguresOfSet(prompts, catalogue.storeName, productLines, 50 + each * products.length, products.map((p) => p.name)), ms: t4 - t3 } : undefined;
   return { raw, files, snapshot, prompts, promptFigures, productLines, ms: { catalogue: t1 - t0, narrative: t2 - t1, build: t3 - t2, prompts: t4 - t3 } };
 }
 
 /** Every prompt of a set: business first, then products; with `requested`, the shortfall too. */
-export function promptFiguresOfSet(set: PromptSet, businessName: string, lines: string[], requested?: number): PromptFigures {
-  const figures = promptFigures(set.business, Object.values(set.products).flat(), businessName, lines, set.intents ?? {});
+export function promptFiguresOfSet(set: PromptSet, businessName: string, lines: string[], requested?: number, productNames: readonly string[] = []): PromptFigures {
+  const figures = promptFigures(set.business, Object.values(set.products).flat(), businessName, lines, set.intents ?? {}, productNames);
   return requested === undefined ? figures : { ...figures, requested, shortfall: Math.max(0, requested - figures.total) };
 }
 

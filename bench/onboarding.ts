@@ -475,6 +475,8 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string, 
       texts.filter((p) => p.product_id).map((p) => p.prompt),
       BUSINESS_NAME,
       detectProductLines(snapshot.products, BUSINESS_NAME),
+      {},
+      snapshot.products.map((p) => p.name),
     );
 
     const daily = adminUrl ? await measureDailyAfter(stack, adminUrl, token) : undefined;

@@ -11,7 +11,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { config as zodConfig, safeParse, type $ZodType, type output } from 'zod/v4/core';
-import english from 'zod/v4/locales/en.cjs';
+import { en as english } from 'zod/v4/locales';
 import { ORG_SLUG_PATTERN, RATE_LIMITS } from '../core/constants';
 import { RateLimitedError, ValidationError } from '../core/errors';
 import { clientIdentity } from '../core/net/client-address';

@@ -16,7 +16,13 @@ export interface PromptMetrics {
   intents: Record<PromptIntent, number>;
 }
 
-export function measurePrompts(prompts: string[], businessName: string, lines: string[], tagged: Record<string, PromptIntent> = {}): PromptMetrics {
+/**
+ * `productNames`: the catalogue's product names; a line inside a product's own full name is
+ * how a shopper names that product (D213), so it does not count as naming the line.
+ */
+export function measurePrompts(prompts: string[], businessName: string, lines: string[], tagged: Record<string, PromptIntent> = {}, productNames: readonly string[] = []): PromptMetrics {
+  const names = productNames.map((n) => new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'));
+  const outsideNames = (p: string) => names.reduce((text, name) => text.replace(name, ' '), p);
   const copies = new Map<string, number>();
   for (const p of prompts) copies.set(promptIdentity(p), (copies.get(promptIdentity(p)) ?? 0) + 1);
   const figures = new Map<string, number>();
@@ -30,7 +36,7 @@ export function measurePrompts(prompts: string[], businessName: string, lines: s
     maxCopies: Math.max(0, ...copies.values()),
     malformed: prompts.flatMap((prompt) => { const issue = validatePrompt(prompt); return issue ? [{ prompt, issue }] : []; }),
     topFigure: top ? { figure: top[0], count: top[1], share: top[1] / Math.max(1, prompts.length) } : null,
-    namingBrandOrLine: prompts.filter((p) => containsBusinessName(p, businessName) || lines.some((l) => containsBusinessName(p, l))),
+    namingBrandOrLine: prompts.filter((p) => containsBusinessName(p, businessName) || lines.some((l) => containsBusinessName(outsideNames(p), l))),
     intents,
   };
 }

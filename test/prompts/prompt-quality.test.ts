@@ -33,7 +33,7 @@ function allPrompts(set: PromptSet): string[] {
 /** The rules every onboarding set must meet. */
 function expectClean(set: PromptSet, snapshot: StoreSnapshot, lines: string[], requireAllIntents = true): void {
   const all = allPrompts(set);
-  const m = measurePrompts(all, snapshot.business.name, lines, set.intents ?? {});
+  const m = measurePrompts(all, snapshot.business.name, lines, set.intents ?? {}, snapshot.products.map((x) => x.name));
   expect(m.duplicates).toBe(0);
   expect(m.malformed).toEqual([]);
   expect(m.namingBrandOrLine).toEqual([]);
@@ -238,7 +238,7 @@ describe('the bundled demo store (24 products) stays green', () => {
       expect(short).toBeLessThanOrEqual(2);
       // Spread over the intents: comparison, use-case and gift each hold a real share, none dominates.
       const all = allPrompts(set);
-      const m = measurePrompts(all, snapshot.business.name, lines, set.intents);
+      const m = measurePrompts(all, snapshot.business.name, lines, set.intents, snapshot.products.map((x) => x.name));
       for (const intent of PROMPT_INTENTS) {
         expect(m.intents[intent] / all.length).toBeGreaterThanOrEqual(0.1);
         expect(m.intents[intent] / all.length).toBeLessThanOrEqual(0.4);

@@ -505,15 +505,17 @@ export interface Candidate {
   text: string;
   intent: PromptIntent;
   template: string;
+  /** Names the prompt may say although the run excludes their words: the product's own full name, a sibling's (D213). */
+  names?: string[];
 }
 
-type Family = { intent: PromptIntent; template: string; texts: string[] };
+type Family = { intent: PromptIntent; template: string; texts: string[]; names?: string[] };
 
 /** One candidate from each family in turn (see `roundRobin`), tagged. */
 function roundRobinFamilies(families: Family[]): Candidate[] {
   const out: Candidate[] = [];
   const max = Math.max(0, ...families.map((f) => f.texts.length));
-  for (let i = 0; i < max; i++) for (const f of families) if (i < f.texts.length) out.push({ text: f.texts[i], intent: f.intent, template: f.template });
+  for (let i = 0; i < max; i++) for (const f of families) if (i < f.texts.length) out.push({ text: f.texts[i], intent: f.intent, template: f.template, ...(f.names ? { names: f.names } : {}) });
   return out;
 }
 
@@ -992,6 +994,11 @@ interface Described {
   profile: ProductProfile;
   /** The product's name when it may appear in a prompt (neutral, no product line, not too long). */
   name: string | null;
+  /**
+   * The product's name as a shopper types it to ask about that product (D213), product line
+   * and all, when it is sayable, not the business's and not too long: "Boreal Hiking Sock 2".
+   */
+  fullName: string | null;
 }
 
 const describedCache = new WeakMap<PromptEvidence, Map<CatalogProduct, Described>>();
@@ -1009,7 +1016,9 @@ function describe(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogP
     const name = normalizeSpace(product.name.replace(/\s*\([^)]*\)\s*/g, ' '));
     const sayable = name && !/[#@*|/\\[\]{}<>]/.test(name);
     const neutral = sayable && nameIsNeutral(name, ev.businessName, ev.brandWords) && !ev.productLines.some((l) => containsBusinessName(name, l)) && name.length <= 60 ? name : null;
-    d = { type, profile: productProfile(snapshot, ev, product, type), name: neutral };
+    // A product line may be said here ("Boreal"), the brand never ("Sukha PRO Yoga Mat" names the store).
+    const full = sayable && nameIsNeutral(name, ev.businessName, ev.brandWords) && name.length <= 60 && name.split(' ').length >= 2 ? name : null;
+    d = { type, profile: productProfile(snapshot, ev, product, type), name: neutral, fullName: full };
     cache.set(product, d);
   }
   return d;
@@ -1038,6 +1047,8 @@ function figureWords(n: string, unit: string): string {
 export interface SiblingTraits {
   /** The other products of its group (same type and kind, names starting with the same word after the brand). */
   siblings: CatalogProduct[];
+  /** The siblings nearest in catalogue order (all of them in a small group). */
+  near: CatalogProduct[];
   /** Words that qualify the product's kind, its own first ("red", "men's", "18L", "1-person", "carbon", "16 oz"). */
   qualifiers: string[];
   /** Those of `qualifiers` no sibling has. */
@@ -1165,7 +1176,7 @@ function computeSiblingTraits(snapshot: StoreSnapshot, ev: PromptEvidence, produ
   const otherPrices = near.map((p) => parsePrice(p.price)).filter((v): v is number => v !== null && v !== price);
   const samePrice = near.some((p) => parsePrice(p.price) === price);
   const rank = price === null || samePrice || !otherPrices.length ? null : otherPrices.every((o) => o > price) ? 'lowest' : otherPrices.every((o) => o < price) ? 'highest' : null;
-  return { siblings, qualifiers: [...distinct, ...qualifiers.filter((q) => !distinct.includes(q))], distinct, price: samePrice ? null : price, rank, otherPrices };
+  return { siblings, near, qualifiers: [...distinct, ...qualifiers.filter((q) => !distinct.includes(q))], distinct, price: samePrice ? null : price, rank, otherPrices };
 }
 
 /** "$39" → "$40": the round figure a shopper says. */
@@ -1213,6 +1224,52 @@ function siblingFamilies(snapshot: StoreSnapshot, ev: PromptEvidence, product: C
     push('comparison', 's-vs-name', named.slice(0, 2).map((n) => `What is the difference between ${name} and ${n}?`));
   }
   return f;
+}
+
+/**
+ * Prompts that name the product (D213), taken last: what a shopper asks an assistant about one
+ * named product when its generic prompts are its siblings' too ("Boreal Hiking Sock 2" among
+ * "Boreal Hiking Sock" ... "5"): its reviews, whether it is worth its price, it against its
+ * nearest sibling by price, it for its stated use, its alternatives, where to buy it. Each may
+ * say the product's full name, product line and all (and the sibling's), never the business.
+ */
+function namedFamilies(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct, profile: ProductProfile): Family[] {
+  const name = describe(snapshot, ev, product).fullName;
+  if (!name) return [];
+  const the = /^the\s/i.test(name) ? name : `the ${name}`;
+  const f: Family[] = [];
+  const push = (intent: PromptIntent, template: string, texts: string[], names: string[] = [name]) => f.push({ intent, template, texts, names });
+  // Two wordings per intent: on a store of near-identical products nearly every product takes
+  // these, and one wording may hold only TEMPLATE_SHARE of the run.
+  push('discovery', 'x-reviews', [`What do reviews say about ${the}?`]);
+  push('discovery', 'x-opinion', [`What do people think of ${the}?`]);
+  const price = parsePrice(product.price);
+  push('price', 'x-worth', [price !== null && price > 0 && ev.currency ? `Is ${the} worth ${formatBudget(price, ev.currency)}?` : `Is ${the} worth the money?`]);
+  push('price', 'x-value', [`Is ${the} good value for money?`]);
+  const nearest = nearestSibling(snapshot, ev, product);
+  if (nearest) {
+    push('comparison', 'x-vs-sibling', [`Should I buy ${the} or the ${nearest}?`], [name, nearest]);
+    push('comparison', 'x-compare-sibling', [`How does ${the} compare with the ${nearest}?`], [name, nearest]);
+  }
+  push('comparison', 'x-alternatives', [`What are good alternatives to ${the}?`]);
+  push('use-case', 'x-for-use', profile.uses.slice(0, 1).map((u) => `Is ${the} good for ${u}?`));
+  const kind = profile.kind || profile.type;
+  push('use-case', 'x-good-kind', kind && !isPlural(name) ? [`Is ${the} a good ${singularPhrase(kind)}?`] : []);
+  push('discovery', 'x-buy', [`Where can I buy ${the} online?`]);
+  push('gift', 'x-gift', [`Would ${the} make a good gift?`]);
+  push('gift', 'x-gift-for', ev.audiences.slice(0, 1).map((a) => `Is ${the} a good gift for ${a}?`));
+  return f;
+}
+
+/** Of the siblings nearest in catalogue order, the one whose price is nearest the product's, by its full name. */
+function nearestSibling(snapshot: StoreSnapshot, ev: PromptEvidence, product: CatalogProduct): string | null {
+  const own = parsePrice(product.price);
+  const named = siblingTraits(snapshot, ev, product).near
+    .map((p) => ({ name: describe(snapshot, ev, p).fullName, price: parsePrice(p.price) }))
+    .filter((x): x is { name: string; price: number | null } => Boolean(x.name) && dedupeKey(x.name!) !== dedupeKey(product.name));
+  if (!named.length) return null;
+  const distance = (x: { price: number | null }) => (own === null || x.price === null ? Number.MAX_VALUE : Math.abs(x.price - own));
+  return named.reduce((best, x) => (distance(x) < distance(best) ? x : best)).name;
 }
 
 /**
@@ -1406,8 +1463,10 @@ export function productCandidateGroups(snapshot: StoreSnapshot, ev: PromptEviden
   ];
   // Last: what tells it apart from its siblings (a sibling reaches its count with these).
   const sibling = giftCard ? [] : siblingFamilies(snapshot, ev, product, own_, budget, giftable, distinctName);
+  // After everything else: the product by its full name, for when the rest is its siblings' too (D213).
+  const named = giftCard ? [] : namedFamilies(snapshot, ev, product, own_);
   const byIntent = new Map<PromptIntent, Candidate[]>();
-  for (const c of [...roundRobinFamilies(specific), ...roundRobinFamilies(f.filter((x) => !own.has(x.template))), ...roundRobinFamilies(sibling)]) {
+  for (const c of [...roundRobinFamilies(specific), ...roundRobinFamilies(f.filter((x) => !own.has(x.template))), ...roundRobinFamilies(sibling), ...roundRobinFamilies(named)]) {
     const list = byIntent.get(c.intent) ?? [];
     list.push(c);
     byIntent.set(c.intent, list);
@@ -1452,7 +1511,7 @@ export class OfflineRun {
   /** Accepts one candidate when the gate and the template cap let it through. */
   private tryAccept(c: Candidate, excludeNames: readonly string[]): string | null {
     if ((this.templates.get(c.template) ?? 0) >= this.templateCap) return null;
-    const r = this.gate.check(c.text, excludeNames);
+    const r = this.gate.check(c.text, excludeNames, c.names);
     if ('reason' in r) return null;
     this.gate.accept(r.prompt);
     this.templates.set(c.template, (this.templates.get(c.template) ?? 0) + 1);

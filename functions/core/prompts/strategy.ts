@@ -9,6 +9,7 @@ import { ONBOARDING_PROMPTS_MIN_TOTAL, ONBOARDING_PROMPTS_PER_PRODUCT } from '..
 import { promptIdentity } from './prompt-identity';
 import { figuresOf, validatePrompt } from './prompt-quality';
 import { containsBusinessName } from '../text/name-match';
+import { escapeRegExp } from '../generate/text';
 
 /**
  * Onboarding prompts per product: 5 by default, raised to ceil(50 / n) when fewer than 10
@@ -114,7 +115,11 @@ export class PromptGate {
   }
 
   /** The cleaned prompt, or why it may not be tracked; nothing is recorded. */
-  check(candidate: unknown, excludeNames: readonly string[] = []): { prompt: string } | { reason: RejectReason } {
+  /**
+   * `sayable`: names the prompt may say although an excluded name is part of them (a product's
+   * own full name with its product line, D213); an excluded name anywhere else still refuses it.
+   */
+  check(candidate: unknown, excludeNames: readonly string[] = [], sayable: readonly string[] = []): { prompt: string } | { reason: RejectReason } {
     const minLength = this.options.minLength ?? PROMPT_MIN_LENGTH;
     const maxLength = this.options.maxLength ?? PROMPT_MAX_LENGTH;
     if (typeof candidate !== 'string') return { reason: 'empty' };
@@ -127,7 +132,8 @@ export class PromptGate {
     if (/https?:\/\/|www\.|\b[\w-]+\.(com|net|org|io|co|shop|store|example)\b|@/i.test(prompt)) return { reason: 'contains a link' };
     if (containsBusinessName(prompt, this.options.businessName)) return { reason: 'names the business' };
     const names = [...(this.options.excludeNames ?? []), ...excludeNames];
-    if (/\{\{|\}\}/.test(prompt) || names.some((n) => containsBusinessName(prompt, n))) return { reason: 'names an excluded brand' };
+    const rest = sayable.reduce((text, name) => text.replace(new RegExp(escapeRegExp(name), 'gi'), ' '), prompt);
+    if (/\{\{|\}\}/.test(prompt) || names.some((n) => containsBusinessName(rest, n))) return { reason: 'names an excluded brand' };
     if (validatePrompt(prompt)) return { reason: 'malformed' };
     if (this.seen.has(promptIdentity(prompt))) return { reason: 'duplicate' };
     const cap = this.options.maxPerFigure;
@@ -147,12 +153,12 @@ export class PromptGate {
   }
 
   /** Up to `limit` of the candidates, in input order, with the rejected ones and why. */
-  take(candidates: readonly unknown[], limit: number, excludeNames: readonly string[] = []): FilterResult {
+  take(candidates: readonly unknown[], limit: number, excludeNames: readonly string[] = [], sayable: readonly string[] = []): FilterResult {
     const accepted: string[] = [];
     const rejected: FilterResult['rejected'] = [];
     const max = Math.max(0, Math.floor(limit));
     for (const candidate of candidates) {
-      const r = this.check(candidate, excludeNames);
+      const r = this.check(candidate, excludeNames, sayable);
       if ('reason' in r) { rejected.push({ prompt: String(candidate), reason: r.reason }); continue; }
       if (accepted.length >= max) { rejected.push({ prompt: String(candidate), reason: 'over the limit' }); continue; }
       this.accept(r.prompt);

@@ -29,7 +29,8 @@
  *   4. a social in-app browser (FBAN, Instagram, ...)           → `human`
  *   5. a known non-AI tool (SEO crawlers, uptime and synthetic monitors, feed readers, ad
  *      checkers, scanners)                                      → `non-ai-bot` (not AI)
- *   6. an AI crawler a maintained public list names (listed-ai-crawlers.ts, vendored)
+ *   6. an AI crawler a maintained public list names (listed-ai-crawlers.ts, vendored:
+ *      ai.robots.txt, and the AI entries of device-detector and crawler-user-agents)
  *                                                               → `ai-crawler`, `unknown`
  *   7. anything else that declares itself automated: a generic HTTP client (curl,
  *      python-requests, Go-http-client, axios ...), a headless browser, or whatever the
@@ -296,6 +297,9 @@ export const NON_AI_BOT_PATTERNS: readonly OtherBotPattern[] = [
   other('Mediapartners-Google', 'Google'),
   other('AdIdxBot', 'Microsoft'),
   other('OAI-AdsBot', 'OpenAI'),
+  // Ad verification (brand safety): device-detector files it under "AI Data Scraper",
+  // crawler-user-agents under advertising; it feeds ad placement, not an AI answer.
+  other('IAS crawler', 'Integral Ad Science', /\bIAS (?:crawler|Wombles)\b|\bias_(?:crawler|wombles)\b/i),
   other('Feedfetcher-Google', 'Google'),
   other('Feedly', 'Feedly'),
   other('Feedbin', 'Feedbin'),
@@ -394,7 +398,7 @@ export function classifyUserAgent(userAgent: string | null | undefined, options:
   const tool = NON_AI_BOT_PATTERNS.find((e) => e.pattern.test(ua));
   if (tool) return notAi('non-ai-bot', tool);
   const listed = listedAiCrawler(ua);
-  if (listed) return aiCrawler('unknown', { token: listed, vendor: 'listed by ai.robots.txt', documented: false });
+  if (listed) return aiCrawler('unknown', { token: listed.name, vendor: `listed by ${listed.listedBy.join(', ')}`, documented: false });
   // Automated, but nothing says it is an AI agent: never an AI visit, never a human either.
   if (GENERIC_CLIENT_PATTERN.test(ua)) return automated('generic-client');
   if (HEADLESS_BROWSER_PATTERN.test(ua)) return automated('headless-browser');

@@ -278,7 +278,7 @@ export function createModelPromptGenerator(options: ModelPromptGeneratorOptions)
       for (const req of chunk) {
         const id = req.product.productId;
         const list = r.ok
-          ? tag(gate.take(r.value[id] ?? [], req.count, productExcludedNames(req.product, name, ev.brandWords)).accepted)
+          ? tag(gate.take(r.value[id] ?? [], req.count, productExcludedNames(req.product, name, ev.brandWords), sayableName(req.product, name, ev)).accepted)
           : [];
         products[id] = list;
         if (list.length < req.count) {
@@ -293,7 +293,8 @@ export function createModelPromptGenerator(options: ModelPromptGeneratorOptions)
       const accepted = [...business, ...Object.values(products).flat()];
       const more = await fallback.generate({ snapshot, narrative, tracked: [...(request.tracked ?? []), ...accepted], products: topUps });
       for (const req of topUps) {
-        const extra = gate.take(more.products[req.product.productId] ?? [], req.count, productExcludedNames(req.product, name, ev.brandWords)).accepted;
+        // A prompt may say the product's own full name (D213), as the offline engine's do.
+        const extra = gate.take(more.products[req.product.productId] ?? [], req.count, productExcludedNames(req.product, name, ev.brandWords), sayableName(req.product, name, ev)).accepted;
         for (const p of extra) intents[p] = more.intents?.[p] ?? classifyIntent(p);
         products[req.product.productId] = [...products[req.product.productId], ...extra];
       }
@@ -336,6 +337,11 @@ export interface PromptGeneratorDeps {
   log: Logger;
   fetchImpl?: FetchLike;
   modelOptions?: Partial<Omit<ModelPromptGeneratorOptions, 'baseUrl' | 'apiKey' | 'model' | 'log' | 'fetchImpl'>>;
+}
+
+/** The product's full name when a prompt may say it (D213): never a name that carries the brand. */
+function sayableName(product: ProductPromptRequest['product'], businessName: string, ev: PromptEvidence): string[] {
+  return nameIsNeutral(product.name, businessName, ev.brandWords) ? [product.name] : [];
 }
 
 /** The model generator when a model API is configured (LLM_BASE_URL), else the offline one. */
