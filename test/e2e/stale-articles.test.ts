@@ -111,6 +111,16 @@ beforeAll(async () => {
   await admin('DELETE', removed);
   await admin('PATCH', soldOut, { available: false });
   await admin('PATCH', restocked, { available: true });
+  // And a new product, so day 2 has questions of its own (day 1 may have written every question
+  // the catalogue's facts answer: a question without a verdict and a fact is not asked, D210).
+  const added = await fetch(`${store.adminUrl}/products`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      handle: 'stoneware-pour-over-kettle', title: 'Stoneware Pour-Over Kettle', price: '64.00', product_type: 'Kettle',
+      body_html: '<p>Made of glazed stoneware in Portugal. Holds 1 l. Hand wash only. Ideal for slow pour-over brewing at home.</p>',
+    }),
+  });
+  expect(added.status).toBe(201);
   offsetMs += DAY_MS;
   day2 = { run: await runDay(), articles: await articles() };
   const catalog = await getContainer().artifacts.get<CatalogArtifact>(artifactKeys.catalog(ORG));
