@@ -24,6 +24,8 @@ const METRIC_DIMENSIONS = {
   AiVisits: ['platform'],
   /** Claims of a vendor's agent from outside its published addresses (D193): recorded apart, never counted. */
   AiVisitsUnverified: ['platform'],
+  /** Crawlers no table or list names (issue 46): stored apart, never AI visits. */
+  UnidentifiedBotVisits: [],
   /** Identity-provider webhook deliveries refused; reason: unsigned, bad-signature. */
   WebhookRejections: ['reason'],
 } as const satisfies Record<string, readonly string[]>;

@@ -568,7 +568,8 @@ export interface VisitRepository {
   record(orgSlug: string, visit: VisitRecord, dedupe: VisitDedupe): Promise<{ outcome: 'recorded' | 'duplicate'; source: VisitSource }>;
   /** One page of the visits of UTC days `from`..`to` (inclusive), newest first (by 5-minute bucket). */
   /** `unverified`: list only the claims from outside their vendor's published addresses (otherwise they are left out). */
-  list(orgSlug: string, range: { from: string; to: string }, page: { limit: number; cursor?: string | null; unverified?: boolean }): Promise<{ visits: VisitRecord[]; nextCursor: string | null }>;
+  /** `unidentified`: list only the crawlers no table or list names (issue 46). */
+  list(orgSlug: string, range: { from: string; to: string }, page: { limit: number; cursor?: string | null; unverified?: boolean; unidentified?: boolean }): Promise<{ visits: VisitRecord[]; nextCursor: string | null }>;
   /** Visits of UTC days `from`..`to` per platform (all 8 and `unknown`). */
   counts(orgSlug: string, range: { from: string; to: string }): Promise<VisitCounts>;
 }

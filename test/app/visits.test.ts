@@ -116,6 +116,31 @@ describe('one visit, several paths', () => {
     }
   });
 
+  test('issue 46: KimiBot (a maintained list names it) is an AI visit; an unidentified crawler is stored as unknown, apart, never counted', async () => {
+    const at = freshTime();
+    const day = at.toISOString().slice(0, 10);
+    const before = await visitRepositoryOf(container).counts(ORG, { from: day, to: day });
+    const kimi = await sight({ source: 'server', at, pageUrl: `http://${AI_HOST}/ai/kimi/`, userAgent: 'Mozilla/5.0 (compatible; KimiBot/1.0; +https://www.moonshot.cn/)' });
+    expect(kimi).toMatchObject({ status: 'success', platform_id: 'unknown', message: 'visit recorded' });
+    const acme = await sight({ source: 'beacon', at, pageUrl: `http://${AI_HOST}/ai/acme/`, userAgent: 'AcmeResearchCrawler/0.3 (+https://acme.example/bot)' });
+    expect(acme).toMatchObject({ status: 'success', platform_id: 'unknown', platform_name: 'Unknown' });
+    expect(acme.message).toMatch(/unidentified bot \(AcmeResearchCrawler\).*not counted.*visit recorded/);
+    const after = await visitRepositoryOf(container).counts(ORG, { from: day, to: day });
+    expect(after.total).toBe(before.total + 1);
+    expect(after.byPlatform.unknown).toBe(before.byPlatform.unknown + 1);
+    expect(after.unidentified).toBe(before.unidentified + 1);
+    // Listed with the filter only.
+    const listed = (await visitRepositoryOf(container).list(ORG, { from: day, to: day }, { limit: 500 })).visits;
+    expect(listed.some((v) => v.path === '/ai/acme/')).toBe(false);
+    expect(listed.some((v) => v.path === '/ai/kimi/')).toBe(true);
+    const apart = (await visitRepositoryOf(container).list(ORG, { from: day, to: day }, { limit: 500, unidentified: true })).visits;
+    expect(apart.filter((v) => v.path === '/ai/acme/')).toEqual([expect.objectContaining({ platform_id: 'unknown', platform_name: 'Unknown', visit_class: 'unidentified', bot: 'AcmeResearchCrawler' })]);
+    // A monitor, a link previewer and a generic client stay unrecorded.
+    for (const userAgent of ['Mozilla/5.0 (compatible; Uptimebot/1.0; +http://www.uptime.com/uptimebot)', 'Mattermost-Bot/1.1', 'python-requests/2.31.0']) {
+      expect((await sight({ source: 'server', at, pageUrl: `http://${AI_HOST}/ai/quiet/`, userAgent })).status).toBe('ignored');
+    }
+  });
+
   test('another address, another bot or a refetch ten minutes later are other visits', async () => {
     const at = freshTime();
     const url = `http://${AI_HOST}/ai/again/`;

@@ -43,6 +43,8 @@ const UNVERIFIED_COUNTER = 'unverified';
 const unverifiedCounter = (platform: BotPlatformId) => `unverified_${platform}`;
 const SEARCH_UNVERIFIED_COUNTER = 'search_engine_unverified';
 const VERIFIED_COUNTER = 'verified';
+/** Crawlers no table or list names (issue 46): in no other counter. */
+const UNIDENTIFIED_COUNTER = 'unidentified';
 const INTERNAL = ['PK', 'SK', 'type', 'org_slug', 'dedupe_key', 'bucket', 'expires_at'];
 
 /**
@@ -53,7 +55,7 @@ const INTERNAL = ['PK', 'SK', 'type', 'org_slug', 'dedupe_key', 'bucket', 'expir
  */
 function dayCounterUpdate(visit: VisitRecord): { UpdateExpression: string; ExpressionAttributeNames: Record<string, string> } {
   const search = visit.visit_class === 'search_engine';
-  const counters = visit.verified === false
+  const counters = visit.visit_class === 'unidentified' ? [UNIDENTIFIED_COUNTER] : visit.verified === false
     ? (search ? [SEARCH_UNVERIFIED_COUNTER] : [UNVERIFIED_COUNTER, unverifiedCounter(visit.platform_id)])
     : search ? [SEARCH_ENGINE_COUNTER] : ['total', visit.platform_id, ...(visit.verified ? [VERIFIED_COUNTER] : [])];
   return {
@@ -187,12 +189,12 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
         const res = await db.send(new QueryCommand({
           TableName: table,
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-          FilterExpression: '(attribute_not_exists(expires_at) OR expires_at > :now) AND (attribute_not_exists(visit_class) OR visit_class = :ai) AND '
-            + (page.unverified ? 'verified = :false' : '(attribute_not_exists(verified) OR verified <> :false)'),
+          FilterExpression: '(attribute_not_exists(expires_at) OR expires_at > :now) AND '
+            + (page.unidentified ? 'visit_class = :unidentified'
+              : '(attribute_not_exists(visit_class) OR visit_class = :ai) AND ' + (page.unverified ? 'verified = :false' : '(attribute_not_exists(verified) OR verified <> :false)')),
           ExpressionAttributeValues: {
             ':pk': pk,
-            ':ai': 'ai',
-            ':false': false,
+            ...(page.unidentified ? { ':unidentified': 'unidentified' } : { ':ai': 'ai', ':false': false }),
             ':lo': `${keys.visitPrefix}${range.from}T`,
             ':hi': cursor ? `${cursor.SK}#~` : `${keys.visitPrefix}${range.to}T~`,
             ':now': nowSeconds(),
@@ -238,7 +240,9 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
       let searchEngines = 0;
       let verified = 0;
       let unverified = 0;
+      let unidentified = 0;
       for (const day of days) {
+        unidentified += Number(day[UNIDENTIFIED_COUNTER] ?? 0);
         total += Number(day.total ?? 0);
         searchEngines += Number(day[SEARCH_ENGINE_COUNTER] ?? 0);
         verified += Number(day[VERIFIED_COUNTER] ?? 0);
@@ -248,7 +252,7 @@ export function createVisitRepository(db: DynamoDBDocumentClient, table: string,
           unverifiedByPlatform[id] += Number(day[unverifiedCounter(id)] ?? 0);
         }
       }
-      return { total, byPlatform, searchEngines, verified, unverified, unverifiedByPlatform } satisfies VisitCounts;
+      return { total, byPlatform, searchEngines, verified, unverified, unverifiedByPlatform, unidentified } satisfies VisitCounts;
     },
   };
 }

@@ -37,7 +37,7 @@ const visit = z.object({
   host: z.string(),
   path: z.string().check(z.describe('the normalized path the visit was deduplicated by')),
   via: z.enum(['ai_site_host', 'proxy', 'store_domain'] as const satisfies readonly VisitVia[]),
-  visit_class: z.literal('ai').check(z.describe('search-engine visits are counted in search_engines, never listed')),
+  visit_class: z.enum(['ai', 'unidentified']).check(z.describe('ai; unidentified only in the unidentified=true list (a crawler no table or list names). Search-engine visits are counted in search_engines, never listed')),
   verified: z.nullable(z.boolean()).check(z.describe('true: from an address its vendor publishes; false: a claim from elsewhere (listed only with verified=false, never counted); null: the vendor publishes no addresses, or they could not be fetched')),
 }).check(z.meta({ id: 'Visit' }));
 
@@ -52,6 +52,7 @@ export const visitsResponse = z.object({
   unverifiable: count.check(z.describe('of total: visits of vendors that publish no addresses (or whose list could not be fetched)')),
   unverified: count.check(z.describe('claims of a vendor\'s agent from outside its published addresses: in neither total nor by_platform')),
   unverified_by_platform: z.record(z.enum(BOT_PLATFORM_IDS), count).check(z.describe('unverified per platform key')),
+  unidentified: count.check(z.describe('crawlers no table or list names, stored with platform unknown (spec): in neither total nor by_platform; unidentified=true lists them')),
   visits: z.array(visit).check(z.describe('one page, newest first')),
   next_cursor: nullableString.check(z.describe('the cursor of the next page; null on the last')),
 });

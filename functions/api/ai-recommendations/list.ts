@@ -7,6 +7,8 @@
  * search-engine crawling (Googlebot, bingbot, ...) beside them, in neither (D160). Visits are
  * checked against their vendor's published addresses (D193): `verified` of `total` came from
  * one; claims from elsewhere are counted in `unverified` only, and `verified=false` lists them.
+ * Crawlers no table or list names are stored with platform `unknown` (spec) and counted in
+ * `unidentified` only; `unidentified=true` lists them (issue 46).
  */
 import * as z from 'zod/mini';
 import { listVisits } from '../../app/visits/record';
@@ -29,6 +31,7 @@ export const handler = endpoint('GET /api/ai-recommendations/{business_id}', { a
     limit,
     cursor: z.optional(z.string().check(z.maxLength(2048))),
     verified: z.optional(z.enum(['false'], { error: 'verified must be false (list the unverified claims), or absent' })),
+    unidentified: z.optional(z.enum(['true'], { error: 'unidentified must be true (list the bots no table or list names), or absent' })),
   }),
   response: visitsResponse,
 }, async ({ path, query, container }) => ({
@@ -38,5 +41,6 @@ export const handler = endpoint('GET /api/ai-recommendations/{business_id}', { a
     limit: query.limit ? Number(query.limit) : undefined,
     cursor: query.cursor || null,
     unverified: query.verified === 'false',
+    unidentified: query.unidentified === 'true',
   }),
 }));

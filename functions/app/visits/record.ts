@@ -175,7 +175,9 @@ export async function recordSighting(container: Container, sighting: Sighting): 
     verified,
   };
   const { outcome, source } = await visitRepositoryOf(container).record(site.orgSlug, visit, { key, bucket, neighbour });
-  if (outcome === 'recorded' && verified !== false) {
+  if (outcome === 'recorded' && verdict.visitClass === 'unidentified') {
+    countMetric('UnidentifiedBotVisits', 1);
+  } else if (outcome === 'recorded' && verified !== false) {
     await countFunnelVisit(container, site.orgSlug, visit);
     countMetric('AiVisits', 1, { platform: verdict.platformId });
   } else if (outcome === 'recorded') {
@@ -188,6 +190,7 @@ export async function recordSighting(container: Container, sighting: Sighting): 
       platform_name: verdict.platformName,
       message: (verified === false ? `claims to be ${verdict.token} (${verdict.vendor}) from an address outside ${verdict.vendor}'s published ones: kept apart as unverified, not counted: ` : '')
         + (verdict.visitClass === 'search_engine' ? `search-engine crawler (${verdict.token}), counted apart from AI visits: ` : '')
+        + (verdict.visitClass === 'unidentified' ? `unidentified bot (${verdict.token}), stored apart, not counted as an AI visit: ` : '')
         + (outcome === 'recorded' ? 'visit recorded' : `visit already recorded (first seen by ${source})`),
     },
     recorded: outcome === 'recorded',
@@ -260,6 +263,8 @@ export interface VisitListQuery {
   cursor?: string | null;
   /** List the claims from outside their vendor's published addresses instead of the counted visits. */
   unverified?: boolean;
+  /** List the crawlers no table or list names instead of the counted visits (issue 46). */
+  unidentified?: boolean;
 }
 
 const PLATFORM_IDS: readonly BotPlatformId[] = [...PLATFORM_KEYS, 'unknown'];
@@ -272,7 +277,7 @@ export async function listVisits(container: Container, orgSlug: string, query: V
   const visits = visitRepositoryOf(container);
   const [counts, page] = await Promise.all([
     visits.counts(orgSlug, range),
-    visits.list(orgSlug, range, { limit: query.limit ?? 100, cursor: query.cursor, unverified: query.unverified }),
+    visits.list(orgSlug, range, { limit: query.limit ?? 100, cursor: query.cursor, unverified: query.unverified, unidentified: query.unidentified }),
   ]);
   return {
     business_id: orgSlug,
@@ -288,6 +293,8 @@ export async function listVisits(container: Container, orgSlug: string, query: V
     /** Claims of a vendor's agent from outside its published addresses: in neither `total` nor `by_platform`. */
     unverified: counts.unverified,
     unverified_by_platform: Object.fromEntries(PLATFORM_IDS.map((id) => [id, counts.unverifiedByPlatform[id] ?? 0])) as Record<BotPlatformId, number>,
+    /** Crawlers no table or list names, stored as the spec says (platform `unknown`) but counted only here (issue 46). */
+    unidentified: counts.unidentified ?? 0,
     visits: page.visits,
     next_cursor: page.nextCursor,
   };

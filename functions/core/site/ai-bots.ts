@@ -32,10 +32,15 @@
  *   6. an AI crawler a maintained public list names (listed-ai-crawlers.ts, vendored:
  *      ai.robots.txt, and the AI entries of device-detector and crawler-user-agents)
  *                                                               → `ai-crawler`, `unknown`
- *   7. anything else that declares itself automated: a generic HTTP client (curl,
- *      python-requests, Go-http-client, axios ...), a headless browser, or whatever the
- *      maintained `isbot` pattern or a name ending in bot, crawler or spider calls a bot
- *                                                               → `automated` (not AI)
+ *   7. a generic HTTP client (curl, python-requests, Go-http-client, axios ...) or a headless
+ *      browser                                                  → `automated` (not stored)
+ *   7b. a crawler that names itself and no table or list knows ("AcmeResearchCrawler/0.3
+ *      (+https://acme.example/bot)"), not a monitor, previewer, feed reader or scanner
+ *                                                               → `unidentified-bot`: stored
+ *      as the spec says (platform `unknown`, `Unknown`), apart: never in `total`,
+ *      `by_platform`, the funnel or the AiVisits metric (issue 46)
+ *   7c. anything else the maintained `isbot` pattern or a name ending in bot, crawler or
+ *      spider calls automated                                   → `automated` (not stored)
  *   8. everything else                                          → `human`
  * Only `ai-crawler` visits are recorded as AI recommendations (positive identification,
  * issue 35: a bot is an AI visit only when the table or the list names it); `search-crawler`
@@ -49,11 +54,11 @@ import { listedAiCrawler } from './listed-ai-crawlers';
 export type BotPlatformId = PlatformKey | 'unknown';
 /** What the vendor says the bot is for; `crawler` when the vendor does not say. */
 export type BotPurpose = 'training' | 'search' | 'user-fetch' | 'agent' | 'crawler';
-export type UserAgentKind = 'ai-crawler' | 'search-crawler' | 'link-preview' | 'non-ai-bot' | 'automated' | 'human';
+export type UserAgentKind = 'ai-crawler' | 'search-crawler' | 'link-preview' | 'non-ai-bot' | 'unidentified-bot' | 'automated' | 'human';
 /** What an `automated` agent is, as its token says. */
 export type AutomationToken = 'generic-client' | 'headless-browser' | 'automation';
 /** How a stored visit is counted: an AI visit (total, by_platform) or classic search crawling (apart, D160). */
-export type VisitClass = 'ai' | 'search_engine';
+export type VisitClass = 'ai' | 'search_engine' | 'unidentified';
 
 export interface AiBotPattern {
   /** Product token as it appears in the User-Agent. */
@@ -327,6 +332,25 @@ export const HEADLESS_BROWSER_PATTERN = /HeadlessChrome|PhantomJS|\bPuppeteer\b|
 export const GENERIC_BOT_PATTERN = new RegExp(`${isbotPattern().source}|(?:bot|crawler|spider|scraper|crawl|slurp|fetcher)(?![a-z])`, 'i');
 export const GENERIC_BOT_EXCEPTIONS = /cubot/i;
 
+/** A product token that names a crawler: "AcmeResearchCrawler/0.3", "SISTRIX Crawler", "LinkpadBot/2.4". */
+export const NAMED_CRAWLER = /(?:^|[\s;(])((?:[A-Za-z][\w.-]*\s)?[A-Za-z][\w.-]*?(?:bot|crawler|spider|scraper|archiver)(?:[-_][\w]+)?)(?=[\/\s;)+,]|$)/i;
+/**
+ * Automation that names itself but is no crawler of content: uptime and synthetic monitors,
+ * health checks, link previewers and chat unfurlers, feed readers, security scanners, test
+ * drivers. These stay unrecorded (issue 46: monitors, previewers and clients are not visits).
+ */
+export const NOT_A_CRAWLER = /uptime|monitor|health|check|status|ping|synthetic|canary|probe|alert|newrelic|datadog|sentry|appsignal|dynatrace|solarwinds|nagios|zabbix|prometheus|validator|preview|unfurl|expand|keybase|mattermost|synapse|summaly|bitly|slack|discord|telegram|whatsapp|feed|rss|reader|scan|secur|nessus|qualys|detectify|nuclei|selenium|cypress|puppeteer|playwright|test/i;
+
+/** "compatible; bot" or a lone "Crawler" says nothing of who it is. */
+export const BARE_CRAWLER_WORD = /^(?:bot|crawler|spider|scraper|archiver)$/i;
+
+/** The name of a self-declared crawler no table or list knows, or null. */
+function unidentifiedCrawler(ua: string): string | null {
+  if (GENERIC_BOT_EXCEPTIONS.test(ua) || NOT_A_CRAWLER.test(ua)) return null;
+  const named = NAMED_CRAWLER.exec(ua)?.[1];
+  return named && !BARE_CRAWLER_WORD.test(named) ? named.replace(/^compatible\s/i, '') : null;
+}
+
 export interface UserAgentClass {
   platformId: BotPlatformId;
   platformName: string;
@@ -402,6 +426,8 @@ export function classifyUserAgent(userAgent: string | null | undefined, options:
   // Automated, but nothing says it is an AI agent: never an AI visit, never a human either.
   if (GENERIC_CLIENT_PATTERN.test(ua)) return automated('generic-client');
   if (HEADLESS_BROWSER_PATTERN.test(ua)) return automated('headless-browser');
+  const unnamed = unidentifiedCrawler(ua);
+  if (unnamed) return { platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind: 'unidentified-bot', isBot: true, isAiCrawler: false, visitClass: 'unidentified', token: unnamed, documented: false };
   if (GENERIC_BOT_PATTERN.test(ua) && !GENERIC_BOT_EXCEPTIONS.test(ua)) return automated('automation');
   return { ...HUMAN };
 }

@@ -2,8 +2,9 @@
  * `/tracking.js`: a small, dependency-free ES2017 script (one IIFE, every step inside
  * try/catch, so it never throws into the page). For visitors whose User-Agent is an AI
  * crawler (the same tables and order as `classifyUserAgent`, compiled in) it posts one visit
- * to the tracking endpoint; for humans, search crawlers, link previewers, non-AI tools and
- * other automation it does nothing.
+ * to the tracking endpoint, and for a crawler that names itself and nothing knows (the webhook
+ * stores it apart, issue 46); for humans, link previewers, non-AI tools, monitors and other
+ * automation it does nothing.
  *
  * Body: `{page_url, page_type: 'ai_site', page_title, user_agent, referrer, screen_width,
  * screen_height, language, timezone}` as JSON text. It is sent with `navigator.sendBeacon`
@@ -15,7 +16,7 @@
  * Reference/web-protocols.md §10: most AI crawlers do not execute JavaScript, so this beacon
  * is an extra signal; server-side (edge log) classification is the main one.
  */
-import { AI_BOT_PATTERNS, IN_APP_BROWSER_PATTERN, LINK_PREVIEW_PATTERNS, NON_AI_BOT_PATTERNS, SEARCH_CRAWLER_PATTERNS } from './ai-bots';
+import { AI_BOT_PATTERNS, BARE_CRAWLER_WORD, GENERIC_BOT_EXCEPTIONS, GENERIC_CLIENT_PATTERN, HEADLESS_BROWSER_PATTERN, IN_APP_BROWSER_PATTERN, LINK_PREVIEW_PATTERNS, NAMED_CRAWLER, NON_AI_BOT_PATTERNS, NOT_A_CRAWLER, SEARCH_CRAWLER_PATTERNS } from './ai-bots';
 import { LISTED_AI_CRAWLER_PATTERN } from './listed-ai-crawlers';
 
 export interface TrackingScriptOptions {
@@ -50,6 +51,12 @@ ${list([...LINK_PREVIEW_PATTERNS, ...NON_AI_BOT_PATTERNS])}
     ];
     var IN_APP = ${regexLiteral(IN_APP_BROWSER_PATTERN)};
     var LISTED_AI = ${regexLiteral(LISTED_AI_CRAWLER_PATTERN)};
+    var CLIENT = ${regexLiteral(GENERIC_CLIENT_PATTERN)};
+    var HEADLESS = ${regexLiteral(HEADLESS_BROWSER_PATTERN)};
+    var NAMED = ${regexLiteral(NAMED_CRAWLER)};
+    var NOT_CRAWLER = ${regexLiteral(NOT_A_CRAWLER)};
+    var EXCEPTIONS = ${regexLiteral(GENERIC_BOT_EXCEPTIONS)};
+    var BARE = ${regexLiteral(BARE_CRAWLER_WORD)};
 
     var nav = typeof navigator !== 'undefined' ? navigator : null;
     var ua = nav && typeof nav.userAgent === 'string' ? nav.userAgent : '';
@@ -60,10 +67,12 @@ ${list([...LINK_PREVIEW_PATTERNS, ...NON_AI_BOT_PATTERNS])}
       return false;
     };
     // classifyUserAgent's order: AI tokens, search crawlers (the webhook files them apart), then
-    // previewers / in-app browsers / non-AI tools, then the listed AI crawlers. Nothing else is
-    // reported (positive identification).
+    // previewers / in-app browsers / non-AI tools, then the listed AI crawlers, then a crawler
+    // that names itself and nothing knows (the webhook stores it apart, issue 46).
+    var named = NAMED.exec(ua);
+    var unidentified = !!named && !BARE.test(named[1]) && !CLIENT.test(ua) && !HEADLESS.test(ua) && !NOT_CRAWLER.test(ua) && !EXCEPTIONS.test(ua);
     var reported = matches(BOT_PATTERNS) || matches(SEARCH_PATTERNS)
-      || (!matches(NOT_AI_PATTERNS) && !IN_APP.test(ua) && LISTED_AI.test(ua));
+      || (!matches(NOT_AI_PATTERNS) && !IN_APP.test(ua) && (LISTED_AI.test(ua) || unidentified));
     if (!reported) return;
 
     var read = function (fn, fallback) {

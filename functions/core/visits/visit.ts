@@ -74,4 +74,6 @@ export type VisitCounts = {
   verified: number;
   unverified: number;
   unverifiedByPlatform: Record<BotPlatformId, number>;
+  /** Crawlers no table or list names (issue 46): stored and listed apart, never counted as AI visits. */
+  unidentified: number;
 };

@@ -34,7 +34,7 @@ describe('classifyUserAgent on published User-Agent strings (test/fixtures/ai-us
     expect(result.kind).toBe(sample.expect.kind);
     expect(result.isAiCrawler).toBe(sample.expect.kind === 'ai-crawler');
     expect(result.isBot).toBe(sample.expect.kind !== 'human');
-    expect(result.visitClass).toBe(sample.expect.kind === 'ai-crawler' ? 'ai' : sample.expect.kind === 'search-crawler' ? 'search_engine' : null);
+    expect(result.visitClass).toBe(sample.expect.kind === 'ai-crawler' ? 'ai' : sample.expect.kind === 'search-crawler' ? 'search_engine' : sample.expect.kind === 'unidentified-bot' ? 'unidentified' : null);
     if (sample.expect.platformId) {
       expect(result.platformId).toBe(sample.expect.platformId);
       expect(result.platformName).toBe(PLATFORM_NAMES[sample.expect.platformId]);
