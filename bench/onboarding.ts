@@ -32,6 +32,8 @@
  *   BENCH_ONBOARDING_DB=disk ...                          (the embedded database on disk, as `npm start` keeps it, instead of in memory)
  */
 import { execFile } from 'node:child_process';
+import { onboardingProductPromptCounts } from '../functions/core/prompts/strategy';
+import { coverageLine, siblingPromptCoverage, type PromptCoverage } from './sibling-store';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +91,8 @@ export interface OnboardingFigure {
   /** Requests the demo store served during the run (set by the parent when it serves the store). */
   storeRequests?: number;
   prompts: number;
+  /** Products stored with fewer product prompts than onboarding asks for each. */
+  productsShort: number;
   businessPrompts: number;
   productPrompts: number;
   products: number;
@@ -121,6 +125,8 @@ export interface OnboardingFigure {
 
 export interface OnboardingReport {
   figures: OnboardingFigure[];
+  /** The offline prompt generator on the sibling-heavy store (issue 46), 75 products and BENCH_SIBLING_SIZES. */
+  siblings: PromptCoverage[];
   /** Runs not made, and why (e.g. the model variant above BENCH_ONBOARDING_MODEL_MAX_PRODUCTS). */
   notRun: string[];
 }
@@ -493,6 +499,7 @@ async function measureChild(size: number, engine: Engine, givenOrigin?: string, 
       steps,
       storeRequests: store?.requests(),
       prompts: prompts.body.total,
+      productsShort: productsShort(promptRows, products.body.total),
       businessPrompts: promptRows.filter((p) => !p.product_id).length,
       productPrompts: promptRows.filter((p) => p.product_id).length,
       products: products.body.total,
@@ -527,6 +534,14 @@ const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallba
  * default 24-product store); the model variant runs up to BENCH_ONBOARDING_MODEL_MAX_PRODUCTS
  * (default 5,200).
  */
+/** Products of the store that got fewer product prompts than onboarding asks for each (issue 46). */
+function productsShort(rows: ReadonlyArray<{ product_id: string | null }>, productCount: number): number {
+  const each = onboardingProductPromptCounts(productCount);
+  const perProduct = new Map<string, number>();
+  for (const r of rows) if (r.product_id) perProduct.set(r.product_id, (perProduct.get(r.product_id) ?? 0) + 1);
+  return productCount - [...perProduct.values()].filter((n) => n >= each).length;
+}
+
 export async function measureOnboarding(options: { products?: number[]; engines?: Engine[] } = {}): Promise<OnboardingReport> {
   const productCounts = options.products ?? listEnv('BENCH_ONBOARDING_PRODUCTS', '0,5200,20000').map(Number);
   const engines = options.engines ?? (listEnv('BENCH_ONBOARDING_ENGINES', 'offline,model') as Engine[]);
@@ -571,7 +586,9 @@ export async function measureOnboarding(options: { products?: number[]; engines?
       await store.close();
     }
   }
-  return { figures, notRun };
+  // Issue 46: every product of a sibling-heavy store gets its prompts (the offline generator alone, in this process).
+  const siblings = listEnv('BENCH_SIBLING_SIZES', '75,20000').map(Number).filter((n) => n > 0).map((n) => siblingPromptCoverage(n));
+  return { figures, notRun, siblings };
 }
 
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}x` : '-');
@@ -628,6 +645,10 @@ function printPromptQuality(figs: OnboardingFigure[]): void {
 
 export function printOnboardingReport(r: OnboardingReport): void {
   const figs = r.figures;
+  if (r.siblings.length) {
+    heading('onboarding: prompts for every product of a sibling-heavy store (offline generator, issue 46)');
+    for (const c of r.siblings) console.log(coverageLine(c));
+  }
   if (!figs.length) return;
   heading('onboarding: whole workflow (ASL in the local Step Functions stand-in), child process per run');
   const stepIds = figs[0].steps.map((s) => s.id);
@@ -666,6 +687,7 @@ export function printOnboardingReport(r: OnboardingReport): void {
     console.log(`${label(f)} (${int(f.store?.totalPages ?? 0)} pages, ${int(f.store?.products ?? 0)} products): ${f.runStatus} in ${ms(f.wallMs)}` +
       ` (generate-all answered 202 in ${ms(f.startMs)}); site engine ${f.siteEngine ?? '-'}, prompt engine ${f.promptEngine ?? '-'}`);
     console.log(`  ${modelLine(f)}`);
+    console.log(`  ${int(f.products)} products, ${int(f.productPrompts)} product prompts, ${int(f.productsShort)} products short of their prompts`);
     for (const s of f.steps) {
       const when = s.startOffsetMs === null || s.endOffsetMs === null ? '' : ` +${int(s.startOffsetMs)} -> +${int(s.endOffsetMs)} ms`;
       const detail = s.reason ? `reason: ${s.reason}` : s.result ? JSON.stringify(s.result) : '';

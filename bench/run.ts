@@ -56,6 +56,7 @@ import { measureVisibility, printVisibilityReport, visibilityLines, type Visibil
 import { labelsLines, measureLabels, type LabelsReport } from './matcher-labels';
 import { articleLines, measureArticles, type StoreArticles } from './articles';
 import { articleLabelLines, measureArticleLabels, type LabelFigures } from './article-labels';
+import { coverageLine } from './sibling-store';
 import { agentsLines, measureAgents, type AgentsReport } from './agents';
 import { answerabilityLines, answerabilitySummary, measureAnswerability, type AnswerabilityReport } from './answerability';
 import { createSiteWaitMs, measureOnboarding, printOnboardingReport, topFigureText, type OnboardingFigure, type OnboardingReport } from './onboarding';
@@ -124,7 +125,7 @@ function onboardingRows(r: OnboardingReport): [string, string][] {
     : '0 model calls');
   for (const f of r.figures) {
     rows.push([`onboarding (${f.storeName}, ${f.engine})`, `${f.runStatus} in ${ms(f.wallMs)}, ${mb(f.peakRssBytes)} peak RSS; ` +
-      `${int(f.storeRequests ?? 0)} store pages fetched, ${calls(f)}; ${int(f.products)} products, ${int(f.prompts)} prompts`]);
+      `${int(f.storeRequests ?? 0)} store pages fetched, ${calls(f)}; ${int(f.products)} products, ${int(f.prompts)} prompts, ${int(f.productsShort)} products short of their prompts`]);
     rows.push(['', `steps: 1a ${ms(stepMs(f, '1a'))}, 1c ${ms(stepMs(f, '1c'))}, 2a ${ms(stepMs(f, '2a'))} (after ${ms(createSiteWaitMs(f))} idle polling for 1c), ` +
       `3a ${ms(stepMs(f, '3a'))}, 3b ${ms(stepMs(f, '3b'))}`]);
   }
@@ -134,6 +135,7 @@ function onboardingRows(r: OnboardingReport): [string, string][] {
     rows.push(['', `${f.storeName}, ${f.engine}: prompts ${int(q.total)}, ${int(q.duplicates)} duplicates after normalisation, ${int(q.malformed)} malformed, ` +
       `${int(q.brandOrLine)} naming the brand/a line, ${q.intentsCovered}/5 intents, max figure share ${topFigureText(q)}`]);
   }
+  for (const c of r.siblings) rows.push(['', coverageLine(c)]);
   for (const engine of ['offline', 'model'] as const) {
     const small = r.figures.find((f) => f.engine === engine && f.size === 0);
     const big = r.figures.find((f) => f.engine === engine && f.size > 0);
