@@ -155,6 +155,18 @@ describe('a shortfall is reported per product, with its reason, only when nothin
       const rows = await getContainer().prompts.list(org);
       expect(new Set(rows.map((r) => promptIdentity(r.prompt))).size).toBe(rows.length);
     });
+
+    test('issue 46: 3a gives each of the sibling-heavy store\'s 75 products its 5 (375), numbered names included', async () => {
+      const s = siblingStoreSnapshot(75, 3);
+      const org = 'harborline-siblings';
+      expect((await stack.call('POST', '/api/business', { token: await stack.token(org), body: { name: s.business.name, url: 'harborline.example' } })).status).toBe(201);
+      await getContainer().artifacts.put(artifactKeys.scrape(org), { mappedAt: new Date().toISOString(), urls: [], pages: [], storeRobotsTxt: null });
+      await getContainer().artifacts.put(artifactKeys.catalog(org), { products: s.products, collections: [] });
+      const now = new Date().toISOString();
+      await getContainer().products.addMissing(s.products.map((p) => ({ id: randomUUID(), orgSlug: org, productId: p.productId, name: p.name, url: null, citationCount: 0, articleCount: 0, createdAt: now, updatedAt: now })));
+      const onboarding = await generateOnboardingPrompts(getContainer(), org);
+      expect(onboarding.products).toMatchObject({ count: 75, perProduct: 5, generated: 375, saved: 375, shortfall: {} });
+    });
   });
 });
 
@@ -176,7 +188,10 @@ describe('product-line detection: a product kind is not a line', () => {
 
 describe('issue 46: a sibling-heavy store (15 line words x 15 kinds, one description template)', () => {
   test('all 75 products get their 5 (375), each naming the product where nothing else tells it apart', () => {
-    const snapshot = siblingStoreSnapshot(75);
+    // The acceptance store's draw (seed 3: five kinds), in the order the service lists products (by id):
+    // the numbered names come last, so a figure cap counting "4" of "Tidal Camp Mug 4" starved them.
+    const drawn = siblingStoreSnapshot(75, 3);
+    const snapshot = { ...drawn, products: [...drawn.products].sort((a, b) => a.productId.localeCompare(b.productId)) };
     const set = buildOfflinePrompts({ snapshot, business: { count: 50 }, products: snapshot.products.map((product) => ({ product, count: 5 })) });
     expect(set.shortfall.products).toEqual({});
     expect(Object.values(set.products).flat()).toHaveLength(375);

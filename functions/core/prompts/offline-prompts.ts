@@ -1513,7 +1513,7 @@ export class OfflineRun {
     if ((this.templates.get(c.template) ?? 0) >= this.templateCap) return null;
     const r = this.gate.check(c.text, excludeNames, c.names);
     if ('reason' in r) return null;
-    this.gate.accept(r.prompt);
+    this.gate.accept(r.prompt, c.names);
     this.templates.set(c.template, (this.templates.get(c.template) ?? 0) + 1);
     this.intents[r.prompt] = c.intent;
     this.intentCounts.set(c.intent, (this.intentCounts.get(c.intent) ?? 0) + 1);

@@ -107,6 +107,11 @@ function asQuery(prompt: string): string | null {
  *   before — a prompt fitting several products is kept once, for the first;
  * - no numeric figure appears in more than `maxPerFigure` accepted prompts.
  */
+/** The text with each of the names it may say blanked out. */
+function withoutNames(prompt: string, names: readonly string[]): string {
+  return names.reduce((text, name) => text.replace(new RegExp(escapeRegExp(name), 'gi'), ' '), prompt);
+}
+
 export class PromptGate {
   private readonly seen: Set<string>;
   private readonly figures = new Map<string, number>();
@@ -132,19 +137,20 @@ export class PromptGate {
     if (/https?:\/\/|www\.|\b[\w-]+\.(com|net|org|io|co|shop|store|example)\b|@/i.test(prompt)) return { reason: 'contains a link' };
     if (containsBusinessName(prompt, this.options.businessName)) return { reason: 'names the business' };
     const names = [...(this.options.excludeNames ?? []), ...excludeNames];
-    const rest = sayable.reduce((text, name) => text.replace(new RegExp(escapeRegExp(name), 'gi'), ' '), prompt);
+    const rest = withoutNames(prompt, sayable);
     if (/\{\{|\}\}/.test(prompt) || names.some((n) => containsBusinessName(rest, n))) return { reason: 'names an excluded brand' };
     if (validatePrompt(prompt)) return { reason: 'malformed' };
     if (this.seen.has(promptIdentity(prompt))) return { reason: 'duplicate' };
     const cap = this.options.maxPerFigure;
-    if (cap !== undefined && figuresOf(prompt).some((f) => (this.figures.get(f) ?? 0) >= cap)) return { reason: 'repeats a figure' };
+    // A figure inside a product's own name ("Tidal Camp Mug 4") is part of the name, not a claim repeated across the run.
+    if (cap !== undefined && figuresOf(rest).some((f) => (this.figures.get(f) ?? 0) >= cap)) return { reason: 'repeats a figure' };
     return { prompt };
   }
 
-  /** Records an accepted prompt (its identity and figures). */
-  accept(prompt: string): void {
+  /** Records an accepted prompt (its identity, and its figures outside the names it may say). */
+  accept(prompt: string, sayable: readonly string[] = []): void {
     this.seen.add(promptIdentity(prompt));
-    for (const f of figuresOf(prompt)) this.figures.set(f, (this.figures.get(f) ?? 0) + 1);
+    for (const f of figuresOf(withoutNames(prompt, sayable))) this.figures.set(f, (this.figures.get(f) ?? 0) + 1);
   }
 
   /** Whether a prompt with this identity is tracked or accepted already. */
@@ -161,7 +167,7 @@ export class PromptGate {
       const r = this.check(candidate, excludeNames, sayable);
       if ('reason' in r) { rejected.push({ prompt: String(candidate), reason: r.reason }); continue; }
       if (accepted.length >= max) { rejected.push({ prompt: String(candidate), reason: 'over the limit' }); continue; }
-      this.accept(r.prompt);
+      this.accept(r.prompt, sayable);
       accepted.push(r.prompt);
     }
     return { accepted, rejected };
