@@ -162,7 +162,9 @@ const MAX_FEATURES = 4;
 /** Main features: two stated attributes or more. */
 export function featuresLead(sheet: ProductSheet): Lead | null {
   const attributes = attributesOfSheet(sheet);
-  const stated = FEATURE_KEYS.flatMap((k) => attributes.get(k) ?? []).slice(0, MAX_FEATURES);
+  // What the name already says ("8 x 6 ... Wooden Shed": its size) is no feature to lead with.
+  const name = sheet.label.toLowerCase().replace(/\s+/g, '');
+  const stated = FEATURE_KEYS.flatMap((k) => attributes.get(k) ?? []).filter((a) => !name.includes(a.value.toLowerCase().replace(/\s+/g, ''))).slice(0, MAX_FEATURES);
   return stated.length >= 2 ? { text: `${named(sheet)} ${joinList(stated.map((a) => says(a, plural(sheet))))}` } : null;
 }
 
@@ -178,16 +180,28 @@ const MAX_MEMBER_NAMES = 8;
 export function memberNames(members: readonly CatalogProduct[]): string[] {
   const words = members.map((m) => oneLine(m.name).split(/\s+/));
   const everywhere = new Set(words[0]!.map((w) => w.toLowerCase()).filter((w) => words.every((ws) => ws.some((x) => x.toLowerCase() === w))));
-  return words.map((ws) => ws.filter((w) => !everywhere.has(w.toLowerCase())).join(' ').replace(/^[\s|:,–-]+|[\s|:,–-]+$/g, ''));
+  return words.map((ws) => {
+    // A figure keeps the words that make it a size: "10 x 6", "5m" ("10" and "8" alone say nothing).
+    const keep = ws.map((w) => !everywhere.has(w.toLowerCase()));
+    ws.forEach((w, i) => {
+      if (!keep[i] || !/\d/.test(w)) return;
+      for (let j = i - 1; j >= 0 && SIZE_PART.test(ws[j]!); j--) keep[j] = true;
+      for (let j = i + 1; j < ws.length && SIZE_PART.test(ws[j]!); j++) keep[j] = true;
+    });
+    return ws.filter((_, i) => keep[i]).join(' ').replace(/^[\s|:,–-]+|[\s|:,–-]+$/g, '');
+  });
 }
+
+/** The words of a size around its figure: "x", another figure, a unit. */
+const SIZE_PART = /^(?:x|×|\d+(?:[.,]\d+)?(?:mm|cm|m|ft|in|"|oz|l|ml|w|v)?|mm|cm|m|ft|feet|in|inch(?:es)?|oz|l|ml|litres?|metres?|meters?|w|watts?|v)$/i;
 
 /** A family: how many there are and which, and which are sold out now. */
 export function familyLead(name: string, differs: string, members: readonly CatalogProduct[]): Lead {
   const head = `${upperFirst(theName(name))} ${verbFor(name) === 'are' ? 'come' : 'comes'} in ${countWord(members.length)} ${differs}`;
   const names = memberNames(members);
-  const listed = names.every(Boolean) && new Set(names).size === names.length
-    ? `: ${joinList(names.length > MAX_MEMBER_NAMES ? [...names.slice(0, MAX_MEMBER_NAMES), `${names.length - MAX_MEMBER_NAMES} more`] : names)}`
-    : '';
+  // Each member by what sets its name apart, else by its whole name: a lead names which ones.
+  const distinct = names.every(Boolean) && new Set(names).size === names.length ? names : members.map((m) => oneLine(m.name));
+  const listed = `: ${joinList(distinct.length > MAX_MEMBER_NAMES ? [...distinct.slice(0, MAX_MEMBER_NAMES), `${distinct.length - MAX_MEMBER_NAMES} more`] : distinct)}`;
   return { text: `${head}${listed}`, stockOf: [...members] };
 }
 

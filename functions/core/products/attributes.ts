@@ -76,7 +76,7 @@ const ORIGIN = /\b([Mm]ade|[Cc]rafted|[Ff]orged|[Hh]andmade|[Pp]roduced|[Aa]ssem
 const MORE_MATERIALS = /\b(plastic|timber|oak|walnut|pine|spruce|acacia|teak|vinyl|resin|polyester|nylon|polypropylene|polyethylene|enamel)\b/gi;
 
 /** A material named before one of these is a part's or a surface's ("silicone finish", "bamboo lid"), not the product's. */
-const PART_WORDS = 'finish|finished|coating|coated|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?|covers?|tips?|eartips?|ear ?cups?|cushions?|pads?|feet|rims?|spouts?|bands?|cords?|cables?|boots?|trivets?|grips?|inserts?|collars?|cuffs?|rib|ribbing|rib-band|waistbands?|hems?|linings?|pockets?|sporks?|tins?|frames?|framing|roofs?|doors?|windows?|hinges?|legs?|bases?';
+const PART_WORDS = 'finish|finished|coating|coated|tops?|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?|covers?|tips?|eartips?|ear ?cups?|cushions?|pads?|feet|rims?|spouts?|bands?|cords?|cables?|boots?|trivets?|grips?|inserts?|collars?|cuffs?|rib|ribbing|rib-band|waistbands?|hems?|linings?|pockets?|sporks?|tins?|frames?|framing|roofs?|doors?|windows?|hinges?|legs?|bases?';
 /** After a material, words that make it a fuel or a use, not what the product is made of ("wood fired", "wood smoke", "a 1 L tin"). */
 const USE_WORDS = '-?fired|burning|burner|smoke|storage|pellets?|chips?|logs?|fuel|tins?|brush(?:es)?|cleaner|cutters?|peels?';
 /** A part or a use after the material, with at most one word between ("organic cotton lycra collar"). */
@@ -181,7 +181,9 @@ const READERS: Reader[] = [
   {
     // A charging time ("charging time: 3.5 h", "5 hours of wireless charging") is no battery life.
     key: 'battery', read: (t) => {
-      const m = /(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\b(?:(?!charg)[^.]){0,30}\b(?:battery|playback|play ?time|listening)|\b(?:battery(?: life)?|playback|play ?time)\b(?:(?!charg)[^.]){0,30}?(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\b(?![^.]{0,12}charg)/i.exec(t);
+      // "Charging time: approx. 3.5 h" before a battery line is the charge, not the life: the next match is tried.
+      const m = [...t.matchAll(/(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\b(?:(?!charg)[^.]){0,30}\b(?:battery|playback|play ?time|listening)|\b(?:battery(?: life)?|playback|play ?time)\b(?:(?!charg)[^.]){0,30}?(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\b(?![^.]{0,12}charg)/gi)]
+        .find((x) => !(x[1] && /charg\w*(?:\s+time)?\W{0,3}(?:approx\.?\s*)?$/i.test(t.slice(0, x.index))));
       const n = m?.[1] ?? m?.[2];
       return n ? { value: `${n} hours`, norm: n } : null;
     },
@@ -191,7 +193,9 @@ const READERS: Reader[] = [
     // "2.2W/m": a strip light's power per metre, said so.
     key: 'power', read: (t) => {
       const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*(W|watts?)\b(\s*(?:/|per)\s*(?:m|metre|meter)\b)?`, 'u').exec(t);
-      return m ? { value: `${m[1]} W${m[3] ? ' per metre' : ''}`, norm: `${num(m[1]!)}${m[3] ? '/m' : ''}` } : null;
+      // "30W USB-C", "65w PD charging": a charging port's output, not the product's power.
+      if (!m || /^[^.;]{0,14}\b(?:usb|pd\b|charg|output|fast)/i.test(t.slice(m.index + m[0].length)) || /\b(?:usb(?:-[ac])?|charg\w*|output)\W{0,3}$/i.test(t.slice(0, m.index))) return null;
+      return { value: `${m[1]} W${m[3] ? ' per metre' : ''}`, norm: `${num(m[1]!)}${m[3] ? '/m' : ''}` };
     },
   },
   { key: 'brightness', read: (t) => { const m = new RegExp(String.raw`${FIGURE_START}(\d{1,3}(?:,\d{3})*|\d+)\s*(?:lm|lumens?)\b`, 'iu').exec(t); return m ? { value: `${m[1]} lumens`, norm: m[1]!.replace(/,/g, '') } : null; } },
@@ -207,13 +211,17 @@ const SIZE_OPTION = /size|dimension|length|capacity|volume|thickness|weight|\bcm
 /** Labels of a spec table whose value a page renders on the next line ("Cable" / "1.5 metre rubber"). */
 const SPEC_LABEL = /^(?:cable|cord|construction|material|materials|body|housing|frame|colou?r|finish|dimensions?|size|weight|power|wattage|ip rating|lumens|brightness|capacity|volume|warranty|battery(?: life)?|voltage|care|origin|lamp type|bulb|fabric|lining|composition)$/i;
 
+/** "Wattage: 3.5W": a label, a colon, a value. */
+const isSpecLine = (line: string) => /^[A-Z][\w /()&-]{0,40}:\s*\S/.test(line);
+
 /** Lines with a spec table's label and its value on the next line joined as "Label: value", so a value keeps its label. */
 function specPairs(raw: readonly string[]): string[] {
   const lines = raw.map((l) => l.trim()).filter(Boolean);
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const next = lines[i + 1];
-    if (SPEC_LABEL.test(lines[i]!) && next !== undefined && !SPEC_LABEL.test(next)) {
+    // A known label, or any short label followed by a figure ("Shipping Weight" / "0.32 kg").
+    if (next !== undefined && !SPEC_LABEL.test(next) && (SPEC_LABEL.test(lines[i]!) || (/^[A-Za-z][A-Za-z /()&-]{1,40}$/.test(lines[i]!) && /^\d/.test(next)))) {
       out.push(`${lines[i]}: ${next}`);
       i++;
     } else out.push(lines[i]!);
@@ -235,7 +243,8 @@ export function attributesOf(description: string, name: string, optionNames: rea
   const out = new Map<AttributeKey, Attribute>();
   for (const reader of READERS) {
     const fromName = reader.read(nameLine);
-    const found = lines.map(reader.read).filter((f) => f !== null);
+    // A spec line ("Wattage: 3.5W") before the prose ("the 5W Tiga Corner"): the spec is exact.
+    const found = [...lines.filter(isSpecLine), ...lines.filter((l) => !isSpecLine(l))].map(reader.read).filter((f) => f !== null);
     // The description's value (the spec) before the name's: a "5W" title never overrides a spec's 3.5 W (issue 45).
     const value = reader.pick && found.length ? reader.pick(found, fromName, text) : found[0] ?? fromName;
     if (value) out.set(reader.key, { key: reader.key, ...value });
