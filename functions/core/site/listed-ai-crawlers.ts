@@ -62,7 +62,8 @@ export function listedNames(lists: readonly VendoredList[]): Map<string, ListedA
 /** One pattern for the names, as product tokens, longest first (no lookbehind: the tracking script runs it too). */
 export function listedPattern(names: readonly string[]): RegExp {
   const longestFirst = [...names].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  return new RegExp(`(?:^|[^A-Za-z0-9_-])(${longestFirst.map(escape).join('|')})(?![A-Za-z0-9_-])`, 'i');
+  // A build number may follow the name ("TSM-turingos-1253296984"); a word may not ("NotBravebot", "Bravebot-Pro").
+  return new RegExp(`(?:^|[^A-Za-z0-9_-])(${longestFirst.map(escape).join('|')})(?![A-Za-z0-9_]|-[A-Za-z])`, 'i');
 }
 
 const LISTED = listedNames(VENDORED_LISTS);
