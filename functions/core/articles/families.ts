@@ -214,9 +214,10 @@ export function productFamilies(products: readonly CatalogProduct[]): Families {
     const memberParts = distinct.map((i) => parts[i]!);
     const sized = memberParts.some((p) => p.size);
     const designed = gis.some((gi) => groups[gi]!.prefixed) || memberParts.some((p) => p.design);
-    const coloured = memberParts.some((p) => p.colour);
+    // Colours only when every member names one: an AU and a UK socket, one of them white, are versions, not colours.
+    const coloured = memberParts.every((p) => p.colour);
     const differs: FamilyDifference = sized && (designed || coloured) ? 'designs and sizes' : sized ? 'sizes' : designed ? 'designs'
-      : coloured ? (SCENTED.test(name) ? 'versions' : 'colors') : 'designs';
+      : coloured ? (SCENTED.test(name) ? 'versions' : 'colors') : 'versions';
     const family: ProductFamily = { id: products[first]!.productId, name, members: distinct.map((i) => products[i]!), differs };
     families.push(family);
     for (const m of family.members) of.set(m.productId, family);

@@ -195,12 +195,15 @@ export function memberNames(members: readonly CatalogProduct[]): string[] {
 /** The words of a size around its figure: "x", another figure, a unit. */
 const SIZE_PART = /^(?:x|×|\d+(?:[.,]\d+)?(?:mm|cm|m|ft|in|"|oz|l|ml|w|v)?|mm|cm|m|ft|feet|in|inch(?:es)?|oz|l|ml|litres?|metres?|meters?|w|watts?|v)$/i;
 
-/** A family: how many there are and which, and which are sold out now. */
-export function familyLead(name: string, differs: string, members: readonly CatalogProduct[]): Lead {
+/** A family: how many there are and which, and which are sold out now; null when its listings cannot be told apart by name. */
+export function familyLead(name: string, differs: string, members: readonly CatalogProduct[]): Lead | null {
   const head = `${upperFirst(theName(name))} ${verbFor(name) === 'are' ? 'come' : 'comes'} in ${countWord(members.length)} ${differs}`;
   const names = memberNames(members);
   // Each member by what sets its name apart, else by its whole name: a lead names which ones.
-  const distinct = names.every(Boolean) && new Set(names).size === names.length ? names : members.map((m) => oneLine(m.name));
+  const whole = members.map((m) => oneLine(m.name));
+  const distinct = names.every(Boolean) && new Set(names).size === names.length ? names : whole;
+  // Two listings under one name: nothing says which is which, so no answer names them.
+  if (new Set(distinct.map((n) => n.toLowerCase())).size < distinct.length) return null;
   const listed = `: ${joinList(distinct.length > MAX_MEMBER_NAMES ? [...distinct.slice(0, MAX_MEMBER_NAMES), `${distinct.length - MAX_MEMBER_NAMES} more`] : distinct)}`;
   return { text: `${head}${listed}`, stockOf: [...members] };
 }

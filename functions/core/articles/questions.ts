@@ -167,9 +167,9 @@ export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogu
   };
 
   const family = familyQuestion(sheet, catalogue);
-  if (family && !containsName(family.title, businessName)) {
-    out.push({ title: family.title, key: 'family', intent: 'family', facet: [], evidence: family.members.flatMap((m) => m.facts.slice(0, 1)), subjects: family.members, family: family.family,
-      lead: familyLead(family.family.name, family.family.differs, family.family.members) });
+  const familyVerdict = family && familyLead(family.family.name, family.family.differs, family.family.members);
+  if (family && familyVerdict && !containsName(family.title, businessName)) {
+    out.push({ title: family.title, key: 'family', intent: 'family', facet: [], evidence: family.members.flatMap((m) => m.facts.slice(0, 1)), subjects: family.members, family: family.family, lead: familyVerdict });
   }
 
   // A sentence states a need in its own words, not through the product's name ("IP67 Spotlight", "Travel Mat").

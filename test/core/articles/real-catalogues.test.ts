@@ -54,7 +54,7 @@ describe('product families (D37)', () => {
     expect(families(['The IceFlow™ Flip Straw Tumbler | 20 OZ', 'The IceFlow™ Flip Straw Tumbler | 40 OZ'])[0]?.[1]).toBe('sizes');
     // Colour words that name scents make versions: "Which colors does the Mat Refresh Spray come in?" would be wrong.
     expect(families(['Mat Refresh Spray Lavender', 'Mat Refresh Spray Eucalyptus'])).toEqual([['Mat Refresh Spray', 'versions', ['Mat Refresh Spray Lavender', 'Mat Refresh Spray Eucalyptus']]]);
-    expect(families(['Gal XC 29 jacket', 'Gal XC 29 jacket'])).toEqual([['Gal XC 29 jacket', 'designs', ['Gal XC 29 jacket', 'Gal XC 29 jacket']]]);
+    expect(families(['Gal XC 29 jacket', 'Gal XC 29 jacket'])).toEqual([['Gal XC 29 jacket', 'versions', ['Gal XC 29 jacket', 'Gal XC 29 jacket']]]);
     expect(families(['Alfresco Chef Vita Wood Fired Outdoor Pizza Oven', 'Alfresco Chef Milano Wood Fired Outdoor Pizza Oven'])).toEqual([]);
     expect(families(['Kiso 210 mm Gyuto', 'Kiso 150 mm Petty'])).toEqual([]);
     // "Light" qualifies a colour only before one: "Outlet with Light" keeps its word.
