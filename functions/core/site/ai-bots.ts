@@ -402,6 +402,17 @@ function signatureAgentOf(value: string | null | undefined): string {
 }
 
 /** Classifies a User-Agent string (and, when known, the Signature-Agent header). A missing or empty User-Agent is a human. */
+/**
+ * A crawler that says it is "compatible with Googlebot" (SentiBot) names Googlebot's rules,
+ * not itself: the claim is read out before the search-crawler table, so the crawler is what
+ * its own name and the lists say. Googlebot's own UA says "compatible; Googlebot/2.1".
+ */
+const COMPATIBILITY_CLAIM = /\bcompatible with\s+[\w.\/-]+/gi;
+
+function withoutCompatibilityClaims(ua: string): string {
+  return ua.replace(COMPATIBILITY_CLAIM, '');
+}
+
 export function classifyUserAgent(userAgent: string | null | undefined, options: ClassifyOptions = {}): UserAgentClass {
   const signed = signatureAgentOf(options.signatureAgent);
   if (signed) {
@@ -412,7 +423,8 @@ export function classifyUserAgent(userAgent: string | null | undefined, options:
   if (!ua) return { ...HUMAN };
   const ai = AI_BOT_PATTERNS.find((e) => e.pattern.test(ua));
   if (ai) return aiCrawler(ai.platformId, tableFields(ai));
-  const search = SEARCH_CRAWLER_PATTERNS.find((e) => e.pattern.test(ua));
+  const ownName = withoutCompatibilityClaims(ua);
+  const search = SEARCH_CRAWLER_PATTERNS.find((e) => e.pattern.test(ownName));
   if (search) {
     return { platformId: 'unknown', platformName: PLATFORM_NAMES.unknown, kind: 'search-crawler', isBot: true, isAiCrawler: false, visitClass: 'search_engine', ...tableFields(search) };
   }

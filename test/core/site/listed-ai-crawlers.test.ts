@@ -20,6 +20,8 @@ describe('the long tail of AI crawlers (issue 46): registries vendored beside ai
     ['Mozilla/5.0 (compatible; GoGuidesCrawler/2.0; +https://www.goguides.com/crawler)', 'GoGuidesCrawler', 'device-detector'],
     ['Mozilla/5.0 (compatible; IbouBot/1.0; +bot@ibou.io; +https://ibou.io/iboubot.html)', 'IbouBot', 'device-detector'],
     ['webzio (+https://webz.io/bot.html)', 'webzio', 'device-detector'],
+    // Says it follows Googlebot's rules; that does not make it Googlebot.
+    ['SentiBot www.sentibot.eu (compatible with Googlebot)', 'SentiBot', 'device-detector'],
     // crawler-user-agents' instances.
     ['linkReader/1.0 (+https://gochitchat.ai)', 'linkReader', 'crawler-user-agents'],
     ['Spawning-AI', 'Spawning-AI', 'crawler-user-agents'],
@@ -70,10 +72,10 @@ describe('the long tail of AI crawlers (issue 46): registries vendored beside ai
     expect(asAi).toEqual([]);
   });
 
-  it('the bench: long-tail recall at least 90%, no non-AI agent counted', () => {
+  it('the bench: long-tail recall at least 95% (the issue\'s goal), no non-AI agent counted', () => {
     const r = measureAgents();
     expect(r.longTail.n).toBeGreaterThanOrEqual(40);
-    expect(r.longTail.recognised / r.longTail.n).toBeGreaterThanOrEqual(0.9);
+    expect(r.longTail.recognised / r.longTail.n).toBeGreaterThanOrEqual(0.95);
     expect(r.automatedAsAi).toBe(0);
   });
 });
