@@ -1,7 +1,7 @@
 /** Measurements over a business's whole prompt set (business + every product), for the quality tests and the report. */
 import { promptIdentity } from '../../functions/core/prompts/prompt-identity';
 import { classifyIntent, figuresOf, validatePrompt, PROMPT_INTENTS, type PromptIntent } from '../../functions/core/prompts/prompt-quality';
-import { containsBusinessName } from '../../functions/core/text/name-match';
+import { containsBusinessName, matchedTokens, nameTokens } from '../../functions/core/text/name-match';
 
 export interface PromptMetrics {
   total: number;
@@ -21,8 +21,24 @@ export interface PromptMetrics {
  * how a shopper names that product (D213), so it does not count as naming the line.
  */
 export function measurePrompts(prompts: string[], businessName: string, lines: string[], tagged: Record<string, PromptIntent> = {}, productNames: readonly string[] = []): PromptMetrics {
-  const names = productNames.map((n) => new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'));
-  const outsideNames = (p: string) => names.reduce((text, name) => text.replace(name, ' '), p);
+  // Per line, the product names that hold it (a 20,000-product store: a few names each, not every name per prompt).
+  const namesWith = new Map<string, RegExp[]>();
+  const namesHolding = (line: string) => {
+    let found = namesWith.get(line);
+    if (!found) namesWith.set(line, (found = productNames.filter((n) => containsBusinessName(n, line)).map((n) => new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'))));
+    return found;
+  };
+  // A line is named only where each of its matched words is: lines indexed by their rarest one.
+  const sequences = lines.map((line) => ({ line, tokens: matchedTokens(line) ?? [] }));
+  const frequency = new Map<string, number>();
+  for (const { tokens } of sequences) for (const t of new Set(tokens)) frequency.set(t, (frequency.get(t) ?? 0) + 1);
+  const byToken = new Map<string, string[]>();
+  for (const { line, tokens } of sequences) {
+    const rarest = [...tokens].sort((a, b) => frequency.get(a)! - frequency.get(b)!)[0];
+    if (rarest) byToken.set(rarest, [...(byToken.get(rarest) ?? []), line]);
+  }
+  const linesIn = (p: string) => [...new Set(nameTokens(p).flatMap((t) => byToken.get(t) ?? []))];
+  const namesLine = (p: string, line: string) => containsBusinessName(p, line) && containsBusinessName(namesHolding(line).reduce((text, name) => text.replace(name, ' '), p), line);
   const copies = new Map<string, number>();
   for (const p of prompts) copies.set(promptIdentity(p), (copies.get(promptIdentity(p)) ?? 0) + 1);
   const figures = new Map<string, number>();
@@ -36,7 +52,7 @@ export function measurePrompts(prompts: string[], businessName: string, lines: s
     maxCopies: Math.max(0, ...copies.values()),
     malformed: prompts.flatMap((prompt) => { const issue = validatePrompt(prompt); return issue ? [{ prompt, issue }] : []; }),
     topFigure: top ? { figure: top[0], count: top[1], share: top[1] / Math.max(1, prompts.length) } : null,
-    namingBrandOrLine: prompts.filter((p) => containsBusinessName(p, businessName) || lines.some((l) => containsBusinessName(outsideNames(p), l))),
+    namingBrandOrLine: prompts.filter((p) => containsBusinessName(p, businessName) || linesIn(p).some((l) => namesLine(p, l))),
     intents,
   };
 }

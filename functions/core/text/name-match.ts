@@ -47,6 +47,17 @@ function escapeRegExp(text: string): string {
  * to look for, or null when the name cannot be told apart from ordinary language.
  */
 export function nameMatcher(businessName: string): RegExp | null {
+  const sequence = matchedTokens(businessName);
+  if (!sequence) return null;
+  // Between two tokens: any punctuation or spacing (or none: "HarborPine"), optionally a
+  // connector word ("harbor and pine", "harbor-n-pine").
+  const gap = `[^\\p{L}\\p{N}]*(?:(?:${CONNECTORS.join('|')})[^\\p{L}\\p{N}]*)?`;
+  const body = sequence.map(escapeRegExp).join(gap);
+  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'u');
+}
+
+/** The tokens every text that names `businessName` holds, in order (`nameMatcher`'s sequence); null when none can be told apart. */
+export function matchedTokens(businessName: string): string[] | null {
   const all = nameTokens(businessName).filter((t) => !LEGAL_WORDS.has(t));
   // Stop words at the edges are not part of how the name is written in a query.
   let start = 0;
@@ -73,11 +84,7 @@ export function nameMatcher(businessName: string): RegExp | null {
     sequence = phrase;
   }
   if (!sequence.length || sequence.join('').length < 2) return null;
-  // Between two tokens: any punctuation or spacing (or none: "HarborPine"), optionally a
-  // connector word ("harbor and pine", "harbor-n-pine").
-  const gap = `[^\\p{L}\\p{N}]*(?:(?:${CONNECTORS.join('|')})[^\\p{L}\\p{N}]*)?`;
-  const body = sequence.map(escapeRegExp).join(gap);
-  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'u');
+  return sequence;
 }
 
 const matcherCache = new Map<string, RegExp | null>();
