@@ -36,6 +36,13 @@ export interface ProductFamily {
   members: CatalogProduct[];
   /** What the members' names differ by. */
   differs: FamilyDifference;
+  /**
+   * False when the store lists a product that reads as one more member but did not join
+   * ("The Quencher H2.0 FlowState Tumbler" beside eleven designs of it; "New Netty Betty Long
+   * Sheer | Apple" beside its "... Sheer Top" colours): a page saying how many there are would
+   * leave it out, so none is written.
+   */
+  complete: boolean;
 }
 
 export interface Families {
@@ -54,16 +61,20 @@ interface NameToken {
 
 interface NameParts {
   tokens: NameToken[];
+  /** The model series of a code prefix ("V1" of "V1SC: ..."), '' when none. */
+  series: string;
   colour: boolean;
   size: boolean;
   /** A separator suffix or bracket that is not only a size: a print or design name. */
   design: boolean;
 }
 
-const CODE_PREFIX = /^\s*[A-Z0-9][A-Z0-9-]{1,14}:\s+/;
+const CODE_PREFIX = /^\s*([A-Z0-9][A-Z0-9-]{1,14}):\s+/;
+/** A model code's series: its letters and first number ("V1SC" → "V1", "V14B-HNR" → "V14"); two series are two models. */
+const SERIES = /^[A-Z]*\d+/;
 const SEPARATOR = /\s+[-–—|]\s+|\s+I\s+(?=[\p{Lu}\d])|\s+-\s*-\s+/u;
 const BRACKETS = /\s*[([][^)\]]*[)\]]/g;
-const UNIT = String.raw`(?:fl\.?\s?oz|oz|ml|cl|l|litres?|liters?|qt|quarts?|gal|gallons?|mm|cm|m|in|inch|inches|"|ft|foot|feet|kg|g|lbs?|pack|pk|piece|pieces|pc|pcs|person|people|seater|seats?|cups?|ct|count|ltr)`;
+const UNIT = String.raw`(?:fl\.?\s?oz|oz|ml|cl|l|litres?|liters?|qt|quarts?|gal|gallons?|mm|cm|m|mtrs?|metres?|meters?|in|inch|inches|"|ft|foot|feet|kg|g|lbs?|pack|pk|piece|pieces|pc|pcs|person|people|seater|seats?|cups?|ct|count|ltr)`;
 const NUMBER = String.raw`\d+(?:[.,]\d+)?`;
 /** "6 x 4", "4m x 3m", "20 OZ", "8-inch", "2-pack", "6-8 Person", "15-piece set". */
 const SIZE = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${NUMBER}\s*(?:m|cm|mm|ft|in|'|")?\s*x\s*${NUMBER}\s*(?:m|cm|mm|ft|in|'|")?|${NUMBER}(?:\s*-\s*${NUMBER})?\s*-?\s*${UNIT}(?:\s+set)?)(?![\p{L}\p{N}])`, 'giu');
@@ -83,6 +94,7 @@ function stripEmoji(text: string): string {
 
 /** The parts of a name that stay in its family key, and what was taken out. */
 function nameParts(name: string): NameParts {
+  const series = SERIES.exec(CODE_PREFIX.exec(stripEmoji(name))?.[1] ?? '')?.[0] ?? '';
   let text = stripEmoji(name).replace(CODE_PREFIX, '');
   const [head = '', ...rest] = text.split(SEPARATOR);
   const brackets = head.match(BRACKETS) ?? [];
@@ -119,12 +131,12 @@ function nameParts(name: string): NameParts {
     tokens.push({ raw: colourLetters ? raw.slice(0, -colourLetters.length) : raw, key, colourway: false });
   }
   const keyed = tokens.filter((t) => !t.colourway);
-  if (!keyed.length) return { tokens: [{ raw: name.trim(), key: name.trim().toLowerCase(), colourway: false }], colour: false, size: false, design: false };
+  if (!keyed.length) return { tokens: [{ raw: name.trim(), key: name.trim().toLowerCase(), colourway: false }], series, colour: false, size: false, design: false };
   const last = keyed[keyed.length - 1]!;
   if (/^\p{L}+$/u.test(last.key)) last.key = pluralize.singular(last.key);
   if (!rest.length && !brackets.length) design = false;
   if (!text.trim()) size = false;
-  return { tokens, colour, size, design };
+  return { tokens, series, colour, size, design };
 }
 
 function keysOf(tokens: readonly NameToken[]): string[] {
@@ -134,6 +146,11 @@ function keysOf(tokens: readonly NameToken[]): string[] {
 /** "Stanley" and "Stanley 1913" are one vendor: its first word. */
 function vendorOf(product: CatalogProduct): string {
   return product.vendor.trim().toLowerCase().split(/\s+/)[0] ?? '';
+}
+
+/** Where a name's family is looked for: its vendor and its model series. */
+function lineOf(product: CatalogProduct, parts: NameParts): string {
+  return `${vendorOf(product)}\u0000${parts.series}`;
 }
 
 /** Shingle similarity two descriptions need for a design name in front to make one family. */
@@ -152,7 +169,7 @@ export function productFamilies(products: readonly CatalogProduct[]): Families {
   const groups: Array<{ key: string[]; members: number[]; prefixed: boolean }> = [];
   const byKey = new Map<string, number>();
   products.forEach((p, i) => {
-    const k = `${vendorOf(p)}\u0000${keysOf(parts[i]!.tokens).join(' ')}`;
+    const k = `${lineOf(p, parts[i]!)}\u0000${keysOf(parts[i]!.tokens).join(' ')}`;
     let g = byKey.get(k);
     if (g === undefined) {
       g = groups.length;
@@ -171,7 +188,7 @@ export function productFamilies(products: readonly CatalogProduct[]): Families {
   };
   const buckets = new Map<string, Array<{ group: number; first: string }>>();
   groups.forEach((g, gi) => {
-    const vendor = vendorOf(products[g.members[0]!]!);
+    const vendor = lineOf(products[g.members[0]!]!, parts[g.members[0]!]!);
     for (let k = 0; k <= MAX_DESIGN_HEAD && g.key.length - k >= MIN_SHARED_TAIL; k++) {
       const tail = g.key.slice(k);
       const head = g.key.slice(0, k);
@@ -204,13 +221,15 @@ export function productFamilies(products: readonly CatalogProduct[]): Families {
     merged.set(root, [...(merged.get(root) ?? []), gi]);
   });
   const families: ProductFamily[] = [];
+  const tails: Array<{ family: ProductFamily; line: string; key: string[] }> = [];
   const of = new Map<string, ProductFamily>();
   for (const gis of merged.values()) {
     const members = [...new Set(gis.flatMap((gi) => groups[gi]!.members))].sort((a, b) => a - b);
     const distinct = [...new Map(members.map((i) => [products[i]!.productId, i])).values()];
     if (distinct.length < 2) continue;
     const first = distinct[0]!;
-    const name = familyName(parts[first]!.tokens, commonTail(gis.map((gi) => groups[gi]!.key)), distinct.map((i) => products[i]!.name));
+    const shared = commonTail(gis.map((gi) => groups[gi]!.key));
+    const name = familyName(parts[first]!.tokens, shared, distinct.map((i) => products[i]!.name));
     const memberParts = distinct.map((i) => parts[i]!);
     const sized = memberParts.some((p) => p.size);
     const designed = gis.some((gi) => groups[gi]!.prefixed) || memberParts.some((p) => p.design);
@@ -218,11 +237,46 @@ export function productFamilies(products: readonly CatalogProduct[]): Families {
     const coloured = memberParts.every((p) => p.colour);
     const differs: FamilyDifference = sized && (designed || coloured) ? 'designs and sizes' : sized ? 'sizes' : designed ? 'designs'
       : coloured ? (SCENTED.test(name) ? 'versions' : 'colors') : 'versions';
-    const family: ProductFamily = { id: products[first]!.productId, name, members: distinct.map((i) => products[i]!), differs };
+    const key = groups[gis[0]!]!.key.slice(-shared);
+    const family: ProductFamily = { id: products[first]!.productId, name, members: distinct.map((i) => products[i]!), differs, complete: true };
     families.push(family);
+    tails.push({ family, line: lineOf(products[first]!, parts[first]!), key });
     for (const m of family.members) of.set(m.productId, family);
   }
+  markIncomplete(tails, products.map((p, i) => ({ product: p, line: lineOf(p, parts[i]!), key: keysOf(parts[i]!.tokens) })), of);
   return { families, of };
+}
+
+/**
+ * A product outside a family that reads as one more member (see `complete`), of the same vendor
+ * and series: its key is the family's, or, when it is in no family of its own, the family's
+ * with up to three design words in front or without its last word ("netty betty long sheer"
+ * beside "netty betty long sheer top").
+ */
+function markIncomplete(
+  tails: ReadonlyArray<{ family: ProductFamily; line: string; key: readonly string[] }>,
+  products: ReadonlyArray<{ product: CatalogProduct; line: string; key: readonly string[] }>,
+  of: ReadonlyMap<string, ProductFamily>,
+): void {
+  const byKey = new Map<string, ProductFamily[]>();
+  const byShorterKey = new Map<string, ProductFamily[]>();
+  const add = (map: Map<string, ProductFamily[]>, k: string, f: ProductFamily) => map.set(k, [...(map.get(k) ?? []), f]);
+  for (const t of tails) {
+    if (t.key.length >= 2) add(byKey, `${t.line}\u0000${t.key.join(' ')}`, t.family);
+    if (t.key.length >= 4) add(byShorterKey, `${t.line}\u0000${t.key.slice(0, -1).join(' ')}`, t.family);
+  }
+  for (const { product, line, key } of products) {
+    // A member of a family of its own reads as one more member only under the same key: a "Travel
+    // Combo Yoga Mat" family, or the "Point Pod Compact" colours beside their "... w/USB", are other products.
+    const alone = !of.has(product.productId);
+    const resembled = alone ? [...(byShorterKey.get(`${line}\u0000${key.join(' ')}`) ?? [])] : [];
+    const heads = alone ? MAX_DESIGN_HEAD : 0;
+    for (let k = 0; k <= heads && k < key.length; k++) {
+      if (k > 0 && /\d/.test(key[k - 1]!)) break;
+      resembled.push(...(byKey.get(`${line}\u0000${key.slice(k).join(' ')}`) ?? []));
+    }
+    for (const family of resembled) if (of.get(product.productId) !== family) family.complete = false;
+  }
 }
 
 /**

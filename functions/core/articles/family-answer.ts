@@ -9,7 +9,7 @@ import { joinList } from '../generate/text';
 import { oneLine } from '../site/html';
 import { offerText } from '../site/offer-slots';
 import type { CatalogProduct } from '../site/types';
-import { productAttributes, says, type Attribute, type AttributeKey } from '../products/attributes';
+import { differ, productAttributes, says, type Attribute, type AttributeKey } from '../products/attributes';
 import { attributesOfSheet } from './facts';
 import type { AnswerBlock, MemberLine, Question, WrittenAnswer } from './questions-and-answers';
 
@@ -43,10 +43,11 @@ export function writeFamily(question: Question): WrittenAnswer {
   const differing: AttributeKey[] = [];
   const shared: AttributeKey[] = [];
   for (const key of keys) {
-    const values = members.map((m) => m.attributes.get(key)?.norm);
-    const stated = new Set(values.filter((v): v is string => v !== undefined));
-    if (stated.size > 1) differing.push(key);
-    else if (values.every((v) => v !== undefined)) shared.push(key);
+    const values = members.map((m) => m.attributes.get(key));
+    const stated = values.filter((v): v is Attribute => v !== undefined);
+    // A difference only where two values differ (aluminium beside aluminium and leather is none); shared only when all are one.
+    if (stated.some((a, i) => stated.slice(i + 1).some((b) => differ(a, b)))) differing.push(key);
+    else if (values.every((v) => v !== undefined) && new Set(stated.map((a) => a.norm)).size === 1) shared.push(key);
   }
   const lines: MemberLine[] = members.map((m) => {
     const details = differing.map((k) => m.attributes.get(k)).filter((a) => a !== undefined).map((a) => says(a, false));

@@ -71,9 +71,13 @@ function waterRating(attributes: Map<AttributeKey, Attribute>): { code: string; 
   return code && digit && WATER_PROTECTION[digit] ? { code, protection: WATER_PROTECTION[digit] } : null;
 }
 
-/** The text with the product's name and label replaced by spaces of the same length. */
+/** A size in front of a name ("3 x 3 Pressure Treated Single Log Store"): the text names the product without it. */
+const LEADING_SIZE = /^[\d.,]+\s*(?:ft|m|cm|')?\s*[x×]\s*[\d.,]+\s*(?:ft|m|cm|')?\s+/i;
+
+/** The text with the product's name and label (also without a size in front) replaced by spaces of the same length. */
 function blankName(text: string, sheet: ProductSheet): string {
-  return [oneLine(sheet.product.name), sheet.label].filter(Boolean).reduce((t, name) => t.replace(new RegExp(escapeRegExp(name), 'gi'), (m) => ' '.repeat(m.length)), text);
+  const names = [oneLine(sheet.product.name), sheet.label].filter(Boolean).flatMap((n) => [n, n.replace(LEADING_SIZE, '')]).filter((n) => n.length > 3);
+  return names.reduce((t, name) => t.replace(new RegExp(escapeRegExp(name), 'gi'), (m) => ' '.repeat(m.length)), text);
 }
 
 /** A need's lead: a spec value that answers it (IP rating, hours cold or hot), else the store's own words stating it. */
@@ -115,7 +119,7 @@ function aboutTheProduct(before: string, sheet: ProductSheet): boolean {
   return noun.some((w) => own.includes(w.replace(/s$/, '')));
 }
 
-const NOT_A_USE = /^(?:(?:the |a |an |its |your )?(?:durability|safety|convenience|elegance|ease|easy|effortless|power|performance|style|comfort|longevity|reliability|quality|strength|efficiency|portability|use|installation|simplicity|the long haul|years|life|\d))/i;
+const NOT_A_USE = /^(?:(?:the |a |an |its |your )?(?:(?:simple|quick|easy|fast|hassle-free|effortless|seamless|maximum|optimal|superior|lasting|long-lasting|added|extra) )?(?:durability|safety|convenience|elegance|ease|easy|effortless|power|performance|style|comfort|longevity|reliability|quality|strength|efficiency|portability|use|installation|simplicity|the long haul|years|life|\d))/i;
 
 const USE_LEAD = /\b(?:perfect|ideal|great|built|made|designed|suited|meant|intended|best) for\b/i;
 
@@ -188,20 +192,30 @@ export function memberNames(members: readonly CatalogProduct[]): string[] {
       for (let j = i - 1; j >= 0 && SIZE_PART.test(ws[j]!); j--) keep[j] = true;
       for (let j = i + 1; j < ws.length && SIZE_PART.test(ws[j]!); j++) keep[j] = true;
     });
-    return ws.filter((_, i) => keep[i]).join(' ').replace(/^[\s|:,–-]+|[\s|:,–-]+$/g, '');
+    const own = ws.filter((_, i) => keep[i]).join(' ');
+    // "Tan Open Box Clearance": the colour is "Tan"; an open box is a condition, said after it.
+    const condition = OPEN_BOX.test(own) ? ' (open box)' : '';
+    const label = own.replace(OPEN_BOX, ' ').replace(SALE_WORDS, ' ').replace(/\s+/g, ' ').replace(/^[\s|:,–-]+|[\s|:,–-]+$/g, '');
+    return label ? `${label}${condition}` : '';
   });
 }
 
+const OPEN_BOX = /\bopen[\s-]box\b/i;
+/** Words of a listing's sale, not of what sets it apart. */
+const SALE_WORDS = /\b(?:clearance|sale|limited edition|ex[\s-]display)\b/gi;
+
 /** The words of a size around its figure: "x", another figure, a unit. */
-const SIZE_PART = /^(?:x|×|\d+(?:[.,]\d+)?(?:mm|cm|m|ft|in|"|oz|l|ml|w|v)?|mm|cm|m|ft|feet|in|inch(?:es)?|oz|l|ml|litres?|metres?|meters?|w|watts?|v)$/i;
+const SIZE_PART = /^(?:x|×|\d+(?:[.,]\d+)?(?:mm|cm|m|mtrs?|ft|in|"|oz|l|ml|w|v)?|mm|cm|m|mtrs?|ft|feet|in|inch(?:es)?|oz|l|ml|litres?|metres?|meters?|w|watts?|v)$/i;
 
 /** A family: how many there are and which, and which are sold out now; null when its listings cannot be told apart by name. */
 export function familyLead(name: string, differs: string, members: readonly CatalogProduct[]): Lead | null {
   const head = `${upperFirst(theName(name))} ${verbFor(name) === 'are' ? 'come' : 'comes'} in ${countWord(members.length)} ${differs}`;
   const names = memberNames(members);
+  // A listing named by the family's name alone ("New Jersey Knit Dress" beside "... - Organic cotton"): nothing says which one it is.
+  if (names.some((n) => !n)) return null;
   // Each member by what sets its name apart, else by its whole name: a lead names which ones.
   const whole = members.map((m) => oneLine(m.name));
-  const distinct = names.every(Boolean) && new Set(names).size === names.length ? names : whole;
+  const distinct = new Set(names).size === names.length ? names : whole;
   // Two listings under one name: nothing says which is which, so no answer names them.
   if (new Set(distinct.map((n) => n.toLowerCase())).size < distinct.length) return null;
   const listed = `: ${joinList(distinct.length > MAX_MEMBER_NAMES ? [...distinct.slice(0, MAX_MEMBER_NAMES), `${distinct.length - MAX_MEMBER_NAMES} more`] : distinct)}`;

@@ -21,6 +21,8 @@ export interface ShopperNeed {
   facet: string[];
   /** Products the need can be asked of, by name or kind (none: any): a cookset holding a non-slip board is not "good for preventing slipping". */
   of?: RegExp;
+  /** A sentence anywhere in the product's text that rules the need out ("not suitable for outdoor use"): then it is not asked. */
+  deniedBy?: RegExp;
 }
 
 /** What keeps a drink cold or hot: a food jar keeps food, not drinks. */
@@ -38,7 +40,8 @@ export const SHOPPER_NEEDS: readonly ShopperNeed[] = [
   { id: 'hot-drinks', phrase: 'keeping drinks hot', stated: /\b(?:keeps?|keeping|stays?|staying)\b[^.]{0,40}\b(?:piping )?hot\b|\bhot for (?:up to )?\d+/i, facet: ['keep', 'hot'], of: DRINK_VESSELS },
   { id: 'leaks', phrase: 'preventing leaks', stated: /\b(?:leak[- ]?(?:proof|resistant|free)|spill[- ]?(?:proof|resistant)|won'?t leak|without leaking|no leaks?)\b/i, facet: ['leak', 'leakproof', 'spill', 'spillproof'] },
   { id: 'sensitive-skin', phrase: 'sensitive skin', stated: /\b(?:sensitive skin|hypoallergenic)\b/i, facet: ['skin', 'hypoallergenic'] },
-  { id: 'wet-weather', phrase: 'wet weather', stated: /\b(?:waterproof|water[- ]resistant|weather[- ]?proof|weather[- ]resistant|all[- ]weather|rain(?:proof)?|IPX?[4-8]\d?)\b(?![- ](?:treatment|coating|paint|stain|membrane|felt|cover|sealant|finish))/i, facet: ['wet', 'weather', 'waterproof', 'weatherproof', 'water', 'rain', 'rainproof', 'ip44', 'ip54', 'ip55', 'ip65', 'ip66', 'ip67', 'ip68', 'ipx4', 'ipx5', 'ipx7', 'ipx8'] },
+  { id: 'wet-weather', phrase: 'wet weather', stated: /\b(?:waterproof|water[- ]resistant|weather[- ]?proof|weather[- ]resistant|all[- ]weather|rain(?:proof)?|IPX?[4-8]\d?)\b(?![- ](?:treatment|coating|paint|stain|membrane|felt|cover|sealant|finish))/i, facet: ['wet', 'weather', 'waterproof', 'weatherproof', 'water', 'rain', 'rainproof', 'ip44', 'ip54', 'ip55', 'ip65', 'ip66', 'ip67', 'ip68', 'ipx4', 'ipx5', 'ipx7', 'ipx8'],
+    deniedBy: /\bnot (?:suitable|intended|designed|meant|recommended|rated|for)\b[^.;]{0,20}\b(?:outdoors?|outside|exterior|external|wet)\b|\b(?:for )?indoor use only\b/i },
   { id: 'cold-weather', phrase: 'cold weather', stated: /\b(?:keeps? you warm|warmth|cold (?:weather|days|nights|winters?|mornings?)|winter)\b/i, facet: ['cold', 'warm', 'winter'] },
   { id: 'hot-weather', phrase: 'hot weather', stated: /\b(?:keeps? you cool|hot (?:weather|days|summers?)|summer (?:days|heat))\b/i, facet: ['hot', 'cool', 'summer'] },
   { id: 'noise', phrase: 'blocking noise', stated: /\b(?:noise[- ]cancell?(?:ing|ation)|block(?:s|ing)? out (?:the )?noise|noise isolation|(?:active|passive) isolation)\b/i, facet: ['noise'] },
@@ -62,6 +65,11 @@ const DENIED = /\b(?:not|never|no|without|isn'?t|aren'?t|don'?t|doesn'?t|avoid)\
 /** Whether a need can be asked of a product at all (its `of`: by name or kind). */
 export function needFits(need: ShopperNeed, nameAndKind: string): boolean {
   return !need.of || need.of.test(nameAndKind);
+}
+
+/** Whether a sentence of the product's text rules the need out (`deniedBy`). */
+export function needRuledOut(need: ShopperNeed, sentences: readonly string[]): boolean {
+  return need.deniedBy !== undefined && sentences.some((s) => need.deniedBy!.test(s));
 }
 
 /** Where a sentence states the need (and does not deny it), or null. */

@@ -7,7 +7,8 @@
  * Product intents (the product's own facts only; see facts.ts), in this order (a later intent
  * whose evidence is the same facts as an earlier one's is its twin and is not asked):
  *   family     "Which designs does the Combo Yoga Mat come in?"   on a family's first member only
- *              (families.ts): its members with their links, prices and stock (D37)
+ *              (families.ts): its members with their links, prices and stock (D37); not when
+ *              the store lists another product that reads as one more member (`complete`)
  *   need       "Is the X good for preventing slipping?"   a need of the curated vocabulary
  *              (needs.ts) a sentence of its text states; never a phrase of the merchant's copy
  *   audience   "Is the X a good choice for beginners?"   a sentence naming those people
@@ -42,7 +43,7 @@ import { attributesOfSheet, endsSentence, theName, verbFor, type Fact, type Prod
 import { sameFamily } from './families';
 import { withoutNames } from './gate';
 import { attributeLead, audienceLead, careLead, choiceLead, comparisonLead, familyLead, featuresLead, needLead, optionsLead, policyLead, useLead } from './leads';
-import { needFits, needMatch, SHOPPER_NEEDS, statesNeed } from './needs';
+import { needFits, needMatch, needRuledOut, SHOPPER_NEEDS, statesNeed } from './needs';
 import { optionsSentence } from './options';
 import { audienceFits } from './audiences';
 import { MIN_DIFFERENCES, type Intent, type Lead, type Question } from './questions-and-answers';
@@ -146,7 +147,8 @@ function familyQuestion(sheet: ProductSheet, catalogue: ArticleCatalogue): { tit
   const family = catalogue.families.of.get(sheet.product.productId);
   const members = (family?.members ?? []).map((m) => catalogue.byId.get(m.productId)).filter((m): m is ProductSheet => m !== undefined).slice(0, MAX_FAMILY_MEMBERS);
   // Asked on the first member the site has a sheet for (a name too long for a title has none).
-  if (!family || members[0] !== sheet || family.members.length < 2 || !family.name) return null;
+  // Not when the store lists another product that reads as one more member: "comes in N" would be untrue.
+  if (!family || members[0] !== sheet || family.members.length < 2 || !family.name || !family.complete) return null;
   const the = theName(family.name);
   return { title: `Which ${family.differs} ${verbFor(family.name) === 'are' ? 'do' : 'does'} ${the} come in?`, members, family: {
     name: family.name, differs: family.differs, members: family.members.slice(0, MAX_FAMILY_MEMBERS),
@@ -175,6 +177,7 @@ export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogu
   // A sentence states a need in its own words, not through the product's name ("IP67 Spotlight", "Travel Mat").
   const unnamed = (f: Fact) => withoutNames(f.text, [sheet.product.name, sheet.label]);
   const needs = SHOPPER_NEEDS.filter((need) => needFits(need, `${sheet.product.name} ${sheet.kind}`))
+    .filter((need) => !needRuledOut(need, facts.map((f) => f.text)))
     .map((need) => ({ need, evidence: facts.filter((f) => statesNeed(unnamed(f), need)) })).filter((n) => n.evidence.length).slice(0, MAX_NEEDS);
   // The facet: the need's word the store's sentence uses ("slip" of "non-slip"; none when it says it otherwise).
   for (const { need, evidence } of needs) {

@@ -64,6 +64,19 @@ function affirmed(text: string, re: RegExp): RegExpExecArray | null {
   return m && !DENIED_BEFORE.test(text.slice(0, m.index)) ? m : null;
 }
 
+/** Fibres a garment's composition names with their shares ("60 cotton, 27 viscose, 10 metallic, 3 lycra"). */
+const FIBRES = 'organic cotton|cotton|viscose|polyester|recycled polyester|elastane|spandex|lycra|nylon|polyamide|merino wool|merino|wool|silk|linen|modal|acrylic|rayon|cashmere|metallic|lyocell|tencel|hemp|bamboo';
+const SHARE = new RegExp(String.raw`(?<![\d.])(\d{1,3})\s*%?\s*(${FIBRES})\b`, 'gi');
+
+/** A composition whose shares add up to the whole: the most exact statement of a material there is. */
+function composition(text: string): { value: string; norm: string } | null {
+  const shares = [...text.matchAll(SHARE)].map((m) => ({ share: Number(m[1]), fibre: m[2]!.toLowerCase() }));
+  const total = shares.reduce((n, x) => n + x.share, 0);
+  if (shares.length < 2 || total < 95 || total > 101) return null;
+  const parts = shares.map((x) => `${x.share}% ${x.fibre}`);
+  return { value: `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`, norm: shares.map((x) => x.fibre).sort().join('+') };
+}
+
 const STEEL = /\b([A-Z][A-Za-z]*-?\d[A-Za-z0-9-]*|\d{3,4}[A-Z]?)\s+((?:(?:high[- ]carbon|carbon|stainless|damascus|powder)\s+)*steel)\b/;
 const CARE: Array<{ re: RegExp; value: string }> = [
   { re: /\bdishwasher[- ]safe\b|\bsafe (?:in|for) the dishwasher\b/i, value: 'dishwasher-safe' },
@@ -76,9 +89,13 @@ const ORIGIN = /\b([Mm]ade|[Cc]rafted|[Ff]orged|[Hh]andmade|[Pp]roduced|[Aa]ssem
 const MORE_MATERIALS = /\b(plastic|timber|oak|walnut|pine|spruce|acacia|teak|vinyl|resin|polyester|nylon|polypropylene|polyethylene|enamel)\b/gi;
 
 /** A material named before one of these is a part's or a surface's ("silicone finish", "bamboo lid"), not the product's. */
-const PART_WORDS = 'finish|finished|coating|coated|tops?|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?|covers?|tips?|eartips?|ear ?cups?|cushions?|pads?|feet|rims?|spouts?|bands?|cords?|cables?|boots?|trivets?|grips?|inserts?|collars?|cuffs?|rib|ribbing|rib-band|waistbands?|hems?|linings?|pockets?|sporks?|tins?|frames?|framing|roofs?|doors?|windows?|hinges?|legs?|bases?';
-/** After a material, words that make it a fuel or a use, not what the product is made of ("wood fired", "wood smoke", "a 1 L tin"). */
-const USE_WORDS = '-?fired|burning|burner|smoke|storage|pellets?|chips?|logs?|fuel|tins?|brush(?:es)?|cleaner|cutters?|peels?';
+const PART_WORDS = 'finish|finished|coating|coated|tops?|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?|covers?|tips?|eartips?|ear ?cups?|cushions?|pads?|feet|rims?|spouts?|bands?|cords?|cables?|boots?|trivets?|grips?|inserts?|collars?|cuffs?|rib|ribbing|rib-band|waistbands?|hems?|linings?|pockets?|sporks?|tins?|frames?|framing|roofs?|doors?|windows?|hinges?|legs?|bases?|insulation|tiles?|bricks?|floors?';
+/**
+ * After a material, words that make it a fuel or a use, not what the product is made of ("wood
+ * fired", "wood smoke", "a 1 L tin"), or another product's ("for a stainless steel option,
+ * explore the V7BSSB").
+ */
+const USE_WORDS = '-?fired|burning|burner|smoke|storage|pellets?|chips?|logs?|fuel|tins?|brush(?:es)?|cleaner|cutters?|peels?|options?|alternatives?|versions?|models?';
 /** A part or a use after the material, with at most one word between ("organic cotton lycra collar"). */
 const PART_AFTER = new RegExp(`^[\\s-]*(?:[\\p{L}]+\\s+)?(?:${PART_WORDS}|${USE_WORDS})\\b`, 'iu');
 
@@ -91,9 +108,10 @@ function partsIn(text: string): string[] {
 
 /**
  * Before a material, words that make it something else's: what the product replaces or beats
- * ("replaces glass and plastic", "basic white plastic plugs"), or an imitation ("PU leather").
+ * ("replaces glass and plastic", "basic white plastic plugs"), an imitation ("PU leather"), or
+ * a toast ("raise a glass").
  */
-const ELSEWHERE_BEFORE = /(?:\b(?:replac\w*|instead of|unlike|than|no more|ditch\w*|swap\w*|toss\w*|put away|forget|goodbye to|no need for|settle for|other|basic|ordinary|standard|cheap|flimsy|typical|usual|traditional|conventional)\b[^.;:]{0,30}|\b(?:available in|photo|shown in|colou?rs?)\b[^.;]{0,30}|\b(?:pu|faux|vegan|synthetic|imitation|artificial)[\s-]+|\byour\s+)$/i;
+const ELSEWHERE_BEFORE = /(?:\b(?:replac\w*|instead of|unlike|than|no more|ditch\w*|swap\w*|toss\w*|put away|forget|goodbye to|no need for|settle for|other|basic|ordinary|standard|cheap|flimsy|typical|usual|traditional|conventional)\b[^.;:]{0,30}|\b(?:available in|photo|shown in|colou?rs?)\b[^.;]{0,30}|\braise (?:a|your) |\b(?:pu|faux|vegan|synthetic|imitation|artificial)[\s-]+|\byour\s+)$/i;
 /** A part named before its material in one clause, with a word that links them ("Eartips feature ... soft silicone", "Cable: 1.5 metre rubber", "rib-band are organic cotton"). */
 const PART_BEFORE = /\b(?:eartips?|tips|cables?|cords?|straps?|lids?|handles?|gaskets?|seals?|collars?|cuffs?|sleeves?|rib-?band|ribbing|waistbands?|linings?|pockets?|trims?|sporks?)\b(?:\s*(?::|\b(?:is|are|feature|features|made|of|in|with)\b)(?:[^.;,]|\d\.\d){0,40}|(?:\s+[\w.]+){0,3}\s*)$/i;
 
@@ -118,12 +136,19 @@ const LENGTH_CONTEXT = /\b(?:blade|length|long)\b|^name:/i;
 const NOT_ITS_CAPACITY = /\b(?:paint|tin|treatment|preservative|sealant|stain|oil|fuel|gas bottle|refill)\b/i;
 const DRINK_WORDS = /\b(?:cup|tumbler|bottle|mug|jar|flask|jug|glass|pint|holds?|capacity|drinks?|water|coffee|tea)\b/i;
 
+/** A spec table's material row: its label, then the material ("Construction" / "Stainless Steel"). */
+const MATERIAL_LABEL = (material: string) => new RegExp(`\\b(?:materials?|construction|body|housing|fabric|composition)\\s*:?\\s*${escapeRegExp(material)}\\b`, 'i');
+const PACKAGE_BEFORE = /\b(?:includes?|included|package|packed|contents?|qty|quantity|comes with)\b[^.;]{0,20}$/i;
+const PART_SIZE_AFTER = /^\s*(?:[\p{L}-]+\s+){0,2}(?:floor|base|opening|door|window|hole|mouth|cooking area|surface|box|carton|packag\w*)s?\b/iu;
+
 const READERS: Reader[] = [
   { key: 'hardness', read: (t) => { const m = /\b(\d{2})(?:\s*(?:±|\+\/-|-)\s*\d)?\s*(?:HRC|HRc|Rockwell)\b/.exec(t); return m ? { value: `${m[1]} HRC`, norm: m[1]! } : null; } },
   {
     key: 'material', read: (t) => {
       const steel = STEEL.exec(t);
       if (steel) return { value: `${steel[1]} ${steel[2]!.toLowerCase()}`, norm: steel[1]!.toLowerCase().replace(/-/g, '') };
+      const shares = composition(t);
+      if (shares) return shares;
       const materials = materialsIn(t.replace(/^name:\s*/i, '')).slice(0, 2);
       return materials.length ? { value: materials.join(' and '), norm: materials.map((m) => SPELLING[m] ?? m).sort().join('+') } : null;
     },
@@ -132,12 +157,18 @@ const READERS: Reader[] = [
      * ("wood" of a cabin, not the "glass" of its windows).
      */
     pick: (found, fromName, text) => {
+      // A composition with its shares ("60% cotton, 27% viscose ...") is what the listing is made of.
+      const shares = found.find((f) => f.value.includes('%'));
+      if (shares) return shares;
       // The name's material when the description says it too; a name's "Black Linen" is a colourway when the text says "Cotton + Lycra".
       if (fromName && fromName.value.split(' and ').every((m) => new RegExp(`\\b${escapeRegExp(m)}\\b`, 'i').test(text))) return fromName;
       const mentions = (f: { value: string }) => f.value.split(' and ').reduce((n, m) => n + (text.match(new RegExp(`\\b${m}\\b`, 'gi'))?.length ?? 0), 0);
       const most = found.reduce((best, f) => (mentions(f) > mentions(best) ? f : best));
       // "steel" is counted inside every "stainless steel": the text's more exact name of it wins.
-      return found.find((f) => f.value !== most.value && new RegExp(`\\b${most.value}\\b`).test(f.value)) ?? most;
+      const named = found.find((f) => f.value !== most.value && new RegExp(`\\b${most.value}\\b`).test(f.value)) ?? most;
+      // A table's row naming another material ("Construction: Stainless Steel" beside a lens of glass named three times) is the product's.
+      const row = found.find((f) => MATERIAL_LABEL(f.value.split(' and ')[0]!).test(text));
+      return row && row.norm !== named.norm ? row : named;
     },
   },
   // Case matters: "2G" is a two-gang socket, "4G" a network; a weight is "180 g" or "1.2 kg".
@@ -159,7 +190,8 @@ const READERS: Reader[] = [
     key: 'dimensions', read: (t) => {
       const u = String.raw`(mm|cm|m|in|inches|ft|feet|")?`;
       const m = new RegExp(String.raw`${FIGURE_START}${NUM}\s*${u}\s*(?:x|×)\s*${NUM}\s*${u}(?:\s*(?:x|×)\s*${NUM})?\s*${u}(?![\p{L}\d])`, 'iu').exec(t);
-      if (!m) return null;
+      // "Package Includes 1 x 4\" ... Hole Saw": a count; "60cm x 55cm cooking floor": a part's size.
+      if (!m || PACKAGE_BEFORE.test(t.slice(0, m.index)) || PART_SIZE_AFTER.test(t.slice(m.index + m[0].length))) return null;
       const figures = [m[1], m[3], m[5]].filter(Boolean) as string[];
       // "2 x 40mm drivers", "4 x 850 ml": a count of parts, not a width and a depth.
       if (figures.length === 2 && /^\d$/.test(figures[0]!) && num(figures[1]!) >= 10 * num(figures[0]!)) return null;
@@ -167,7 +199,8 @@ const READERS: Reader[] = [
       return { value: `${figures.join(' x ')}${unit ? ` ${unit}` : ''}`, norm: `${figures.map((f) => (unit ? measured(f, unit) : f)).join('x')}` };
     },
   },
-  { key: 'thickness', read: (t) => { const m = new RegExp(String.raw`${NUM}\s*(mm|cm)\s*thick\b|thickness:?\s*${NUM}\s*(mm|cm)`, 'i').exec(t); if (!m) return null; const [n, u] = m[1] ? [m[1], m[2]!] : [m[3]!, m[4]!]; return { value: `${n} ${u}`, norm: measured(n, u) }; } },
+  // "3cm thick fire brick floor tiles": a part's thickness, not the product's.
+  { key: 'thickness', read: (t) => { const m = new RegExp(String.raw`${NUM}\s*(mm|cm)\s*thick\b(?!\s+(?:[\p{L}-]+\s+){0,3}(?:${PART_WORDS})\b)|thickness:?\s*${NUM}\s*(mm|cm)`, 'iu').exec(t); if (!m) return null; const [n, u] = m[1] ? [m[1], m[2]!] : [m[3]!, m[4]!]; return { value: `${n} ${u}`, norm: measured(n, u) }; } },
   {
     // A blade's or a board's length: said as one ("Blade: 210 mm", "8-inch knife" in a name), never any figure in millimetres.
     key: 'length', read: (t) => {
@@ -211,8 +244,23 @@ const SIZE_OPTION = /size|dimension|length|capacity|volume|thickness|weight|\bcm
 /** Labels of a spec table whose value a page renders on the next line ("Cable" / "1.5 metre rubber"). */
 const SPEC_LABEL = /^(?:cable|cord|construction|material|materials|body|housing|frame|colou?r|finish|dimensions?|size|weight|power|wattage|ip rating|lumens|brightness|capacity|volume|warranty|battery(?: life)?|voltage|care|origin|lamp type|bulb|fabric|lining|composition)$/i;
 
-/** "Wattage: 3.5W": a label, a colon, a value. */
-const isSpecLine = (line: string) => /^[A-Z][\w /()&-]{0,40}:\s*\S/.test(line);
+/** "Wattage: 3.5W": a label, a colon, a value; or a table's row that opens with its figure ("35 hours battery life"). */
+const isSpecLine = (line: string) => /^[A-Z][\w /()&-]{0,40}:\s*\S/.test(line) || (/^\d/.test(line) && line.split(/\s+/).length <= 5);
+
+/** The heading of a spec table ("Technical Specifications", "Specs", "Tech Info"). */
+const SPEC_HEADING = /^(?:(?:technical|tech|product) (?:specifications?|specs|info|details)|specifications?|specs)\s*:?$/i;
+
+/** A size's unit ("ft", "" when none) and its figures in order. */
+function sizeParts(value: string): { unit: string; figures: string } {
+  const words = value.split(/\s+/);
+  return { unit: words.filter((w) => !/^[\d.,]+$/.test(w) && w !== 'x').join(' '), figures: words.filter((w) => /^[\d.,]+$/.test(w)).map(Number).sort((a, b) => a - b).join('x') };
+}
+
+/** "8 x 4 ... Shed" named, "4 x 6" in its table, one unit: the catalogue contradicts itself. */
+function contradicts(a: { value: string }, b: { value: string }): boolean {
+  const [x, y] = [sizeParts(a.value), sizeParts(b.value)];
+  return x.unit === y.unit && x.figures !== y.figures;
+}
 
 /** Lines with a spec table's label and its value on the next line joined as "Label: value", so a value keeps its label. */
 function specPairs(raw: readonly string[]): string[] {
@@ -240,13 +288,20 @@ export function attributesOf(description: string, name: string, optionNames: rea
   const nameLine = `Name: ${name}`;
   const text = markdownToText(description);
   const lines = specPairs(text.split('\n')).flatMap((line) => splitSentences(line));
+  // Every line under a "Technical Specifications" heading is the table's, whatever its shape.
+  const section = lines.findIndex((l) => SPEC_HEADING.test(l));
+  const inSpec = (l: string, i: number) => isSpecLine(l) || (section >= 0 && i > section);
+  const specLines = lines.filter(inSpec);
+  const prose = lines.filter((l, i) => !inSpec(l, i));
   const out = new Map<AttributeKey, Attribute>();
   for (const reader of READERS) {
     const fromName = reader.read(nameLine);
     // A spec line ("Wattage: 3.5W") before the prose ("the 5W Tiga Corner"): the spec is exact.
-    const found = [...lines.filter(isSpecLine), ...lines.filter((l) => !isSpecLine(l))].map(reader.read).filter((f) => f !== null);
+    const found = [...specLines, ...prose].map(reader.read).filter((f) => f !== null);
     // The description's value (the spec) before the name's: a "5W" title never overrides a spec's 3.5 W (issue 45).
     const value = reader.pick && found.length ? reader.pick(found, fromName, text) : found[0] ?? fromName;
+    // A size the name and the text disagree on is said by neither.
+    if (reader.key === 'dimensions' && value && fromName && value !== fromName && contradicts(value, fromName)) continue;
     if (value) out.set(reader.key, { key: reader.key, ...value });
   }
   const parts = partsIn(text);
@@ -254,18 +309,26 @@ export function attributesOf(description: string, name: string, optionNames: rea
   // A product with a length and a width has no single length: a figure in its name is something else ("44mm" logs).
   if (out.has('dimensions')) out.delete('length');
   if (optionNames.some((o) => SIZE_OPTION.test(o))) for (const key of SIZED) out.delete(key);
+  // "Tumbler Lid | 40 OZ": the size of the vessel it fits, not what it holds.
+  if (ACCESSORY.test(name.split(/\s+[|–-]\s+/)[0]!.trim())) out.delete('capacity');
   return out;
 }
 
+/** A name ending in a part sold on its own ("... Tumbler Lid", "Straw Set"), not "Tumbler with Handle". */
+const ACCESSORY = /(?<!\bwith\s+)\b(?:lids?|caps?|straws?|straw sets?|stoppers?|covers?|sleeves?|boots?|gaskets?|seals?|coasters?|replacements?)$/i;
+
 /**
  * Whether two values of one attribute differ. Materials differ only when neither names the
- * other ("stainless steel" and "steel" may be one steel; "oak" and "walnut" differ).
+ * other and they share none ("stainless steel" and "steel" may be one steel; "oak" and
+ * "walnut" differ).
  */
 export function differ(a: Attribute, b: Attribute): boolean {
   if (a.norm === b.norm) return false;
   if (a.key !== 'material') return true;
   const [x, y] = [a.value.toLowerCase(), b.value.toLowerCase()];
-  return !x.includes(y) && !y.includes(x);
+  // "aluminium" and "aluminum and leather" share a material (norms fold the spelling).
+  const shared = a.norm.split('+').some((m) => b.norm.split('+').includes(m));
+  return !x.includes(y) && !y.includes(x) && !shared;
 }
 
 /** How an attribute reads after its subject: "is hardened to 60 HRC" ("are hardened ..." for a plural subject). */

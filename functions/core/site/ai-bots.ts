@@ -23,7 +23,8 @@
  *   2. a vendor AI bot or agent token (AI_BOT_PATTERNS)         → `ai-crawler`
  *   2b. a classic search-engine crawler (SEARCH_CRAWLER_PATTERNS: Googlebot, Storebot-Google,
  *      bingbot, Applebot, DuckDuckBot, YandexBot, Baiduspider, ...) → `search-crawler`
- *      (stored apart from AI visits, never in `total` or `by_platform`; D160)
+ *      (stored apart from AI visits, never in `total` or `by_platform`; D160); a crawler
+ *      "compatible with Googlebot" is not Googlebot (the claim is read out first)
  *   3. a link previewer (Slack, X, Facebook, Discord, WhatsApp, Telegram, LinkedIn, iMessage...)
  *                                                               → `link-preview` (not AI)
  *   4. a social in-app browser (FBAN, Instagram, ...)           → `human`
