@@ -178,6 +178,7 @@ const GIFT = /\b(?:free|complimentary|bonus)\b/i;
 export function ownSentences(texts: readonly string[], product: CatalogProduct, kind: string): string[] {
   // The brand's words name no product ("professional chefs" is not the Alfresco Chef oven).
   const brand = new Set(product.vendor.toLowerCase().split(/[^\p{L}]+/u));
+  const ownCodes = modelCodes([product.name, ...(product.variants ?? []).map((v) => v.sku ?? '')].join(' '));
   const own = new Set(`${product.name} ${kind}`.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w.length >= 4 && !brand.has(w)).map((w) => w.replace(/s$/, '')));
   const namesProduct = (text: string) => text.toLowerCase().split(/[^\p{L}]+/u).some((w) => own.has(w.replace(/s$/, '')));
   let afterGift = false;
@@ -188,7 +189,29 @@ export function ownSentences(texts: readonly string[], product: CatalogProduct, 
     }
     if (afterGift && !namesProduct(text)) return false;
     afterGift = false;
-    return true;
+    return !anotherModel(text, ownCodes);
+  });
+}
+
+/** Model codes: letters, a number, more letters or digits ("V15PWUW-US", "V7BSSB", "WHCH520WCE7"); not "IP67" or "USB-C". */
+const MODEL_CODE = /\b[A-Z]{1,5}\d{1,5}[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\b/g;
+
+function modelCodes(text: string): string[] {
+  return [...new Set(text.match(MODEL_CODE) ?? [])];
+}
+
+/**
+ * A sentence naming a model code that is not this product's ("V15PWUW-US in White Color: ...
+ * four USB ports" on the black V15's page; "explore the V7BSSB") is about another product. A
+ * product with no code of its own is not judged so.
+ */
+function anotherModel(text: string, own: readonly string[]): boolean {
+  if (!own.length) return false;
+  // Hyphens fold ("WH-CH720N" is the WHCH720NL's model); a code inside its own, or its own inside it, is its own.
+  const bare = own.map((o) => o.replace(/-/g, ''));
+  return modelCodes(text.replace(/\b([A-Z]{1,3})-(?=[A-Z]{0,4}\d)/g, '$1')).some((code) => {
+    const c = code.replace(/-/g, '');
+    return !bare.some((o) => o.includes(c) || c.includes(o));
   });
 }
 

@@ -23,7 +23,14 @@ export interface ShopperNeed {
   of?: RegExp;
   /** A sentence anywhere in the product's text that rules the need out ("not suitable for outdoor use"): then it is not asked. */
   deniedBy?: RegExp;
+  /** In the same sentence, words that make the match about something else ("water-resistant, tested to withstand spills"). */
+  aside?: RegExp;
+  /** A product whose name already says it ("Noise Cancelling Headphones"): asking restates what it is. */
+  namedBy?: RegExp;
 }
+
+/** What can leak: what holds a liquid or is carried with one (a countertop socket's "spill proof" lid keeps spills out, it holds none). */
+const LEAKING_THINGS = /\b(?:bottles?|tumblers?|flasks?|mugs?|cups?|quenchers?|coolers?|jugs?|growlers?|cans?|pitchers?|thermos(?:es)?|canteens?|carafes?|drinkware|jars?|containers?|boxes|bags?|backpacks?|pouch(?:es)?|lids?|tanks?|kettles?|pots?|bowls?|dispensers?|sprayers?|hoses?|cases?)\b/i;
 
 /** What keeps a drink cold or hot: a food jar keeps food, not drinks. */
 const DRINK_VESSELS = /\b(?:bottles?|tumblers?|flasks?|mugs?|cups?|quenchers?|coolers?|jugs?|growlers?|cans?|pitchers?|thermos(?:es)?|canteens?|carafes?|drinkware)\b/i;
@@ -38,13 +45,14 @@ export const SHOPPER_NEEDS: readonly ShopperNeed[] = [
   { id: 'small-spaces', phrase: 'small spaces', stated: /\b(?:small (?:kitchens?|spaces?|gardens?|rooms?|flats?|apartments?)|space[- ]saving|tight spaces?|compact (?:kitchens?|spaces?|gardens?))\b/i, facet: ['small', 'space'] },
   { id: 'cold-drinks', phrase: 'keeping drinks cold', stated: /\b(?:keeps?|keeping|stays?|staying)\b[^.]{0,40}\b(?:ice[- ]cold|cold|iced|chilled)\b|\bcold for (?:up to )?\d+/i, facet: ['keep', 'cold'], of: DRINK_VESSELS },
   { id: 'hot-drinks', phrase: 'keeping drinks hot', stated: /\b(?:keeps?|keeping|stays?|staying)\b[^.]{0,40}\b(?:piping )?hot\b|\bhot for (?:up to )?\d+/i, facet: ['keep', 'hot'], of: DRINK_VESSELS },
-  { id: 'leaks', phrase: 'preventing leaks', stated: /\b(?:leak[- ]?(?:proof|resistant|free)|spill[- ]?(?:proof|resistant)|won'?t leak|without leaking|no leaks?)\b/i, facet: ['leak', 'leakproof', 'spill', 'spillproof'] },
+  { id: 'leaks', phrase: 'preventing leaks', stated: /\b(?:leak[- ]?(?:proof|resistant|free)|spill[- ]?(?:proof|resistant)|won'?t leak|without leaking|no leaks?)\b/i, facet: ['leak', 'leakproof', 'spill', 'spillproof'], of: LEAKING_THINGS },
   { id: 'sensitive-skin', phrase: 'sensitive skin', stated: /\b(?:sensitive skin|hypoallergenic)\b/i, facet: ['skin', 'hypoallergenic'] },
   { id: 'wet-weather', phrase: 'wet weather', stated: /\b(?:waterproof|water[- ]resistant|weather[- ]?proof|weather[- ]resistant|all[- ]weather|rain(?:proof)?|IPX?[4-8]\d?)\b(?![- ](?:treatment|coating|paint|stain|membrane|felt|cover|sealant|finish))/i, facet: ['wet', 'weather', 'waterproof', 'weatherproof', 'water', 'rain', 'rainproof', 'ip44', 'ip54', 'ip55', 'ip65', 'ip66', 'ip67', 'ip68', 'ipx4', 'ipx5', 'ipx7', 'ipx8'],
+    aside: /\bspill/i,
     deniedBy: /\bnot (?:suitable|intended|designed|meant|recommended|rated|for)\b[^.;]{0,20}\b(?:outdoors?|outside|exterior|external|wet)\b|\b(?:for )?indoor use only\b/i },
   { id: 'cold-weather', phrase: 'cold weather', stated: /\b(?:keeps? you warm|warmth|cold (?:weather|days|nights|winters?|mornings?)|winter)\b/i, facet: ['cold', 'warm', 'winter'] },
   { id: 'hot-weather', phrase: 'hot weather', stated: /\b(?:keeps? you cool|hot (?:weather|days|summers?)|summer (?:days|heat))\b/i, facet: ['hot', 'cool', 'summer'] },
-  { id: 'noise', phrase: 'blocking noise', stated: /\b(?:noise[- ]cancell?(?:ing|ation)|block(?:s|ing)? out (?:the )?noise|noise isolation|(?:active|passive) isolation)\b/i, facet: ['noise'] },
+  { id: 'noise', phrase: 'blocking noise', stated: /\b(?:noise[- ]cancell?(?:ing|ation)|block(?:s|ing)? out (?:the )?noise|noise isolation|(?:active|passive) isolation)\b/i, facet: ['noise'], namedBy: /\bnoise[- ]cancell?(?:ing|ation)\b/i },
   { id: 'workouts', phrase: 'workouts', stated: /\b(?:workouts?|the gym|running|training sessions?|exercise)\b/i, facet: ['workout', 'gym', 'running', 'exercise', 'training'], of: /\b(?:bottles?|shakers?|mats?|shorts|leggings|tights|bras?|tops?|tees?|t-shirts?|shirts?|vests?|joggers|shoes?|trainers|sneakers|headphones?|earbuds?|earphones?|bands?|weights?|dumbbells?|kettlebells?|towels?|socks?|jackets?|activewear|sportswear|gym)\b/i },
   // A USB cable in the box makes headphones chargeable, not a charger.
   { id: 'charging', phrase: 'charging devices', stated: /\b(?:USB(?:-[AC])?|Qi|wireless charg(?:er|ing)|charg(?:e|es|ing) (?:your )?(?:phones?|devices?|laptops?|tablets?))\b/, facet: ['charging', 'charge', 'usb', 'qi'], of: /\b(?:chargers?|charging|power ?banks?|outlets?|sockets?|hubs?|docks?|stations?|adapters?|extension|power ?strips?|surge)\b/i },
@@ -64,7 +72,7 @@ const DENIED = /\b(?:not|never|no|without|isn'?t|aren'?t|don'?t|doesn'?t|avoid)\
 
 /** Whether a need can be asked of a product at all (its `of`: by name or kind). */
 export function needFits(need: ShopperNeed, nameAndKind: string): boolean {
-  return !need.of || need.of.test(nameAndKind);
+  return (!need.of || need.of.test(nameAndKind)) && !need.namedBy?.test(nameAndKind);
 }
 
 /** Whether a sentence of the product's text rules the need out (`deniedBy`). */
@@ -75,7 +83,7 @@ export function needRuledOut(need: ShopperNeed, sentences: readonly string[]): b
 /** Where a sentence states the need (and does not deny it), or null. */
 export function needMatch(sentence: string, need: ShopperNeed): RegExpExecArray | null {
   const hit = need.stated.exec(sentence);
-  if (!hit) return null;
+  if (!hit || need.aside?.test(sentence)) return null;
   return DENIED.test(sentence.slice(Math.max(0, hit.index - 30), hit.index)) ? null : hit;
 }
 

@@ -89,13 +89,13 @@ const ORIGIN = /\b([Mm]ade|[Cc]rafted|[Ff]orged|[Hh]andmade|[Pp]roduced|[Aa]ssem
 const MORE_MATERIALS = /\b(plastic|timber|oak|walnut|pine|spruce|acacia|teak|vinyl|resin|polyester|nylon|polypropylene|polyethylene|enamel)\b/gi;
 
 /** A material named before one of these is a part's or a surface's ("silicone finish", "bamboo lid"), not the product's. */
-const PART_WORDS = 'finish|finished|coating|coated|tops?|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?|covers?|tips?|eartips?|ear ?cups?|cushions?|pads?|feet|rims?|spouts?|bands?|cords?|cables?|boots?|trivets?|grips?|inserts?|collars?|cuffs?|rib|ribbing|rib-band|waistbands?|hems?|linings?|pockets?|sporks?|tins?|frames?|framing|roofs?|doors?|windows?|hinges?|legs?|bases?|insulation|tiles?|bricks?|floors?';
+const PART_WORDS = 'finish|finished|coating|coated|tops?|lids?|straws?|handles?|seals?|gaskets?|caps?|straps?|print|pattern|look|effect|trim|accents?|sleeves?|covers?|tips?|eartips?|ear ?cups?|cushions?|pads?|feet|rims?|spouts?|bands?|cords?|cables?|boots?|trivets?|grips?|inserts?|collars?|cuffs?|rib|ribbing|rib-band|waistbands?|hems?|linings?|pockets?|sporks?|tins?|frames?|framing|roofs?|doors?|windows?|hinges?|legs?|bases?|insulation|tiles?|bricks?|floors?|wires?|coils?|drivers?|magnets?|diaphragms?';
 /**
  * After a material, words that make it a fuel or a use, not what the product is made of ("wood
  * fired", "wood smoke", "a 1 L tin"), or another product's ("for a stainless steel option,
  * explore the V7BSSB").
  */
-const USE_WORDS = '-?fired|burning|burner|smoke|storage|pellets?|chips?|logs?|fuel|tins?|brush(?:es)?|cleaner|cutters?|peels?|options?|alternatives?|versions?|models?';
+const USE_WORDS = '-?fired|burning|burner|smoke|storage|pellets?|chips?|logs?|fuel|tins?|brush(?:es)?|cleaner|cutters?|peels?|options?|alternatives?|versions?|models?|-?clad';
 /** A part or a use after the material, with at most one word between ("organic cotton lycra collar"). */
 const PART_AFTER = new RegExp(`^[\\s-]*(?:[\\p{L}]+\\s+)?(?:${PART_WORDS}|${USE_WORDS})\\b`, 'iu');
 
@@ -131,7 +131,7 @@ function materialsIn(text: string): string[] {
 
 /** One material, two spellings. */
 const SPELLING: Record<string, string> = { aluminium: 'aluminum', 'stainless-steel': 'stainless steel', timber: 'wood' };
-const LENGTH_CONTEXT = /\b(?:blade|length|long)\b|^name:/i;
+const LENGTH_CONTEXT = /\b(?:blade|length)\b|\blong\b(?!-)|^name:/i;
 /** A volume that is a supply's, not the product's ("a 1 L tin of touch-up paint" with a shed). */
 const NOT_ITS_CAPACITY = /\b(?:paint|tin|treatment|preservative|sealant|stain|oil|fuel|gas bottle|refill)\b/i;
 const DRINK_WORDS = /\b(?:cup|tumbler|bottle|mug|jar|flask|jug|glass|pint|holds?|capacity|drinks?|water|coffee|tea)\b/i;
@@ -205,7 +205,8 @@ const READERS: Reader[] = [
     // A blade's or a board's length: said as one ("Blade: 210 mm", "8-inch knife" in a name), never any figure in millimetres.
     key: 'length', read: (t) => {
       if (!LENGTH_CONTEXT.test(t)) return null;
-      const m = new RegExp(String.raw`(?<![\d.,x×]\s?)${FIGURE_START}${NUM}(?:\s*|-)(mm|cm|inch|inches|in|")(?![\p{L}\d])(?!\s*(?:x|×|thick))`, 'iu').exec(t);
+      // "40 mm drivers": a part's size.
+      const m = new RegExp(String.raw`(?<![\d.,x×]\s?)${FIGURE_START}${NUM}(?:\s*|-)(mm|cm|inch|inches|in|")(?![\p{L}\d])(?!\s*(?:x|×|thick))(?!\s+(?:[\p{L}-]+\s+){0,2}(?:${PART_WORDS})\b)`, 'iu').exec(t);
       return m ? { value: /inch|in|"/i.test(m[2]!) ? `${m[1]} inches` : `${m[1]} ${m[2]}`, norm: measured(m[1]!, m[2]!) } : null;
     },
   },

@@ -6,7 +6,8 @@
  */
 import { familyLead } from '../../../functions/core/articles/leads';
 import { productFamilies } from '../../../functions/core/articles/families';
-import { needById, needRuledOut } from '../../../functions/core/articles/needs';
+import { ownSentences } from '../../../functions/core/articles/facts';
+import { needById, needFits, needMatch, needRuledOut } from '../../../functions/core/articles/needs';
 import { productAttributes } from '../../../functions/core/products/attributes';
 import type { CatalogProduct } from '../../../functions/core/site/types';
 
@@ -125,5 +126,31 @@ describe('a need the text rules out is not asked', () => {
     const wet = needById('wet-weather')!;
     expect(needRuledOut(wet, ['The V5WUB Waterproof Pop-Up Power Point has a rubber seal around its top.', 'It is not suitable for outdoor use and it isn\'t water-sealed when raised.'])).toBe(true);
     expect(needRuledOut(wet, ['Rated IP67, it is waterproof and made for the garden.'])).toBe(false);
+  });
+
+  it('a spill-resistant countertop socket is not asked about wet weather or leaks; noise-cancelling headphones not about blocking noise', () => {
+    const wet = needById('wet-weather')!;
+    expect(needMatch('These Pop-Up Receptacles are water-resistant, tested to withstand spills of up to half a gallon.', wet)).toBeNull();
+    expect(needMatch('A weatherproof light for the garden.', wet)).not.toBeNull();
+    expect(needFits(needById('leaks')!, 'Hubbell Tri-Power Countertop Pop Up Receptacle Outlet')).toBe(false);
+    expect(needFits(needById('leaks')!, 'IceFlow Bottle Bottle')).toBe(true);
+    expect(needFits(needById('noise')!, 'Bowers & Wilkins PX8 Noise Cancelling Headphones - Black Headphones')).toBe(false);
+  });
+});
+
+describe('a sentence about another model is not this product\'s', () => {
+  it('the white V15\'s line on the black V15\'s page is left out; the product\'s own longer code stays', () => {
+    const black = product('V15: Quad-Sided Black Pop Up Outlet with USB and Qi', '', { variants: [{ id: '1', title: 'Default', options: ['Default'], price: '10.00', compareAtPrice: null, available: true, sku: 'V15PWUB-US', gtin: null }] });
+    expect(ownSentences(['A quad-sided outlet for benchtops.', 'V15PWUW-US in White Color: Four 110V U.S. sockets plus four USB ports.', 'The V15PWUB-US is rated 15 A.'], black, 'Outlet'))
+      .toEqual(['A quad-sided outlet for benchtops.', 'The V15PWUB-US is rated 15 A.']);
+    const sony = product('Sony WHCH520W Wireless Headphones White');
+    expect(ownSentences(['Sony WHCH520WCE7 Wireless Headphones White, rated IPX4.'], sony, 'Headphones')).toHaveLength(1);
+  });
+
+  it('drivers and voice coils are parts: no "measures 40 mm", no copper headphones', () => {
+    const headphones = product('Audio Technica ATHM20XBT Wireless Over-Ear Headphones White', '40 mm drivers with rare earth magnets and copper-clad aluminum wire voice coils. Professional-grade earpad material for long-lasting durability. Weight Approx. 216 g.');
+    expect(attributes(headphones)).toMatchObject({ weight: '216 g' });
+    expect(attributes(headphones).length).toBeUndefined();
+    expect(attributes(headphones).material).toBeUndefined();
   });
 });
