@@ -80,6 +80,22 @@ test('concurrent score updates for one entity all land (no lost update): one ent
   expect(after.filter((e: { date: string }) => dates.includes(e.date))).toHaveLength(8);
 });
 
+test('50 concurrent first scores of a fresh entity, each for its own day: every day lands, the seeds only where no real day is (D216)', async () => {
+  const cups = await stack.token('cups');
+  await stack.call('POST', '/api/business', { token: cups, body: { name: 'Cup Shop', url: 'cups.example' } });
+  const dates = Array.from({ length: 50 }, (_, i) => addDays(today, -1 - i));
+  const calls = await Promise.all(dates.map((backdate_to) => score({ business_id: 'cups', backdate_to, results: results(1, [1, 1, 1, 1, 1, 1, 1, 1]) })));
+  expect(calls.map((c) => c.status)).toEqual(Array(50).fill(200));
+  expect(calls.filter((c) => /history seeded/.test(c.body.message))).toHaveLength(1);
+  const history: Array<{ date: string; score: number }> = (await stack.call('GET', '/api/visibility/cups', { token: cups })).body.history_scores;
+  // Every call's day holds its own score (100: one prompt found everywhere); nothing was lost.
+  for (const date of dates) expect([date, history.filter((e) => e.date === date).map((e) => e.score)]).toEqual([date, [100]]);
+  // The two seeded days are the first committed score's day -2 and -1; a seed on a day a call measured gave way to it.
+  const seeds = history.filter((e) => !dates.includes(e.date));
+  expect(history).toHaveLength(50 + seeds.length);
+  expect(seeds.length).toBeLessThanOrEqual(2);
+});
+
 test('a second score the same day replaces that day\'s entry (D31); null cells are left out (D30)', async () => {
   const first = await score({ business_id: 'mugs', product_id: 'tall-mug', results: results(2, [2, 2, 2, 2, 2, 2, 2, 2], 'tall mug') });
   expect(first.status).toBe(200);

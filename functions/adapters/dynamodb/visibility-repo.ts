@@ -5,7 +5,8 @@ import { isConditionFailure } from './client';
 import { keys } from './keys';
 
 /** Enough for any realistic burst of same-entity writers; each retry re-reads the row. */
-const MAX_ATTEMPTS = 20;
+/** Writers of one entity at once each win a round; 50 at once need up to 50 rounds. */
+const MAX_ATTEMPTS = 80;
 
 export function createVisibilityRepository(db: DynamoDBDocumentClient, table: string): VisibilityRepository {
   const get = async (orgSlug: string, entityId: string): Promise<VisibilityHistory | null> => {
