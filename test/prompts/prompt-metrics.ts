@@ -1,7 +1,7 @@
 /** Measurements over a business's whole prompt set (business + every product), for the quality tests and the report. */
 import { promptIdentity } from '../../functions/core/prompts/prompt-identity';
 import { classifyIntent, figuresOf, validatePrompt, PROMPT_INTENTS, type PromptIntent } from '../../functions/core/prompts/prompt-quality';
-import { containsBusinessName, matchedTokens, nameTokens } from '../../functions/core/text/name-match';
+import { containsBusinessName, matchedTokens, nameTokens, replaceNames } from '../../functions/core/text/name-match';
 
 export interface PromptMetrics {
   total: number;
@@ -22,10 +22,10 @@ export interface PromptMetrics {
  */
 export function measurePrompts(prompts: string[], businessName: string, lines: string[], tagged: Record<string, PromptIntent> = {}, productNames: readonly string[] = []): PromptMetrics {
   // Per line, the product names that hold it (a 20,000-product store: a few names each, not every name per prompt).
-  const namesWith = new Map<string, RegExp[]>();
+  const namesWith = new Map<string, string[]>();
   const namesHolding = (line: string) => {
     let found = namesWith.get(line);
-    if (!found) namesWith.set(line, (found = productNames.filter((n) => containsBusinessName(n, line)).map((n) => new RegExp(n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'))));
+    if (!found) namesWith.set(line, (found = productNames.filter((n) => containsBusinessName(n, line))));
     return found;
   };
   // A line is named only where each of its matched words is: lines indexed by their rarest one.
@@ -38,7 +38,7 @@ export function measurePrompts(prompts: string[], businessName: string, lines: s
     if (rarest) byToken.set(rarest, [...(byToken.get(rarest) ?? []), line]);
   }
   const linesIn = (p: string) => [...new Set(nameTokens(p).flatMap((t) => byToken.get(t) ?? []))];
-  const namesLine = (p: string, line: string) => containsBusinessName(p, line) && containsBusinessName(namesHolding(line).reduce((text, name) => text.replace(name, ' '), p), line);
+  const namesLine = (p: string, line: string) => containsBusinessName(p, line) && containsBusinessName(replaceNames(p, namesHolding(line), () => ' '), line);
   const copies = new Map<string, number>();
   for (const p of prompts) copies.set(promptIdentity(p), (copies.get(promptIdentity(p)) ?? 0) + 1);
   const figures = new Map<string, number>();

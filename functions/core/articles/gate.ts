@@ -15,6 +15,7 @@
  * A rejection says which rule, in words a merchant can read in the plan's outcome.
  */
 import { promptIdentity } from '../prompts/prompt-identity';
+import { replaceNames } from '../text/name-match';
 import { answersFacet } from './quality';
 import { decodeShingles, jaccard, NEAR_COPY_JACCARD, shingleHashes } from './shingles';
 import type { ArticleRecord } from './record';
@@ -108,9 +109,7 @@ function sameQuestion(candidate: Pick<PublishedFingerprint, 'title' | 'about' | 
  * differ only by the product they name ("The X comes in 12 oz, 2 lb and 5 lb.") are one text.
  */
 export function withoutNames(answer: string, names: readonly string[]): string {
-  return [...names].filter(Boolean).sort((x, y) => y.length - x.length)
-    // Whole words only: a product called "Mat" leaves "format" alone.
-    .reduce((text, name) => text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu'), 'product'), answer);
+  return replaceNames(answer, names, () => 'product');
 }
 
 /** Rule 5: the published article whose answer this one nearly copies. */

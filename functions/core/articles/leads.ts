@@ -19,7 +19,8 @@
  *
  * Stock in a lead is a live slot (offer-slots.ts): an article is not rebuilt when stock moves.
  */
-import { escapeRegExp, joinList, upperFirst } from '../generate/text';
+import { joinList, upperFirst } from '../generate/text';
+import { replaceNames } from '../text/name-match';
 import { differ, says, type Attribute, type AttributeKey } from '../products/attributes';
 import { oneLine } from '../site/html';
 import type { CatalogProduct } from '../site/types';
@@ -77,7 +78,7 @@ const LEADING_SIZE = /^[\d.,]+\s*(?:ft|m|cm|')?\s*[x×]\s*[\d.,]+\s*(?:ft|m|cm|'
 /** The text with the product's name and label (also without a size in front) replaced by spaces of the same length. */
 function blankName(text: string, sheet: ProductSheet): string {
   const names = [oneLine(sheet.product.name), sheet.label].filter(Boolean).flatMap((n) => [n, n.replace(LEADING_SIZE, '')]).filter((n) => n.length > 3);
-  return names.reduce((t, name) => t.replace(new RegExp(escapeRegExp(name), 'gi'), (m) => ' '.repeat(m.length)), text);
+  return replaceNames(text, names, (m) => ' '.repeat(m.length));
 }
 
 /** A need's lead: a spec value that answers it (IP rating, hours cold or hot), else the store's own words stating it. */

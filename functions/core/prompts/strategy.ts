@@ -8,8 +8,7 @@
 import { ONBOARDING_PROMPTS_MIN_TOTAL, ONBOARDING_PROMPTS_PER_PRODUCT } from '../constants';
 import { promptIdentity } from './prompt-identity';
 import { figuresOf, validatePrompt } from './prompt-quality';
-import { containsBusinessName } from '../text/name-match';
-import { escapeRegExp } from '../generate/text';
+import { containsBusinessName, replaceNames } from '../text/name-match';
 
 /**
  * Onboarding prompts per product: 5 by default, raised to ceil(50 / n) when fewer than 10
@@ -109,7 +108,7 @@ function asQuery(prompt: string): string | null {
  */
 /** The text with each of the names it may say blanked out. */
 function withoutNames(prompt: string, names: readonly string[]): string {
-  return names.reduce((text, name) => text.replace(new RegExp(escapeRegExp(name), 'gi'), ' '), prompt);
+  return replaceNames(prompt, names, () => ' ');
 }
 
 export class PromptGate {

@@ -187,3 +187,26 @@ export function replaceBusinessName(text: string, businessName: string, replacem
 export function distinctiveTokens(name: string): string[] {
   return nameTokens(name).filter((t) => !LEGAL_WORDS.has(t) && !STOP_WORDS.has(t) && !GENERIC_WORDS.has(t));
 }
+
+const literalCache = new Map<string, RegExp>();
+
+/** A name as written (any case), whole words only: "Mat" leaves "format" alone. Memoised (bounded). */
+function literalName(name: string): RegExp {
+  let re = literalCache.get(name);
+  if (!re) {
+    if (literalCache.size > 2000) literalCache.clear();
+    re = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'giu');
+    literalCache.set(name, re);
+  }
+  return re;
+}
+
+/**
+ * The text with each of `names` as written (any case, whole words, the longest first) replaced
+ * by `by(match)`: read without the product names it says, for a check that must not count them
+ * (a figure inside "Tidal Camp Mug 4", two answers that differ only by the product they name).
+ */
+export function replaceNames(text: string, names: readonly string[], by: (match: string) => string): string {
+  return [...new Set(names)].filter((n) => n.trim()).sort((x, y) => y.length - x.length)
+    .reduce((out, name) => out.replace(literalName(name), by), text);
+}
