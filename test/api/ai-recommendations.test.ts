@@ -240,6 +240,21 @@ describe('GET /api/ai-recommendations/{business_id}', () => {
     expect(after.visits.some((v: { path: string }) => v.path.startsWith('/ai/se-'))).toBe(false);
   });
 
+  test('an unidentified crawler is stored apart: counted in unidentified, listed only with unidentified=true (issue 46)', async () => {
+    const before = (await get()).body;
+    const res = await beacon({ page_url: page('/ai/unidentified/'), user_agent: 'AcmeResearchCrawler/0.3 (+https://acme.example/bot)' });
+    expect(res.body).toMatchObject({ status: 'success', platform_id: 'unknown', platform_name: 'Unknown', message: expect.stringMatching(/unidentified bot/) });
+    const after = (await get()).body;
+    expect([after.unidentified, after.total, after.by_platform]).toEqual([before.unidentified + 1, before.total, before.by_platform]);
+    expect(after.visits.some((v: { path: string }) => v.path === '/ai/unidentified/')).toBe(false);
+    const apart = await stack.call('GET', `/api/ai-recommendations/${ORG}?unidentified=true`, { token: await stack.token(ORG) });
+    expect(apart.status).toBe(200);
+    expect(apart.body.visits.filter((v: { path: string }) => v.path === '/ai/unidentified/')).toEqual([expect.objectContaining({ platform_id: 'unknown', platform_name: 'Unknown' })]);
+    expect(apart.body.visits.every((v: { platform_id: string }) => v.platform_id === 'unknown')).toBe(true);
+    const bad = await stack.call('GET', `/api/ai-recommendations/${ORG}?unidentified=yes`, { token: await stack.token(ORG) });
+    expect([bad.status, bad.body.error]).toEqual([400, expect.stringMatching(/unidentified must be true/)]);
+  });
+
   test('visits older than the retention (400 days) are neither listed nor counted', async () => {
     const old = new Date(Date.now() - 420 * 86_400_000);
     await recordSighting(getContainer(), { source: 'server', at: old, pageUrl: page('/ai/ancient/'), userAgent: GPTBOT, peer: '203.0.113.5' });
