@@ -4,8 +4,7 @@ import type { VisibilityRepository } from '../../ports';
 import { isConditionFailure } from './client';
 import { keys } from './keys';
 
-/** Enough for any realistic burst of same-entity writers; each retry re-reads the row. */
-/** Writers of one entity at once each win a round; 50 at once need up to 50 rounds. */
+/** Same-entity writers each win a round (each retry re-reads the row): 50 at once need up to 50 rounds. */
 const MAX_ATTEMPTS = 80;
 
 export function createVisibilityRepository(db: DynamoDBDocumentClient, table: string): VisibilityRepository {
