@@ -7,7 +7,8 @@
  */
 import * as z from 'zod/mini';
 import type { $ZodType } from 'zod/v4/core';
-import type { AuthClass, RouteDef } from '../routes';
+import { routeKey, type AuthClass, type RouteDef, type RouteKey } from '../routes';
+import { ROUTE_SUMMARIES } from '../route-summaries';
 import type { EndpointContract } from './endpoint';
 import { errorBody, type ErrorShape } from './error-response';
 
@@ -112,7 +113,7 @@ export function buildOpenApi(routes: readonly RouteDef[], contractFor: (route: R
     for (const error of ERRORS.filter((e) => e.applies(route))) responses[String(error.status)] = { $ref: `#/components/responses/${errorResponseName(contract?.errorShape, error.status)}` };
     const operation: JsonSchema = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}]/g, '').split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('')}`,
-      summary: route.summary,
+      summary: ROUTE_SUMMARIES[routeKey(route) as RouteKey],
       tags: [tagOf(route.path)],
       ...(route.auth === 'PUBLIC' ? { security: [] } : { security: [{ [SECURITY[route.auth].name]: [] }] }),
       parameters: [...pathParams, ...parameters(schemaOf, contract?.query, 'query')],
