@@ -260,7 +260,11 @@ function markIncomplete(
 ): void {
   const byKey = new Map<string, ProductFamily[]>();
   const byShorterKey = new Map<string, ProductFamily[]>();
-  const add = (map: Map<string, ProductFamily[]>, k: string, f: ProductFamily) => map.set(k, [...(map.get(k) ?? []), f]);
+  const add = (map: Map<string, ProductFamily[]>, k: string, f: ProductFamily) => {
+    const list = map.get(k);
+    if (list) list.push(f);
+    else map.set(k, [f]);
+  };
   for (const t of tails) {
     if (t.key.length >= 2) add(byKey, `${t.line}\u0000${t.key.join(' ')}`, t.family);
     if (t.key.length >= 4) add(byShorterKey, `${t.line}\u0000${t.key.slice(0, -1).join(' ')}`, t.family);

@@ -29,11 +29,14 @@ export interface ShopperNeed {
   namedBy?: RegExp;
 }
 
-/** What can leak: what holds a liquid or is carried with one (a countertop socket's "spill proof" lid keeps spills out, it holds none). */
-const LEAKING_THINGS = /\b(?:bottles?|tumblers?|flasks?|mugs?|cups?|quenchers?|coolers?|jugs?|growlers?|cans?|pitchers?|thermos(?:es)?|canteens?|carafes?|drinkware|jars?|containers?|boxes|bags?|backpacks?|pouch(?:es)?|lids?|tanks?|kettles?|pots?|bowls?|dispensers?|sprayers?|hoses?|cases?)\b/i;
+/** Any of the words (regex alternatives), whole, any case. */
+const anyWord = (words: readonly string[]) => new RegExp(`\\b(?:${words.join('|')})\\b`, 'i');
 
+const DRINK_VESSEL_WORDS = ['bottles?', 'tumblers?', 'flasks?', 'mugs?', 'cups?', 'quenchers?', 'coolers?', 'jugs?', 'growlers?', 'cans?', 'pitchers?', 'thermos(?:es)?', 'canteens?', 'carafes?', 'drinkware'];
 /** What keeps a drink cold or hot: a food jar keeps food, not drinks. */
-const DRINK_VESSELS = /\b(?:bottles?|tumblers?|flasks?|mugs?|cups?|quenchers?|coolers?|jugs?|growlers?|cans?|pitchers?|thermos(?:es)?|canteens?|carafes?|drinkware)\b/i;
+const DRINK_VESSELS = anyWord(DRINK_VESSEL_WORDS);
+/** What can leak: a drink vessel, or what else holds a liquid or is carried with one (a countertop socket's "spill proof" lid keeps spills out, it holds none). */
+const LEAKING_THINGS = anyWord([...DRINK_VESSEL_WORDS, 'jars?', 'containers?', 'boxes', 'bags?', 'backpacks?', 'pouch(?:es)?', 'lids?', 'tanks?', 'kettles?', 'pots?', 'bowls?', 'dispensers?', 'sprayers?', 'hoses?', 'cases?']);
 
 export const SHOPPER_NEEDS: readonly ShopperNeed[] = [
   { id: 'slipping', phrase: 'preventing slipping', stated: /\b(?:non[- ]?slip|anti[- ]?slip|slip[- ](?:resistant|proof)|without slipping|won'?t slip|slipp(?:ing|age|ery)|grippy)\b/i, facet: ['slip', 'nonslip', 'grip', 'grippy'], of: /\b(?:mats?|rugs?|boards?|shoes?|boots?|socks?|gloves?|grips?|blocks?|steps?|pads?|liners?|sandals?|slippers?|trays?|coasters?|towels?|straps?|soles?)\b/i },

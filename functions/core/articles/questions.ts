@@ -176,8 +176,8 @@ export function productQuestions(sheet: ProductSheet, catalogue: ArticleCatalogu
 
   // A sentence states a need in its own words, not through the product's name ("IP67 Spotlight", "Travel Mat").
   const unnamed = (f: Fact) => withoutNames(f.text, [sheet.product.name, sheet.label]);
-  const needs = SHOPPER_NEEDS.filter((need) => needFits(need, `${sheet.product.name} ${sheet.kind}`))
-    .filter((need) => !needRuledOut(need, facts.map((f) => f.text)))
+  const sentences = facts.map((f) => f.text);
+  const needs = SHOPPER_NEEDS.filter((need) => needFits(need, `${sheet.product.name} ${sheet.kind}`) && !needRuledOut(need, sentences))
     .map((need) => ({ need, evidence: facts.filter((f) => statesNeed(unnamed(f), need)) })).filter((n) => n.evidence.length).slice(0, MAX_NEEDS);
   // The facet: the need's word the store's sentence uses ("slip" of "non-slip"; none when it says it otherwise).
   for (const { need, evidence } of needs) {

@@ -291,9 +291,9 @@ export function attributesOf(description: string, name: string, optionNames: rea
   const lines = specPairs(text.split('\n')).flatMap((line) => splitSentences(line));
   // Every line under a "Technical Specifications" heading is the table's, whatever its shape.
   const section = lines.findIndex((l) => SPEC_HEADING.test(l));
-  const inSpec = (l: string, i: number) => isSpecLine(l) || (section >= 0 && i > section);
-  const specLines = lines.filter(inSpec);
-  const prose = lines.filter((l, i) => !inSpec(l, i));
+  const inSpec = lines.map((l, i) => isSpecLine(l) || (section >= 0 && i > section));
+  const specLines = lines.filter((_, i) => inSpec[i]);
+  const prose = lines.filter((_, i) => !inSpec[i]);
   const out = new Map<AttributeKey, Attribute>();
   for (const reader of READERS) {
     const fromName = reader.read(nameLine);

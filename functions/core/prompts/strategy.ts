@@ -91,6 +91,11 @@ function asQuery(prompt: string): string | null {
   return null;
 }
 
+/** The text with each of the names it may say blanked out. */
+function withoutNames(prompt: string, names: readonly string[]): string {
+  return replaceNames(prompt, names, () => ' ');
+}
+
 /**
  * The one gate every candidate prompt of a business passes, whichever engine wrote it
  * (offline templates, a model, a search API). One gate per generation run keeps its
@@ -106,11 +111,6 @@ function asQuery(prompt: string): string | null {
  *   before — a prompt fitting several products is kept once, for the first;
  * - no numeric figure appears in more than `maxPerFigure` accepted prompts.
  */
-/** The text with each of the names it may say blanked out. */
-function withoutNames(prompt: string, names: readonly string[]): string {
-  return replaceNames(prompt, names, () => ' ');
-}
-
 export class PromptGate {
   private readonly seen: Set<string>;
   private readonly figures = new Map<string, number>();

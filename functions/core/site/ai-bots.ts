@@ -402,7 +402,6 @@ function signatureAgentOf(value: string | null | undefined): string {
   return (value ?? '').trim().replace(/^"|"$/g, '').trim().toLowerCase().replace(/\/+$/, '');
 }
 
-/** Classifies a User-Agent string (and, when known, the Signature-Agent header). A missing or empty User-Agent is a human. */
 /**
  * A crawler that says it is "compatible with Googlebot" (SentiBot) names Googlebot's rules,
  * not itself: the claim is read out before the search-crawler table, so the crawler is what
@@ -414,6 +413,7 @@ function withoutCompatibilityClaims(ua: string): string {
   return ua.replace(COMPATIBILITY_CLAIM, '');
 }
 
+/** Classifies a User-Agent string (and, when known, the Signature-Agent header). A missing or empty User-Agent is a human. */
 export function classifyUserAgent(userAgent: string | null | undefined, options: ClassifyOptions = {}): UserAgentClass {
   const signed = signatureAgentOf(options.signatureAgent);
   if (signed) {
