@@ -245,7 +245,8 @@ export function comparisonLead(a: ProductSheet, b: ProductSheet, differences: Re
     return { text: `For ${more.reason}, choose ${theName((first ? a : b).label)}: ${both(d)}` };
   }
   const d = differences.find((x) => differ(x.a, x.b));
-  return d ? { text: `They differ first in ${d.key === 'material' ? 'what they are made of' : d.key}: ${both(d)}` } : null;
+  // Not "They differ ...": a lead opens on its subject, not a pronoun leaning on the title.
+  return d ? { text: `The first difference is ${d.key === 'material' ? 'what they are made of' : `their ${d.key}`}: ${both(d)}` } : null;
 }
 
 /** Which one of a kind: the attribute the products differ most in, from the least to the most. */
