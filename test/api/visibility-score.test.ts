@@ -80,7 +80,7 @@ test('concurrent score updates for one entity all land (no lost update): one ent
   expect(after.filter((e: { date: string }) => dates.includes(e.date))).toHaveLength(8);
 });
 
-test('50 concurrent first scores of a fresh entity, each for its own day: every day lands, the seeds only where no real day is (D216)', async () => {
+test('50 concurrent first scores of a fresh entity, each for its own day: every day lands, the two seeds before the earliest (D216)', async () => {
   const cups = await stack.token('cups');
   await stack.call('POST', '/api/business', { token: cups, body: { name: 'Cup Shop', url: 'cups.example' } });
   const dates = Array.from({ length: 50 }, (_, i) => addDays(today, -1 - i));
@@ -90,10 +90,19 @@ test('50 concurrent first scores of a fresh entity, each for its own day: every 
   const history: Array<{ date: string; score: number }> = (await stack.call('GET', '/api/visibility/cups', { token: cups })).body.history_scores;
   // Every call's day holds its own score (100: one prompt found everywhere); nothing was lost.
   for (const date of dates) expect([date, history.filter((e) => e.date === date).map((e) => e.score)]).toEqual([date, [100]]);
-  // The two seeded days are the first committed score's day -2 and -1; a seed on a day a call measured gave way to it.
-  const seeds = history.filter((e) => !dates.includes(e.date));
-  expect(history).toHaveLength(50 + seeds.length);
-  expect(seeds.length).toBeLessThanOrEqual(2);
+  // The two seeded days sit before the earliest measured day, whichever call committed first.
+  const earliest = dates[dates.length - 1]!;
+  expect(history.filter((e) => !dates.includes(e.date)).map((e) => [e.date, e.score])).toEqual([[addDays(earliest, -2), 0], [addDays(earliest, -1), 35]]);
+  expect(history).toHaveLength(52);
+});
+
+test('a backdated score before the seeds moves them before it (D216)', async () => {
+  const jugs = await stack.token('jugs');
+  await stack.call('POST', '/api/business', { token: jugs, body: { name: 'Jug Shop', url: 'jugs.example' } });
+  await score({ business_id: 'jugs', results: results(1, [1, 1, 1, 1, 1, 1, 1, 1]) });
+  await score({ business_id: 'jugs', backdate_to: addDays(today, -1), results: results(1, [1, 1, 1, 1, 1, 1, 1, 1]) });
+  const history: Array<{ date: string; score: number }> = (await stack.call('GET', '/api/visibility/jugs', { token: jugs })).body.history_scores;
+  expect(history.map((e) => [e.date, e.score])).toEqual([[addDays(today, -3), 0], [addDays(today, -2), 35], [addDays(today, -1), 100], [today, 100]]);
 });
 
 test('a second score the same day replaces that day\'s entry (D31); null cells are left out (D30)', async () => {

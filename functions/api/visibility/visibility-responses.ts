@@ -35,6 +35,7 @@ const historyEntrySchema = z.object({
   rolling_7: z.optional(z.nullable(rollingValueSchema)),
   rolling_28: z.optional(z.nullable(rollingValueSchema)),
   change: z.optional(changeSignal),
+  seeded: z.optional(z.literal(true).check(z.describe('one of the two days the first score seeds (spec: day -2 scored 0, day -1 scored 35), kept before the earliest measured day (D216)'))),
 }).check(z.meta({ id: 'ScoreHistoryEntry' }));
 
 // ---------------------------------------------------------------------------------------

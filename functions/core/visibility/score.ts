@@ -25,6 +25,8 @@ export interface HistoryEntry {
   score: number;
   /** Per-platform scores of that day; `{}` for the seeded entries. */
   platforms: Partial<PlatformScores>;
+  /** One of the spec's two seeded days (no checks behind it); absent on measured days and on seeds written before D216. */
+  seeded?: true;
   /**
    * Beside the spec's fields (D118), absent on seeded entries and on entries written
    * before they existed: the checks behind the score and how noisy it is.
@@ -208,6 +210,13 @@ function dayCounts(history: readonly HistoryEntry[]): DayCounts[] {
  * - recentScore is the score of the NEWEST-DATED entry after insertion, not necessarily
  *   the entry just written: a backdated entry does not overwrite a newer `recent_score`.
  */
+const isSeed = (entry: HistoryEntry): boolean => entry.seeded === true;
+
+/** The spec's seeded history: day -2 scored 0 and day -1 scored 35, before `date`. */
+function seedsBefore(date: string): HistoryEntry[] {
+  return SEEDED_HISTORY.map((s) => ({ date: addDays(date, -s.daysBefore), score: s.score, platforms: {}, seeded: true as const }));
+}
+
 export function computeScoreUpdate(input: ScoreUpdateInput): ScoreUpdate {
   validate(input);
   const { results, entryDate, today } = input;
@@ -226,12 +235,14 @@ export function computeScoreUpdate(input: ScoreUpdateInput): ScoreUpdate {
   });
 
   const stored = [...(input.history ?? [])].sort(byDate); // stable: tolerates unsorted stored history
-  const replaced = stored.some((e) => e.date === entryDate);
+  const replaced = stored.some((e) => e.date === entryDate && !isSeed(e));
   const others = stored.filter((e) => e.date !== entryDate);
   const seeded = stored.length === 0;
-  const base: HistoryEntry[] = seeded
-    ? SEEDED_HISTORY.map((s) => ({ date: addDays(entryDate, -s.daysBefore), score: s.score, platforms: {} })).sort(byDate)
-    : others;
+  // The seeds stand for the days before the first measured day, whichever score commits first:
+  // a score for an earlier day (concurrent first scores, a backdate) moves them before it (D216).
+  const measured = others.filter((e) => !isSeed(e));
+  const firstDay = [entryDate, ...measured.map((e) => e.date)].sort()[0]!;
+  const base: HistoryEntry[] = seeded || others.some(isSeed) ? [...seedsBefore(firstDay), ...measured].sort(byDate) : others;
 
   const nonZero = base.map((e) => e.score).filter((s) => typeof s === 'number' && s !== 0);
   const minHistorical = nonZero.length > 0 ? Math.min(...nonZero) : null;

@@ -458,7 +458,7 @@ describe('computeScoreUpdate: measurement beside the score (D118)', () => {
   it('records n, the raw score and its 95% Wilson interval; seeded entries carry none', () => {
     const out = run({ results: resultsWithTotal(10, 40) });
     expect(out.entry).toMatchObject({ n: 80, true_count: 40, raw_score: 50, interval: { low: 39.3, high: 60.7 } });
-    expect(out.history[0]).toEqual({ date: '2026-03-13', score: 0, platforms: {} });
+    expect(out.history[0]).toEqual({ date: '2026-03-13', score: 0, platforms: {}, seeded: true });
   });
 
   it('rolling 7- and 28-day values pool the checks of the days that have them', () => {
