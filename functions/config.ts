@@ -43,6 +43,8 @@ export interface Config {
   sites: { dir?: string; bucket?: string; kvsArn?: string; layout: SiteLayout };
   /** Workflow artifacts: a directory locally; on AWS, `artifacts/` in the sites bucket. */
   artifactsDir?: string;
+  /** A Distributed Map's item lists and results: a directory locally; on AWS, the sites bucket. */
+  workflowObjectsDir?: string;
   /** Public base URL of this API (the tracking script posts visits to it). */
   apiPublicUrl: string;
   scrape: { apiUrl?: string; apiKey?: string };
@@ -132,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
       layout: oneOf('SITES_LAYOUT', env.SITES_LAYOUT, SITE_LAYOUTS, 'prefix'),
     },
     artifactsDir: env.ARTIFACTS_DIR || undefined,
+    workflowObjectsDir: env.WORKFLOW_OBJECTS_DIR || undefined,
     apiPublicUrl: (env.API_PUBLIC_URL ?? 'http://localhost:8080').replace(/\/+$/, ''),
     scrape: { apiUrl: env.SCRAPE_API_URL || undefined },
     llm: { baseUrl: env.LLM_BASE_URL || undefined, model: env.LLM_MODEL || undefined },

@@ -359,6 +359,19 @@ export interface Clock {
 }
 
 /**
+ * Plain JSON objects a Distributed Map reads and writes by bucket and key: the item list its
+ * ItemReader reads and the results its ResultWriter writes (the sites bucket on AWS, where
+ * Step Functions reads and writes them itself; a directory locally, where the local runtime
+ * does). Plain, not gzip like `ArtifactStore`: the ItemReader reads the object as it is.
+ */
+export interface WorkflowObjectStore {
+  /** The bucket the state machine is told to read from (its name in the state). */
+  readonly bucket: string;
+  putJson(key: string, value: unknown): Promise<void>;
+  getJson<T>(key: string): Promise<T | null>;
+}
+
+/**
  * Intermediate results of workflow steps (scraped pages, catalogues, generated files),
  * too large for a state machine's 256 KB payload: gzip JSON in S3 on AWS, files locally.
  */

@@ -2,7 +2,7 @@
 import { ArnFormat, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { deployedStateMachineName } from './workflows/asl';
-import { stateMachineArnVariable, type WorkflowName } from '../functions/core/workflows';
+import { stateMachineArnVariable, WORKFLOW_OBJECTS_PREFIX, type WorkflowName } from '../functions/core/workflows';
 import { unversionedFunctionArn } from '../functions/core/edge/rollout';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
@@ -35,6 +35,23 @@ export function grantSiteFiles(fn: ApiFunction, site: SiteFiles): void {
   }));
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
   acknowledgeBucketObjectAccess(fn.serviceRole, bucket);
+}
+
+/**
+ * What Step Functions does in S3 on a Distributed Map's behalf (issue 47): its ItemReader reads
+ * the run's item list and its ResultWriter writes the Map run's results (multipart for large
+ * ones), all under WORKFLOW_OBJECTS_PREFIX of the sites bucket and nowhere else.
+ */
+export function grantDistributedMapObjects(policy: iam.Policy, role: iam.IRole, bucket: s3.IBucket): void {
+  const objects = bucket.arnForObjects(`${WORKFLOW_OBJECTS_PREFIX}/*`);
+  policy.addStatements(
+    new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [objects] }),
+    new iam.PolicyStatement({ actions: ['s3:PutObject', 's3:ListMultipartUploadParts', 's3:AbortMultipartUpload'], resources: [objects] }),
+  );
+  acknowledgeWildcardUnder(role, bucket.bucketArn, `/${WORKFLOW_OBJECTS_PREFIX}/*`,
+    'A Distributed Map reads its item list and writes its results under this prefix; object names carry the run date, execution and Map run ids.');
+  acknowledgeWildcardUnder(policy, bucket.bucketArn, `/${WORKFLOW_OBJECTS_PREFIX}/*`,
+    'A Distributed Map reads its item list and writes its results under this prefix; object names carry the run date, execution and Map run ids.');
 }
 
 /**

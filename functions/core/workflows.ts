@@ -22,3 +22,10 @@ export function stateMachineArnVariable(workflow: WorkflowName): string {
  * ~15,000 generated files at once; more memory also buys Lambda CPU.
  */
 export const TASK_MEMORY_MB = 2048;
+
+/**
+ * Where in the sites bucket the workflows keep what a Distributed Map reads and writes: the
+ * daily run's business list (its ItemReader) and the Map run's results (its ResultWriter,
+ * `Prefix` in the ASL). The state machine's role may read and write under it and nowhere else.
+ */
+export const WORKFLOW_OBJECTS_PREFIX = 'daily-runs';

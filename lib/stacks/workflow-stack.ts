@@ -21,7 +21,7 @@ import { ApiFunction, LOG_RETENTION } from '../constructs/api-function';
 import { packageLayer } from '../constructs/package-layer';
 import { externalsOf, WORD_LIST_TASKS, type LayerPackage } from '../layers';
 import {
-  grantCdnLogging, grantCdnManagement, grantCertificateManagement, grantChallengeDns, grantEdgePublish, grantEdgeRollout, grantSiteFiles, type SiteFiles,
+  grantCdnLogging, grantCdnManagement, grantDistributedMapObjects, grantCertificateManagement, grantChallengeDns, grantEdgePublish, grantEdgeRollout, grantSiteFiles, type SiteFiles,
 } from '../grants';
 import { acknowledgeTableIndexAccess, acknowledgeWildcardResources, acknowledgeWildcardUnder } from '../nag';
 import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
@@ -150,6 +150,7 @@ export class WorkflowStack extends Stack {
         sm.grantExecution(policy, 'states:DescribeExecution', 'states:StopExecution');
         acknowledgeWildcardResources(policy, (r) => r.includes(':execution:') && r.endsWith(':*'),
           'Describe/Stop of this state machine\'s own child executions (Distributed Map); execution names are generated at run time.');
+        if (asl.distributedMapObjects) grantDistributedMapObjects(policy, sm.role, props.siteFiles.bucket);
       }
       this.stateMachines.set(asl.name, sm);
     }

@@ -60,6 +60,8 @@ export interface AslFile {
   placeholders: AslPlaceholders;
   /** Contains a Map state in DISTRIBUTED mode (needs the child-execution policy). */
   distributedMap: boolean;
+  /** A Distributed Map reads its items from S3 (ItemReader) or writes its results there (ResultWriter). */
+  distributedMapObjects: boolean;
 }
 
 /** The `*.asl.json` files of a directory (none when it does not exist), sorted by name. */
@@ -84,6 +86,7 @@ export function loadAslFiles(dir: string): AslFile[] {
         text,
         placeholders: classifyPlaceholders(text),
         distributedMap: /"Mode"\s*:\s*"DISTRIBUTED"/.test(text),
+        distributedMapObjects: /"(ItemReader|ResultWriter)"\s*:/.test(text),
       };
     });
 }

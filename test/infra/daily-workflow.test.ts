@@ -1,12 +1,16 @@
 /**
- * The real daily-schedule state machine as the CDK app deploys it: valid JSONPath ASL, a
- * Distributed Map per page of businesses whose every step catches its failures, batch 2
+ * The real daily-schedule state machine as the CDK app deploys it: valid JSONPath ASL, one
+ * Distributed Map over the day's business list in S3 (ItemReader, ItemBatcher, ResultWriter,
+ * the same fields CDK's DistributedMap construct renders) whose every step catches its failures, batch 2
  * as one Parallel (2a beside 2b) in the file and in the asset CDK uploads, the
  * EventBridge rule at 14:00 UTC, and the routes that start and read it granted exactly that.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { WORKFLOW_OBJECTS_PREFIX } from '../../functions/core/workflows';
 import { taskStates } from '../../functions/local/runtime/workflow-runner';
 import { STATE_MACHINES_DIR } from '../../lib/paths';
 import { asArray, buildTestService, ofType, roleOf, statementsOfRole } from './helpers';
@@ -18,23 +22,65 @@ const aslValidator = require('asl-validator') as (definition: unknown) => { isVa
 
 const text = readFileSync(join(STATE_MACHINES_DIR, 'daily-schedule.asl.json'), 'utf8');
 const definition = JSON.parse(text);
+/** One business's day: inside each batch's child execution, the ProcessBatch Map's item processor. */
+const perBusiness = (def: typeof definition) => def.States.ProcessBusinesses.ItemProcessor.States.ProcessBatch.ItemProcessor;
 
 describe('daily-schedule.asl.json', () => {
-  test('is valid ASL in JSONPath, without the Distributed Map extras the local engine ignores', () => {
+  test('is valid ASL in JSONPath', () => {
     const result = aslValidator(definition);
     expect({ valid: result.isValid, errors: result.errorsText() }).toEqual({ valid: true, errors: '' });
-    expect(text).not.toMatch(/"(QueryLanguage|Arguments|Output|Assign|ItemReader|ItemBatcher|ResultWriter|ToleratedFailure\w*)"/);
+    expect(text).not.toMatch(/"(QueryLanguage|Arguments|Output|Assign)"/);
   });
 
-  test('fans out one page at a time, with a Distributed Map per page, and loops on the cursor', () => {
+  test('fans out with one Distributed Map: the day\'s list read from S3, batches of businesses per child execution, results written to S3 (issue 47)', () => {
+    expect(definition.States.WriteDailyBusinessList).toMatchObject({ ResultPath: '$.business_list', Next: 'ProcessBusinesses' });
     const map = definition.States.ProcessBusinesses;
-    expect(map).toMatchObject({ Type: 'Map', ItemsPath: '$.page.items', ResultPath: null, ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' } } });
-    expect(definition.States.MorePages.Choices[0]).toMatchObject({ Variable: '$.page.next_cursor', Next: 'NextPage' });
-    expect(definition.States.NextPage.Next).toBe('ListDailyBusinesses');
+    expect(map).toMatchObject({
+      Type: 'Map',
+      ItemReader: { Resource: 'arn:aws:states:::s3:getObject', ReaderConfig: { InputType: 'JSON' }, Parameters: { 'Bucket.$': '$.business_list.bucket', 'Key.$': '$.business_list.key' } },
+      ItemBatcher: { BatchInput: { 'run_date.$': '$.run_date', 'execution_id.$': '$.execution_id', 'edge_wait_seconds.$': '$.edge_wait_seconds' } },
+      ResultWriter: { Resource: 'arn:aws:states:::s3:putObject', Parameters: { 'Bucket.$': '$.business_list.bucket' } },
+      ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'ProcessBatch' },
+      // Only where the results are comes back, never the children's outputs.
+      ResultPath: '$.map_run',
+      Next: 'FinishDailyRun',
+    });
+    expect(map.ItemsPath).toBeUndefined();
+    expect(map.ResultWriter.Parameters.Prefix.startsWith(`${WORKFLOW_OBJECTS_PREFIX}/`)).toBe(true);
+    expect(map.MaxConcurrency).toBeGreaterThanOrEqual(1);
+    expect(map.ToleratedFailurePercentage).toBeGreaterThan(0);
+    // A child runs its whole batch at once, each business with the run's ids.
+    const batch = map.ItemProcessor.States.ProcessBatch;
+    expect(batch).toMatchObject({ Type: 'Map', ItemsPath: '$.Items', MaxConcurrency: map.ItemBatcher.MaxItemsPerBatch, ResultPath: null, End: true });
+    expect(batch.ItemSelector).toEqual({ 'org_slug.$': '$$.Map.Item.Value.org_slug', 'run_date.$': '$.BatchInput.run_date', 'execution_id.$': '$.BatchInput.execution_id', 'edge_wait_seconds.$': '$.BatchInput.edge_wait_seconds' });
+    expect(definition.States.FinishDailyRun.Parameters.Payload).toEqual({ 'execution_id.$': '$.execution_id', 'run_date.$': '$.run_date', 'map_run.$': '$.map_run' });
+    for (const gone of ['ListDailyBusinesses', 'MorePages', 'NextPage']) expect(definition.States[gone]).toBeUndefined();
+  });
+
+  test('its S3 fields are the ones CDK\'s DistributedMap construct renders for the same settings', () => {
+    const map = definition.States.ProcessBusinesses;
+    const app = new App({ context: { '@aws-cdk/aws-stepfunctions:useDistributedMapResultWriterV2': true } });
+    const stack = new Stack(app, 'Render');
+    const path = (p: string) => sfn.JsonPath.stringAt(p);
+    const cdkMap = new sfn.DistributedMap(stack, 'ProcessBusinesses', {
+      itemReader: new sfn.S3JsonItemReader({ bucketNamePath: path(map.ItemReader.Parameters['Bucket.$']), key: path(map.ItemReader.Parameters['Key.$']) }),
+      itemBatcher: new sfn.ItemBatcher({ maxItemsPerBatch: map.ItemBatcher.MaxItemsPerBatch, batchInput: map.ItemBatcher.BatchInput }),
+      resultWriterV2: new sfn.ResultWriterV2({ bucketNamePath: path(map.ResultWriter.Parameters['Bucket.$']), prefix: map.ResultWriter.Parameters.Prefix }),
+      maxConcurrency: map.MaxConcurrency,
+      toleratedFailurePercentage: map.ToleratedFailurePercentage,
+      mapExecutionType: sfn.StateMachineType.STANDARD,
+      resultPath: map.ResultPath,
+    });
+    cdkMap.itemProcessor(new sfn.Pass(stack, 'Child'));
+    const rendered = JSON.parse(JSON.stringify(stack.resolve(cdkMap.toStateJson())).replace(/\{"Fn::Join":\["",\["arn:",\{"Ref":"AWS::Partition"\},":(states:::s3:\w+)"\]\]\}/g, '"arn:aws:$1"'));
+    for (const field of ['ItemReader', 'ItemBatcher', 'ResultWriter', 'MaxConcurrency', 'ToleratedFailurePercentage', 'ResultPath']) {
+      expect({ field, value: map[field] }).toEqual({ field, value: rendered[field] });
+    }
+    expect(rendered.ItemProcessor.ProcessorConfig).toEqual(map.ItemProcessor.ProcessorConfig);
   });
 
   test('per business: 1a in parallel with 1b, then one merged deploy, the edge wait only after a deploy', () => {
-    const states = definition.States.ProcessBusinesses.ItemProcessor.States;
+    const states = perBusiness(definition).States;
     expect(states.DailyBatch1.Branches.map((b: { StartAt: string }) => b.StartAt)).toEqual(['DetectChanges', 'DiscoverNewProducts']);
     const chain = [];
     for (let s = states.DailyBatch1.Branches[1].States.DiscoverNewProducts; s; s = states.DailyBatch1.Branches[1].States[s.Next]) chain.push(s.Parameters.FunctionName);
@@ -45,7 +91,7 @@ describe('daily-schedule.asl.json', () => {
   });
 
   test('after the merged deploy and the edge wait: batch 2 as one Parallel, 2a (plan, articles, one publish, then batch 3) beside 2b', () => {
-    const states = definition.States.ProcessBusinesses.ItemProcessor.States;
+    const states = perBusiness(definition).States;
     expect(states.DeployedToday.Default).toBe('DailyBatch2');
     expect(states.WaitForEdgePropagation.Next).toBe('DailyBatch2');
     const batch2 = states.DailyBatch2;
@@ -75,7 +121,7 @@ describe('daily-schedule.asl.json', () => {
   });
 
   test('in the engine: 2a and 2b run at once, batch 3 does not wait for 2b, and a failure in one branch never stops the other', async () => {
-    const item = definition.States.ProcessBusinesses.ItemProcessor;
+    const item = perBusiness(definition);
     const runBusiness = async (failing: string | null) => {
       const events: string[] = [];
       const task = (name: string, payload: object = {}) => async (): Promise<any> => {
@@ -119,7 +165,7 @@ describe('daily-schedule.asl.json', () => {
   });
 
   test('no state of a business can fail the fan-out: every task catches, retries with jitter and times out', () => {
-    const states = definition.States.ProcessBusinesses.ItemProcessor.States;
+    const states = perBusiness(definition).States;
     const walk = (all: Record<string, any>): void => {
       for (const [name, st] of Object.entries(all)) {
         if (st.Type === 'Task' || st.Type === 'Parallel') expect({ name, caught: st.Catch?.[0]?.ErrorEquals }).toEqual({ name, caught: ['States.ALL'] });
@@ -153,7 +199,7 @@ describe('the deployed daily schedule (CDK)', () => {
       { files: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }> };
     const asset = Object.values(manifest.files).find((f) => Object.values(f.destinations).some((d) => d.objectKey === Key))!;
     const deployed = JSON.parse(readFileSync(join(assembly.directory, asset.source.path), 'utf8'));
-    const states = deployed.States.ProcessBusinesses.ItemProcessor.States;
+    const states = perBusiness(deployed).States;
     expect(states.DailyBatch2).toMatchObject({ Type: 'Parallel', ResultPath: null, Next: 'FinishBusinessRun' });
     expect(states.DailyBatch2.Branches.map((b: { StartAt: string; States: object }) => [b.StartAt, Object.keys(b.States)])).toEqual([
       ['PlanArticles', ['PlanArticles', 'CreateArticles', 'PublishArticlesAndTimestamps', 'NotifySearchEngines', 'SearchNotificationFailed']],
@@ -163,6 +209,14 @@ describe('the deployed daily schedule (CDK)', () => {
     // The placeholders inside the branches are substituted like any other.
     const substitutions = sm.Properties!.DefinitionSubstitutions as Record<string, unknown>;
     for (const name of ['PlanArticles', 'CreateArticleBatch', 'PublishArticlesAndTimestamps', 'AnalyzeVisibility', 'NotifySearchEngines']) expect(substitutions).toHaveProperty(`${name}FunctionArn`);
+  });
+
+  test('its role may read the day\'s list and write the Map run\'s results under the workflow-objects prefix only (ItemReader, ResultWriter)', () => {
+    const [[, sm]] = Object.entries(ofType(workflows, 'AWS::StepFunctions::StateMachine')).filter(([, r]) => r.Properties!.StateMachineName === 'ai-visibility-daily-schedule');
+    const statements = statementsOfRole(workflows, sm.Properties!.RoleArn['Fn::GetAtt'][0]);
+    const s3Statements = statements.filter((st) => asArray(st.Action).some((a) => a.startsWith('s3:')));
+    expect(s3Statements.flatMap((st) => asArray(st.Action)).sort()).toEqual(['s3:AbortMultipartUpload', 's3:GetObject', 's3:ListMultipartUploadParts', 's3:PutObject']);
+    for (const st of s3Statements) expect(JSON.stringify(st.Resource)).toMatch(new RegExp(`/${WORKFLOW_OBJECTS_PREFIX}/\\*"`));
   });
 
   test('the state machine exists and the 14:00 UTC rule starts it', () => {

@@ -1,23 +1,18 @@
 /**
  * The daily schedule as a whole (state-machines/daily-schedule.asl.json): an execution is
- * recorded when it starts, fans out over pages of businesses (payload-safe at any fleet
- * size: only one page of slugs is ever in the state), and is closed at the end. Started by
- * the 14:00 UTC rule (EventBridge on AWS, a timer locally) or by trigger-all.
+ * recorded when it starts, its businesses are written as the Distributed Map's item list
+ * (business-list.ts: payload-safe at any fleet size, the state holds only the list's key),
+ * and it is closed at the end. Started by the 14:00 UTC rule (EventBridge on AWS, a timer
+ * locally) or by trigger-all.
  */
 import { randomUUID } from 'node:crypto';
 import { isRunDate, runDateOf, type DailyExecution } from '../../core/daily/run';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import type { Container } from '../../container';
-import type { BusinessTaskInput } from './business-run';
-
-/** Businesses per page of the fan-out: one Map run per page. */
-export const DAILY_PAGE_SIZE = 100;
-
 export interface DailyRunState {
   execution_id: string;
   run_date: string;
   org_slugs: string[] | null;
-  cursor: string | null;
   edge_wait_seconds: number;
 }
 
@@ -46,18 +41,7 @@ export async function prepareDailyRun(container: Container, event: PrepareInput)
     counts: { succeeded: 0, partial: 0, failed: 0, skipped: 0 },
   };
   await container.dailyRuns.createExecution(execution);
-  return { execution_id: event.execution_id, run_date: runDate, org_slugs: orgSlugs, cursor: null, edge_wait_seconds: container.config.edgePropagationWaitSeconds };
-}
-
-/** One page of businesses to process, each item carrying what its per-business tasks need. */
-export async function listDailyBusinesses(container: Container, state: DailyRunState): Promise<{ items: Array<BusinessTaskInput & { edge_wait_seconds: number }>; next_cursor: string | null }> {
-  const item = (org_slug: string) => ({ org_slug, run_date: state.run_date, execution_id: state.execution_id, edge_wait_seconds: state.edge_wait_seconds });
-  if (state.org_slugs) {
-    // A manual run for named businesses: one page (trigger-all caps the list).
-    return { items: state.org_slugs.map(item), next_cursor: null };
-  }
-  const page = await container.businessListing.list({ cursor: state.cursor, limit: DAILY_PAGE_SIZE });
-  return { items: page.businesses.map((b) => item(b.orgSlug)), next_cursor: page.nextCursor };
+  return { execution_id: event.execution_id, run_date: runDate, org_slugs: orgSlugs, edge_wait_seconds: container.config.edgePropagationWaitSeconds };
 }
 
 export async function finishDailyRun(container: Container, state: Pick<DailyRunState, 'execution_id'> & { error?: { Error?: string; Cause?: string } }) {

@@ -20,6 +20,7 @@ import { startSitesHost } from './sites-host';
 import { startDailyTimer } from './daily-timer';
 import { settleInterruptedDailyExecution } from '../../app/daily/interrupted';
 import { sweepUnfinishedReleases } from '../../adapters/local/fs-site-store';
+import { createFsBuckets } from '../../adapters/local/fs-buckets';
 import { createLocalWorkflows, type LocalWorkflowOptions, type LocalWorkflows } from './workflow-runner';
 
 export const DEV_API_KEY = 'dev-api-key-change-me';
@@ -103,6 +104,8 @@ interface Started {
 async function installStack(options: LocalStackOptions, env: Record<string, string | undefined>, started: Started): Promise<LocalStack> {
   const { database, idp, api, sitesDir, scratchDir } = started;
   const usesDevIdp = !env.JWT_JWKS_URL;
+  // One directory for the tasks' workflow objects and the runner's S3 stand-in (a Distributed Map reads what a task wrote).
+  const workflowObjectsDir = join(sitesDir, '..', 'workflow-objects');
   const config = loadConfig({
     ALLOW_PRIVATE_NETWORK: '1',
     ...env,
@@ -114,6 +117,7 @@ async function installStack(options: LocalStackOptions, env: Record<string, stri
     JWT_AUDIENCE: usesDevIdp ? idp.audience : env.JWT_AUDIENCE,
     SITES_DIR: sitesDir,
     ARTIFACTS_DIR: join(sitesDir, '..', 'artifacts'),
+    WORKFLOW_OBJECTS_DIR: workflowObjectsDir,
     API_PUBLIC_URL: env.API_PUBLIC_URL ?? `http://localhost:${api.port}`,
   });
   await ensureTable(database.endpoint, config.tableName, config.region);
@@ -123,7 +127,7 @@ async function installStack(options: LocalStackOptions, env: Record<string, stri
   // Tasks run on worker threads (Lambda isolates invocations), unless a test gave this
   // process's container a clock or a fault of its own: a worker's container could not share it.
   const workers = options.clock || options.tasksInProcess ? undefined : { config: containerConfig };
-  const workflows = createLocalWorkflows({ workers, ...options.workflows, records: createWorkflowExecutionRecords(db, config.tableName) });
+  const workflows = createLocalWorkflows({ workers, buckets: createFsBuckets(workflowObjectsDir), ...options.workflows, records: createWorkflowExecutionRecords(db, config.tableName) });
   const container = buildContainer(containerConfig, { workflows, ...(options.clock ? { clock: options.clock } : {}) });
   setContainer(container);
   await settleInterruptedExecutions(workflows, container);

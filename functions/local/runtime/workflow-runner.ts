@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import type { ExecutionDescription, WorkflowExecutionRecords, WorkflowName, WorkflowStarter } from '../../ports';
 import type { Config } from '../../config';
 import { createLogger } from '../../logger';
+import type { LocalBuckets } from '../../adapters/local/fs-buckets';
+import { runDistributedMap, swapDistributedMaps } from './distributed-map';
 import { kebab } from './task-messages';
 import { createTaskWorkers, type TaskWorkers } from './task-workers';
 
@@ -83,6 +85,8 @@ export interface LocalWorkflowOptions {
    * A task override given as a function always runs here.
    */
   workers?: { config: Config; max?: number };
+  /** The local S3 stand-in a Distributed Map's ItemReader reads and its ResultWriter writes. */
+  buckets?: LocalBuckets;
 }
 
 export interface LocalWorkflows extends WorkflowStarter {
@@ -145,9 +149,12 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
   /** True the first time for a key: the delivery test fails each invocation once. */
   const failOnce = (key: string) => !failedOnce.has(key) && Boolean(failedOnce.add(key));
 
-  const load = (workflow: WorkflowName, aborted: Promise<never>, isAborted: () => boolean) => {
-    const definition = JSON.parse(readFileSync(join(STATE_MACHINES_DIR, `${workflow}.asl.json`), 'utf8'));
+  interface Run { workflow: WorkflowName; context: { Execution: Record<string, unknown> }; aborted: Promise<never>; isAborted: () => boolean; history: ExecutionEvent[]; childAborts: Set<() => void> }
+  const load = ({ workflow, context, aborted, isAborted, history, childAborts }: Run) => {
+    // Distributed Maps run here (distributed-map.ts): the engine validates their S3 fields but does not run them.
+    const { definition, maps } = swapDistributedMaps(JSON.parse(readFileSync(join(STATE_MACHINES_DIR, `${workflow}.asl.json`), 'utf8')));
     const tasks = taskStates(definition.States);
+    for (const map of maps.values()) taskStates(map.ItemProcessor.States, tasks);
     const handlers: Record<string, (input: any) => Promise<any>> = {};
     for (const [stateName, { fn }] of tasks) {
       handlers[stateName] = async (input: { Payload: unknown }) => {
@@ -176,7 +183,21 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
     const retryOverrides = options.retryWithoutDelay
       ? Object.fromEntries([...tasks].map(([name, { retry }]) => [name, retry.map((r) => (r.ErrorEquals.includes('InputsNotReady') ? 50 : 0))]))
       : undefined;
-    return { definition, handlers, retryOverrides };
+    const overrides = { taskResourceLocalHandlers: handlers, retryIntervalOverrides: retryOverrides };
+    const executionArn = String(context.Execution.Id);
+    for (const [stateName, map] of maps) {
+      handlers[stateName] = (input: unknown) => {
+        if (isAborted()) return aborted;
+        return Promise.race([aborted, runDistributedMap(stateName, map, input, context, {
+          overrides,
+          buckets: options.buckets,
+          execution: { arn: executionArn, name: String(context.Execution.Name), stateMachineArn: executionArn.replace(/:execution:([^:]+):.*$/, ':stateMachine:$1') },
+          onChild: (abort) => childAborts.add(abort),
+          record: (event) => history.push({ ...event, state: stateName, stateType: 'Map' }),
+        })]);
+      };
+    }
+    return { definition, overrides };
   };
 
   const runner: LocalWorkflows = {
@@ -185,15 +206,14 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
       const aborted = new Promise<never>((_, reject) => { abortExecution = reject; });
       aborted.catch(() => undefined);
       let isAborted = false;
-      const { definition, handlers, retryOverrides } = load(workflow, aborted, () => isAborted);
-      const machine = new StateMachine(definition, { validationOptions: { checkPaths: true, checkArn: false } });
       const startedAt = new Date().toISOString();
-      await record(workflow, executionId, { status: 'RUNNING', startedAt, stoppedAt: null });
-      const execution = machine.run(input as Parameters<typeof machine.run>[0], {
-        overrides: { taskResourceLocalHandlers: handlers, retryIntervalOverrides: retryOverrides },
-        context: { Execution: { Id: `arn:aws:states:local:000000000000:execution:${workflow}:${executionId}`, Name: executionId, Input: input as never, StartTime: startedAt } },
-      });
+      const context = { Execution: { Id: `arn:aws:states:local:000000000000:execution:${workflow}:${executionId}`, Name: executionId, Input: input as never, StartTime: startedAt } };
       const history: ExecutionEvent[] = [];
+      const childAborts = new Set<() => void>();
+      const { definition, overrides } = load({ workflow, context, aborted, isAborted: () => isAborted, history, childAborts });
+      const machine = new StateMachine(definition, { validationOptions: { checkPaths: true, checkArn: false } });
+      await record(workflow, executionId, { status: 'RUNNING', startedAt, stoppedAt: null });
+      const execution = machine.run(input as Parameters<typeof machine.run>[0], { overrides, context });
       void (async () => {
         for await (const event of execution.eventLogs) {
           // A Map iteration or Parallel branch event names its Map or Parallel state as the parent.
@@ -218,6 +238,7 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
       const abort = () => {
         isAborted = true;
         execution.abort();
+        for (const abortChild of childAborts) abortChild();
         abortExecution(Object.assign(new Error(`execution ${executionId} was aborted`), { name: 'ExecutionAborted' }));
       };
       executions.set(executionId, { done, abort, history });
