@@ -14,9 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { LocalBuckets } from '../../adapters/local/fs-buckets';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { StateMachine } = require('aws-local-stepfunctions') as typeof import('aws-local-stepfunctions');
+import { StateMachine } from './local-stepfunctions';
 
 /** The Resource of the Task a Distributed Map is swapped for; its handler runs the map. */
 export const LOCAL_DISTRIBUTED_MAP = 'arn:aws:states:::local:distributedMap';
@@ -187,7 +185,8 @@ export async function runDistributedMap(name: string, state: DistributedMapState
         exceeded = fail('States.ExceedToleratedFailureThreshold', `Distributed Map ${name}: ${failedItems} of ${items.length} items failed, more than it tolerates`);
         for (const abort of aborts) abort();
       }
-      const e = err as Error;
+      // The engine wraps the child's own error (its name is the States error, as in FAILED_0.json on AWS).
+      const e = ((err as Error).name === 'ExecutionError' && (err as Error).cause instanceof Error ? (err as Error).cause : err) as Error;
       return { ...base, status: 'FAILED', error: e.name, cause: e.message, stopDate: new Date().toISOString() };
     }
   });

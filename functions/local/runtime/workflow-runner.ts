@@ -12,20 +12,9 @@ import type { Config } from '../../config';
 import { createLogger } from '../../logger';
 import type { LocalBuckets } from '../../adapters/local/fs-buckets';
 import { runDistributedMap, swapDistributedMaps } from './distributed-map';
+import { StateMachine } from './local-stepfunctions';
 import { kebab } from './task-messages';
 import { createTaskWorkers, type TaskWorkers } from './task-workers';
-
-// aws-local-stepfunctions 3 calls Promise.withResolvers, which Node 20 lacks.
-type WithResolvers = <T>() => { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void };
-const PromiseCtor = Promise as unknown as { withResolvers?: WithResolvers };
-PromiseCtor.withResolvers ??= <T>() => {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
-  return { promise, resolve, reject };
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { StateMachine } = require('aws-local-stepfunctions') as typeof import('aws-local-stepfunctions');
 
 const STATE_MACHINES_DIR = join(__dirname, '..', '..', '..', 'state-machines');
 const TASKS_DIR = join(__dirname, '..', '..', 'tasks');
