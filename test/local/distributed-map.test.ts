@@ -41,7 +41,7 @@ function definition(map: Record<string, unknown>) {
 }
 
 /** Runs the workflow with the map swapped in, as the runner does; `work` is the child's task. */
-async function run(def: ReturnType<typeof definition>, work: (input: any) => Promise<unknown>, input: object) {
+async function run(def: ReturnType<typeof definition>, work: (input: any) => Promise<unknown>, input: Record<string, any>) {
   const { definition: swapped, maps } = swapDistributedMaps(def);
   const events: Array<{ type: string; index?: number }> = [];
   const handlers: Record<string, (input: any) => Promise<any>> = { Work: work };
