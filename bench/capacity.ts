@@ -1,13 +1,16 @@
 /**
- * Capacity benchmark (issue 24 point 4): can one daily run serve 10,000 businesses in the
+ * Capacity benchmark (issue 24 point 4): can one daily run serve 50,000 businesses in the
  * 24-hour window, and which limit stops it first? A deterministic discrete-event simulation
  * (simulated time on an event heap, seeded random numbers, no AWS, no sleeps) of ONE day's
  * fan-out as state-machines/daily-schedule.asl.json runs it:
  *
- *   PrepareDailyRun, then page after page (ListDailyBusinesses: DAILY_PAGE_SIZE businesses,
- *   functions/app/daily/execution.ts): the ProcessBusinesses Distributed Map runs at most
- *   MaxConcurrency businesses of the page at once and the next page starts only when the
- *   whole page is done; FinishDailyRun at the end. Per business:
+ *   PrepareDailyRun, RefreshCrawlerAddresses, WriteDailyBusinessList (the whole day's list to S3
+ *   once; it takes longer the larger the fleet), then ONE Distributed Map run (ProcessBusinesses)
+ *   over that list: its ItemBatcher groups MaxItemsPerBatch businesses into a batch, each batch
+ *   is one child execution, at most MaxConcurrency children run at once and a new one starts as
+ *   soon as one ends; inside a child the inline Map ProcessBatch starts all of the batch's
+ *   businesses together and the child ends (freeing its slot) when its slowest business ends.
+ *   FinishDailyRun at the end. Per business:
  *     StartBusinessRun
  *     batch 1  DetectChanges || (DiscoverNewProducts -> GenerateProductPrompts ->
  *              GenerateProductLlmsTxt -> CommitProductSnapshot)
@@ -25,18 +28,18 @@
  *   Every task holds one unit of the account's Lambda concurrency while it runs (AnalyzeVisibility
  *   for all of its calls and waits); a task that finds none waits in a FIFO queue.
  *
- * Reported per N (1,000 / 10,000 / 50,000 by default, BENCH_CAPACITY_SIZES): when the day would
- * finish (after the 14:00 UTC start), whether it fits in 24 h, calls made / skipped by budget /
- * refused after the limiter's wait per platform, peak Lambda concurrency, and the limits by
- * utilisation: the one with the highest utilisation is what the finish time depends on; the first
- * limit (other than the Map) to delay or refuse a call is named with its time. The same sizes run
- * again with the budget checked before the slot and the rate (the limiter checks it last, so a
- * call refused by a spent budget still waits for a slot and takes a rate unit). Then a sweep
- * (`chooseDefaults`) picks the smallest MaxConcurrency (at the smallest page size where one
- * fits), the smallest per-platform rate and concurrency (under the vendor's RPM,
- * ASSUMED_VENDOR_RPM) and the daily budget with which 10,000 businesses finish within
- * BENCH_CAPACITY_TARGET_HOURS (default 20) with no call skipped or refused, and runs
- * 1,000 / 10,000 / 50,000 again with those.
+ * Reported per N (1,000 / 10,000 / 50,000 / 100,000 by default, BENCH_CAPACITY_SIZES): when the day
+ * would finish (after the 14:00 UTC start), whether it fits in 24 h, the child executions (batches),
+ * calls made / skipped by budget / refused after the limiter's wait per platform, peak Lambda
+ * concurrency, and the limits by utilisation: the one with the highest utilisation is what the
+ * finish time depends on; the first limit (other than the Map) to delay or refuse a call is named
+ * with its time. The same sizes run again with the budget checked after the slot and the rate (as
+ * the limiter did before issue 24: a call refused by a spent budget still waited for a slot and
+ * took a rate unit). Then a sweep (`chooseDefaults`) picks the Map's MaxConcurrency (children) and
+ * batch size with the fewest businesses at once, the smallest per-platform rate and concurrency
+ * (under the vendor's RPM, ASSUMED_VENDOR_RPM) and the daily budget with which 50,000 businesses
+ * finish within BENCH_CAPACITY_TARGET_HOURS (default 20) with no call skipped or refused, and runs
+ * the sizes again with those.
  *
  * Modelling choices (assumptions, all overridable through `SimulationOptions`):
  * - step durations: DEFAULT_STEP_SECONDS (plausible figures, to be replaced with measured ones),
@@ -49,8 +52,10 @@
  *   is counted as a task that would have failed (`beyondRetry`);
  * - AnalyzeVisibility longer than the 300 s Lambda timeout is counted (`overTimeout`), not cut
  *   short (on AWS it is retried and resumes the unsettled checks);
+ * - the Distributed Map's children start in the list's order, a child's businesses all at once
+ *   (ProcessBatch's MaxConcurrency is the batch size; `aslLimits` checks it);
  * - no cold starts, no failures, no retries; Step Functions overheads are fixed per task, per
- *   Map item and per Map run (DEFAULT_OVERHEAD_SECONDS).
+ *   child execution and per Map run (DEFAULT_OVERHEAD_SECONDS).
  *
  *   npx tsx bench/capacity.ts
  *   BENCH_CAPACITY_SIZES=1000,10000 BENCH_CAPACITY_TARGET_HOURS=20 BENCH_CAPACITY_VENDOR_RPM=500 npx tsx bench/capacity.ts
@@ -58,7 +63,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DAILY_PAGE_SIZE } from '../functions/app/daily/execution';
 import { EDGE_PROPAGATION_WAIT_SECONDS, PLATFORM_KEYS, PLATFORM_LIMIT_DEFAULTS, PROMPTS_SAMPLED_PER_DAY } from '../functions/core/constants';
 import { heading, int, isMain, ms, percentile, printTable, ROOT } from './lib';
 import { seededRandom } from '../functions/core/util/random';
@@ -78,8 +82,8 @@ export const TASK_TIMEOUT_SECONDS = 300;
 export const LIMITER_MAX_WAIT_SECONDS = 120;
 
 /**
- * Mean duration in seconds of each Lambda task of the daily chain, per business (the page and
- * run tasks once per page / run). PLAUSIBLE GUESSES for a small-to-medium store on a steady day,
+ * Mean duration in seconds of each Lambda task of the daily chain, per business (the run's own
+ * tasks once per run). PLAUSIBLE GUESSES for a small-to-medium store on a steady day,
  * not measurements: the lead replaces them with measured per-step figures (`npm run bench`,
  * section daily, reports each step's duration) or passes them as `stepSeconds`.
  * AnalyzeVisibility is modelled as `visibilityBefore` (business, sample, identity reads), the
@@ -87,7 +91,12 @@ export const LIMITER_MAX_WAIT_SECONDS = 120;
  */
 export const DEFAULT_STEP_SECONDS = {
   prepareDailyRun: 0.5,
-  listDailyBusinesses: 0.5,
+  /** Fetches the crawler vendors' address lists (a failure never stops the run). */
+  refreshCrawlerAddresses: 1,
+  /** The whole day's list written to S3 once: this fixed part plus `writeDailyBusinessListPer10k`. */
+  writeDailyBusinessList: 0.5,
+  /** What WriteDailyBusinessList takes on top per 10,000 businesses (listing pages from the database, a larger object). */
+  writeDailyBusinessListPer10k: 1,
   startBusinessRun: 0.3,
   detectChanges: 20,
   discoverNewProducts: 3,
@@ -109,7 +118,8 @@ export type StepSeconds = typeof DEFAULT_STEP_SECONDS;
 
 /**
  * Step Functions' own time (assumed): per task (state transition + Lambda invoke), per Map item
- * (a Distributed Map child execution starting) and per Map run (one page's Map starting and closing).
+ * (a Distributed Map child execution, i.e. one batch, starting: held in the child's slot before its
+ * businesses start) and per Map run (the one Distributed Map run reading the list, starting and closing).
  */
 export const DEFAULT_OVERHEAD_SECONDS = { task: 0.1, mapItem: 0.5, mapRun: 2 };
 export type OverheadSeconds = typeof DEFAULT_OVERHEAD_SECONDS;
@@ -133,20 +143,24 @@ export const DEFAULT_JUDGE_SECONDS: Range = { min: 1, max: 3 };
  */
 export const ASSUMED_VENDOR_RPM = 500;
 
-/** Candidates the sweep tries (ascending). */
-export const MAX_CONCURRENCY_CANDIDATES = [4, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100];
+/** Candidates the sweep tries (ascending): ProcessBusinesses' MaxConcurrency, in child executions at once. */
+export const MAX_CONCURRENCY_CANDIDATES = [5, 10, 20, 40, 60, 80, 100, 150, 200, 300, 400, 500];
 /**
- * Page sizes: a page's slugs travel in the state (each item ~150 bytes with its run date,
- * execution id and edge wait), and Step Functions' payload limit is 256 KB, so 500 is the largest
- * tried; larger pages only shorten the tail where a page's last businesses leave Map slots idle.
+ * Businesses per child execution (ItemBatcher's MaxItemsPerBatch). A larger batch means fewer child
+ * executions (fewer starts, fewer executions to look through) but a longer tail: a child holds its
+ * slot until its slowest business ends, so its faster ones leave part of the slot idle. A child's
+ * history (25,000 events at most) holds its whole batch, which keeps batches small.
  */
-export const PAGE_SIZE_CANDIDATES = [100, 200, 500];
+export const BATCH_SIZE_CANDIDATES = [1, 5, 10, 20];
 export const RATE_CANDIDATES = [60, 90, 120, 150, 180, 240, 300, 400, 500, 600, 800, 1000];
 export const CONCURRENCY_CANDIDATES = [4, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 96, 128];
 
-/** The real limits the ASL sets: the two Maps' MaxConcurrency and the Lambda-throttle retry window. */
+/** The real limits the ASL sets: the Maps' MaxConcurrency, the batch size and the Lambda-throttle retry window. */
 export interface AslLimits {
+  /** Child executions (batches) of the Distributed Map at once. */
   processBusinessesMaxConcurrency: number;
+  /** Businesses per child execution (ProcessBusinesses' ItemBatcher.MaxItemsPerBatch). */
+  processBusinessesBatchSize: number;
   createArticlesMaxConcurrency: number;
   /** Sum of the delays of the Lambda.TooManyRequestsException retrier (IntervalSeconds, BackoffRate, MaxDelaySeconds, MaxAttempts). */
   lambdaRetryWindowSeconds: number;
@@ -173,21 +187,35 @@ export function aslLimits(): AslLimits {
     if (typeof value !== 'number') throw new Error(`daily-schedule.asl.json: no MaxConcurrency on ${name}`);
     return value;
   };
+  const batchSize = states.get('ProcessBusinesses')?.ItemBatcher?.MaxItemsPerBatch;
+  if (typeof batchSize !== 'number') throw new Error('daily-schedule.asl.json: no ItemBatcher.MaxItemsPerBatch on ProcessBusinesses');
+  // the model starts a batch's businesses all at once; 0 (or no value) is unlimited in the ASL
+  const inner = states.get('ProcessBatch')?.MaxConcurrency ?? 0;
+  if (inner !== 0 && inner < batchSize) throw new Error(`daily-schedule.asl.json: ProcessBatch runs ${inner} of a batch of ${batchSize} at once; the model assumes all`);
+  // StartBusinessRun sits inside ProcessBatch inside ProcessBusinesses: the walk above reaches it;
+  // without its retrier every throttled task would count as failed, so a missing one is an error
   const retrier = states.get('StartBusinessRun')?.Retry?.find((r) => r.ErrorEquals.includes('Lambda.TooManyRequestsException'));
-  let window = 0;
-  if (retrier) {
-    let delay = retrier.IntervalSeconds ?? 1;
-    for (let i = 0; i < (retrier.MaxAttempts ?? 3); i++) {
-      window += Math.min(delay, retrier.MaxDelaySeconds ?? Infinity);
-      delay *= retrier.BackoffRate ?? 2;
-    }
-  }
+  if (!retrier) throw new Error('daily-schedule.asl.json: no Lambda.TooManyRequestsException retrier on StartBusinessRun');
   aslCache = {
     processBusinessesMaxConcurrency: concurrencyOf('ProcessBusinesses'),
+    processBusinessesBatchSize: batchSize,
     createArticlesMaxConcurrency: concurrencyOf('CreateArticles'),
-    lambdaRetryWindowSeconds: window,
+    lambdaRetryWindowSeconds: retryWindowSeconds(retrier),
   };
   return aslCache;
+}
+
+type AslRetrier = NonNullable<AslNode['Retry']>[number];
+
+/** The sum of a retrier's delays: how long a task keeps being retried before it fails (ASL defaults where unset). */
+function retryWindowSeconds(retrier: AslRetrier): number {
+  let window = 0;
+  let delay = retrier.IntervalSeconds ?? 1;
+  for (let i = 0; i < (retrier.MaxAttempts ?? 3); i++) {
+    window += Math.min(delay, retrier.MaxDelaySeconds ?? Infinity);
+    delay *= retrier.BackoffRate ?? 2;
+  }
+  return window;
 }
 
 interface AslNode {
@@ -196,6 +224,7 @@ interface AslNode {
   ItemProcessor?: AslNode;
   Iterator?: AslNode;
   MaxConcurrency?: number;
+  ItemBatcher?: { MaxItemsPerBatch?: number };
   Retry?: Array<{ ErrorEquals: string[]; IntervalSeconds?: number; MaxAttempts?: number; BackoffRate?: number; MaxDelaySeconds?: number }>;
 }
 
@@ -212,9 +241,9 @@ export interface SimulationOptions {
   businesses: number;
   /** Seed of every random draw (default 1); each business has its own stream, so the same business draws the same durations under any limits. */
   seed?: number;
-  /** Businesses per page (DAILY_PAGE_SIZE). */
-  pageSize?: number;
-  /** ProcessBusinesses MaxConcurrency (from the ASL). */
+  /** Businesses per child execution (ProcessBusinesses' ItemBatcher.MaxItemsPerBatch, from the ASL). */
+  batchSize?: number;
+  /** Child executions at once (ProcessBusinesses' MaxConcurrency, from the ASL). */
   maxConcurrency?: number;
   /** CreateArticles MaxConcurrency (from the ASL). */
   articleMapConcurrency?: number;
@@ -266,7 +295,7 @@ export function resolveOptions(options: SimulationOptions): ResolvedOptions {
   const resolved: ResolvedOptions = {
     businesses: options.businesses,
     seed: options.seed ?? 1,
-    pageSize: options.pageSize ?? DAILY_PAGE_SIZE,
+    batchSize: options.batchSize ?? asl.processBusinessesBatchSize,
     maxConcurrency: options.maxConcurrency ?? asl.processBusinessesMaxConcurrency,
     articleMapConcurrency: options.articleMapConcurrency ?? asl.createArticlesMaxConcurrency,
     lambdaConcurrency: options.lambdaConcurrency ?? DEFAULT_LAMBDA_CONCURRENCY,
@@ -288,7 +317,7 @@ export function resolveOptions(options: SimulationOptions): ResolvedOptions {
     overheadSeconds: { ...DEFAULT_OVERHEAD_SECONDS, ...options.overheadSeconds },
     windowHours: options.windowHours ?? WINDOW_HOURS,
   };
-  const positive = ['pageSize', 'maxConcurrency', 'articleMapConcurrency', 'lambdaConcurrency'] as const;
+  const positive = ['batchSize', 'maxConcurrency', 'articleMapConcurrency', 'lambdaConcurrency'] as const;
   for (const key of positive) if (!(resolved[key] >= 1)) throw new Error(`${key} must be 1 or more, got ${resolved[key]}`);
   const { concurrency, ratePerMinute, dailyBudget } = resolved.platformLimits;
   if (!(concurrency >= 1 && ratePerMinute >= 1 && dailyBudget >= 0)) throw new Error(`platform limits must be positive: ${JSON.stringify(resolved.platformLimits)}`);
@@ -336,8 +365,10 @@ export interface LimitUse {
 
 export interface DayResult {
   businesses: number;
-  pages: number;
-  pageSize: number;
+  /** Child executions of the Distributed Map: the businesses in batches of `batchSize`. */
+  batches: number;
+  batchSize: number;
+  /** Child executions at once. */
   maxConcurrency: number;
   lambdaConcurrency: number;
   platformLimits: PlatformLimitSettings;
@@ -345,7 +376,7 @@ export interface DayResult {
   /** Seconds after the 14:00 UTC start when FinishDailyRun ends. */
   finishSeconds: number;
   fits: boolean;
-  /** The finish with only the Map (MaxConcurrency, pages) and the chain: every other limit infinite. */
+  /** The finish with only the Map (MaxConcurrency children, batches) and the chain: every other limit infinite. */
   mapOnlyFinishSeconds: number;
   business: { meanSeconds: number; p95Seconds: number; maxSeconds: number };
   visibility: { meanSeconds: number; p95Seconds: number; maxSeconds: number; overTimeout: number };
@@ -500,12 +531,22 @@ const BUSINESS_STEPS = [
 ] as const satisfies ReadonlyArray<keyof StepSeconds>;
 const S = Object.fromEntries(BUSINESS_STEPS.map((name, i) => [name, i])) as Record<(typeof BUSINESS_STEPS)[number], number>;
 
-type RunStep = 'prepareDailyRun' | 'listDailyBusinesses' | 'finishDailyRun';
+/** The run's own tasks, in the order they run around the Map (FinishDailyRun after it). */
+const RUN_STEPS_BEFORE_MAP = ['prepareDailyRun', 'refreshCrawlerAddresses', 'writeDailyBusinessList'] as const;
+type RunStep = (typeof RUN_STEPS_BEFORE_MAP)[number] | 'finishDailyRun';
 
-/** The run-level tasks' durations: one draw per task from its own stream (every page's listing takes the same time). */
+/** The run-level tasks' durations: one draw per task from its own stream; writing the list grows with the fleet. */
 function runStepSeconds(o: ResolvedOptions, name: RunStep): number {
-  const stream = { prepareDailyRun: 1, listDailyBusinesses: 2, finishDailyRun: 3 }[name];
-  return o.stepSeconds[name] * (1 + o.durationJitter * (2 * seededRandom(streamSeed(o.seed, -stream))() - 1));
+  const stream = { prepareDailyRun: 1, refreshCrawlerAddresses: 2, writeDailyBusinessList: 4, finishDailyRun: 3 }[name];
+  const mean = name === 'writeDailyBusinessList'
+    ? o.stepSeconds.writeDailyBusinessList + o.stepSeconds.writeDailyBusinessListPer10k * (o.businesses / 10_000)
+    : o.stepSeconds[name];
+  return mean * (1 + o.durationJitter * (2 * seededRandom(streamSeed(o.seed, -stream))() - 1));
+}
+
+/** Child executions for `businesses` in batches of `batchSize` (the last one may be short). */
+export function batchCount(businesses: number, batchSize: number): number {
+  return Math.ceil(businesses / batchSize);
 }
 
 interface Call {
@@ -608,7 +649,7 @@ class DaySimulation {
   }
 
   run(): void {
-    this.task(runStepSeconds(this.o, 'prepareDailyRun'), () => this.nextPage(0));
+    this.runStepsFrom(0);
     const heap = this.heap;
     while (heap.size > 0) {
       this.now = heap.peekTime();
@@ -617,23 +658,16 @@ class DaySimulation {
     }
   }
 
-  // the run: pages one after another ---------------------------------------------------------
+  // the run: its own tasks, one Map run, FinishDailyRun -----------------------------------------
 
-  private nextPage(page: number): void {
-    const pages = Math.ceil(this.o.businesses / this.o.pageSize);
-    if (page >= Math.max(1, pages)) {
-      this.task(runStepSeconds(this.o, 'finishDailyRun'), () => { this.finishSeconds = this.now; });
-      return;
-    }
-    this.task(runStepSeconds(this.o, 'listDailyBusinesses'), () => {
-      const first = page * this.o.pageSize;
-      if (first >= this.o.businesses) this.nextPage(page + 1);
-      else new Page(this, page, first, Math.min(this.o.businesses, first + this.o.pageSize)).start();
-    });
+  /** The run's tasks before the Map one after another, then the Map. */
+  private runStepsFrom(i: number): void {
+    if (i === RUN_STEPS_BEFORE_MAP.length) new MapRun(this).start();
+    else this.task(runStepSeconds(this.o, RUN_STEPS_BEFORE_MAP[i]), () => this.runStepsFrom(i + 1));
   }
 
-  pageDone(page: number): void {
-    this.nextPage(page + 1);
+  mapDone(): void {
+    this.task(runStepSeconds(this.o, 'finishDailyRun'), () => { this.finishSeconds = this.now; });
   }
 
   // Lambda concurrency -------------------------------------------------------------------
@@ -773,34 +807,67 @@ class DaySimulation {
   }
 }
 
-/** One page's Map run: at most MaxConcurrency of its businesses at once, the next page after the last. */
-class Page {
-  private next: number;
+/**
+ * The one Distributed Map run (ProcessBusinesses) over the day's list: batches of `batchSize`
+ * businesses in the list's order, at most MaxConcurrency child executions at once, the next child
+ * as soon as one ends. Half the run's overhead before the first child, half after the last.
+ */
+class MapRun {
+  private readonly batches: number;
+  private nextBatch = 0;
   private active = 0;
   private finished = 0;
 
-  constructor(private readonly day: DaySimulation, private readonly page: number, private readonly first: number, private readonly last: number) {
-    this.next = first;
+  constructor(private readonly day: DaySimulation) {
+    this.batches = batchCount(day.o.businesses, day.o.batchSize);
   }
 
   start(): void {
-    this.day.after(this.day.o.overheadSeconds.mapRun / 2, () => this.launch());
+    this.day.after(this.day.o.overheadSeconds.mapRun / 2, () => (this.batches === 0 ? this.close() : this.launch()));
   }
 
   private launch(): void {
-    const day = this.day;
-    while (this.active < day.o.maxConcurrency && this.next < this.last) {
-      const index = this.next++;
+    const { day } = this;
+    const { batchSize, businesses, maxConcurrency } = day.o;
+    while (this.active < maxConcurrency && this.nextBatch < this.batches) {
+      const first = this.nextBatch++ * batchSize;
       this.active++;
-      day.after(day.o.overheadSeconds.mapItem, () => new Business(day, index, this).start());
+      new Child(day, this, first, Math.min(businesses, first + batchSize)).start();
     }
   }
 
-  businessDone(): void {
+  /** A child ended: its slot goes to the next batch. */
+  childDone(): void {
     this.active--;
-    this.finished++;
-    if (this.finished === this.last - this.first) this.day.after(this.day.o.overheadSeconds.mapRun / 2, () => this.day.pageDone(this.page));
+    if (++this.finished === this.batches) this.close();
     else this.launch();
+  }
+
+  private close(): void {
+    this.day.after(this.day.o.overheadSeconds.mapRun / 2, () => this.day.mapDone());
+  }
+}
+
+/**
+ * One child execution: after its start-up (the per-item overhead) the inline Map ProcessBatch
+ * starts every business of the batch at once; the child holds its Map slot until the slowest ends.
+ */
+class Child {
+  private left: number;
+
+  constructor(private readonly day: DaySimulation, private readonly map: MapRun, private readonly first: number, private readonly last: number) {
+    this.left = last - first;
+  }
+
+  start(): void {
+    const { day } = this;
+    day.after(day.o.overheadSeconds.mapItem, () => {
+      for (let index = this.first; index < this.last; index++) new Business(day, index, this).start();
+    });
+  }
+
+  businessDone(): void {
+    if (--this.left === 0) this.map.childDone();
   }
 }
 
@@ -832,7 +899,7 @@ class Gate {
   }
 }
 
-/** One business's chain (per business of the ProcessBusinesses Map). */
+/** One business's chain (per item of a child's ProcessBatch Map). */
 class Business {
   readonly step: Float64Array;
   readonly changed: boolean;
@@ -849,7 +916,7 @@ class Business {
   private articlesActive = 0;
   private articlesFinished = 0;
 
-  constructor(private readonly day: DaySimulation, private readonly index: number, private readonly page: Page) {
+  constructor(private readonly day: DaySimulation, private readonly index: number, private readonly child: Child) {
     const o = day.o;
     const rnd = seededRandom(streamSeed(o.seed, index));
     const jitter = o.durationJitter;
@@ -954,13 +1021,13 @@ class Business {
     if (--this.batch2Left > 0) return;
     this.day.task(this.step[S.finishBusinessRun], () => {
       const { day } = this;
-      day.businessSeconds[this.index] = day.now - this.startedAt + day.o.overheadSeconds.mapItem;
+      day.businessSeconds[this.index] = day.now - this.startedAt;
       day.idealSeconds[this.index] = this.ideal();
-      this.page.businessDone();
+      this.child.businessDone();
     });
   }
 
-  /** The business's duration with no waits for the Lambda or the platforms; calls not made take no time. */
+  /** The business's duration with no waits for the Lambda or the platforms (from its child's start-up on); calls not made take no time. */
   private ideal(): number {
     const { day, step } = this;
     const { o, K, P } = day;
@@ -978,7 +1045,7 @@ class Business {
       calls = Math.max(calls, listScheduleMakespan(durations, day.gateWidth));
     }
     const branchB = t(S.visibilityBefore) + calls + step[S.visibilityAfter];
-    return o.overheadSeconds.mapItem + t(S.startBusinessRun) + batch1 + t(S.updateAiSite) + (this.changed ? o.edgeWaitSeconds : 0) +
+    return t(S.startBusinessRun) + batch1 + t(S.updateAiSite) + (this.changed ? o.edgeWaitSeconds : 0) +
       Math.max(branchA, branchB) + t(S.finishBusinessRun);
   }
 }
@@ -1011,7 +1078,7 @@ export function simulateDay(options: SimulationOptions): DayResult {
 
   const mapOnlyFinishSeconds = mapOnlyFinish(o, day.idealSeconds);
   const limits: LimitUse[] = [
-    { limit: 'Map concurrency', kind: 'map', setting: `MaxConcurrency ${o.maxConcurrency}, pages of ${o.pageSize}`, utilisation: T > 0 ? mapOnlyFinishSeconds / T : 0, firstAt: null },
+    { limit: 'Map concurrency', kind: 'map', setting: mapText(o.maxConcurrency, o.batchSize), utilisation: T > 0 ? mapOnlyFinishSeconds / T : 0, firstAt: null },
     { limit: 'Lambda concurrency', kind: 'lambda', setting: `${int(o.lambdaConcurrency)} (peak ${int(day.lambdaPeak)})`, utilisation: T > 0 ? day.lambdaBusySeconds / (o.lambdaConcurrency * T) : 0, firstAt: day.lambdaFirstWaitAt },
   ];
   const worst = (f: (p: PlatformDay) => number) => platformDays.reduce((best, p) => (f(p) > f(best) ? p : best));
@@ -1042,8 +1109,8 @@ export function simulateDay(options: SimulationOptions): DayResult {
   };
   return {
     businesses: o.businesses,
-    pages: Math.ceil(o.businesses / o.pageSize),
-    pageSize: o.pageSize,
+    batches: batchCount(o.businesses, o.batchSize),
+    batchSize: o.batchSize,
     maxConcurrency: o.maxConcurrency,
     lambdaConcurrency: o.lambdaConcurrency,
     platformLimits: { ...o.platformLimits },
@@ -1071,25 +1138,38 @@ export function simulateDay(options: SimulationOptions): DayResult {
   };
 }
 
-/** The run's finish with only the Map's slots and the pages: each business takes its ideal duration. */
+/**
+ * The run's finish with only the Map's slots: each business takes its ideal duration, each child
+ * its start-up plus its slowest business, and the children are list-scheduled on MaxConcurrency slots.
+ */
 function mapOnlyFinish(o: ResolvedOptions, ideal: Float64Array): number {
   const task = (name: RunStep) => runStepSeconds(o, name) + o.overheadSeconds.task;
-  let t = task('prepareDailyRun');
-  const pages = Math.ceil(o.businesses / o.pageSize);
-  for (let page = 0; page < Math.max(1, pages); page++) {
-    t += task('listDailyBusinesses');
-    const first = page * o.pageSize;
-    const count = Math.min(o.businesses, first + o.pageSize) - first;
-    if (count > 0) t += o.overheadSeconds.mapRun + listScheduleMakespan(ideal, o.maxConcurrency, first, count);
+  const before = RUN_STEPS_BEFORE_MAP.reduce((t, name) => t + task(name), 0);
+  const children = childDurations(o, ideal);
+  return before + o.overheadSeconds.mapRun + listScheduleMakespan(children, o.maxConcurrency) + task('finishDailyRun');
+}
+
+/** Each child execution's ideal duration: its start-up, then the longest of its batch's businesses. */
+function childDurations(o: ResolvedOptions, ideal: Float64Array): Float64Array {
+  const children = new Float64Array(batchCount(o.businesses, o.batchSize));
+  for (let c = 0; c < children.length; c++) {
+    let slowest = 0;
+    for (let i = c * o.batchSize; i < Math.min(o.businesses, (c + 1) * o.batchSize); i++) slowest = Math.max(slowest, ideal[i]);
+    children[c] = o.overheadSeconds.mapItem + slowest;
   }
-  return t + task('finishDailyRun');
+  return children;
+}
+
+/** The Map's setting as text: "MaxConcurrency 40 children × batches of 10". */
+export function mapText(maxConcurrency: number, batchSize: number): string {
+  return `MaxConcurrency ${maxConcurrency} children × batches of ${batchSize}`;
 }
 
 // ---------------------------------------------------------------------------------------
 // choosing the defaults
 
 export interface ChooseDefaultsOptions {
-  /** Businesses the defaults must serve (10,000). */
+  /** Businesses the defaults must serve (50,000). */
   businesses?: number;
   /** The finish the defaults must reach, in hours after the start (20: 4 h of the window left for retries and re-runs). */
   targetHours?: number;
@@ -1106,15 +1186,16 @@ export interface ChooseDefaultsOptions {
   /** Everything else (durations, shares, seed, ...). */
   base?: Omit<SimulationOptions, 'businesses'>;
   maxConcurrencyCandidates?: readonly number[];
-  pageSizeCandidates?: readonly number[];
+  batchSizeCandidates?: readonly number[];
   rateCandidates?: readonly number[];
   concurrencyCandidates?: readonly number[];
 }
 
 export interface Trial {
   stage: 'map' | 'rate' | 'concurrency';
+  /** Child executions at once. */
   maxConcurrency: number;
-  pageSize: number;
+  batchSize: number;
   concurrency: number;
   ratePerMinute: number;
   finishSeconds: number;
@@ -1130,10 +1211,12 @@ export interface ChosenDefaults {
   targetHours: number;
   platformSlack: number;
   vendorRpm: number;
-  /** Every value was found (false: even the largest candidates miss the bar; the largest are reported). */
+  /** Every value was found (false: even the best candidates miss the bar; the best tried are reported). */
   feasible: boolean;
+  /** ProcessBusinesses' MaxConcurrency: child executions at once. */
   maxConcurrency: number;
-  pageSize: number;
+  /** ProcessBusinesses' ItemBatcher.MaxItemsPerBatch (and ProcessBatch's MaxConcurrency). */
+  batchSize: number;
   platformLimits: PlatformLimitSettings;
   /** Calls per platform the day needs: prompts × businesses. */
   budgetNeeded: number;
@@ -1153,18 +1236,60 @@ export function concurrencyForRate(ratePerMinute: number, latency: Range | Range
   return Math.max(1, Math.ceil((ratePerMinute / 60) * longest));
 }
 
+type RunTrial = (stage: Trial['stage'], maxConcurrency: number, batchSize: number, concurrency: number, ratePerMinute: number, bar: number) => DayResult;
+
+interface MapChoice {
+  maxConcurrency: number;
+  batchSize: number;
+  finishSeconds: number;
+  binding: LimitUse;
+  /** Met the Map's bar (false: the fastest tried, reported as the best there is). */
+  fits: boolean;
+}
+
+/**
+ * The Map: for each batch size (ascending), the smallest MaxConcurrency that finishes by `bar` with
+ * every call made; of those, the one with the fewest businesses at once (children × batch: what
+ * loads the account's Lambda concurrency and queues at the platform limiter), a tie going to the
+ * larger batch (fewer child executions). The search per batch size is binary on the finish (more
+ * children at once never make the day slower) and tries only what could beat the best so far.
+ */
+function chooseMap(run: RunTrial, trials: Trial[], candidates: readonly number[], batchSizes: readonly number[], bar: number, concurrency: number, rate: number): MapChoice {
+  let best: MapChoice | undefined;
+  for (const batchSize of batchSizes) {
+    const usable = candidates.filter((m) => !best || m * batchSize <= best.maxConcurrency * best.batchSize);
+    let fastest: { maxConcurrency: number; result: DayResult } | undefined;
+    let lo = 0;
+    let hi = usable.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const result = run('map', usable[mid], batchSize, concurrency, rate, bar);
+      if (result.finishSeconds <= bar) {
+        fastest = { maxConcurrency: usable[mid], result };
+        hi = mid - 1;
+      } else lo = mid + 1;
+    }
+    // the smallest fast enough; were calls refused there, more children at once would only refuse more
+    if (fastest?.result.complete) {
+      best = { maxConcurrency: fastest.maxConcurrency, batchSize, finishSeconds: fastest.result.finishSeconds, binding: fastest.result.binding, fits: true };
+    }
+  }
+  if (best) return best;
+  const quickest = trials.filter((t) => t.stage === 'map').reduce((a, t) => (t.finishSeconds < a.finishSeconds ? t : a));
+  const result = run('map', quickest.maxConcurrency, quickest.batchSize, concurrency, rate, bar);
+  return { maxConcurrency: quickest.maxConcurrency, batchSize: quickest.batchSize, finishSeconds: result.finishSeconds, binding: result.binding, fits: false };
+}
+
 /**
  * The sweep: (1) the daily budget: prompts × businesses per platform, with headroom, rounded up
  * to 1,000; (2) with platform limits that do not bind (the vendor's RPM and slots to match), the
- * smallest MaxConcurrency with which the day finishes by target / (1 + slack) with every call
- * made, at the smallest page size where one does (a larger page only shortens the page tails and
- * uses more of the state's payload; MaxConcurrency is the knob that scales); (3) with that
- * Map, the smallest rate (at most the vendor's RPM; slots set so that the rate binds before them)
- * that keeps every call made and the finish within the slack and the target; (4) the fewest slots
- * that still do.
+ * Map's MaxConcurrency and batch size (`chooseMap`) with which the day finishes by
+ * target / (1 + slack) with every call made; (3) with that Map, the smallest rate (at most the
+ * vendor's RPM; slots set so that the rate binds before them) that keeps every call made and the
+ * finish within the slack and the target; (4) the fewest slots that still do.
  */
 export function chooseDefaults(options: ChooseDefaultsOptions = {}): ChosenDefaults {
-  const businesses = options.businesses ?? 10_000;
+  const businesses = options.businesses ?? 50_000;
   const targetHours = options.targetHours ?? 20;
   const slack = options.platformSlack ?? 0.05;
   const vendorRpm = options.vendorRpm ?? ASSUMED_VENDOR_RPM;
@@ -1179,50 +1304,29 @@ export function chooseDefaults(options: ChooseDefaultsOptions = {}): ChosenDefau
   const dailyBudget = Math.max(1000, Math.ceil((budgetNeeded * headroom) / 1000) * 1000);
   const trials: Trial[] = [];
 
-  const run = (stage: Trial['stage'], maxConcurrency: number, pageSize: number, concurrency: number, ratePerMinute: number, bar: number) => {
-    const result = simulateDay({ ...base, businesses, maxConcurrency, pageSize, platformLimits: { concurrency, ratePerMinute, dailyBudget } });
+  const run: RunTrial = (stage, maxConcurrency, batchSize, concurrency, ratePerMinute, bar) => {
+    const result = simulateDay({ ...base, businesses, maxConcurrency, batchSize, platformLimits: { concurrency, ratePerMinute, dailyBudget } });
     const ok = result.complete && result.finishSeconds <= bar;
-    trials.push({ stage, maxConcurrency, pageSize, concurrency, ratePerMinute, finishSeconds: result.finishSeconds, complete: result.complete, ok, binding: result.binding.limit });
+    trials.push({ stage, maxConcurrency, batchSize, concurrency, ratePerMinute, finishSeconds: result.finishSeconds, complete: result.complete, ok, binding: result.binding.limit });
     return result;
   };
 
   // (2) the Map, with the platforms at the vendor's RPM and slots to match
   const ampleConcurrency = concurrencyForRate(vendorRpm, latency);
   const mapCandidates = [...(options.maxConcurrencyCandidates ?? MAX_CONCURRENCY_CANDIDATES)].sort((a, b) => a - b);
-  const pageCandidates = [...(options.pageSizeCandidates ?? PAGE_SIZE_CANDIDATES)].sort((a, b) => a - b);
-  let best: { maxConcurrency: number; pageSize: number; finishSeconds: number; binding: LimitUse } | undefined;
-  for (const pageSize of pageCandidates) {
-    if (best) break;
-    const usable = mapCandidates.filter((m) => m <= pageSize);
-    // binary search: the day gets no slower with more businesses at once
-    let lo = 0;
-    let hi = usable.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const result = run('map', usable[mid], pageSize, ampleConcurrency, vendorRpm, mapTarget);
-      if (trials[trials.length - 1].ok) {
-        best = { maxConcurrency: usable[mid], pageSize, finishSeconds: result.finishSeconds, binding: result.binding };
-        hi = mid - 1;
-      } else lo = mid + 1;
-    }
-  }
-  const feasibleMap = best !== undefined;
-  let map = best;
-  if (!map) {
-    const maxConcurrency = Math.min(mapCandidates[mapCandidates.length - 1], pageCandidates[pageCandidates.length - 1]);
-    const pageSize = pageCandidates[pageCandidates.length - 1];
-    const result = run('map', maxConcurrency, pageSize, ampleConcurrency, vendorRpm, mapTarget);
-    map = { maxConcurrency, pageSize, finishSeconds: result.finishSeconds, binding: result.binding };
-  }
+  const batchCandidates = [...(options.batchSizeCandidates ?? BATCH_SIZE_CANDIDATES)].sort((a, b) => a - b);
+  const map = chooseMap(run, trials, mapCandidates, batchCandidates, mapTarget, ampleConcurrency, vendorRpm);
 
-  // (3) the smallest rate under the vendor's RPM that stays within the slack
+  // (3) the smallest rate under the vendor's RPM that stays within the slack; a rate that cannot make
+  // the day's calls by the target even if they came evenly from the first second is not simulated
   const bar = Math.min(target, map.finishSeconds * (1 + slack));
   const rates = [...(options.rateCandidates ?? RATE_CANDIDATES)].filter((r) => r <= vendorRpm).sort((a, b) => a - b);
   if (!rates.includes(vendorRpm)) rates.push(vendorRpm);
+  const tooSlow = rates.filter((r) => r < vendorRpm && r * (target / 60) < budgetNeeded);
   let rate: number | undefined;
   let smallestFittingRate: number | null = null;
-  for (const r of rates) {
-    const result = run('rate', map.maxConcurrency, map.pageSize, concurrencyForRate(r, latency), r, bar);
+  for (const r of rates.slice(tooSlow.length)) {
+    const result = run('rate', map.maxConcurrency, map.batchSize, concurrencyForRate(r, latency), r, bar);
     if (smallestFittingRate === null && result.complete && result.finishSeconds <= target) smallestFittingRate = r;
     if (trials[trials.length - 1].ok) {
       rate = r;
@@ -1236,29 +1340,33 @@ export function chooseDefaults(options: ChooseDefaultsOptions = {}): ChosenDefau
   if (rate !== undefined) {
     const smaller = [...(options.concurrencyCandidates ?? CONCURRENCY_CANDIDATES)].filter((c) => c < concurrency).sort((a, b) => b - a);
     for (const c of smaller) {
-      run('concurrency', map.maxConcurrency, map.pageSize, c, chosenRate, bar);
+      run('concurrency', map.maxConcurrency, map.batchSize, c, chosenRate, bar);
       if (!trials[trials.length - 1].ok) break;
       concurrency = c;
     }
   }
 
   const platformLimits = { concurrency, ratePerMinute: chosenRate, dailyBudget };
-  const result = simulateDay({ ...base, businesses, maxConcurrency: map.maxConcurrency, pageSize: map.pageSize, platformLimits });
-  const feasible = feasibleMap && rate !== undefined && result.complete && result.finishSeconds <= target;
+  const result = simulateDay({ ...base, businesses, maxConcurrency: map.maxConcurrency, batchSize: map.batchSize, platformLimits });
+  const feasible = map.fits && rate !== undefined && result.complete && result.finishSeconds <= target;
   const rateUse = result.limits.find((l) => l.kind === 'platform-rate');
+  const atOnce = map.maxConcurrency * map.batchSize;
   const reasons = [
     `daily budget: ${int(businesses)} businesses × ${prompts} prompts = ${int(budgetNeeded)} calls per platform per day (${prompts * PLATFORM_KEYS.length} per business ` +
       `over ${PLATFORM_KEYS.length} platforms); × ${headroom} headroom (a re-run, a day's growth) → ${int(dailyBudget)} per platform`,
-    feasibleMap
-      ? `MaxConcurrency ${map.maxConcurrency}, pages of ${map.pageSize}: the smallest that finishes ${int(businesses)} businesses by +${hhmm(mapTarget)} ` +
-        `(+${hhmm(map.finishSeconds)}) with the platforms at the vendor's ${vendorRpm}/min and ${ampleConcurrency} slots, the ${pct(slack)} slack left for them` +
+    map.fits
+      ? `${mapText(map.maxConcurrency, map.batchSize)} (${int(batchCount(businesses, map.batchSize))} child executions, ${int(atOnce)} businesses at once): ` +
+        `the fewest businesses at once that finish ${int(businesses)} by +${hhmm(mapTarget)} (+${hhmm(map.finishSeconds)}) with the platforms at the vendor's ` +
+        `${vendorRpm}/min and ${ampleConcurrency} slots, the ${pct(slack)} slack left for them` +
         (map.binding.kind === 'map' ? '; ' : ` (even so ${map.binding.limit} binds at ${pct(map.binding.utilisation)}: the vendor tier is the limit at this size); `) +
-        `pages run one after another, so a page's slowest businesses leave slots idle and the page size caps the useful MaxConcurrency`
-      : `no MaxConcurrency up to ${map.maxConcurrency} (pages of ${map.pageSize}) finishes by +${hhmm(mapTarget)}: the chain is too long for the window`,
+        `a child holds its slot until its slowest business ends, so larger batches need more businesses at once for the same finish and buy fewer child executions`
+      : `no MaxConcurrency and batch size tried finishes ${int(businesses)} businesses by +${hhmm(mapTarget)} with every call made; the fastest, ` +
+        `${mapText(map.maxConcurrency, map.batchSize)}, finishes at +${hhmm(map.finishSeconds)}`,
     rate !== undefined
       ? `rate ${chosenRate}/min per platform: the smallest under the vendor's ${vendorRpm}/min with every call made and the day at most ${pct(slack)} ` +
-        `slower than the Map alone (${int(businesses * prompts)} calls over +${hhmm(result.finishSeconds)} average ${(budgetNeeded / (result.finishSeconds / 60)).toFixed(0)}/min, ` +
-        `in bursts as a page's businesses reach 2b together)` +
+        `slower than the Map alone (${int(budgetNeeded)} calls over +${hhmm(result.finishSeconds)} average ${(budgetNeeded / (result.finishSeconds / 60)).toFixed(0)}/min, ` +
+        `in bursts as a batch's businesses reach 2b together)` +
+        (tooSlow.length ? `; ${tooSlow.join(', ')}/min not tried: under ${int(budgetNeeded)} calls in ${targetHours} h even at a steady rate` : '') +
         (smallestFittingRate !== null && smallestFittingRate < chosenRate ? `; ${smallestFittingRate}/min would still finish by +${targetHours} h, with the rate binding and no margin left` : '')
       : `no rate up to the vendor's ${vendorRpm}/min keeps the day within +${hhmm(bar)} with every call made: a higher vendor tier is needed`,
     `concurrency ${concurrency} per platform: the fewest slots that keep it so (slots ≥ rate × call time: ${chosenRate}/min × ${longestCall} s ` +
@@ -1267,7 +1375,7 @@ export function chooseDefaults(options: ChooseDefaultsOptions = {}): ChosenDefau
       (rateUse ? `, platform rate used ${pct(rateUse.utilisation)}` : '') + `, peak Lambda ${int(result.lambda.peak)} of ${int(result.lambdaConcurrency)}`,
   ];
   return {
-    businesses, targetHours, platformSlack: slack, vendorRpm, feasible, maxConcurrency: map.maxConcurrency, pageSize: map.pageSize, platformLimits,
+    businesses, targetHours, platformSlack: slack, vendorRpm, feasible, maxConcurrency: map.maxConcurrency, batchSize: map.batchSize, platformLimits,
     budgetNeeded, mapFinishSeconds: map.finishSeconds, smallestFittingRate, trials, result, reasons,
   };
 }
@@ -1288,9 +1396,8 @@ export interface CapacityReport {
     lambdaConcurrency: number;
     vendorRpm: number;
   };
-  /** The code's defaults (ASL MaxConcurrency, DAILY_PAGE_SIZE, PLATFORM_LIMIT_DEFAULTS). */
+  /** The code's defaults (the ASL's MaxConcurrency and MaxItemsPerBatch, PLATFORM_LIMIT_DEFAULTS). */
   current: DayResult[];
-  /** The same, were the budget checked before the slot and the rate (platform-limiter.ts checks it last). */
   /** The same days with the limiter as it was before issue 24 (budget checked last). */
   budgetLast: DayResult[];
   chosen: ChosenDefaults;
@@ -1309,20 +1416,20 @@ export async function measureCapacity(options: {
   vendorRpm?: number;
   /** Overrides for every run (measured step durations, shares, ...). */
   base?: Omit<SimulationOptions, 'businesses'>;
-  /** Businesses the sweep chooses for (10,000). */
+  /** Businesses the sweep chooses for (50,000). */
   chooseFor?: number;
 } = {}): Promise<CapacityReport> {
   const started = performance.now();
-  const sizes = options.sizes ?? listEnv('BENCH_CAPACITY_SIZES', '1000,10000,50000').map(Number);
+  const sizes = options.sizes ?? listEnv('BENCH_CAPACITY_SIZES', '1000,10000,50000,100000').map(Number);
   const seed = options.seed ?? Number(process.env.BENCH_CAPACITY_SEED ?? 1);
   const targetHours = options.targetHours ?? Number(process.env.BENCH_CAPACITY_TARGET_HOURS ?? 20);
   const vendorRpm = options.vendorRpm ?? Number(process.env.BENCH_CAPACITY_VENDOR_RPM ?? ASSUMED_VENDOR_RPM);
   const base = { ...options.base, seed };
   const current = sizes.map((businesses) => simulateDay({ ...base, businesses }));
   const budgetLast = sizes.map((businesses) => simulateDay({ ...base, businesses, budgetCheckedFirst: false }));
-  const chosen = chooseDefaults({ businesses: options.chooseFor ?? 10_000, targetHours, vendorRpm, base });
+  const chosen = chooseDefaults({ businesses: options.chooseFor ?? 50_000, targetHours, vendorRpm, base });
   const withChosen = sizes.map((businesses) => simulateDay({
-    ...base, businesses, maxConcurrency: chosen.maxConcurrency, pageSize: chosen.pageSize, platformLimits: chosen.platformLimits,
+    ...base, businesses, maxConcurrency: chosen.maxConcurrency, batchSize: chosen.batchSize, platformLimits: chosen.platformLimits,
   }));
   const resolved = resolveOptions({ ...base, businesses: 0 });
   return {
@@ -1369,6 +1476,7 @@ const limitsText = (l: PlatformLimitSettings) => `${l.concurrency} at once, ${in
 function dayRows(days: readonly DayResult[]): string[][] {
   return days.map((d) => [
     int(d.businesses),
+    int(d.batches),
     `+${hhmm(d.finishSeconds)}`,
     clockAfterStart(d.finishSeconds),
     d.fits ? 'yes' : 'NO',
@@ -1383,7 +1491,7 @@ function dayRows(days: readonly DayResult[]): string[][] {
   ]);
 }
 
-const DAY_HEADER = ['businesses', 'finish', 'clock', 'fits 24 h', 'Map only', 'calls made', 'skipped (budget)', 'refused (120 s wait)',
+const DAY_HEADER = ['businesses', 'child executions', 'finish', 'clock', 'fits 24 h', 'Map only', 'calls made', 'skipped (budget)', 'refused (120 s wait)',
   '2b p95 / >300 s', 'peak Lambda', 'binding limit (utilisation)', 'first limit to bite'];
 
 function printDays(title: string, days: readonly DayResult[]): void {
@@ -1391,7 +1499,7 @@ function printDays(title: string, days: readonly DayResult[]): void {
   printTable(DAY_HEADER, dayRows(days));
   for (const d of days) {
     const budget = d.limits.find((l) => l.kind === 'platform-budget');
-    console.log(`  ${int(d.businesses)}: ${d.pages} pages; limits by utilisation: ` +
+    console.log(`  ${int(d.businesses)}: ${int(d.batches)} child executions (${mapText(d.maxConcurrency, d.batchSize)}); limits by utilisation: ` +
       d.limits.map((l) => `${l.limit} ${pct(l.utilisation)}`).join(', ') +
       (budget && budget.firstAt !== null ? `; budget spent at +${hhmm(budget.firstAt)} (${clockAfterStart(budget.firstAt)})` : '') +
       `; needs a budget of ${int(d.platforms[0]?.wanted ?? 0)} per platform` +
@@ -1419,7 +1527,7 @@ export function capacityLines(r: CapacityReport): string[] {
   const c = r.chosen;
   return [
     ...r.current.map((d) => line('now', d)),
-    `chosen for ${int(c.businesses)} by +${c.targetHours} h${c.feasible ? '' : ' (NOT reached)'}: MaxConcurrency ${c.maxConcurrency}, pages of ${c.pageSize}, ` +
+    `chosen for ${int(c.businesses)} by +${c.targetHours} h${c.feasible ? '' : ' (NOT reached)'}: ${mapText(c.maxConcurrency, c.batchSize)}, ` +
       `per platform ${limitsText(c.platformLimits)} (vendor RPM assumed ${c.vendorRpm})`,
     ...r.withChosen.map((d) => line('chosen', d)),
   ];
@@ -1435,31 +1543,32 @@ export function printCapacityReport(r: CapacityReport): void {
     Object.entries(a.stepSeconds).map(([k, v]) => `${k} ${v}`).join(', '));
 
   const cur = r.current[0];
-  printDays(`capacity with today's defaults: MaxConcurrency ${cur?.maxConcurrency ?? '-'}, pages of ${cur?.pageSize ?? '-'}, ` +
+  printDays(`capacity with today's defaults: ${cur ? mapText(cur.maxConcurrency, cur.batchSize) : '-'}, ` +
     `per platform ${cur ? limitsText(cur.platformLimits) : '-'}`, r.current);
-  const ten = r.current.find((d) => d.businesses === r.chosen.businesses) ?? r.current[r.current.length - 1];
-  if (ten) printPlatforms(ten);
+  const atTarget = r.current.find((d) => d.businesses === r.chosen.businesses) ?? r.current[r.current.length - 1];
+  if (atTarget) printPlatforms(atTarget);
   console.log('the same with the limiter as it was before issue 24 (the budget checked after the slot and the rate, so a skipped call still waited for and took a rate unit):');
   printTable(DAY_HEADER, dayRows(r.budgetLast));
 
   const c = r.chosen;
   heading(`capacity: defaults chosen for ${int(c.businesses)} businesses by +${c.targetHours} h${c.feasible ? '' : ' (target NOT reached)'}`);
   printTable(
-    ['stage', 'MaxConcurrency', 'page size', 'slots', 'rate/min', 'finish', 'all calls made', 'ok', 'binding'],
-    c.trials.map((t) => [t.stage, String(t.maxConcurrency), String(t.pageSize), String(t.concurrency), String(t.ratePerMinute),
+    ['stage', 'MaxConcurrency (children)', 'batch', 'businesses at once', 'slots', 'rate/min', 'finish', 'all calls made', 'ok', 'binding'],
+    c.trials.map((t) => [t.stage, String(t.maxConcurrency), String(t.batchSize), int(t.maxConcurrency * t.batchSize), String(t.concurrency), String(t.ratePerMinute),
       `+${hhmm(t.finishSeconds)}`, t.complete ? 'yes' : 'no', t.ok ? 'yes' : 'no', t.binding]),
   );
-  console.log(`chosen: MaxConcurrency ${c.maxConcurrency}, DAILY_PAGE_SIZE ${c.pageSize}, PLATFORM_CONCURRENCY ${c.platformLimits.concurrency}, ` +
+  console.log(`chosen: ProcessBusinesses MaxConcurrency ${c.maxConcurrency}, ItemBatcher.MaxItemsPerBatch ${c.batchSize} (ProcessBatch's MaxConcurrency the same), ` +
+    `${int(batchCount(c.businesses, c.batchSize))} child executions for ${int(c.businesses)}, PLATFORM_CONCURRENCY ${c.platformLimits.concurrency}, ` +
     `PLATFORM_RATE_PER_MINUTE ${c.platformLimits.ratePerMinute}, PLATFORM_DAILY_BUDGET ${int(c.platformLimits.dailyBudget)} (needed: ${int(c.budgetNeeded)})`);
   for (const reason of c.reasons) console.log(`  - ${reason}`);
 
   printDays('capacity with the chosen defaults', r.withChosen);
-  const tenChosen = r.withChosen.find((d) => d.businesses === c.businesses);
-  if (tenChosen) printPlatforms(tenChosen);
+  const atTargetChosen = r.withChosen.find((d) => d.businesses === c.businesses);
+  if (atTargetChosen) printPlatforms(atTargetChosen);
   console.log(`Binding limit: the time-based limit with the highest utilisation (the Map's is its no-other-limit finish over the actual one). ` +
     `First limit to bite: the first (other than the Map, which queues by design) to delay or refuse a call or a task. ` +
-    `Platform limits are fleet-wide and the same for all 8 platforms; the budget is checked after the slot and the rate ` +
-    `(platform-limiter.ts), so once spent every skipped call still takes a rate unit. Simulated in ${ms(r.wallMs)}.`);
+    `Platform limits are fleet-wide and the same for all 8 platforms; the budget is checked before the slot and the rate ` +
+    `(platform-limiter.ts since issue 24), so a call skipped by a spent budget takes neither. Simulated in ${ms(r.wallMs)}.`);
 }
 
 if (isMain(module)) {

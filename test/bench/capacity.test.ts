@@ -3,9 +3,9 @@ import {
   simulateDay, type SimulationOptions, type StepSeconds,
 } from '../../bench/capacity';
 
-/** Every step `seconds` long, except the ones given. */
+/** Every step `seconds` long, except the ones given; writing the day's list does not grow with the fleet unless given. */
 const steps = (seconds: number, overrides: Partial<StepSeconds> = {}): StepSeconds =>
-  ({ ...Object.fromEntries(Object.keys(DEFAULT_STEP_SECONDS).map((k) => [k, seconds])), ...overrides }) as StepSeconds;
+  ({ ...Object.fromEntries(Object.keys(DEFAULT_STEP_SECONDS).map((k) => [k, seconds])), writeDailyBusinessListPer10k: 0, ...overrides }) as StepSeconds;
 
 /**
  * Fixed durations, no Step Functions overhead, no jitter: every step 1 s except DetectChanges 5 s
@@ -25,16 +25,19 @@ const fixed: Omit<SimulationOptions, 'businesses'> = {
   platformLimits: { concurrency: 100, ratePerMinute: 1000, dailyBudget: 1_000_000 },
 };
 const CHAIN = 23;
-/** PrepareDailyRun + ListDailyBusinesses before the page, FinishDailyRun after it. */
-const RUN = 3;
+/** PrepareDailyRun, RefreshCrawlerAddresses and WriteDailyBusinessList before the Map, FinishDailyRun after it. */
+const RUN = 4;
 
 describe('capacity simulation', () => {
-  it('reads the real limits from the daily-schedule ASL', () => {
-    expect(aslLimits()).toEqual({ processBusinessesMaxConcurrency: 10, createArticlesMaxConcurrency: 10, lambdaRetryWindowSeconds: 2 + 4 + 8 + 16 + 32 + 60 });
+  it('reads the real limits from the daily-schedule ASL, the throttle retrier from StartBusinessRun inside the batch\'s Map', () => {
+    expect(aslLimits()).toEqual({
+      processBusinessesMaxConcurrency: 40, processBusinessesBatchSize: 10, createArticlesMaxConcurrency: 10, lambdaRetryWindowSeconds: 2 + 4 + 8 + 16 + 32 + 60,
+    });
   });
 
-  it('runs businesses one after another at MaxConcurrency 1: finish = 3 × the chain', () => {
-    const day = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1 });
+  it('runs businesses one after another with one child at a time and batches of 1: finish = 3 × the chain', () => {
+    const day = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1, batchSize: 1 });
+    expect(day.batches).toBe(3);
     expect(day.finishSeconds).toBeCloseTo(RUN + 3 * CHAIN, 9);
     expect(day.mapOnlyFinishSeconds).toBeCloseTo(day.finishSeconds, 9);
     expect(day.binding.kind).toBe('map');
@@ -47,21 +50,54 @@ describe('capacity simulation', () => {
   });
 
   it('adds the edge wait only for businesses that deployed', () => {
-    const day = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1, changedShare: 1 });
-    expect(day.finishSeconds).toBeCloseTo(RUN + 3 * (CHAIN + 10), 9);
-    expect(simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1, changedShare: 1, edgeWaitSeconds: 0 }).finishSeconds).toBeCloseTo(RUN + 3 * CHAIN, 9);
+    const one = { ...fixed, businesses: 3, maxConcurrency: 1, batchSize: 1 };
+    expect(simulateDay({ ...one, changedShare: 1 }).finishSeconds).toBeCloseTo(RUN + 3 * (CHAIN + 10), 9);
+    expect(simulateDay({ ...one, changedShare: 1, edgeWaitSeconds: 0 }).finishSeconds).toBeCloseTo(RUN + 3 * CHAIN, 9);
   });
 
-  it('runs a page\'s businesses together up to MaxConcurrency and pages one after another', () => {
-    expect(simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3 }).finishSeconds).toBeCloseTo(RUN + CHAIN, 9);
-    // pages of 2: [b0, b1] together, then another listing, then b2
-    const paged = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3, pageSize: 2 });
-    expect(paged.pages).toBe(2);
-    expect(paged.finishSeconds).toBeCloseTo(RUN + CHAIN + 1 + CHAIN, 9);
+  it('runs a batch\'s businesses together in one child, at most MaxConcurrency children at once', () => {
+    // one child of 3, or 3 children of 1 at once: all three businesses together
+    const oneChild = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1, batchSize: 3 });
+    expect(oneChild.batches).toBe(1);
+    expect(oneChild.finishSeconds).toBeCloseTo(RUN + CHAIN, 9);
+    expect(simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3, batchSize: 1 }).finishSeconds).toBeCloseTo(RUN + CHAIN, 9);
+    // batches of 2 with MaxConcurrency 1: the second child starts only after the first child's slowest business
+    const serial = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1, batchSize: 2 });
+    expect(serial.batches).toBe(2);
+    expect(serial.finishSeconds).toBeCloseTo(RUN + CHAIN + CHAIN, 9);
+    // 5 businesses in batches of 2 (3 children, the last of 1), 2 children at once: [b0 b1] || [b2 b3], then [b4]
+    const two = simulateDay({ ...fixed, businesses: 5, maxConcurrency: 2, batchSize: 2 });
+    expect(two.batches).toBe(3);
+    expect(two.finishSeconds).toBeCloseTo(RUN + 2 * CHAIN, 9);
+    expect(two.mapOnlyFinishSeconds).toBeCloseTo(two.finishSeconds, 9);
+  });
+
+  it('holds a child\'s slot until its slowest business ends: a fast business in a batch with a slow one frees nothing', () => {
+    // one platform's 10 fleet-wide slots: b0 asks first and takes them all, b1's 10 calls wait 10 s for them,
+    // so b0 ends at 23 s and b1 at 33 s; b2's child (MaxConcurrency 1) starts at 33 s, not at 23 s
+    const day = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1, batchSize: 2, platforms: 1, platformLimits: { concurrency: 10, ratePerMinute: 1000, dailyBudget: 1_000_000 } });
+    expect(day.business.maxSeconds).toBeCloseTo(CHAIN + 10, 9);
+    expect(day.finishSeconds).toBeCloseTo(RUN + (CHAIN + 10) + CHAIN, 9);
+    // were the slot freed by b0, b2 would have started at 23 s and the day ended 10 s sooner
+    expect(day.finishSeconds).toBeGreaterThan(RUN + 2 * CHAIN + 9);
+  });
+
+  it('counts the per-item overhead once per child execution and the Map run\'s once', () => {
+    // 4 businesses in 2 children, one at a time: each child's 5 s start-up, then its businesses together
+    const day = simulateDay({ ...fixed, businesses: 4, maxConcurrency: 1, batchSize: 2, overheadSeconds: { task: 0, mapItem: 5, mapRun: 2 } });
+    expect(day.finishSeconds).toBeCloseTo(RUN + 2 + 2 * (5 + CHAIN), 9);
+    expect(day.mapOnlyFinishSeconds).toBeCloseTo(day.finishSeconds, 9);
+  });
+
+  it('writes the day\'s list once, taking longer the larger the fleet', () => {
+    // 1 s per business here (10,000 per 10,000): 2 businesses add 2 s, in one child
+    const day = simulateDay({ ...fixed, businesses: 2, stepSeconds: { ...fixed.stepSeconds, writeDailyBusinessListPer10k: 10_000 } });
+    expect(day.batches).toBe(1);
+    expect(day.finishSeconds).toBeCloseTo(RUN + 2 + CHAIN, 9);
   });
 
   it('shares each platform\'s slots across the fleet: 3 businesses × 10 prompts through 10 slots take 3 rounds', () => {
-    const day = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3, platformLimits: { concurrency: 10, ratePerMinute: 1000, dailyBudget: 1_000_000 } });
+    const day = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3, batchSize: 1, platformLimits: { concurrency: 10, ratePerMinute: 1000, dailyBudget: 1_000_000 } });
     // calls start at 0, 10 and 20 s into 2b (a slot is held for the 10 s call, not the judge): the last
     // business's 2b is 1 + 20 + 10 + 2 + 1 = 34 s instead of 14
     expect(day.finishSeconds).toBeCloseTo(RUN + CHAIN - 14 + 34, 9);
@@ -77,11 +113,11 @@ describe('capacity simulation', () => {
   });
 
   it('counts Lambdas across businesses and queues tasks beyond the account concurrency', () => {
-    const free = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3 });
+    const free = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1, batchSize: 3 });
     // batch 1: DetectChanges and the product chain in each of the 3 businesses at once
     expect(free.lambda.peak).toBe(6);
     expect(free.lambda.throttled).toBe(0);
-    const capped = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 3, lambdaConcurrency: 2 });
+    const capped = simulateDay({ ...fixed, businesses: 3, maxConcurrency: 1, batchSize: 3, lambdaConcurrency: 2 });
     expect(capped.lambda.peak).toBe(2);
     expect(capped.lambda.throttled).toBeGreaterThan(0);
     expect(capped.finishSeconds).toBeGreaterThan(free.finishSeconds);
@@ -91,14 +127,14 @@ describe('capacity simulation', () => {
   it('lets a platform rate bind: 600 calls per platform at 60 per calendar minute take 10 minutes', () => {
     const day = simulateDay({
       ...fixed,
-      businesses: 60, maxConcurrency: 60, pageSize: 60,
+      businesses: 60, maxConcurrency: 6, batchSize: 10,
       stepSeconds: steps(1),
       callLatencySeconds: { min: 1, max: 1 },
       judgeSeconds: { min: 0, max: 0 },
       platformLimits: { concurrency: 100, ratePerMinute: 60, dailyBudget: 1_000_000 },
       limiterMaxWaitSeconds: 600,
     });
-    // every business asks at 9 s (prepare, list, start, batch 1 = 4, update, visibilityBefore);
+    // every business asks at 10 s (prepare, refresh, write, start, batch 1 = 4, update, visibilityBefore);
     // minute 0 takes 60 of each platform's 600 calls, minute 9 (540 s) the last 60, each 1 s long;
     // then visibilityAfter 1, FinishBusinessRun 1, FinishDailyRun 1
     expect(day.finishSeconds).toBeCloseTo(540 + 1 + 1 + 1 + 1, 9);
@@ -106,12 +142,12 @@ describe('capacity simulation', () => {
     expect(day.binding.kind).toBe('platform-rate');
     expect(day.mapOnlyFinishSeconds).toBeLessThan(day.finishSeconds / 10);
     expect(day.firstLimit?.limit).toMatch(/^platform rate/);
-    expect(day.firstLimit?.at).toBeCloseTo(9, 9);
+    expect(day.firstLimit?.at).toBeCloseTo(10, 9);
   });
 
   it('counts calls beyond the daily budget as skipped, wherever the limiter checks it', () => {
     for (const budgetCheckedFirst of [false, true]) {
-      const day = simulateDay({ ...fixed, businesses: 5, maxConcurrency: 5, budgetCheckedFirst, platformLimits: { concurrency: 10, ratePerMinute: 1000, dailyBudget: 30 } });
+      const day = simulateDay({ ...fixed, businesses: 5, maxConcurrency: 5, batchSize: 1, budgetCheckedFirst, platformLimits: { concurrency: 10, ratePerMinute: 1000, dailyBudget: 30 } });
       for (const p of day.platforms) {
         expect(p).toMatchObject({ wanted: 50, made: 30, skippedByBudget: 20, refusedByWait: 0 });
         expect(p.budgetSpentAt).not.toBeNull();
@@ -124,7 +160,7 @@ describe('capacity simulation', () => {
   });
 
   it('a call refused by a spent budget takes no rate unit (the limiter checks the budget first), unlike before issue 24', () => {
-    const options = { ...fixed, businesses: 20, maxConcurrency: 20, platformLimits: { concurrency: 10, ratePerMinute: 20, dailyBudget: 10 }, limiterMaxWaitSeconds: 10_000 };
+    const options = { ...fixed, businesses: 20, maxConcurrency: 2, batchSize: 10, platformLimits: { concurrency: 10, ratePerMinute: 20, dailyBudget: 10 }, limiterMaxWaitSeconds: 10_000 };
     const first = simulateDay(options);
     const last = simulateDay({ ...options, budgetCheckedFirst: false });
     expect(last.totals.skippedByBudget).toBe(first.totals.skippedByBudget);
@@ -135,7 +171,7 @@ describe('capacity simulation', () => {
 
   it('refuses a call that waited longer than the limiter allows', () => {
     const day = simulateDay({
-      ...fixed, businesses: 2, maxConcurrency: 2, platforms: 1,
+      ...fixed, businesses: 2, maxConcurrency: 1, batchSize: 2, platforms: 1,
       callLatencySeconds: { min: 130, max: 130 }, judgeSeconds: { min: 0, max: 0 },
       platformLimits: { concurrency: 1, ratePerMinute: 1000, dailyBudget: 1_000_000 },
     });
@@ -147,8 +183,9 @@ describe('capacity simulation', () => {
     expect(day.visibility.overTimeout).toBe(2);
   });
 
-  it('runs an empty day: the run\'s own tasks only', () => {
+  it('runs an empty day: the run\'s own tasks only, no child execution', () => {
     const day = simulateDay({ ...fixed, businesses: 0 });
+    expect(day.batches).toBe(0);
     expect(day.finishSeconds).toBeCloseTo(RUN, 9);
     expect(day.totals.wanted).toBe(0);
     expect(day.business.meanSeconds).toBe(0);
@@ -158,6 +195,7 @@ describe('capacity simulation', () => {
     const a = simulateDay({ businesses: 300, seed: 7 });
     const b = simulateDay({ businesses: 300, seed: 7 });
     expect(b).toEqual(a);
+    expect(a.batches).toBe(30);
     const c = simulateDay({ businesses: 300, seed: 8 });
     expect(c.finishSeconds).not.toBe(a.finishSeconds);
   });
@@ -179,19 +217,27 @@ describe('capacity simulation', () => {
 });
 
 describe('choosing the defaults', () => {
-  it('picks the smallest MaxConcurrency, rate and slots that meet the target with every call made', () => {
-    const chosen = chooseDefaults({ businesses: 300, targetHours: 1, vendorRpm: 500 });
+  it('picks the fewest businesses at once (children × batch), then the smallest rate and slots that meet the target with every call made', () => {
+    // finer candidates than the defaults, whose smallest (5) already serves 300 businesses in an hour
+    const chosen = chooseDefaults({ businesses: 300, targetHours: 1, vendorRpm: 500, maxConcurrencyCandidates: [1, 2, 3, 4, 5, 10, 20, 40] });
     expect(chosen.feasible).toBe(true);
     expect(chosen.budgetNeeded).toBe(3000);
     expect(chosen.platformLimits.dailyBudget).toBe(4000);
     expect(chosen.result.complete).toBe(true);
     expect(chosen.result.finishSeconds).toBeLessThanOrEqual(3600);
+    expect(chosen.mapFinishSeconds).toBeLessThanOrEqual(3600 / 1.05);
     expect(chosen.platformLimits.ratePerMinute).toBeLessThanOrEqual(500);
-    // minimal: the next smaller MaxConcurrency tried at the chosen page size missed the Map's bar
-    const mapTrials = chosen.trials.filter((t) => t.stage === 'map' && t.pageSize === chosen.pageSize);
-    const smaller = mapTrials.filter((t) => t.maxConcurrency < chosen.maxConcurrency);
+    // minimal: every smaller MaxConcurrency tried at the chosen batch size missed the Map's bar
+    const mapTrials = chosen.trials.filter((t) => t.stage === 'map');
+    const smaller = mapTrials.filter((t) => t.batchSize === chosen.batchSize && t.maxConcurrency < chosen.maxConcurrency);
     expect(smaller.length).toBeGreaterThan(0);
     expect(smaller.every((t) => !t.ok)).toBe(true);
+    // and no Map that passed puts fewer businesses at once (at as many, only smaller batches, i.e. more children)
+    const atOnce = chosen.maxConcurrency * chosen.batchSize;
+    for (const t of mapTrials.filter((m) => m.ok)) {
+      expect(t.maxConcurrency * t.batchSize).toBeGreaterThanOrEqual(atOnce);
+      if (t.maxConcurrency * t.batchSize === atOnce) expect(t.batchSize).toBeLessThanOrEqual(chosen.batchSize);
+    }
     // the chosen rate is the first that passed, and any smaller slot count tried and kept passed too
     const rates = chosen.trials.filter((t) => t.stage === 'rate');
     expect(rates[rates.length - 1]).toMatchObject({ ratePerMinute: chosen.platformLimits.ratePerMinute, ok: true });
@@ -199,10 +245,20 @@ describe('choosing the defaults', () => {
     expect(chosen.reasons.length).toBeGreaterThan(3);
   });
 
+  it('reports the fastest Map tried when none meets the target', () => {
+    // 18 s for a 60 s chain: nothing fits
+    const chosen = chooseDefaults({ businesses: 50, targetHours: 0.005, maxConcurrencyCandidates: [5, 50], batchSizeCandidates: [1, 10] });
+    expect(chosen.feasible).toBe(false);
+    const fastest = Math.min(...chosen.trials.filter((t) => t.stage === 'map').map((t) => t.finishSeconds));
+    expect(chosen.mapFinishSeconds).toBeCloseTo(fastest, 9);
+    expect(chosen.reasons.join('\n')).toContain('no MaxConcurrency and batch size tried');
+  });
+
   it('measures and prints a report', async () => {
     const report = await measureCapacity({ sizes: [50, 300], chooseFor: 300, targetHours: 1, seed: 3 });
     expect(report.current.map((d) => d.businesses)).toEqual([50, 300]);
     expect(report.withChosen.map((d) => d.platformLimits)).toEqual([report.chosen.platformLimits, report.chosen.platformLimits]);
+    expect(report.withChosen.map((d) => [d.maxConcurrency, d.batchSize])).toEqual([0, 1].map(() => [report.chosen.maxConcurrency, report.chosen.batchSize]));
     expect(report.budgetLast.every((d, i) => d.totals.skippedByBudget === report.current[i].totals.skippedByBudget)).toBe(true);
     const lines: string[] = [];
     const log = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => { lines.push(args.join(' ')); });
@@ -212,7 +268,8 @@ describe('choosing the defaults', () => {
       log.mockRestore();
     }
     const text = lines.join('\n');
-    expect(text).toContain('capacity with today\'s defaults');
+    expect(text).toContain('capacity with today\'s defaults: MaxConcurrency 40 children × batches of 10');
+    expect(text).toContain('child executions');
     expect(text).toContain('PLATFORM_DAILY_BUDGET');
     expect(text).toContain('binding limit');
     expect(capacityLines(report)).toHaveLength(2 + 1 + 2);

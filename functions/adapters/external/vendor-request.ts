@@ -140,22 +140,26 @@ export interface JsonRequestContext {
 
 const MAX_RESPONSE_CHARS = 4 * 1024 * 1024;
 
-/** One attempt: the parsed JSON body of a 2xx answer, or an AttemptError classifying the failure. */
-export async function requestJson(req: JsonRequest, ctx: JsonRequestContext): Promise<unknown> {
+/**
+ * One attempt with any body: the text of a 2xx answer, or an AttemptError classifying the
+ * failure. For what is not JSON both ways: a multipart file upload, a JSONL results file.
+ */
+export interface RawRequest extends Omit<JsonRequest, 'body'> {
+  /** Sent as it is (a multipart body is built by the caller, with its content-type header). */
+  body?: string;
+  /** Sent as `accept` (default application/json). */
+  accept?: string;
+}
+
+export async function requestText(req: RawRequest, ctx: JsonRequestContext): Promise<{ status: number; text: string }> {
   const fetchImpl: ProviderFetch = ctx.fetchImpl ?? ((url, init) => fetch(url, init));
   const scrub = ctx.scrub ?? ((t: string) => t);
-  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
-  if (req.body !== undefined) headers['content-type'] = 'application/json';
+  const headers: Record<string, string> = { accept: req.accept ?? 'application/json', ...req.headers };
   let status: number;
   let text: string;
   let retryAfter: string | null = null;
   try {
-    const res = await fetchImpl(req.url, {
-      method: req.method,
-      headers,
-      body: req.body === undefined ? undefined : JSON.stringify(req.body),
-      signal: AbortSignal.timeout(req.timeoutMs),
-    });
+    const res = await fetchImpl(req.url, { method: req.method, headers, body: req.body, signal: AbortSignal.timeout(req.timeoutMs) });
     status = res.status;
     retryAfter = res.headers.get('retry-after');
     text = await res.text();
@@ -170,6 +174,16 @@ export async function requestJson(req: JsonRequest, ctx: JsonRequestContext): Pr
   }
   if (status < 200 || status >= 300) throw new AttemptError({ reason: `HTTP ${status} from ${ctx.label} (not retried)`, retryable: false, status });
   if (text.length > (ctx.maxChars ?? MAX_RESPONSE_CHARS)) throw new AttemptError({ reason: `response from ${ctx.label} is too large`, retryable: true, status });
+  return { status, text };
+}
+
+/** One attempt: the parsed JSON body of a 2xx answer, or an AttemptError classifying the failure. */
+export async function requestJson(req: JsonRequest, ctx: JsonRequestContext): Promise<unknown> {
+  const { status, text } = await requestText({
+    ...req,
+    headers: { ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...req.headers },
+    body: req.body === undefined ? undefined : JSON.stringify(req.body),
+  }, ctx);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -25,7 +25,7 @@
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { createPlatformClient, parseBody, endpointUrl, sum, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { createPlatformClient, parseBody, endpointUrl, sum, type AnswerParts, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_2: PlatformSpec = { n: 2, kind: 'second chat assistant', keyRequired: true, defaultModel: 'claude-sonnet-4-5' };
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -50,45 +50,49 @@ const messageSchema = z.object({
   })),
 });
 
-export function createPlatform2Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
-  return createPlatformClient(PLATFORM_2, settings, deps, async (prompt, ctx, s) => {
-    const message = await ctx.request(
-      {
-        url: endpointUrl(s.apiUrl, '/v1/messages'),
-        method: 'POST',
-        headers: { 'x-api-key': s.apiKey!, 'anthropic-version': ANTHROPIC_VERSION },
-        body: {
-          model: s.model,
-          max_tokens: PLATFORM_2_MAX_TOKENS,
-          messages: [{ role: 'user', content: prompt }],
-          tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: PLATFORM_2_MAX_SEARCHES }],
-        },
-      },
-      parseBody(messageSchema, 'no content[] in the Messages body'),
-    );
-    let text = '';
-    const cited: string[] = [];
-    const results: string[] = [];
-    for (const block of message.content) {
-      if (block.type === 'text' && block.text) {
-        text += block.text;
-        for (const c of block.citations ?? []) if (c.type === 'web_search_result_location' && c.url) cited.push(c.url);
-      } else if (block.type === 'web_search_tool_result' && Array.isArray(block.content)) {
-        for (const raw of block.content) {
-          const r = resultSchema.safeParse(raw);
-          if (r.success && r.data.type === 'web_search_result' && r.data.url) results.push(r.data.url);
-        }
+/** The Messages request body for one prompt (the synchronous call's body, and each batch request's `params`). */
+export function platform2Body(prompt: string, model: string | null): Record<string, unknown> {
+  return {
+    model,
+    max_tokens: PLATFORM_2_MAX_TOKENS,
+    messages: [{ role: 'user', content: prompt }],
+    tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: PLATFORM_2_MAX_SEARCHES }],
+  };
+}
+
+export const parsePlatform2Message = parseBody(messageSchema, 'no content[] in the Messages body');
+
+/** A Messages body's answer parts (the synchronous answer, or a batch result's `message`). */
+export function platform2Answer(message: z.infer<typeof messageSchema>, via = 'messages API'): AnswerParts {
+  let text = '';
+  const cited: string[] = [];
+  const results: string[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text' && block.text) {
+      text += block.text;
+      for (const c of block.citations ?? []) if (c.type === 'web_search_result_location' && c.url) cited.push(c.url);
+    } else if (block.type === 'web_search_tool_result' && Array.isArray(block.content)) {
+      for (const raw of block.content) {
+        const r = resultSchema.safeParse(raw);
+        if (r.success && r.data.type === 'web_search_result' && r.data.url) results.push(r.data.url);
       }
     }
-    const searches = message.usage?.server_tool_use?.web_search_requests ?? 0;
-    return {
-      text,
-      citations: cited,
-      retrieved: results,
-      model: message.model ?? null,
-      costUnits: sum(message.usage?.input_tokens, message.usage?.output_tokens, searches),
-      costUnit: 'tokens+web_searches',
-      obtainedVia: `messages API + web_search tool (${searches} search${searches === 1 ? '' : 'es'})`,
-    };
-  });
+  }
+  const searches = message.usage?.server_tool_use?.web_search_requests ?? 0;
+  return {
+    text,
+    citations: cited,
+    retrieved: results,
+    model: message.model ?? null,
+    costUnits: sum(message.usage?.input_tokens, message.usage?.output_tokens, searches),
+    costUnit: 'tokens+web_searches',
+    obtainedVia: `${via} + web_search tool (${searches} search${searches === 1 ? '' : 'es'})`,
+  };
+}
+
+export function createPlatform2Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
+  return createPlatformClient(PLATFORM_2, settings, deps, async (prompt, ctx, s) => platform2Answer(await ctx.request(
+    { url: endpointUrl(s.apiUrl, '/v1/messages'), method: 'POST', headers: { 'x-api-key': s.apiKey!, 'anthropic-version': ANTHROPIC_VERSION }, body: platform2Body(prompt, s.model) },
+    parsePlatform2Message,
+  )));
 }

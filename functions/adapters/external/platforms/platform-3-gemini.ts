@@ -25,7 +25,7 @@
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { createPlatformClient, parseBody, endpointUrl, PlatformStop, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { createPlatformClient, parseBody, endpointUrl, PlatformStop, type AnswerParts, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_3: PlatformSpec = { n: 3, kind: 'assistant of a large search company', keyRequired: true, defaultModel: 'gemini-2.5-flash' };
 
@@ -43,48 +43,57 @@ const generateSchema = z.object({
   modelVersion: z.optional(z.string()),
 });
 
-export function createPlatform3Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
-  return createPlatformClient(PLATFORM_3, settings, deps, async (prompt, ctx, s) => {
-    const res = await ctx.request(
-      {
-        url: endpointUrl(s.apiUrl, `/v1beta/models/${encodeURIComponent(s.model!)}:generateContent`),
-        method: 'POST',
-        headers: { 'x-goog-api-key': s.apiKey! },
-        body: { contents: [{ role: 'user', parts: [{ text: prompt }] }], tools: [{ google_search: {} }] },
-      },
-      parseBody(generateSchema, 'not a generateContent body'),
-    );
-    const candidate = res.candidates?.[0];
-    if (!candidate) {
-      const blocked = res.promptFeedback?.blockReason;
-      throw new PlatformStop('failed', `platform_3: no candidate in the answer${blocked ? ` (prompt blocked: ${blocked})` : ''}`);
-    }
-    const text = (candidate.content?.parts ?? []).filter((p) => !p.thought && p.text).map((p) => p.text).join('');
-    if (!text.trim()) throw new PlatformStop('failed', `platform_3: the answer has no text (finishReason ${candidate.finishReason ?? 'unknown'})`);
-    const chunks = candidate.groundingMetadata?.groundingChunks ?? [];
-    const supports = candidate.groundingMetadata?.groundingSupports;
-    const supported = new Set(supports ? supports.flatMap((s) => s.groundingChunkIndices ?? []) : chunks.map((_, i) => i));
-    const cited: string[] = [];
-    const retrieved: string[] = [];
-    const sourceHosts: Record<string, string> = {};
-    chunks.forEach((c, i) => {
-      const uri = c.web?.uri;
-      if (!uri) return;
-      (supported.has(i) ? cited : retrieved).push(uri);
-      const host = sourceHostOf(c.web?.title);
-      if (host && sourceHostOf(uri) !== host) sourceHosts[uri] = host;
-    });
-    return {
-      text,
-      citations: cited,
-      retrieved,
-      sourceHosts,
-      model: res.modelVersion ?? null,
-      costUnits: res.usageMetadata?.totalTokenCount ?? 0,
-      costUnit: 'tokens',
-      obtainedVia: 'generateContent + google_search grounding',
-    };
+/** The generateContent request body for one prompt (the synchronous call's, and each batch request's `request`). */
+export function platform3Body(prompt: string): Record<string, unknown> {
+  return { contents: [{ role: 'user', parts: [{ text: prompt }] }], tools: [{ google_search: {} }] };
+}
+
+export const parsePlatform3Response = parseBody(generateSchema, 'not a generateContent body');
+
+/** A generateContent body's answer parts (the synchronous answer, or a batch result's `response`). */
+export function platform3Answer(res: z.infer<typeof generateSchema>, via = 'generateContent'): AnswerParts {
+  const candidate = res.candidates?.[0];
+  if (!candidate) {
+    const blocked = res.promptFeedback?.blockReason;
+    throw new PlatformStop('failed', `platform_3: no candidate in the answer${blocked ? ` (prompt blocked: ${blocked})` : ''}`);
+  }
+  const text = (candidate.content?.parts ?? []).filter((p) => !p.thought && p.text).map((p) => p.text).join('');
+  if (!text.trim()) throw new PlatformStop('failed', `platform_3: the answer has no text (finishReason ${candidate.finishReason ?? 'unknown'})`);
+  const chunks = candidate.groundingMetadata?.groundingChunks ?? [];
+  const supports = candidate.groundingMetadata?.groundingSupports;
+  const supported = new Set(supports ? supports.flatMap((s) => s.groundingChunkIndices ?? []) : chunks.map((_, i) => i));
+  const cited: string[] = [];
+  const retrieved: string[] = [];
+  const sourceHosts: Record<string, string> = {};
+  chunks.forEach((c, i) => {
+    const uri = c.web?.uri;
+    if (!uri) return;
+    (supported.has(i) ? cited : retrieved).push(uri);
+    const host = sourceHostOf(c.web?.title);
+    if (host && sourceHostOf(uri) !== host) sourceHosts[uri] = host;
   });
+  return {
+    text,
+    citations: cited,
+    retrieved,
+    sourceHosts,
+    model: res.modelVersion ?? null,
+    costUnits: res.usageMetadata?.totalTokenCount ?? 0,
+    costUnit: 'tokens',
+    obtainedVia: `${via} + google_search grounding`,
+  };
+}
+
+export function createPlatform3Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
+  return createPlatformClient(PLATFORM_3, settings, deps, async (prompt, ctx, s) => platform3Answer(await ctx.request(
+    {
+      url: endpointUrl(s.apiUrl, `/v1beta/models/${encodeURIComponent(s.model!)}:generateContent`),
+      method: 'POST',
+      headers: { 'x-goog-api-key': s.apiKey! },
+      body: platform3Body(prompt),
+    },
+    parsePlatform3Response,
+  )));
 }
 
 /** A chunk title that is a domain (`example.com`, `www.Example.co.uk`) → its host; null otherwise (a page title). */

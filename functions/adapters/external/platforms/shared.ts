@@ -16,7 +16,7 @@ import type { PlatformKey } from '../../../core/constants';
 import type { PlatformAnswer, PlatformClient, PlatformFailure, PlatformOutcome } from '../../../core/visibility/platform-answer';
 import type { Logger } from '../../../logger';
 import type { ProviderFetch } from '../provider-fetch';
-import { AttemptError, createScrubber, requestJson, withRetries, type JsonRequest, type RetryPolicy } from '../vendor-request';
+import { AttemptError, createScrubber, requestJson, requestText, withRetries, type JsonRequest, type RawRequest, type RetryPolicy } from '../vendor-request';
 
 export interface PlatformDeps {
   fetchImpl?: ProviderFetch;
@@ -70,6 +70,8 @@ export type AnswerParts = Omit<PlatformAnswer, 'platform' | 'latencyMs' | 'citat
 export interface PlatformContext {
   /** One vendor request with retries; `parse` turns the JSON into a value or throws (malformed → retried). */
   request<T>(req: Omit<JsonRequest, 'timeoutMs'>, parse: (json: unknown) => T): Promise<T>;
+  /** One vendor request whose body or answer is not JSON (a multipart upload, a JSONL file), with retries; the answer's text. */
+  requestText(req: Omit<RawRequest, 'timeoutMs'>): Promise<string>;
   /** Retries any operation under the same policy (e.g. the search API of platform_6). */
   retry<T>(what: string, attempt: () => Promise<T>): Promise<T>;
   scrub(text: string): string;
@@ -88,34 +90,59 @@ export interface PlatformDefinition {
   run(prompt: string, ctx: PlatformContext): Promise<AnswerParts>;
 }
 
-/** Builds a PlatformClient around a `run` that returns the answer parts or throws. */
-function definePlatformClient(def: PlatformDefinition): PlatformClient {
-  const { platform, deps } = def;
-  const now = deps.now ?? Date.now;
+/**
+ * The vendor-call context of one platform: every request retried under the platform policy,
+ * every reason scrubbed of its secrets. Shared by the synchronous client and the batch client.
+ */
+export function platformContext(platform: PlatformKey, secrets: Array<string | undefined>, host: string, deps: PlatformDeps): PlatformContext {
   const timeoutMs = deps.timeoutMs ?? DEFAULT_PLATFORM_TIMEOUT_MS;
-  const scrub = createScrubber(...def.secrets);
+  const scrub = createScrubber(...secrets);
   const policy: RetryPolicy = { maxRetries: deps.maxRetries ?? 2, retryBaseMs: deps.retryBaseMs, retryMaxMs: deps.retryMaxMs, random: deps.random, sleep: deps.sleep };
   const log = deps.log;
 
   async function retry<T>(what: string, attempt: () => Promise<T>): Promise<T> {
     const outcome = await withRetries(attempt, policy, {
-      onRetry: ({ attempt: n, delayMs, failure }) => log.debug('platform call retrying', { platform, what, attempt: n, delayMs: Math.round(delayMs), reason: scrub(failure.reason), host: def.host }),
+      onRetry: ({ attempt: n, delayMs, failure }) => log.debug('platform call retrying', { platform, what, attempt: n, delayMs: Math.round(delayMs), reason: scrub(failure.reason), host }),
       describe: (err) => `unexpected error: ${(err as Error)?.message ?? String(err)}`,
     });
     if (outcome.ok) return outcome.value;
     throw new PlatformStop('failed', `${platform}: ${outcome.reason}`);
   }
-
-  const ctx: PlatformContext = {
+  const label = { fetchImpl: deps.fetchImpl, label: 'the platform API', scrub };
+  return {
     timeoutMs,
     scrub,
     retry,
-    request: (req, parse) => retry(`${req.method} ${pathOf(req.url)}`, async () => {
-      const json = await requestJson({ ...req, timeoutMs }, { fetchImpl: deps.fetchImpl, label: 'the platform API', scrub });
-      return parse(json);
-    }),
+    request: (req, parse) => retry(`${req.method} ${pathOf(req.url)}`, async () => parse(await requestJson({ ...req, timeoutMs }, label))),
+    requestText: (req) => retry(`${req.method} ${pathOf(req.url)}`, async () => (await requestText({ ...req, timeoutMs }, label)).text),
   };
+}
 
+/** The answer parts as the PlatformAnswer every client returns: text required, citations cleaned, the cited ones out of `retrieved`. */
+export function answerOf(platform: PlatformKey, parts: AnswerParts, latencyMs: number): PlatformAnswer {
+  const text = parts.text.trim();
+  if (!text) throw new PlatformStop('failed', `${platform}: the answer has no text`);
+  const citations = cleanCitations(parts.citations);
+  const cited = new Set(citations);
+  const retrieved = cleanCitations(parts.retrieved).filter((url) => !cited.has(url));
+  const sourceHosts = parts.sourceHosts && Object.keys(parts.sourceHosts).length ? { sourceHosts: normalizedKeys(parts.sourceHosts) } : {};
+  const { sourceHosts: _raw, ...rest } = parts;
+  return { platform, ...rest, text, citations, retrieved, ...sourceHosts, latencyMs };
+}
+
+/** Any error of a platform's work as its failure: a PlatformStop's kind, else `failed`; the reason scrubbed. */
+export function failureOf(platform: PlatformKey, err: unknown, scrub: (text: string) => string): PlatformFailure {
+  return err instanceof PlatformStop
+    ? { platform, kind: err.kind, reason: scrub(err.reason) }
+    : { platform, kind: 'failed', reason: scrub(`${platform}: unexpected error: ${(err as Error)?.message ?? String(err)}`) };
+}
+
+/** Builds a PlatformClient around a `run` that returns the answer parts or throws. */
+function definePlatformClient(def: PlatformDefinition): PlatformClient {
+  const { platform, deps } = def;
+  const now = deps.now ?? Date.now;
+  const ctx = platformContext(platform, def.secrets, def.host, deps);
+  const log = deps.log;
   return {
     platform,
     kind: def.kind,
@@ -125,22 +152,9 @@ function definePlatformClient(def: PlatformDefinition): PlatformClient {
       const started = now();
       let failure: PlatformFailure;
       try {
-        const parts = await def.run(prompt, ctx);
-        const text = parts.text.trim();
-        if (!text) throw new PlatformStop('failed', `${platform}: the answer has no text`);
-        const citations = cleanCitations(parts.citations);
-        const cited = new Set(citations);
-        const retrieved = cleanCitations(parts.retrieved).filter((url) => !cited.has(url));
-        const sourceHosts = parts.sourceHosts && Object.keys(parts.sourceHosts).length ? { sourceHosts: normalizedKeys(parts.sourceHosts) } : {};
-        const { sourceHosts: _raw, ...rest } = parts;
-        return {
-          ok: true,
-          answer: { platform, ...rest, text, citations, retrieved, ...sourceHosts, latencyMs: Math.max(0, now() - started) },
-        };
+        return { ok: true, answer: answerOf(platform, await def.run(prompt, ctx), Math.max(0, now() - started)) };
       } catch (err) {
-        failure = err instanceof PlatformStop
-          ? { platform, kind: err.kind, reason: scrub(err.reason) }
-          : { platform, kind: 'failed', reason: scrub(`${platform}: unexpected error: ${(err as Error)?.message ?? String(err)}`) };
+        failure = failureOf(platform, err, ctx.scrub);
       }
       const fields = { platform, kind: failure.kind, reason: failure.reason, host: def.host, latencyMs: Math.max(0, now() - started) };
       if (failure.kind === 'failed') log.warn('platform answer failed', fields);
