@@ -4,7 +4,7 @@
  */
 import { DEFAULT_QUOTA_POLICY, QUOTA_POLICIES, type QuotaPolicy } from './core/articles/quota';
 import { PLATFORM_NUMBERS, SECRET_GROUPS, SECRET_GROUP_NAMES, SECRET_NAMES, type PlatformNumber, type SecretGroup, type SecretValues } from './core/provider-settings';
-import { EDGE_PROPAGATION_WAIT_SECONDS, EDGE_UPDATE_BATCH_PAUSE_SECONDS, NATIVE_CERTIFICATE_WAIT_SECONDS, PLATFORM_LIMIT_DEFAULTS, VERIFICATION_POLL_INTERVAL_SECONDS } from './core/constants';
+import { VISIBILITY_BATCH_POLL_SECONDS, EDGE_PROPAGATION_WAIT_SECONDS, EDGE_UPDATE_BATCH_PAUSE_SECONDS, NATIVE_CERTIFICATE_WAIT_SECONDS, PLATFORM_LIMIT_DEFAULTS, VERIFICATION_POLL_INTERVAL_SECONDS } from './core/constants';
 import { defaultLogFormat, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger';
 import { stateMachineArnVariable, WORKFLOWS, type WorkflowName } from './core/workflows';
 import { SITE_LAYOUTS, type SiteLayout } from './core/site/release-manifest';
@@ -100,6 +100,12 @@ export interface Config {
   domain: { verificationPollSeconds: number; nativeCertificateWaitSeconds: number };
   /** Local runtime: run the daily schedule at 14:00 UTC (SCHEDULE_ENABLED, default on). */
   scheduleEnabled: boolean;
+  /**
+   * The daily checks of platforms whose vendor sells a batch interface (1, 2, 3) go as vendor
+   * batches at half price (VISIBILITY_BATCHES, default on; `off`: all synchronous), and the
+   * daily run looks for their results every `pollSeconds` (VISIBILITY_BATCH_POLL_SECONDS, 600).
+   */
+  visibilityBatches: { enabled: boolean; pollSeconds: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -174,6 +180,10 @@ export function loadConfig(env: Env = process.env): Config {
       nativeCertificateWaitSeconds: nonNegativeInteger(env, 'NATIVE_CERTIFICATE_WAIT_SECONDS', NATIVE_CERTIFICATE_WAIT_SECONDS),
     },
     scheduleEnabled: env.SCHEDULE_ENABLED !== '0',
+    visibilityBatches: {
+      enabled: oneOf('VISIBILITY_BATCHES', env.VISIBILITY_BATCHES, ['on', 'off'] as const, 'on') === 'on',
+      pollSeconds: positiveInteger(env, 'VISIBILITY_BATCH_POLL_SECONDS', VISIBILITY_BATCH_POLL_SECONDS),
+    },
   };
   // Locally every secret is a plain variable; on AWS none is (they arrive through container.ready()).
   applySecretValues(config, Object.fromEntries(SECRET_NAMES.flatMap((name) => (env[name] ? [[name, env[name]]] : []))));

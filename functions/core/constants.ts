@@ -72,6 +72,8 @@ export const EDGE_UPDATE_BATCH_PAUSE_SECONDS = 1;
  */
 export const EDGE_ROLLOUT_LEASE_SECONDS = 6 * 60 * 60;
 export const EDGE_PROPAGATION_WAIT_SECONDS = 10;
+/** The daily run looks for its vendor batches' results this often (they take minutes to hours, within 24 h). */
+export const VISIBILITY_BATCH_POLL_SECONDS = 600;
 /**
  * Domain connection, Part 2: between looks at the native certificate while the certificate
  * manager validates it (minutes once the records are in DNS); `NATIVE_CERTIFICATE_MAX_LOOKS`

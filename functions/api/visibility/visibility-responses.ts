@@ -100,7 +100,7 @@ const visibilityCheck = z.object({
   product_id: nullableString,
   platform: platformKey,
   result: z.nullable(z.boolean()).check(z.describe('mentioned or recommended; null when the platform gave no answer (D30)')),
-  status: z.enum(['checked', 'unconfigured', 'failed', 'budget', 'no_answer']),
+  status: z.enum(['checked', 'unconfigured', 'failed', 'budget', 'no_answer', 'queued', 'submitted']).check(z.describe('queued / submitted: waiting for the platform\'s vendor batch of the day (no result yet)')),
   reason: nullableString,
   answer: z.nullable(z.object({
     text: z.string(),
@@ -124,6 +124,7 @@ const visibilityCheck = z.object({
   matcher_agrees: z.nullable(z.boolean()),
   judge_error: nullableString,
   checked_at: z.string(),
+  batch: z.optional(z.object({ job_id: z.string(), custom_id: z.string() })).check(z.describe('asked through the platform\'s vendor batch: its job and the id the vendor answered it under')),
 }).check(z.meta({ id: 'VisibilityCheck' }));
 
 /** GET /api/visibility/{business_id}/checks?date=&platform= */

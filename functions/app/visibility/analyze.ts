@@ -9,16 +9,20 @@
  * 4. the tracker gets every boolean (never a null over a boolean), the business entity's
  *    score entry of the day is written or replaced, and products' citation counts are set.
  * No configured platform: skipped with the reason, no check and no score (D30).
+ * In the daily run, platforms asked through their vendor's batch interface (issue 47,
+ * batches.ts) get their checks queued instead of asked; the report, tracker and score then
+ * wait for those batches (a score is never written from part of the day's checks).
  */
 import pLimit from 'p-limit';
 import { PLATFORM_KEYS, type PlatformKey } from '../../core/constants';
 import { computeScoreUpdate, type CheckResult, type ScoreUpdate } from '../../core/visibility/score';
-import { checkAnswerOf, type SampledPrompt, type VisibilityCheck, type VisibilitySample } from '../../core/visibility/checks';
+import { checkAnswerOf, isBatchPending, type SampledPrompt, type VisibilityCheck, type VisibilitySample } from '../../core/visibility/checks';
 import { containsName } from '../../core/text/name-match';
 import { evaluateAnswer } from '../../core/visibility/evaluate';
 import { checkResult, type EntityIdentity, type PlatformClient } from '../../core/visibility/platform-answer';
 import type { VisibilityReport } from '../../core/visibility/report';
 import { todayUtc, type Container } from '../../container';
+import type { Business } from '../../core/model';
 import { visibilityEnginesOf, type VisibilityEngines } from '../../engines/visibility';
 import { createLogger } from '../../logger';
 import { requireBusiness } from '../business';
@@ -35,16 +39,23 @@ const SETTLED = new Set<VisibilityCheck['status']>(['checked', 'no_answer']);
 
 export type VisibilitySummary = {
   run_date: string;
+  /** Platforms whose checks wait for their vendor batch: no report or score until they are in. */
+  pending_platforms: PlatformKey[];
   prompts_sampled: number;
   checks_planned: number;
   checks_done: number;
   platforms: Record<PlatformKey, { status: string; checks: number; reason: string | null }>;
   score: { overall_score: number; raw_score: number; n: number; interval: { low: number; high: number }; floor_applied: boolean; replaced: boolean } | null;
   score_skipped: string | null;
-  judge: VisibilityReport['totals']['judge'];
+  /** The judge's counts of the day; null while checks wait for a batch (no report yet). */
+  judge: VisibilityReport['totals']['judge'] | null;
 };
 
-export async function analyzeVisibility(container: Container, orgSlug: string, runDate: string, engines: VisibilityEngines = visibilityEnginesOf(container)): Promise<VisibilitySummary | SkippedDailyStep> {
+export async function analyzeVisibility(
+  container: Container, orgSlug: string, runDate: string, engines: VisibilityEngines = visibilityEnginesOf(container),
+  /** Platforms whose checks go through the vendor's batch interface today (the daily run only). */
+  batched: ReadonlySet<PlatformKey> = new Set(),
+): Promise<VisibilitySummary | SkippedDailyStep> {
   const business = await requireBusiness(container, orgSlug);
   const configured = engines.platforms.filter((p) => p.unconfigured === null);
   if (configured.length === 0) {
@@ -56,21 +67,37 @@ export async function analyzeVisibility(container: Container, orgSlug: string, r
   if (sample.prompts.length === 0) return skip(container, orgSlug, runDate, 'the business has no tracked prompts to check');
 
   const known = await entityIdentityOf(container, business);
-  const checks = await runChecks(container, engines, sample, known.identity);
-  const report = await storeVisibilityReport(container, business, runDate, checks, known);
+  const checks = await runChecks(container, engines, sample, known.identity, batched);
+  const pending = pendingPlatforms(checks);
+  if (pending.length > 0) return { ...summaryOf(runDate, sample, checks, null, null), pending_platforms: pending, score_skipped: `waiting for the vendor batches of ${pending.join(', ')}: the report and score follow when they are in` };
+  const { report, score } = await scoreDay(container, business, sample, checks, known);
+  return summaryOf(runDate, sample, checks, report, score);
+}
 
+/** The platforms with a check still waiting for its vendor batch. */
+export const pendingPlatforms = (checks: readonly VisibilityCheck[]): PlatformKey[] =>
+  PLATFORM_KEYS.filter((k) => checks.some((c) => c.platform === k && isBatchPending(c)));
+
+/**
+ * The day's report, tracker and score from its settled checks: once, when no check waits for
+ * a batch (here, or when the last batch comes in).
+ */
+export async function scoreDay(
+  container: Container, business: Business, sample: VisibilitySample, checks: VisibilityCheck[], known: Awaited<ReturnType<typeof entityIdentityOf>>,
+): Promise<{ report: VisibilityReport; score: ScoreUpdate | null }> {
+  const report = await storeVisibilityReport(container, business, sample.run_date, checks, known);
   const results = resultsOf(sample.prompts, checks);
-  await recordTracker(container, orgSlug, sample.prompts, results);
+  await recordTracker(container, business.orgSlug, sample.prompts, results);
   const scored = results.some((r) => PLATFORM_KEYS.some((k) => typeof r[k] === 'boolean'));
   let score: ScoreUpdate | null = null;
   if (scored) {
     const today = todayUtc(container);
-    score = await container.visibility.update<ScoreUpdate>(orgSlug, business.id, (history) => {
-      const next = computeScoreUpdate({ history, results, entryDate: runDate, today });
+    score = await container.visibility.update<ScoreUpdate>(business.orgSlug, business.id, (history) => {
+      const next = computeScoreUpdate({ history, results, entryDate: sample.run_date, today });
       return { history: next.history, recentScore: next.recentScore, result: next };
     });
   }
-  return summaryOf(runDate, sample, checks, report, score);
+  return { report, score };
 }
 
 /** A skipped day, recorded where the on-demand read-back finds it (the daily run records it on its step). */
@@ -83,18 +110,21 @@ async function skip(container: Container, orgSlug: string, runDate: string, reas
  * Asks what is not settled yet and returns the day's checks: the stored ones with today's
  * answers over them, in the store's key order (platform, prompt), so nothing is listed twice.
  */
-async function runChecks(container: Container, engines: VisibilityEngines, sample: VisibilitySample, identity: EntityIdentity): Promise<VisibilityCheck[]> {
+async function runChecks(container: Container, engines: VisibilityEngines, sample: VisibilitySample, identity: EntityIdentity, batched: ReadonlySet<PlatformKey>): Promise<VisibilityCheck[]> {
   const keyOf = (platform: string, promptId: string) => `${platform}#${promptId}`;
   const byKey = new Map((await container.visibilityChecks.listChecks(sample.org_slug, sample.run_date)).map((c) => [keyOf(c.platform, c.prompt_id), c]));
   await Promise.all(engines.platforms.map(async (platform) => {
     // Local concurrency matches the fleet's: more would only wait on the limiter's slots.
     const gate = pLimit(engines.limiter.limits.concurrency);
+    const viaBatch = batched.has(platform.platform) && platform.unconfigured === null;
     const todo = sample.prompts.filter((p) => {
       const stored = byKey.get(keyOf(platform.platform, p.prompt_id));
-      return !(stored && SETTLED.has(stored.status));
+      // A check already in (or queued for) a vendor batch is not asked again here.
+      return !(stored && (SETTLED.has(stored.status) || (viaBatch && isBatchPending(stored))));
     });
     await Promise.all(todo.map((prompt) => gate(async () => {
-      const check = { ...await checkOne(container, engines, platform, prompt, identity, sample.run_date), org_slug: sample.org_slug };
+      const asked = viaBatch ? queuedCheck(container, platform.platform, prompt, sample.run_date) : await checkOne(container, engines, platform, prompt, identity, sample.run_date);
+      const check = { ...asked, org_slug: sample.org_slug };
       await container.visibilityChecks.putCheck(check);
       countCheck(check);
       byKey.set(keyOf(check.platform, check.prompt_id), check);
@@ -108,6 +138,15 @@ function countCheck(check: VisibilityCheck): void {
   countMetric('VisibilityChecks', 1, { platform: check.platform, outcome: check.status });
   if (check.status === 'failed') countMetric('VendorErrors', 1, { vendor: check.platform });
   if (check.judge_error) countMetric('VendorErrors', 1, { vendor: 'judge' });
+}
+
+/** A check kept for the platform's vendor batch (batches.ts submits it with its batch). */
+function queuedCheck(container: Container, platform: PlatformKey, prompt: SampledPrompt, runDate: string): VisibilityCheck {
+  return {
+    org_slug: '', run_date: runDate, prompt_id: prompt.prompt_id, prompt: prompt.prompt, entity_id: prompt.entity_id, product_id: prompt.product_id,
+    platform, result: null, status: 'queued', reason: `queued for ${platform}'s vendor batch`, answer: null, verdict: null, matcher_agrees: null, judge_error: null,
+    checked_at: container.clock.now().toISOString(),
+  };
 }
 
 async function checkOne(
@@ -176,17 +215,18 @@ async function recordTracker(container: Container, orgSlug: string, prompts: rea
   }
 }
 
-function summaryOf(runDate: string, sample: VisibilitySample, checks: readonly VisibilityCheck[], report: VisibilityReport, score: ScoreUpdate | null): VisibilitySummary {
+function summaryOf(runDate: string, sample: VisibilitySample, checks: readonly VisibilityCheck[], report: VisibilityReport | null, score: ScoreUpdate | null): VisibilitySummary {
   const platforms = Object.fromEntries(PLATFORM_KEYS.map((k) => {
     const mine = checks.filter((c) => c.platform === k);
     const booleans = mine.filter((c) => c.result !== null).length;
     const reasons = [...new Set(mine.map((c) => c.reason).filter((r): r is string => !!r))];
     // The report's status (report.ts `platformStatus`): one rule for both, so they never disagree.
-    const status = report.platforms[k].status;
+    const status = report ? report.platforms[k].status : mine.some(isBatchPending) ? 'pending' : mine.length ? 'checked' : 'not_run';
     return [k, { status, checks: booleans, reason: reasons.join('; ') || null }];
   })) as VisibilitySummary['platforms'];
   return {
     run_date: runDate,
+    pending_platforms: [],
     prompts_sampled: sample.prompts.length,
     checks_planned: sample.prompts.length * PLATFORM_KEYS.length,
     checks_done: checks.filter((c) => c.result !== null).length,
@@ -196,6 +236,6 @@ function summaryOf(runDate: string, sample: VisibilitySample, checks: readonly V
       floor_applied: score.floorApplied, replaced: score.replaced,
     },
     score_skipped: score ? null : 'no platform produced a boolean today: no score stored (D30)',
-    judge: report.totals.judge,
+    judge: report?.totals.judge ?? null,
   };
 }

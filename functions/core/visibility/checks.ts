@@ -27,7 +27,15 @@ export interface VisibilitySample {
   created_at: string;
 }
 
-export type CheckStatus = 'checked' | PlatformFailure['kind'];
+/**
+ * `queued`: kept for the platform's vendor batch of the day (issue 47), not sent yet;
+ * `submitted`: in a vendor batch whose results are not in yet. Neither has a result, and a
+ * day with either has no score yet.
+ */
+export type CheckStatus = 'checked' | PlatformFailure['kind'] | 'queued' | 'submitted';
+
+/** A check waiting for its vendor batch. */
+export const isBatchPending = (check: Pick<VisibilityCheck, 'status'>): boolean => check.status === 'queued' || check.status === 'submitted';
 
 export interface CheckAnswer {
   text: string;
@@ -75,6 +83,8 @@ export interface VisibilityCheck {
   /** The judge failed for this answer and the matcher decided. */
   judge_error: string | null;
   checked_at: string;
+  /** A check asked through a vendor batch: the batch job and the id the vendor returns it under. */
+  batch?: { job_id: string; custom_id: string };
 }
 
 /** The stored answer of a check: what the platform answered, cited and retrieved apart. */

@@ -18,11 +18,16 @@ import { createPlatformClient, type PlatformDeps, type PlatformSettings, type Pl
 
 export const PLATFORM_1: PlatformSpec = { n: 1, kind: 'general chat assistant', keyRequired: true, defaultModel: 'gpt-4.1-mini' };
 
+/** The Responses request body for one prompt (the synchronous call's body, and each batch line's `body`). */
+export function platform1Body(prompt: string, model: string | null): Record<string, unknown> {
+  return { model, input: prompt, tools: [{ type: 'web_search' }] };
+}
+
 export function createPlatform1Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
   return createPlatformClient(PLATFORM_1, settings, deps, (prompt, ctx, s) => askResponses('platform_1', {
     endpoint: s.apiUrl,
     apiKey: s.apiKey!,
-    body: { model: s.model, input: prompt, tools: [{ type: 'web_search' }] },
+    body: platform1Body(prompt, s.model),
     obtainedVia: 'responses API + web_search tool',
   }, ctx));
 }

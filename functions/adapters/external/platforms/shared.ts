@@ -312,6 +312,12 @@ export interface ConfiguredSettings {
   model: string | null;
 }
 
+/** A platform's settings when it is configured (the synchronous client's rules), else null. */
+export function configuredSettings(spec: PlatformSpec, settings: PlatformSettings | undefined): ConfiguredSettings | null {
+  const s = checkSettings(spec.n, settings, spec);
+  return s.ok ? { apiUrl: s.apiUrl, apiKey: s.apiKey, model: s.model } : null;
+}
+
 /**
  * The client of one platform: unconfigured (naming the missing setting) or a client that
  * runs `run` per prompt with retries, latency, scrubbing and citation clean-up.

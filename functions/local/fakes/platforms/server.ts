@@ -34,8 +34,10 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
-  /** Parsed JSON body (POST), or undefined. */
+  /** Parsed JSON body (POST), or undefined (also for a multipart body: see `raw`). */
   body: unknown;
+  /** The body as sent (a multipart upload is read from here). */
+  raw: string;
 }
 
 export interface VendorReply {
@@ -85,6 +87,11 @@ export interface FakePlatformServer {
   failNext(status: number, count?: number, options?: { retryAfter?: number | string }): void;
   /** The next `count` requests answer 200 with a body that is not JSON. */
   malformedNext(count?: number): void;
+  /**
+   * Batch interfaces (batch-*.ts): while held, every batch stays in progress; released, a
+   * batch ends at its next status read. Default released.
+   */
+  holdBatches(hold: boolean): void;
   /** Replaces the answers (e.g. per test). */
   setAnswerFor(answerFor: AnswerFor): void;
   /** Forgets recorded requests and pending failures. */
@@ -104,7 +111,10 @@ export interface FakePlatformOptions {
 
 type Injected = { kind: 'status'; status: number; retryAfter?: string } | { kind: 'malformed' };
 
-const MAX_BODY = 1024 * 1024;
+const MAX_BODY = 8 * 1024 * 1024;
+
+/** The `ctx.state` key batch fakes read: true while batches must stay in progress. */
+export const HOLD_BATCHES = 'holdBatches';
 
 export async function startFakeVendor(platform: PlatformKey, format: VendorFormat, options: FakePlatformOptions): Promise<FakePlatformServer> {
   const requests: RecordedRequest[] = [];
@@ -117,24 +127,27 @@ export async function startFakeVendor(platform: PlatformKey, format: VendorForma
   };
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let raw = '';
+    const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY) raw += chunk.toString('utf8');
+      if (size <= MAX_BODY) chunks.push(chunk);
     });
     req.on('end', () => {
+      // Decoded once: a character split across two chunks stays whole.
+      const raw = Buffer.concat(chunks).toString('utf8');
       const url = new URL(req.url ?? '/', 'http://fake');
       let body: unknown;
       let badJson = false;
-      if (raw) {
+      const multipart = /^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''));
+      if (raw && !multipart) {
         try {
           body = JSON.parse(raw);
         } catch {
           badJson = true;
         }
       }
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body };
+      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body, raw };
       requests.push(recorded);
       const next = injected.shift();
       if (next?.kind === 'malformed') return send(res, { status: 200, body: '<html>upstream proxy error</html>', headers: { 'content-type': 'text/html' } });
@@ -167,6 +180,9 @@ export async function startFakeVendor(platform: PlatformKey, format: VendorForma
     },
     malformedNext(count = 1) {
       for (let i = 0; i < count; i++) injected.push({ kind: 'malformed' });
+    },
+    holdBatches(hold) {
+      ctx.state.set(HOLD_BATCHES, hold);
     },
     setAnswerFor(answerFor) {
       ctx.answerFor = answerFor;

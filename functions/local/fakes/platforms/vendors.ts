@@ -10,6 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PlatformKey } from '../../../core/constants';
+import { anthropicBatchRoutes } from './batch-anthropic';
+import { geminiBatchRoutes } from './batch-gemini';
+import { openAiBatchRoutes } from './batch-openai';
 import { bearerOf, hostOf, tokensOf, type FakeAnswer, type VendorContext, type VendorFormat, type VendorReply } from './server';
 
 type Json = Record<string, unknown>;
@@ -308,9 +311,9 @@ const serpApiFormat: VendorFormat = {
 
 /** The wire format of each platform's fake, in PLATFORM_KEYS order. */
 export const VENDOR_FORMATS: Record<PlatformKey, VendorFormat> = {
-  platform_1: responsesFormat({ search: 'tool', topLevelCitations: false, inlineLinks: false }),
-  platform_2: anthropicFormat,
-  platform_3: geminiFormat,
+  platform_1: openAiBatchRoutes(responsesFormat({ search: 'tool', topLevelCitations: false, inlineLinks: false })),
+  platform_2: anthropicBatchRoutes(anthropicFormat),
+  platform_3: geminiBatchRoutes(geminiFormat),
   platform_4: perplexityFormat,
   platform_5: responsesFormat({ search: 'builtin', topLevelCitations: false, inlineLinks: false }),
   platform_6: openModelFormat,

@@ -1,0 +1,189 @@
+/**
+ * platform_3's daily checks through the Gemini API's Batch Mode (50% of the generateContent
+ * price), with inline requests: each request is exactly the synchronous generateContent body
+ * (platform3Body), its result parsed by the same code as the synchronous answer.
+ * Sources checked: https://ai.google.dev/gemini-api/docs/batch-mode (now
+ * https://ai.google.dev/gemini-api/docs/batch-api: inline requests for batches whose total
+ * request stays under 20 MB; target turnaround 24 hours; a batch running or pending for more
+ * than 48 hours expires, without results) and https://ai.google.dev/api/batch-mode
+ * (models.batchGenerateContent, batches.get, GenerateContentBatch, InlinedRequest,
+ * InlinedResponse, BatchState). The guide's REST example writes the body in snake_case, as
+ * here; the `@type` values and the copy of the output under `metadata.output` are from
+ * recorded API answers, not from the reference pages.
+ *
+ *   POST {url}/v1beta/models/{model}:batchGenerateContent   x-goog-api-key
+ *   {"batch": {"display_name": "<label>", "input_config": {"requests": {"requests": [
+ *     {"request": {<generateContent body>}, "metadata": {"key": "<customId>"}}, ...]}}}}
+ *   200 {"name": "batches/<id>", "metadata": {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
+ *        "model": "models/<model>", "displayName": "<label>", "state": "BATCH_STATE_PENDING", ...}}
+ *
+ *   GET {url}/v1beta/batches/<id>   → the long-running Operation:
+ *   {"name": "batches/<id>", "metadata": {..., "state": "BATCH_STATE_PENDING | _RUNNING | _SUCCEEDED | _FAILED | _CANCELLED | _EXPIRED",
+ *                                         "output": {"inlinedResponses": {"inlinedResponses": [...]}}},
+ *    "done": true,
+ *    "response": {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput",
+ *                 "inlinedResponses": {"inlinedResponses": [
+ *                   {"response": {<GenerateContentResponse>}, "metadata": {"key": "<customId>"}},
+ *                   {"error": {"code": 400, "message": "...", "status": "INVALID_ARGUMENT"}, "metadata": {"key": "<customId>"}}]}}}
+ *
+ * The batch id is the operation's name, `batches/<id>`. Results are read from `response`
+ * (from `metadata.output` when an answer has only that copy); an entry without its key
+ * cannot be placed and is left out (the caller records its prompt as failed), as is every
+ * prompt of a batch that failed or expired without results.
+ *
+ * Size: a finished batch comes back whole in one GET, every answer twice (metadata.output
+ * and response), and a grounded answer is some 10-20 KB (text, grounding chunks with their
+ * redirect links, supports repeating the text, the search entry point's HTML). So the binding
+ * limit is the answer, not the 20 MB request (our ~400-byte requests would allow ~50,000):
+ * GEMINI_BATCH_MAX_PROMPTS keeps a finished batch around 10-20 MB, read with a 64 MiB cap.
+ */
+import * as z from 'zod/mini';
+import type { PlatformOutcome } from '../../../../core/visibility/platform-answer';
+import { BATCH_CUSTOM_ID, type BatchPrompt, type PlatformBatchClient } from '../../../../core/visibility/platform-batch';
+import { AttemptError, requestText } from '../../vendor-request';
+import { parsePlatform3Response, platform3Answer, PLATFORM_3, platform3Body } from '../platform-3-gemini';
+import { answerOf, configuredSettings, endpointUrl, failureOf, hostOf, malformed, parseBody, platformContext, PlatformStop, type PlatformDeps, type PlatformSettings } from '../shared';
+
+/** Prompts per batch: bounded by the size of the finished batch's one GET (see the header). */
+export const GEMINI_BATCH_MAX_PROMPTS = 500;
+/** Documented: inline requests for batches whose total request size stays under 20 MB. */
+const GEMINI_INLINE_MAX_BYTES = 20_000_000;
+/** The most a batch's GET may return (the default cap of a vendor answer is 4 MiB). */
+const GEMINI_BATCH_MAX_RESPONSE_CHARS = 64 * 1024 * 1024;
+/** Documented: a batch running or pending for more than 48 hours expires (24 hours is only the target turnaround). */
+const GEMINI_BATCH_EXPIRY_HOURS = 48;
+
+const ENDED_STATES = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED', 'EXPIRED']);
+const BATCH_NAME = /^batches\/([A-Za-z0-9_-]+)$/;
+
+const outputSchema = z.object({
+  inlinedResponses: z.optional(z.object({ inlinedResponses: z.optional(z.array(z.unknown())) })),
+});
+const statusSchema = z.object({ code: z.optional(z.number()), message: z.optional(z.string()), status: z.optional(z.string()) });
+const operationSchema = z.object({
+  name: z.optional(z.string()),
+  done: z.optional(z.boolean()),
+  metadata: z.optional(z.object({ state: z.optional(z.string()), output: z.optional(outputSchema) })),
+  response: z.optional(outputSchema),
+  error: z.optional(statusSchema),
+});
+const entrySchema = z.object({
+  metadata: z.optional(z.object({ key: z.optional(z.unknown()) })),
+  response: z.optional(z.unknown()),
+  /** A google.rpc.Status ({code, message, status}); read leniently, its words only name the failure. */
+  error: z.optional(z.unknown()),
+});
+type Operation = z.infer<typeof operationSchema>;
+type Entry = z.infer<typeof entrySchema>;
+
+/** `BATCH_STATE_SUCCEEDED` (the REST state) or `JOB_STATE_SUCCEEDED` (the SDKs' word) → `SUCCEEDED`. */
+const stateWord = (state: string | undefined) => (state ?? '').replace(/^(BATCH|JOB)_STATE_/, '');
+const hasEnded = (op: Operation) => op.done === true || ENDED_STATES.has(stateWord(op.metadata?.state));
+const vendorStatusOf = (op: Operation) => op.metadata?.state ?? (op.done ? 'done' : 'unknown');
+
+export function createGeminiBatchClient(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformBatchClient | null {
+  const s = configuredSettings(PLATFORM_3, settings);
+  if (!s) return null;
+  const platform = 'platform_3' as const;
+  const ctx = platformContext(platform, [s.apiKey], hostOf(s.apiUrl), deps);
+  const headers = { 'x-goog-api-key': s.apiKey! };
+  const parseOperation = parseBody(operationSchema, 'not a batch operation');
+
+  const batchPath = (id: string): string => {
+    const m = BATCH_NAME.exec(id.startsWith('batches/') ? id : `batches/${id}`);
+    if (!m) throw new Error(`${platform}: not a Gemini batch id: ${JSON.stringify(id.slice(0, 80))}`);
+    return `/v1beta/batches/${m[1]}`;
+  };
+
+  /** The batch's operation, read with a cap that fits a finished batch's inline answers. */
+  const readOperation = (id: string): Promise<Operation> => {
+    const path = batchPath(id);
+    return ctx.retry(`GET ${path}`, async () => {
+      const { text } = await requestText(
+        { url: endpointUrl(s.apiUrl, path), method: 'GET', headers, timeoutMs: ctx.timeoutMs },
+        { fetchImpl: deps.fetchImpl, label: 'the platform API', scrub: ctx.scrub, maxChars: GEMINI_BATCH_MAX_RESPONSE_CHARS },
+      );
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new AttemptError({ reason: 'response from the platform API is not JSON', retryable: true });
+      }
+      return parseOperation(json);
+    });
+  };
+
+  const outcomeOf = (entry: Entry): PlatformOutcome => {
+    try {
+      if (entry.error !== undefined && entry.error !== null) {
+        const e = (typeof entry.error === 'object' ? entry.error : { message: String(entry.error) }) as Record<string, unknown>;
+        const words = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+        const what = [words(e.code), words(e.status)].filter(Boolean).join(' ');
+        const detail = [what, words(e.message).slice(0, 300)].filter(Boolean).join(': ');
+        throw new PlatformStop('failed', `${platform}: the batch request failed${detail ? ` (${detail})` : ''}`);
+      }
+      if (entry.response === undefined) throw new PlatformStop('failed', `${platform}: the batch sent neither a response nor an error for the request`);
+      return { ok: true, answer: answerOf(platform, platform3Answer(parsePlatform3Response(entry.response), 'generateContent (batch)'), 0) };
+    } catch (err) {
+      return { ok: false, failure: failureOf(platform, err, ctx.scrub) };
+    }
+  };
+
+  return {
+    platform,
+    maxPrompts: GEMINI_BATCH_MAX_PROMPTS,
+    completionWindowHours: GEMINI_BATCH_EXPIRY_HOURS,
+    async submit(prompts: readonly BatchPrompt[], label: string) {
+      if (prompts.length === 0) throw new Error(`${platform}: a batch needs at least one prompt`);
+      if (prompts.length > GEMINI_BATCH_MAX_PROMPTS) throw new Error(`${platform}: ${prompts.length} prompts exceed the ${GEMINI_BATCH_MAX_PROMPTS} of one batch`);
+      const seen = new Set<string>();
+      for (const p of prompts) {
+        if (!BATCH_CUSTOM_ID.test(p.customId)) throw new Error(`${platform}: invalid batch customId ${JSON.stringify(p.customId.slice(0, 80))}`);
+        if (seen.has(p.customId)) throw new Error(`${platform}: duplicate batch customId ${p.customId}`);
+        seen.add(p.customId);
+      }
+      const body = {
+        batch: {
+          display_name: label.trim() || 'visibility checks',
+          input_config: { requests: { requests: prompts.map((p) => ({ request: platform3Body(p.prompt), metadata: { key: p.customId } })) } },
+        },
+      };
+      if (Buffer.byteLength(JSON.stringify(body)) >= GEMINI_INLINE_MAX_BYTES) throw new Error(`${platform}: ${prompts.length} requests exceed the 20 MB of an inline batch`);
+      const op = await ctx.request(
+        { url: endpointUrl(s.apiUrl, `/v1beta/models/${encodeURIComponent(s.model!)}:batchGenerateContent`), method: 'POST', headers, body },
+        (json) => {
+          const name = parseOperation(json).name;
+          if (!name || !BATCH_NAME.test(name)) throw malformed('the batch operation has no batches/<id> name');
+          return name;
+        },
+      );
+      return { id: op };
+    },
+    async progress(id) {
+      const op = await readOperation(id);
+      return { state: hasEnded(op) ? 'ended' : 'in_progress', vendorStatus: vendorStatusOf(op) };
+    },
+    async results(id) {
+      const op = await readOperation(id);
+      if (!hasEnded(op)) throw new Error(`${platform}: batch ${id} has not ended (${vendorStatusOf(op)})`);
+      const entries = op.response?.inlinedResponses?.inlinedResponses ?? op.metadata?.output?.inlinedResponses?.inlinedResponses ?? [];
+      if (entries.length === 0 && (op.error || stateWord(op.metadata?.state) !== 'SUCCEEDED')) {
+        deps.log.warn('platform batch ended without results', {
+          platform,
+          batch: id,
+          vendorStatus: vendorStatusOf(op),
+          reason: op.error ? ctx.scrub(`${op.error.code ?? ''} ${op.error.message ?? ''}`.trim()) : undefined,
+        });
+      }
+      const out = new Map<string, PlatformOutcome>();
+      for (const raw of entries) {
+        const parsed = entrySchema.safeParse(raw);
+        if (!parsed.success) continue; // cannot be placed; its prompt is recorded as missing
+        const key = parsed.data.metadata?.key;
+        if (typeof key !== 'string' || !key) continue;
+        out.set(key, outcomeOf(parsed.data));
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * The daily checks' vendor batches (issue 47): the batch clients of the platforms whose
+ * vendor sells one (OpenAI Batch, Anthropic Message Batches, Gemini batch mode), unless
+ * VISIBILITY_BATCHES is off, and the repository of the day's batch jobs. Imported only by the
+ * daily visibility tasks.
+ */
+import type { PlatformKey } from '../core/constants';
+import type { PlatformBatchClient } from '../core/visibility/platform-batch';
+import { createAnthropicBatchClient } from '../adapters/external/platforms/batch/anthropic-batch';
+import { createOpenAiBatchClient } from '../adapters/external/platforms/batch/openai-batch';
+import { createGeminiBatchClient } from '../adapters/external/platforms/batch/gemini-batch';
+import { createVisibilityBatchRepository, type VisibilityBatchRepository } from '../adapters/dynamodb/visibility-batch-repo';
+import type { PlatformSettings } from '../adapters/external/platforms';
+import { createLogger } from '../logger';
+import { perContainer } from './per-container';
+
+export interface VisibilityBatchEngines {
+  /** By platform: only the configured platforms with a batch interface (none when VISIBILITY_BATCHES is off). */
+  clients: ReadonlyMap<PlatformKey, PlatformBatchClient>;
+  jobs: VisibilityBatchRepository;
+}
+
+const log = createLogger({ component: 'visibility-batches' });
+
+export const visibilityBatchesOf = perContainer(({ config, dynamo }): VisibilityBatchEngines => {
+  const of = (n: number): PlatformSettings | undefined => config.platforms.find((p) => p.n === n);
+  const clients = new Map<PlatformKey, PlatformBatchClient>();
+  if (config.visibilityBatches.enabled) {
+    for (const client of [createOpenAiBatchClient(of(1), { log }), createAnthropicBatchClient(of(2), { log }), createGeminiBatchClient(of(3), { log })]) {
+      if (client) clients.set(client.platform, client);
+    }
+  }
+  return { clients, jobs: createVisibilityBatchRepository(dynamo.db, dynamo.table) };
+});
