@@ -182,7 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     scheduleEnabled: env.SCHEDULE_ENABLED !== '0',
     visibilityBatches: {
       enabled: oneOf('VISIBILITY_BATCHES', env.VISIBILITY_BATCHES, ['on', 'off'] as const, 'on') === 'on',
-      pollSeconds: positiveInteger(env, 'VISIBILITY_BATCH_POLL_SECONDS', VISIBILITY_BATCH_POLL_SECONDS),
+      pollSeconds: nonNegativeInteger(env, 'VISIBILITY_BATCH_POLL_SECONDS', VISIBILITY_BATCH_POLL_SECONDS),
     },
   };
   // Locally every secret is a plain variable; on AWS none is (they arrive through container.ready()).

@@ -93,6 +93,8 @@ beforeAll(async () => {
     // One platform, reached through the gate (its base URL keeps the vendor's path, /v1).
     PLATFORM_1_API_URL: platform.url.replace(platform.origin, gateOrigin), PLATFORM_1_API_KEY: platform.key, PLATFORM_1_MODEL: platform.model,
     LLM_BASE_URL: '', JUDGE_BASE_URL: '',
+    // The slow platform answers synchronously here (its vendor batch would not hold 2b at all: visibility.test.ts).
+    VISIBILITY_BATCHES: 'off',
   }, { workflows: { retryWithoutDelay: true } });
   const token = await stack.token(ORG);
   expect((await stack.call('POST', '/api/business', { token, body: { name: 'Parallel Roasters', url: store.origin } })).status).toBe(201);

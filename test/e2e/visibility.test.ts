@@ -81,17 +81,29 @@ describe('a daily run with the 8 platforms on local fakes', () => {
     run = (await stack.call('GET', started.body.status_url, { apiKey: DEV_API_KEY })).body.businesses.runs[0];
   }, 240_000);
 
-  test('step 2b checks 10 prompts on 8 platforms: 80 checks, each vendor asked once per prompt', () => {
+  test('step 2b checks 10 prompts on 8 platforms: 1-3 through their vendor batch interfaces (issue 47), 4-8 synchronously, each prompt asked once', () => {
     expect(run.status).toBe('succeeded');
     const result = run.steps['2b'].result;
     expect(run.steps['2b'].status).toBe('succeeded');
-    expect(result).toMatchObject({ prompts_sampled: 10, checks_planned: 80, checks_done: 80, score_skipped: null });
-    for (const k of PLATFORM_KEYS) expect(result.platforms[k]).toEqual({ status: 'checked', checks: 10, reason: null });
-    // One vendor request per check; platform_6 also asks its web search API first.
-    for (const k of PLATFORM_KEYS) {
+    // The run record: 2b queued the batch platforms' checks; once their batches were in, the day was scored and the step says so.
+    expect(result).toMatchObject({ prompts_sampled: 10, checks_planned: 80, checks_done: 80, pending_platforms: [], score_skipped: null, batches_settled_at: expect.any(String) });
+    for (const k of ['platform_4', 'platform_5', 'platform_6', 'platform_7', 'platform_8'] as const) expect(result.platforms[k]).toEqual({ status: 'checked', checks: 10, reason: null });
+    // When 2b ended they were pending (queued for their batches), not checked.
+    for (const k of ['platform_1', 'platform_2', 'platform_3'] as const) expect(result.platforms[k]).toMatchObject({ status: 'pending', checks: 0 });
+    // The synchronous platforms: one vendor request per check; platform_6 also asks its web search API first.
+    for (const k of ['platform_4', 'platform_5', 'platform_6', 'platform_7', 'platform_8'] as const) {
       const answers = fakes.servers[k].requests.filter((r) => !r.path.includes('/res/v1/web/search'));
       expect([k, answers.length]).toEqual([k, 10]);
     }
+    // The batch platforms: no synchronous call; one batch of the 10 prompts each.
+    const paths = (k: 'platform_1' | 'platform_2' | 'platform_3') => fakes.servers[k].requests.map((r) => `${r.method} ${r.path.replace(/(batches|files)\/[^/:]+/, '$1/{id}')}`);
+    expect(paths('platform_1')).not.toContain('POST /v1/responses');
+    expect(paths('platform_1').filter((p) => p === 'POST /v1/files' || p === 'POST /v1/batches')).toEqual(['POST /v1/files', 'POST /v1/batches']);
+    expect(paths('platform_2')).not.toContain('POST /v1/messages');
+    const anthropic = fakes.servers.platform_2.requests.find((r) => r.path === '/v1/messages/batches')!.body as { requests: unknown[] };
+    expect(anthropic.requests).toHaveLength(10);
+    expect(paths('platform_3').some((p) => p.endsWith(':generateContent'))).toBe(false);
+    expect(paths('platform_3').filter((p) => p.endsWith(':batchGenerateContent'))).toHaveLength(1);
   });
 
   test('80 check records with the answer, citations, labels and model; readable by the business only', async () => {

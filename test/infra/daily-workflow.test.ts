@@ -43,7 +43,7 @@ describe('daily-schedule.asl.json', () => {
       ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'ProcessBatch' },
       // Only where the results are comes back, never the children's outputs.
       ResultPath: '$.map_run',
-      Next: 'FinishDailyRun',
+      Next: 'ListPendingVisibilityBatches',
     });
     expect(map.ItemsPath).toBeUndefined();
     expect(map.ResultWriter.Parameters.Prefix.startsWith(`${WORKFLOW_OBJECTS_PREFIX}/`)).toBe(true);
@@ -51,10 +51,29 @@ describe('daily-schedule.asl.json', () => {
     expect(map.ToleratedFailurePercentage).toBeGreaterThan(0);
     // A child runs its whole batch at once, each business with the run's ids.
     const batch = map.ItemProcessor.States.ProcessBatch;
-    expect(batch).toMatchObject({ Type: 'Map', ItemsPath: '$.Items', MaxConcurrency: map.ItemBatcher.MaxItemsPerBatch, ResultPath: null, End: true });
+    expect(batch).toMatchObject({ Type: 'Map', ItemsPath: '$.Items', MaxConcurrency: map.ItemBatcher.MaxItemsPerBatch, ResultPath: null, Next: 'SubmitVisibilityBatches' });
     expect(batch.ItemSelector).toEqual({ 'org_slug.$': '$$.Map.Item.Value.org_slug', 'run_date.$': '$.BatchInput.run_date', 'execution_id.$': '$.BatchInput.execution_id', 'edge_wait_seconds.$': '$.BatchInput.edge_wait_seconds' });
     expect(definition.States.FinishDailyRun.Parameters.Payload).toEqual({ 'execution_id.$': '$.execution_id', 'run_date.$': '$.run_date', 'map_run.$': '$.map_run' });
     for (const gone of ['ListDailyBusinesses', 'MorePages', 'NextPage']) expect(definition.States[gone]).toBeUndefined();
+    // Each child submits its businesses' queued checks as vendor batches once they are done.
+    expect(map.ItemProcessor.States.ProcessBatch.Next).toBe('SubmitVisibilityBatches');
+    expect(map.ItemProcessor.States.SubmitVisibilityBatches).toMatchObject({ End: true, Catch: [{ ErrorEquals: ['States.ALL'], Next: 'VisibilityBatchesNotSubmitted' }] });
+  });
+
+  test('then collects the vendor batches until none is open: list, wait, a Distributed Map over the waiting businesses, list again (issue 47)', () => {
+    const s = definition.States;
+    expect(s.ListPendingVisibilityBatches).toMatchObject({ ResultPath: '$.pending_batches', Next: 'VisibilityBatchesPending' });
+    expect(s.VisibilityBatchesPending).toMatchObject({ Choices: [{ Variable: '$.pending_batches.count', NumericGreaterThan: 0, Next: 'WaitForVisibilityBatches' }], Default: 'FinishDailyRun' });
+    expect(s.WaitForVisibilityBatches).toMatchObject({ Type: 'Wait', SecondsPath: '$.batch_poll_seconds', Next: 'CollectVisibilityBatches' });
+    expect(s.CollectVisibilityBatches).toMatchObject({
+      Type: 'Map',
+      ItemReader: { Parameters: { 'Bucket.$': '$.pending_batches.bucket', 'Key.$': '$.pending_batches.key' } },
+      ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED' }, StartAt: 'CollectBatchResults' },
+      ResultWriter: { Resource: 'arn:aws:states:::s3:putObject' },
+      ResultPath: null,
+      Next: 'ListPendingVisibilityBatches',
+    });
+    expect(s.CollectVisibilityBatches.ResultWriter.Parameters.Prefix.startsWith(`${WORKFLOW_OBJECTS_PREFIX}/`)).toBe(true);
   });
 
   test('its S3 fields are the ones CDK\'s DistributedMap construct renders for the same settings', () => {

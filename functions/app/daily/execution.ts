@@ -14,6 +14,8 @@ export interface DailyRunState {
   run_date: string;
   org_slugs: string[] | null;
   edge_wait_seconds: number;
+  /** Seconds between looks at the day's vendor batches (VISIBILITY_BATCH_POLL_SECONDS). */
+  batch_poll_seconds: number;
 }
 
 export interface PrepareInput {
@@ -41,7 +43,7 @@ export async function prepareDailyRun(container: Container, event: PrepareInput)
     counts: { succeeded: 0, partial: 0, failed: 0, skipped: 0 },
   };
   await container.dailyRuns.createExecution(execution);
-  return { execution_id: event.execution_id, run_date: runDate, org_slugs: orgSlugs, edge_wait_seconds: container.config.edgePropagationWaitSeconds };
+  return { execution_id: event.execution_id, run_date: runDate, org_slugs: orgSlugs, edge_wait_seconds: container.config.edgePropagationWaitSeconds, batch_poll_seconds: container.config.visibilityBatches.pollSeconds };
 }
 
 export async function finishDailyRun(container: Container, state: Pick<DailyRunState, 'execution_id'> & { error?: { Error?: string; Cause?: string } }) {

@@ -19,7 +19,7 @@ import { computeScoreUpdate, type CheckResult, type ScoreUpdate } from '../../co
 import { checkAnswerOf, isBatchPending, type SampledPrompt, type VisibilityCheck, type VisibilitySample } from '../../core/visibility/checks';
 import { containsName } from '../../core/text/name-match';
 import { evaluateAnswer } from '../../core/visibility/evaluate';
-import { checkResult, type EntityIdentity, type PlatformClient } from '../../core/visibility/platform-answer';
+import { checkResult, type EntityIdentity, type PlatformAnswer, type PlatformClient } from '../../core/visibility/platform-answer';
 import type { VisibilityReport } from '../../core/visibility/report';
 import { todayUtc, type Container } from '../../container';
 import type { Business } from '../../core/model';
@@ -85,7 +85,6 @@ export const pendingPlatforms = (checks: readonly VisibilityCheck[]): PlatformKe
 export async function scoreDay(
   container: Container, business: Business, sample: VisibilitySample, checks: VisibilityCheck[], known: Awaited<ReturnType<typeof entityIdentityOf>>,
 ): Promise<{ report: VisibilityReport; score: ScoreUpdate | null }> {
-  const report = await storeVisibilityReport(container, business, sample.run_date, checks, known);
   const results = resultsOf(sample.prompts, checks);
   await recordTracker(container, business.orgSlug, sample.prompts, results);
   const scored = results.some((r) => PLATFORM_KEYS.some((k) => typeof r[k] === 'boolean'));
@@ -97,6 +96,8 @@ export async function scoreDay(
       return { history: next.history, recentScore: next.recentScore, result: next };
     });
   }
+  // Last: a stored report says the day is scored (batches.ts finalizes a day only while it has none).
+  const report = await storeVisibilityReport(container, business, sample.run_date, checks, known);
   return { report, score };
 }
 
@@ -170,8 +171,14 @@ async function checkOne(
     log.warn('platform check without answer', { platform: platform.platform, kind: outcome.failure.kind, reason: outcome.failure.reason });
     return { ...base, result: null, status: outcome.failure.kind, reason: outcome.failure.reason, checked_at: at() };
   }
-  const { answer } = outcome;
-  const evaluation = await evaluateAnswer(answer, identityForPrompt(identity, prompt.prompt), engines.judge);
+  return answeredCheck(container, engines, base, outcome.answer, identity);
+}
+
+/** A check with the platform's answer, evaluated for the entity (judge, or the matcher): synchronous or from a vendor batch. */
+export async function answeredCheck(
+  container: Container, engines: Pick<VisibilityEngines, 'judge'>, base: Omit<VisibilityCheck, 'result' | 'status' | 'reason' | 'checked_at'>, answer: PlatformAnswer, identity: EntityIdentity,
+): Promise<VisibilityCheck> {
+  const evaluation = await evaluateAnswer(answer, identityForPrompt(identity, base.prompt), engines.judge);
   const v = evaluation.verdict;
   return {
     ...base,
@@ -182,7 +189,7 @@ async function checkOne(
     verdict: { mentioned: v.mentioned, recommended: v.recommended, competitors_mentioned: v.competitorsMentioned, citations: v.citations, by: v.by },
     matcher_agrees: engines.judge ? !evaluation.disagreement : null,
     judge_error: evaluation.judgeError ?? null,
-    checked_at: at(),
+    checked_at: container.clock.now().toISOString(),
   };
 }
 
@@ -215,6 +222,17 @@ async function recordTracker(container: Container, orgSlug: string, prompts: rea
   }
 }
 
+/** The score part of a day's summary (the run record's 2b result), from the synchronous day or its last batch. */
+export function scoreFields(score: ScoreUpdate | null): Pick<VisibilitySummary, 'score' | 'score_skipped'> {
+  return {
+    score: score && {
+      overall_score: score.overallScore, raw_score: score.entry.raw_score!, n: score.checksDone, interval: score.entry.interval!,
+      floor_applied: score.floorApplied, replaced: score.replaced,
+    },
+    score_skipped: score ? null : 'no platform produced a boolean today: no score stored (D30)',
+  };
+}
+
 function summaryOf(runDate: string, sample: VisibilitySample, checks: readonly VisibilityCheck[], report: VisibilityReport | null, score: ScoreUpdate | null): VisibilitySummary {
   const platforms = Object.fromEntries(PLATFORM_KEYS.map((k) => {
     const mine = checks.filter((c) => c.platform === k);
@@ -231,11 +249,7 @@ function summaryOf(runDate: string, sample: VisibilitySample, checks: readonly V
     checks_planned: sample.prompts.length * PLATFORM_KEYS.length,
     checks_done: checks.filter((c) => c.result !== null).length,
     platforms,
-    score: score && {
-      overall_score: score.overallScore, raw_score: score.entry.raw_score!, n: score.checksDone, interval: score.entry.interval!,
-      floor_applied: score.floorApplied, replaced: score.replaced,
-    },
-    score_skipped: score ? null : 'no platform produced a boolean today: no score stored (D30)',
+    ...scoreFields(score),
     judge: report?.totals.judge ?? null,
   };
 }

@@ -108,6 +108,8 @@ async function installStack(options: LocalStackOptions, env: Record<string, stri
   const workflowObjectsDir = join(sitesDir, '..', 'workflow-objects');
   const config = loadConfig({
     ALLOW_PRIVATE_NETWORK: '1',
+    // The local fakes end a vendor batch at its first look: no reason to wait ten minutes for it.
+    VISIBILITY_BATCH_POLL_SECONDS: '1',
     ...env,
     DYNAMODB_ENDPOINT: database.endpoint,
     API_KEY: env.API_KEY ?? DEV_API_KEY,

@@ -1,0 +1,195 @@
+/**
+ * The daily checks that go through vendor batches (issue 47). In a business's day, 2b queues
+ * the checks of the batch platforms (analyze.ts); then, per Map child (a batch of businesses):
+ *   submit   each batch platform's queued checks of the child's businesses go to the vendor
+ *            as one batch job (recorded first, so a retried submit finds it), the checks
+ *            become `submitted`;
+ * and after the fan-out, until no job is open, every VISIBILITY_BATCH_POLL_SECONDS:
+ *   list     the businesses with an open job are written as the next Map's item list;
+ *   collect  per business: each of its jobs is asked for progress; an ended job's answers are
+ *            judged into their checks (a missing or failed answer is a failed check); a job
+ *            not ended within the vendor's window (or never accepted) fails its checks; a
+ *            business with no check left waiting gets its report, tracker and score, once.
+ * A score is never written while any of the day's checks waits for a batch.
+ */
+import { createHash } from 'node:crypto';
+import type { PlatformKey } from '../../core/constants';
+import type { VisibilityCheck } from '../../core/visibility/checks';
+import type { PlatformOutcome } from '../../core/visibility/platform-answer';
+import type { BatchPrompt } from '../../core/visibility/platform-batch';
+import { WORKFLOW_OBJECTS_PREFIX } from '../../core/workflows';
+import type { VisibilityBatchJob } from '../../adapters/dynamodb/visibility-batch-repo';
+import type { Container } from '../../container';
+import type { VisibilityBatchEngines } from '../../engines/visibility-batches';
+import type { VisibilityEngines } from '../../engines/visibility';
+import type { WorkflowObjectStore } from '../../ports';
+import { createLogger } from '../../logger';
+import { requireBusiness } from '../business';
+import { answeredCheck, pendingPlatforms, scoreDay, scoreFields } from './analyze';
+import { entityIdentityOf } from './identity';
+
+const log = createLogger({ component: 'visibility-batches' });
+
+/** A job still `submitting` this long after it was recorded was never accepted by the vendor. */
+const SUBMIT_GRACE_MS = 60 * 60_000;
+/** Past the vendor's completion window, a job is given up (the vendor expires it too). */
+const WINDOW_GRACE_MS = 60 * 60_000;
+
+export interface BatchRunInput { run_date: string; execution_id: string; org_slugs: string[] }
+
+/** The id the vendor answers a check under: stable for (business, day, platform, prompt). */
+export function customIdOf(check: Pick<VisibilityCheck, 'org_slug' | 'run_date' | 'platform' | 'prompt_id'>): string {
+  return `c_${createHash('sha256').update(`${check.org_slug}|${check.run_date}|${check.platform}|${check.prompt_id}`).digest('hex').slice(0, 40)}`;
+}
+
+/** Submits each batch platform's queued checks of these businesses as vendor batches; the jobs. */
+export async function submitVisibilityBatches(container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, input: BatchRunInput): Promise<{ jobs: Array<{ platform: PlatformKey; job_id: string; checks: number; status: string }> }> {
+  const checksByOrg = new Map(await Promise.all(input.org_slugs.map(async (org) => [org, await container.visibilityChecks.listChecks(org, input.run_date)] as const)));
+  const out: Array<{ platform: PlatformKey; job_id: string; checks: number; status: string }> = [];
+  const touched = new Set<string>();
+  for (const [platform, client] of batches.clients) {
+    const queued = [...checksByOrg.values()].flat().filter((c) => c.platform === platform && c.status === 'queued');
+    for (let i = 0; i < queued.length; i += client.maxPrompts) {
+      const chunk = queued.slice(i, i + client.maxPrompts);
+      const members = chunk.map((c) => ({ org_slug: c.org_slug, prompt_id: c.prompt_id, custom_id: customIdOf(c) }));
+      // The same queued checks make the same job: a retried submit finds it instead of sending it twice.
+      const jobId = createHash('sha256').update(`${input.execution_id}|${platform}|${members.map((m) => m.custom_id).join(',')}`).digest('hex').slice(0, 32);
+      const now = container.clock.now().toISOString();
+      const job: VisibilityBatchJob = {
+        run_date: input.run_date, platform, job_id: jobId, execution_id: input.execution_id, status: 'submitting',
+        vendor_batch_id: null, vendor_status: null, created_at: now, submitted_at: null, ended_at: null, members,
+      };
+      const stored = (await batches.jobs.create(job)) ? job : ((await batches.jobs.get(input.run_date, platform, jobId)) ?? job);
+      let status = stored.status;
+      let reason = `in ${platform}'s vendor batch`;
+      if (stored.status === 'submitting') {
+        const prompts: BatchPrompt[] = chunk.map((c, k) => ({ customId: members[k]!.custom_id, prompt: c.prompt }));
+        try {
+          const { id } = await client.submit(prompts, `${input.run_date} ${jobId}`);
+          await batches.jobs.update(stored, { status: 'in_progress', vendor_batch_id: id, vendor_status: 'submitted', submitted_at: container.clock.now().toISOString() });
+          status = 'in_progress';
+          reason = `in ${platform}'s vendor batch ${id}`;
+        } catch (err) {
+          // Not accepted: the checks fail with the vendor's reason now, rather than wait for a batch that does not exist.
+          const why = (err as Error).message;
+          await batches.jobs.update(stored, { status: 'ended', vendor_status: `not submitted: ${why}`, ended_at: container.clock.now().toISOString() });
+          for (const [k, c] of chunk.entries()) await container.visibilityChecks.putCheck({ ...c, status: 'failed', reason: `${platform}: the vendor batch was not accepted: ${why}`, checked_at: container.clock.now().toISOString(), batch: { job_id: jobId, custom_id: members[k]!.custom_id } });
+          chunk.forEach((c) => touched.add(c.org_slug));
+          log.warn('vendor batch not submitted', { platform, job_id: jobId, checks: chunk.length, reason: why });
+          out.push({ platform, job_id: jobId, checks: chunk.length, status: 'not submitted' });
+          continue;
+        }
+      }
+      for (const [k, c] of chunk.entries()) {
+        await container.visibilityChecks.putCheck({ ...c, status: 'submitted', reason, batch: { job_id: jobId, custom_id: members[k]!.custom_id } });
+      }
+      out.push({ platform, job_id: jobId, checks: chunk.length, status });
+    }
+  }
+  // A business whose batches all failed to submit is settled now.
+  for (const org of touched) await finalizeIfSettled(container, engines, org, input.run_date, input.execution_id);
+  return { jobs: out };
+}
+
+/** Writes the businesses with an open batch job as the collecting Map's item list; how many. */
+export async function listPendingVisibilityBatches(batches: VisibilityBatchEngines, objects: WorkflowObjectStore, state: { run_date: string; execution_id: string }): Promise<{ bucket: string; key: string; count: number; open_jobs: number }> {
+  const open = await batches.jobs.listOpen(state.run_date);
+  const orgs = [...new Set(open.flatMap((job) => job.members.map((m) => m.org_slug)))].sort();
+  const key = `${WORKFLOW_OBJECTS_PREFIX}/${state.run_date}/${state.execution_id}/pending-visibility-batches.json`;
+  await objects.putJson(key, orgs.map((org_slug) => ({ org_slug })));
+  return { bucket: objects.bucket, key, count: orgs.length, open_jobs: open.length };
+}
+
+/**
+ * Collects what the vendors have ended for these businesses' jobs and scores each business
+ * whose day no longer waits. Safe to repeat: a check is taken from a job only while it is
+ * still `submitted` under it, and a day is scored only while it has no report.
+ */
+export async function collectVisibilityBatches(container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, input: BatchRunInput): Promise<{ collected: number; waiting: number; scored: string[] }> {
+  let collected = 0;
+  let waiting = 0;
+  const scored: string[] = [];
+  const outcomes = new Map<string, Map<string, PlatformOutcome> | 'in_progress' | { failed: string }>();
+  for (const org of input.org_slugs) {
+    const submitted = (await container.visibilityChecks.listChecks(org, input.run_date)).filter((c) => c.status === 'submitted' && c.batch);
+    if (submitted.length === 0) {
+      if (await finalizeIfSettled(container, engines, org, input.run_date, input.execution_id)) scored.push(org);
+      continue;
+    }
+    const business = await requireBusiness(container, org);
+    const known = await entityIdentityOf(container, business);
+    for (const check of submitted) {
+      const jobKey = `${check.platform}#${check.batch!.job_id}`;
+      if (!outcomes.has(jobKey)) outcomes.set(jobKey, await jobOutcomes(container, batches, input.run_date, check.platform, check.batch!.job_id));
+      const got = outcomes.get(jobKey)!;
+      if (got === 'in_progress') { waiting += 1; continue; }
+      const now = container.clock.now().toISOString();
+      const base = { ...check, answer: null, verdict: null, matcher_agrees: null, judge_error: null };
+      let settled: VisibilityCheck;
+      if ('failed' in got) settled = { ...base, result: null, status: 'failed', reason: got.failed, checked_at: now };
+      else {
+        const outcome = got.get(check.batch!.custom_id);
+        if (!outcome) settled = { ...base, result: null, status: 'failed', reason: `${check.platform}: the vendor batch returned no result for this prompt`, checked_at: now };
+        else if (!outcome.ok) settled = { ...base, result: null, status: outcome.failure.kind, reason: outcome.failure.reason, checked_at: now };
+        else settled = await answeredCheck(container, engines, base, outcome.answer, known.identity);
+      }
+      await container.visibilityChecks.putCheck(settled);
+      collected += 1;
+    }
+    if (await finalizeIfSettled(container, engines, org, input.run_date, input.execution_id)) scored.push(org);
+  }
+  return { collected, waiting, scored };
+}
+
+/** A job's answers by custom id once the vendor has ended it; `in_progress`; or why all its checks fail. */
+async function jobOutcomes(container: Container, batches: VisibilityBatchEngines, runDate: string, platform: PlatformKey, jobId: string): Promise<Map<string, PlatformOutcome> | 'in_progress' | { failed: string }> {
+  const job = await batches.jobs.get(runDate, platform, jobId);
+  if (!job) return { failed: `${platform}: its vendor batch job ${jobId} is not recorded` };
+  const client = batches.clients.get(platform);
+  const now = container.clock.now();
+  if (job.status === 'expired' || !job.vendor_batch_id) {
+    if (job.status === 'submitting' && now.getTime() - Date.parse(job.created_at) < SUBMIT_GRACE_MS) return 'in_progress';
+    if (job.status !== 'expired') await batches.jobs.update(job, { status: 'expired', vendor_status: 'never accepted by the vendor', ended_at: now.toISOString() });
+    return { failed: `${platform}: the vendor batch was never accepted` };
+  }
+  if (!client) return { failed: `${platform}: its batch interface is no longer configured` };
+  if (job.status === 'in_progress') {
+    const progress = await client.progress(job.vendor_batch_id);
+    if (progress.state !== 'ended') {
+      const deadline = Date.parse(job.submitted_at ?? job.created_at) + client.completionWindowHours * 3600_000 + WINDOW_GRACE_MS;
+      if (now.getTime() <= deadline) {
+        if (progress.vendorStatus !== job.vendor_status) await batches.jobs.update(job, { vendor_status: progress.vendorStatus });
+        return 'in_progress';
+      }
+      await batches.jobs.update(job, { status: 'expired', vendor_status: progress.vendorStatus, ended_at: now.toISOString() });
+      return { failed: `${platform}: the vendor batch did not end within its ${client.completionWindowHours} h window` };
+    }
+    await batches.jobs.update(job, { status: 'ended', vendor_status: progress.vendorStatus, ended_at: now.toISOString() });
+  }
+  return client.results(job.vendor_batch_id);
+}
+
+/**
+ * The day's report, tracker and score once none of its checks waits for a batch and it has
+ * none yet (the report is written last); then the business's run record of this execution
+ * says so on its 2b step. True when it scored now.
+ */
+async function finalizeIfSettled(container: Container, engines: VisibilityEngines, orgSlug: string, runDate: string, executionId: string): Promise<boolean> {
+  const checks = await container.visibilityChecks.listChecks(orgSlug, runDate);
+  if (!checks.some((c) => c.batch) || pendingPlatforms(checks).length > 0) return false;
+  if (await container.visibilityChecks.getReport(orgSlug, runDate)) return false;
+  const sample = await container.visibilityChecks.getSample(orgSlug, runDate);
+  if (!sample) return false;
+  const business = await requireBusiness(container, orgSlug);
+  const { score } = await scoreDay(container, business, sample, checks, await entityIdentityOf(container, business));
+  log.info('visibility scored from vendor batches', { org: orgSlug, run_date: runDate, score: score?.overallScore ?? null });
+  const step = (await container.dailyRuns.getBusinessRun(executionId, orgSlug))?.steps['2b'];
+  if (step?.result) {
+    const checksDone = checks.filter((c) => c.result !== null).length;
+    await container.dailyRuns.updateStep(executionId, orgSlug, '2b', {
+      ...step,
+      result: { ...step.result, pending_platforms: [], checks_done: checksDone, ...scoreFields(score), batches_settled_at: container.clock.now().toISOString() },
+    });
+  }
+  return true;
+}

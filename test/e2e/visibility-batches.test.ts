@@ -1,0 +1,71 @@
+/**
+ * The daily checks of the batch platforms (issue 47) while their vendors are still working:
+ * the day is not scored from part of its checks, the run record names the platforms still
+ * pending, and the score comes when the last batch is in. Platforms 1-3 answer through their
+ * batch interfaces on the local fakes, 4-8 synchronously.
+ */
+import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
+import { startPlatformFakes, type PlatformFakes } from '../../functions/local/fakes/platforms';
+import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
+
+const ORG = 'batchy';
+const NAME = 'Batchy Beans';
+
+let stack: TestStack;
+let store: DemoStore;
+let fakes: PlatformFakes;
+let token: string;
+const BATCHED = ['platform_1', 'platform_2', 'platform_3'] as const;
+
+beforeAll(async () => {
+  store = await startDemoStore({ port: 0 });
+  // Every platform names the business: 80 of 80 once all are in, 50 of 50 from the synchronous ones alone.
+  fakes = await startPlatformFakes({ answerFor: () => ({ text: `${NAME} roasts the freshest beans.`, citations: [] }) });
+  stack = await startTestStack(
+    { LOG_LEVEL: 'error', EDGE_PROPAGATION_WAIT_SECONDS: '0', ARTICLE_QUOTA_POLICY: 'weekly-100', ...fakes.env, ...fakes.searchEnv, LLM_BASE_URL: '', JUDGE_BASE_URL: '' },
+    { workflows: { retryWithoutDelay: true } },
+  );
+  token = await stack.token(ORG);
+  expect((await stack.call('POST', '/api/business', { token, body: { name: NAME, url: store.origin } })).status).toBe(201);
+  const started = await stack.call('POST', '/api/onboarding/generate-all', { token, body: {} });
+  await stack.workflows.finished(started.body.execution_id);
+}, 240_000);
+
+afterAll(async () => {
+  await stack?.close();
+  await fakes?.stop();
+  await store?.close();
+});
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+test('while the vendors hold the batches: no score for the day, the run record names the pending platforms; released: the day is scored from all 80 checks', async () => {
+  for (const k of BATCHED) fakes.servers[k].holdBatches(true);
+  const started = await stack.call('POST', '/api/cron/trigger-all', { apiKey: DEV_API_KEY, body: { business_ids: [ORG] } });
+  const status = () => stack.call('GET', started.body.status_url, { apiKey: DEV_API_KEY });
+
+  // Wait until the business's day is done and the run is looking at its batches.
+  let run: any;
+  for (let i = 0; i < 600; i++) {
+    run = (await status()).body.businesses.runs[0];
+    if (run?.status === 'succeeded') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(run.steps['2b'].result).toMatchObject({ pending_platforms: [...BATCHED], checks_done: 50, score: null, score_skipped: expect.stringMatching(/waiting for the vendor batches of platform_1, platform_2, platform_3/) });
+  // A few looks later the batches are still out: the execution runs on, nothing is scored.
+  await new Promise((r) => setTimeout(r, 3000));
+  expect((await status()).body.status).toBe('running');
+  const held = (await stack.call('GET', `/api/visibility/${ORG}`, { token })).body;
+  expect(held.history_scores.filter((e: { date: string; seeded?: boolean }) => e.date === today() && !e.seeded)).toEqual([]);
+  const checks = (await stack.call('GET', `/api/visibility/${ORG}/checks`, { token })).body.checks as Array<{ platform: string; status: string; batch?: object }>;
+  expect(checks.filter((c) => (BATCHED as readonly string[]).includes(c.platform)).map((c) => c.status)).toEqual(Array(30).fill('submitted'));
+  expect(checks.filter((c) => c.batch)).toHaveLength(30);
+
+  for (const k of BATCHED) fakes.servers[k].holdBatches(false);
+  await stack.workflows.finished(started.body.execution_id);
+  const done = (await status()).body;
+  expect(done.status).toBe('succeeded');
+  expect(done.businesses.runs[0].steps['2b'].result).toMatchObject({ pending_platforms: [], checks_done: 80, score: { raw_score: 100, n: 80 }, score_skipped: null });
+  const scored = (await stack.call('GET', `/api/visibility/${ORG}`, { token })).body;
+  expect(scored.history_scores.filter((e: { date: string; seeded?: boolean }) => e.date === today() && !e.seeded)).toMatchObject([{ n: 80, true_count: 80 }]);
+}, 240_000);
