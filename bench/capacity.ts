@@ -63,7 +63,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EDGE_PROPAGATION_WAIT_SECONDS, PLATFORM_KEYS, PLATFORM_LIMIT_DEFAULTS, PROMPTS_SAMPLED_PER_DAY } from '../functions/core/constants';
+import { EDGE_PROPAGATION_WAIT_SECONDS, PLATFORM_KEYS, PLATFORM_LIMIT_DEFAULTS, PROMPTS_SAMPLED_PER_DAY, VISIBILITY_BATCH_POLL_SECONDS } from '../functions/core/constants';
+import { ANSWER_ASSUMPTIONS, batchPricingComparison, printBatchPricing, type BatchPricingComparison } from './cost-model';
 import { heading, int, isMain, ms, percentile, printTable, ROOT } from './lib';
 import { seededRandom } from '../functions/core/util/random';
 
@@ -113,6 +114,12 @@ export const DEFAULT_STEP_SECONDS = {
   visibilityAfter: 2.5,
   finishBusinessRun: 0.3,
   finishDailyRun: 0.5,
+  /** Vendor batches (issue 47): a Map child's SubmitVisibilityBatches (one vendor batch per batch platform: an upload and a create call each). */
+  submitVisibilityBatches: 3,
+  /** ListPendingVisibilityBatches: the businesses with an open job written as the collecting Map's list. */
+  listPendingVisibilityBatches: 1,
+  /** A collecting child's CollectBatchResults before any judging: one progress call per job of its businesses, reads. */
+  collectBatchResults: 2,
 };
 export type StepSeconds = typeof DEFAULT_STEP_SECONDS;
 
@@ -142,6 +149,134 @@ export const DEFAULT_JUDGE_SECONDS: Range = { min: 1, max: 3 };
  * cost of PLATFORM_DAILY_BUDGET × 30) before using the defaults chosen from it.
  */
 export const ASSUMED_VENDOR_RPM = 500;
+
+// ---------------------------------------------------------------------------------------
+// vendor batches (issue 47): platforms 1-3 through the vendors' batch interfaces
+
+/**
+ * How long a vendor takes to end a batch once it accepted it: an ASSUMPTION (drawn uniformly per
+ * job), not a measurement. The vendors promise only an upper bound: OpenAI "We will process these
+ * requests within 24 hours" (https://help.openai.com/en/articles/9197833-batch-api-faq); Anthropic
+ * "most batches finishing in less than 1 hour", results when all are done "or after 24 hours,
+ * whichever comes first" (https://platform.claude.com/docs/en/build-with-claude/batch-processing);
+ * Google "retrieve your results within 24 hours" (Gemini API Batch Mode announcement, copy at
+ * https://gokawiil.com/article/37055; jobs expire after 48 h). 15 min to 4 h covers "minutes to a
+ * few hours"; a slower vendor day moves the finish one for one (BENCH_CAPACITY_BATCH_HOURS=min,max).
+ */
+export const DEFAULT_BATCH_TURNAROUND_HOURS: Range = { min: 0.25, max: 4 };
+/** Platforms whose checks go through vendor batches when `vendorBatches` is on (0-based: platform_1..platform_3). */
+export const DEFAULT_BATCH_PLATFORMS: readonly number[] = [0, 1, 2];
+/** Answers a CollectBatchResults task judges at once (ASSUMPTION: the judge calls of one task run 10 at a time). */
+export const COLLECT_JUDGE_CONCURRENCY = 10;
+
+/** One published (or, where none was found, assumed) vendor figure. */
+export interface VendorLimit {
+  platform: string;
+  vendor: string;
+  model: string;
+  tier: string;
+  /** null: no published figure was found. */
+  limit: number | null;
+  unit: string;
+  kind: 'batch-queue-requests' | 'batch-queue-tokens' | 'batch-open-jobs' | 'batch-requests-per-job' | 'rpm' | 'tpm' | 'searches-per-hour' | 'searches-per-month';
+  source: string;
+  asOf: string;
+  /** Set when the figure is not the vendor's published one for this model and tier: why, and what is used instead. */
+  assumption?: string;
+  note?: string;
+}
+
+const ANTHROPIC_RATE_LIMITS = 'https://docs.anthropic.com/en/api/rate-limits';
+const ANTHROPIC_BATCHES = 'https://platform.claude.com/docs/en/build-with-claude/batch-processing';
+const OPENAI_TIER1_COPY = 'https://community.openai.com/t/gpt-4o-rate-limits-being-30k-tpm-and-90k-tpd-does-that-mean-i-can-only-do-90k-tokens-in-a-day/1028595';
+const OPENAI_BATCH_FAQ = 'https://help.openai.com/en/articles/9197833-batch-api-faq';
+const OPENAI_BATCH_CREATE_COPY = 'https://www.w3cschool.cn/openai_api/openai_api-reference-resources-batches-methods-create.html';
+const GEMINI_RATE_LIMITS = 'https://ai.google.dev/gemini-api/docs/rate-limits';
+const GEMINI_LIMITS_COPY = 'https://rate-limits.apis.io/rate-limits/google-gemini/google-gemini-rate-limits/';
+const PERPLEXITY_TIERS = 'https://docs.perplexity.ai/guides/usage-tiers';
+const XAI_LIMITS_COPY = 'https://raw.githubusercontent.com/api-evangelist/xai/refs/heads/main/rate-limits/xai-rate-limits.yml';
+const SERPAPI_ACCOUNT = 'https://serpapi.com/account-api';
+const SERPAPI_PLANS_COPY = 'https://hivebook.wiki/wiki/serpapi-google-bing-100-serp-api-for-ai-agents';
+
+/**
+ * Every vendor figure the capacity model uses, in ONE table: the batch limits that could bind at
+ * 50,000 businesses and the synchronous limits of the models the service calls. Read through the
+ * search tool on 2026-11-29 (not live): where a figure was read from a third-party copy of the
+ * vendor's page, `note` says so; where no figure was found, `limit` is null or `assumption` says
+ * what is used instead. CHECK each against the account's console before relying on it.
+ */
+export const VENDOR_LIMITS: readonly VendorLimit[] = [
+  // platform_1: OpenAI
+  { platform: 'platform_1', vendor: 'OpenAI', model: 'gpt-4.1-mini', tier: 'Tier 1', limit: 2_000_000, unit: 'enqueued input tokens (batch queue limit, per model)',
+    kind: 'batch-queue-tokens', source: OPENAI_TIER1_COPY, asOf: '2024-11-01',
+    assumption: 'gpt-4.1-mini\'s own batch queue limit NOT FOUND (OpenAI moved the per-tier tables to the model pages); the Tier-1 figure of gpt-4o-mini '
+      + '(2,000,000) quoted from the docs\' table in the forum thread is used as a stand-in (conservative: higher tiers are larger)' },
+  { platform: 'platform_1', vendor: 'OpenAI', model: 'gpt-4.1-mini', tier: 'all', limit: 50_000, unit: 'requests per batch input file',
+    kind: 'batch-requests-per-job', source: OPENAI_BATCH_CREATE_COPY, asOf: '2026-11-12', note: 'copy of the API reference (Create batch): "up to 50,000 requests, up to 200 MB"' },
+  { platform: 'platform_1', vendor: 'OpenAI', model: 'gpt-4.1-mini', tier: 'Tier 1', limit: 500, unit: 'requests per minute', kind: 'rpm', source: OPENAI_TIER1_COPY, asOf: '2024-11-01',
+    assumption: 'gpt-4.1-mini\'s RPM NOT FOUND on a vendor page; gpt-4o-mini\'s Tier-1 500 RPM / 200,000 TPM used (only for the "before" comparison: platform 1 is batched after)' },
+  // platform_2: Anthropic
+  { platform: 'platform_2', vendor: 'Anthropic', model: 'claude-sonnet-4-5 (Message Batches, all models)', tier: 'Tier 1', limit: 100_000, unit: 'batch requests in the processing queue',
+    kind: 'batch-queue-requests', source: ANTHROPIC_RATE_LIMITS, asOf: '2026-11-29', note: 'read from copies of the page\'s text held in public repositories (same table: 50 RPM, 100,000 queued, 100,000 per batch)' },
+  { platform: 'platform_2', vendor: 'Anthropic', model: 'claude-sonnet-4-5 (Message Batches, all models)', tier: 'Tier 2', limit: 200_000, unit: 'batch requests in the processing queue',
+    kind: 'batch-queue-requests', source: ANTHROPIC_RATE_LIMITS, asOf: '2026-11-29', note: 'Tiers 2-4 from a third-party summary of the page (200,000 / 300,000 / 500,000)' },
+  { platform: 'platform_2', vendor: 'Anthropic', model: 'claude-sonnet-4-5 (Message Batches, all models)', tier: 'Tier 3', limit: 300_000, unit: 'batch requests in the processing queue',
+    kind: 'batch-queue-requests', source: ANTHROPIC_RATE_LIMITS, asOf: '2026-11-29', note: 'third-party summary of the page' },
+  { platform: 'platform_2', vendor: 'Anthropic', model: 'claude-sonnet-4-5 (Message Batches, all models)', tier: 'Tier 4', limit: 500_000, unit: 'batch requests in the processing queue',
+    kind: 'batch-queue-requests', source: ANTHROPIC_RATE_LIMITS, asOf: '2026-11-29', note: 'third-party summary of the page' },
+  { platform: 'platform_2', vendor: 'Anthropic', model: 'claude-sonnet-4-5', tier: 'all', limit: 100_000, unit: 'requests per Message Batch (or 256 MB)',
+    kind: 'batch-requests-per-job', source: ANTHROPIC_BATCHES, asOf: '2026-11-29' },
+  // platform_3: Google Gemini
+  { platform: 'platform_3', vendor: 'Google', model: 'gemini-2.5-flash (Batch Mode)', tier: 'all paid', limit: 100, unit: 'concurrent batch requests (jobs)',
+    kind: 'batch-open-jobs', source: GEMINI_RATE_LIMITS, asOf: '2026-11-29', note: `read from third-party copies of the page (${GEMINI_LIMITS_COPY}): 100 concurrent batch requests, 2 GB input file, 20 GB storage` },
+  { platform: 'platform_3', vendor: 'Google', model: 'gemini-2.5-flash (Batch Mode)', tier: 'Tier 1', limit: 10_000_000, unit: 'enqueued tokens per model',
+    kind: 'batch-queue-tokens', source: GEMINI_RATE_LIMITS, asOf: '2026-11-29',
+    assumption: 'gemini-2.5-flash\'s enqueued-token figure NOT FOUND (the copies say only "millions to billions depending on model and tier"); 10,000,000 ASSUMED (conservative)' },
+  // synchronous platforms after batching (4-8)
+  { platform: 'platform_4', vendor: 'Perplexity', model: 'sonar', tier: 'Tier 0-1', limit: 50, unit: 'requests per minute', kind: 'rpm', source: PERPLEXITY_TIERS, asOf: '2026-11-29',
+    note: 'the tables read show sonar at 50 RPM for Tier 0 and Tier 1; the higher tiers\' sonar figures were NOT FOUND (the page\'s Agent API table rises to 2,000/min at Tier 4-5)' },
+  { platform: 'platform_5', vendor: 'Parallel (Copilot stand-in)', model: 'Responses API', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: 'not found', asOf: '2026-11-29',
+    assumption: 'NOT FOUND: ASSUMED_VENDOR_RPM used' },
+  { platform: 'platform_6', vendor: 'Brave Search + DeepSeek', model: 'deepseek-flash', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: 'not found', asOf: '2026-11-29',
+    assumption: 'NOT FOUND (neither Brave\'s plan rate nor DeepSeek\'s): ASSUMED_VENDOR_RPM used' },
+  { platform: 'platform_7', vendor: 'xAI', model: 'grok-4-1-fast', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: XAI_LIMITS_COPY, asOf: '2026-11-29',
+    assumption: 'NOT FOUND: the per-model RPM/TPM are shown only in the xAI console; ASSUMED_VENDOR_RPM used' },
+  { platform: 'platform_8', vendor: 'SerpApi', model: 'Google search + AI Overview', tier: 'Big Data plan', limit: 6_000, unit: 'searches per hour (account throughput)', kind: 'searches-per-hour',
+    source: SERPAPI_ACCOUNT, asOf: '2026-11-29', note: `the Account API's example (Big Data plan: 30,000 searches/month, 6,000/hour); plan table copy: ${SERPAPI_PLANS_COPY}` },
+  { platform: 'platform_8', vendor: 'SerpApi', model: 'Google search + AI Overview', tier: 'Big Data plan', limit: 30_000, unit: 'searches per month', kind: 'searches-per-month',
+    source: SERPAPI_ACCOUNT, asOf: '2026-11-29', note: 'larger volumes: Enterprise plan, figures NOT FOUND' },
+];
+
+/** A vendor's batch queue as the simulation holds it: requests waiting or in processing, and jobs open at once. */
+export interface BatchQueueLimit {
+  /** Requests (checks) in the vendor's queue at once: a token limit divided by the tokens a check enqueues. */
+  maxQueuedRequests: number;
+  /** Batch jobs open at once (Gemini's concurrent batch requests); Infinity where none is published. */
+  maxOpenJobs: number;
+  /** Where the figures come from (text). */
+  from: string;
+}
+
+/** The batch queue of each batch platform at the given tier (Tier 1 by default), from VENDOR_LIMITS and the tokens a check enqueues (cost-model ANSWER_ASSUMPTIONS). */
+export function batchQueueLimitsFor(platforms: readonly number[] = DEFAULT_BATCH_PLATFORMS, tier = 'Tier 1'): BatchQueueLimit[] {
+  return platforms.map((p) => {
+    const key = PLATFORM_KEYS[p];
+    const rows = VENDOR_LIMITS.filter((l) => l.platform === key);
+    const queue = rows.find((l) => (l.kind === 'batch-queue-requests' || l.kind === 'batch-queue-tokens') && l.tier === tier)
+      ?? rows.find((l) => l.kind === 'batch-queue-requests' || l.kind === 'batch-queue-tokens');
+    const jobs = rows.find((l) => l.kind === 'batch-open-jobs');
+    const tokens = key ? ANSWER_ASSUMPTIONS[key].inputTokens : 1;
+    let maxQueuedRequests = Infinity;
+    let from = 'no queue figure';
+    if (queue && queue.limit !== null) {
+      maxQueuedRequests = queue.kind === 'batch-queue-tokens' ? Math.floor(queue.limit / tokens) : queue.limit;
+      from = `${queue.vendor} ${queue.tier}: ${int(queue.limit)} ${queue.unit}` + (queue.kind === 'batch-queue-tokens' ? ` / ${int(tokens)} input tokens a check` : '')
+        + (queue.assumption ? ' (assumption)' : '');
+    }
+    if (jobs && jobs.limit !== null) from += `; ${int(jobs.limit)} ${jobs.unit}`;
+    return { maxQueuedRequests, maxOpenJobs: jobs?.limit ?? Infinity, from };
+  });
+}
 
 /** Candidates the sweep tries (ascending): ProcessBusinesses' MaxConcurrency, in child executions at once. */
 export const MAX_CONCURRENCY_CANDIDATES = [5, 10, 20, 40, 60, 80, 100, 150, 200, 300, 400, 500];
@@ -203,6 +338,16 @@ export function aslLimits(): AslLimits {
     lambdaRetryWindowSeconds: retryWindowSeconds(retrier),
   };
   return aslCache;
+}
+
+/** CollectVisibilityBatches' MaxConcurrency and ItemBatcher.MaxItemsPerBatch (the collecting Map of issue 47). */
+export function collectAslLimits(): { maxConcurrency: number; batchSize: number } {
+  const asl = JSON.parse(readFileSync(join(ROOT, 'state-machines', 'daily-schedule.asl.json'), 'utf8')) as AslNode;
+  const state = asl.States?.CollectVisibilityBatches;
+  const maxConcurrency = state?.MaxConcurrency;
+  const batchSize = state?.ItemBatcher?.MaxItemsPerBatch;
+  if (typeof maxConcurrency !== 'number' || typeof batchSize !== 'number') throw new Error('daily-schedule.asl.json: no MaxConcurrency / ItemBatcher on CollectVisibilityBatches');
+  return { maxConcurrency, batchSize };
 }
 
 type AslRetrier = NonNullable<AslNode['Retry']>[number];
@@ -277,6 +422,25 @@ export interface SimulationOptions {
   durationJitter?: number;
   overheadSeconds?: Partial<OverheadSeconds>;
   windowHours?: number;
+  /**
+   * Vendor batches (issue 47, "after"): the batch platforms' checks are only queued in 2b and go to
+   * the vendor as one batch per platform per Map child, collected by the polling loop after the Map.
+   * false (the default): every platform synchronous in 2b ("before").
+   */
+  vendorBatches?: boolean;
+  /** The platforms (0-based) that go through vendor batches when `vendorBatches` is on (DEFAULT_BATCH_PLATFORMS: 1-3). */
+  batchPlatforms?: number[];
+  /** Vendor turnaround per batch job, drawn uniformly (DEFAULT_BATCH_TURNAROUND_HOURS). */
+  batchTurnaroundHours?: Range;
+  /** WaitForVisibilityBatches (VISIBILITY_BATCH_POLL_SECONDS). */
+  batchPollSeconds?: number;
+  /** Each batch platform's queue, in the order of `batchPlatforms` (batchQueueLimitsFor: Tier 1 of VENDOR_LIMITS). */
+  batchQueueLimits?: BatchQueueLimit[];
+  /** CollectVisibilityBatches' MaxConcurrency and batch size (from the ASL). */
+  collectMaxConcurrency?: number;
+  collectBatchSize?: number;
+  /** Answers one CollectBatchResults task judges at once (COLLECT_JUDGE_CONCURRENCY). */
+  collectJudgeConcurrency?: number;
 }
 
 export type ResolvedOptions = Required<Omit<SimulationOptions, 'platformLimits' | 'callLatencySeconds' | 'stepSeconds' | 'overheadSeconds'>> & {
@@ -292,6 +456,9 @@ export function resolveOptions(options: SimulationOptions): ResolvedOptions {
   const latency = options.callLatencySeconds ?? DEFAULT_CALL_LATENCY_SECONDS;
   const latencies = Array.isArray(latency) ? latency : Array.from({ length: platforms }, () => latency);
   if (latencies.length !== platforms) throw new Error(`callLatencySeconds: ${latencies.length} ranges for ${platforms} platforms`);
+  const vendorBatches = options.vendorBatches ?? false;
+  const batchPlatforms = vendorBatches ? [...new Set(options.batchPlatforms ?? DEFAULT_BATCH_PLATFORMS)].filter((p) => p >= 0 && p < platforms).sort((a, b) => a - b) : [];
+  const collect = vendorBatches ? collectAslLimits() : { maxConcurrency: 1, batchSize: 1 };
   const resolved: ResolvedOptions = {
     businesses: options.businesses,
     seed: options.seed ?? 1,
@@ -316,7 +483,16 @@ export function resolveOptions(options: SimulationOptions): ResolvedOptions {
     durationJitter: options.durationJitter ?? 0.3,
     overheadSeconds: { ...DEFAULT_OVERHEAD_SECONDS, ...options.overheadSeconds },
     windowHours: options.windowHours ?? WINDOW_HOURS,
+    vendorBatches,
+    batchPlatforms,
+    batchTurnaroundHours: options.batchTurnaroundHours ?? DEFAULT_BATCH_TURNAROUND_HOURS,
+    batchPollSeconds: options.batchPollSeconds ?? VISIBILITY_BATCH_POLL_SECONDS,
+    batchQueueLimits: options.batchQueueLimits ?? batchQueueLimitsFor(batchPlatforms),
+    collectMaxConcurrency: options.collectMaxConcurrency ?? collect.maxConcurrency,
+    collectBatchSize: options.collectBatchSize ?? collect.batchSize,
+    collectJudgeConcurrency: options.collectJudgeConcurrency ?? COLLECT_JUDGE_CONCURRENCY,
   };
+  if (resolved.batchQueueLimits.length !== batchPlatforms.length) throw new Error(`batchQueueLimits: ${resolved.batchQueueLimits.length} for ${batchPlatforms.length} batch platforms`);
   const positive = ['batchSize', 'maxConcurrency', 'articleMapConcurrency', 'lambdaConcurrency'] as const;
   for (const key of positive) if (!(resolved[key] >= 1)) throw new Error(`${key} must be 1 or more, got ${resolved[key]}`);
   const { concurrency, ratePerMinute, dailyBudget } = resolved.platformLimits;
@@ -392,6 +568,37 @@ export interface DayResult {
   /** No call skipped or refused, no task beyond its timeout or the throttle retries: the day's work was all done. */
   complete: boolean;
   events: number;
+  /** The vendor batches (null: `vendorBatches` off, every platform synchronous). */
+  batches: BatchDay | null;
+}
+
+/** What the vendor batches did in a day (issue 47). */
+export interface BatchDay {
+  platforms: string[];
+  queueLimits: BatchQueueLimit[];
+  /** Vendor batch jobs submitted (one per batch platform per Map child) and the checks in them. */
+  jobs: number;
+  requests: number;
+  /** Jobs that waited for room in the vendor's queue, the longest wait, and when the first had to. */
+  submissionsWaited: number;
+  maxSubmitWaitSeconds: number;
+  firstQueueWaitAt: number | null;
+  waitedByPlatform: number[];
+  peakQueuedRequests: number[];
+  peakOpenJobs: number[];
+  /** When the Distributed Map (the fan-out and the submissions) ended. */
+  fanOutEndSeconds: number;
+  lastJobEndSeconds: number;
+  /** When the last business got its score (the day's work done; FinishDailyRun follows the next list). */
+  lastScoredSeconds: number;
+  scored: number;
+  /** Collecting rounds (list, wait, collecting Map) and their child executions; when each round's first child polled. */
+  rounds: number;
+  collectChildren: number;
+  pollSeconds: number[];
+  judgedAnswers: number;
+  /** What the time after the fan-out depends on. */
+  binding: string;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -602,6 +809,9 @@ class DaySimulation {
   readonly budget: number;
   readonly gateWidth: number;
   readonly platforms: PlatformState[];
+  /** The platforms asked synchronously in 2b (all of them unless vendor batches are on). */
+  readonly syncPlatforms: number[];
+  readonly vendor: VendorBatches | null;
   // Lambda concurrency
   lambdaRunning = 0;
   lambdaPeak = 0;
@@ -638,6 +848,9 @@ class DaySimulation {
     this.businessSeconds = new Float64Array(o.businesses);
     this.visibilitySeconds = new Float64Array(o.businesses);
     this.idealSeconds = new Float64Array(o.businesses);
+    const batched = new Set(o.batchPlatforms);
+    this.syncPlatforms = Array.from({ length: this.P }, (_, p) => p).filter((p) => !batched.has(p));
+    this.vendor = o.vendorBatches ? new VendorBatches(this) : null;
   }
 
   at(time: number, fn: () => void): void {
@@ -667,6 +880,11 @@ class DaySimulation {
   }
 
   mapDone(): void {
+    if (this.vendor) this.vendor.fanOutDone();
+    else this.finishRun();
+  }
+
+  finishRun(): void {
     this.task(runStepSeconds(this.o, 'finishDailyRun'), () => { this.finishSeconds = this.now; });
   }
 
@@ -867,7 +1085,215 @@ class Child {
   }
 
   businessDone(): void {
-    if (--this.left === 0) this.map.childDone();
+    if (--this.left > 0) return;
+    const { day } = this;
+    const vendor = day.vendor;
+    if (!vendor) {
+      this.map.childDone();
+      return;
+    }
+    // SubmitVisibilityBatches: one vendor batch per batch platform with the batch's queued checks
+    day.task(day.o.stepSeconds.submitVisibilityBatches, () => {
+      vendor.submit(this.first, this.last);
+      this.map.childDone();
+    });
+  }
+}
+
+interface BatchJob {
+  /** Index in `batchPlatforms`. */
+  slot: number;
+  requests: number;
+  submittedAt: number;
+  acceptedAt: number;
+  turnaround: number;
+  endsAt: number;
+  ended: boolean;
+}
+
+interface VendorQueue {
+  waiting: Fifo<BatchJob>;
+  queued: number;
+  open: number;
+  peakQueued: number;
+  peakOpen: number;
+  waited: number;
+}
+
+/**
+ * The vendor batches of issue 47: each Map child submits one job per batch platform (its
+ * businesses' queued checks); a vendor accepts a job while its queue has room (queued requests,
+ * open jobs), else the job waits for earlier ones to end; an accepted job ends after its drawn
+ * turnaround. After the Map: ListPendingVisibilityBatches -> WaitForVisibilityBatches (poll) ->
+ * CollectVisibilityBatches (children of `collectBatchSize` businesses, `collectMaxConcurrency` at
+ * once; each polls its businesses' jobs when its task starts and judges the answers of those that
+ * ended, then scores a business with no job left) -> list again, until nothing is pending.
+ */
+class VendorBatches {
+  readonly queues: VendorQueue[];
+  /** Per Map child (by its first business / batch size): its jobs. */
+  private readonly childJobs: BatchJob[][] = [];
+  /** Per business: bit j set once its answers of batch platform j are judged. */
+  private readonly judgedMask: Uint8Array;
+  private readonly scoredFlag: Uint8Array;
+  private pending: number[] = [];
+  private readonly allMask: number;
+  fanOutEnd = NaN;
+  jobs = 0;
+  requests = 0;
+  waited = 0;
+  maxWait = 0;
+  firstWaitAt: number | null = null;
+  lastJobEnd = 0;
+  lastScored = 0;
+  scored = 0;
+  rounds = 0;
+  collectChildren = 0;
+  judged = 0;
+  readonly pollSeconds: number[] = [];
+
+  constructor(private readonly day: DaySimulation) {
+    const n = day.o.batchPlatforms.length;
+    this.queues = Array.from({ length: n }, () => ({ waiting: new Fifo<BatchJob>(), queued: 0, open: 0, peakQueued: 0, peakOpen: 0, waited: 0 }));
+    this.judgedMask = new Uint8Array(day.o.businesses);
+    this.scoredFlag = new Uint8Array(day.o.businesses);
+    this.allMask = (1 << n) - 1;
+  }
+
+  submit(first: number, last: number): void {
+    const { day } = this;
+    const o = day.o;
+    const child = Math.floor(first / o.batchSize);
+    const n = o.batchPlatforms.length;
+    const range = o.batchTurnaroundHours;
+    const jobs: BatchJob[] = [];
+    for (let slot = 0; slot < n; slot++) {
+      const u = seededRandom(streamSeed(o.seed, -(1000 + child * n + slot)))();
+      const job: BatchJob = {
+        slot, requests: (last - first) * day.K, submittedAt: day.now, acceptedAt: NaN,
+        turnaround: 3600 * (range.min + (range.max - range.min) * u), endsAt: NaN, ended: false,
+      };
+      jobs.push(job);
+      this.jobs++;
+      this.requests += job.requests;
+      this.queues[slot].waiting.push(job);
+      this.accept(slot);
+    }
+    this.childJobs[child] = jobs;
+    for (let b = first; b < last; b++) this.pending.push(b);
+  }
+
+  /** Accepts the platform's waiting jobs in order while the queue has room (a job larger than the whole queue goes alone). */
+  private accept(slot: number): void {
+    const { day } = this;
+    const q = this.queues[slot];
+    const limit = day.o.batchQueueLimits[slot];
+    while (q.waiting.length > 0) {
+      const job = q.waiting.peek();
+      const room = q.queued + job.requests <= limit.maxQueuedRequests && q.open < limit.maxOpenJobs;
+      if (!room && q.open > 0) {
+        this.firstWaitAt ??= day.now;
+        return;
+      }
+      q.waiting.shift();
+      const wait = day.now - job.submittedAt;
+      if (wait > 0) {
+        this.waited++;
+        q.waited++;
+        if (wait > this.maxWait) this.maxWait = wait;
+      }
+      job.acceptedAt = day.now;
+      job.endsAt = day.now + job.turnaround;
+      if (job.endsAt > this.lastJobEnd) this.lastJobEnd = job.endsAt;
+      q.queued += job.requests;
+      q.open++;
+      if (q.queued > q.peakQueued) q.peakQueued = q.queued;
+      if (q.open > q.peakOpen) q.peakOpen = q.open;
+      day.at(job.endsAt, () => {
+        job.ended = true;
+        q.queued -= job.requests;
+        q.open--;
+        this.accept(slot);
+      });
+    }
+  }
+
+  fanOutDone(): void {
+    this.fanOutEnd = this.day.now;
+    this.list();
+  }
+
+  /** ListPendingVisibilityBatches, then VisibilityBatchesPending: wait and collect, or FinishDailyRun. */
+  private list(): void {
+    const { day } = this;
+    const seconds = day.o.stepSeconds.listPendingVisibilityBatches + day.o.stepSeconds.writeDailyBusinessListPer10k * (this.pending.length / 10_000);
+    day.task(seconds, () => {
+      this.pending = this.pending.filter((b) => this.scoredFlag[b] === 0);
+      if (this.pending.length === 0) day.finishRun();
+      else day.after(day.o.batchPollSeconds, () => this.collect(this.pending.slice()));
+    });
+  }
+
+  /** One collecting Map run over the listed businesses. */
+  private collect(items: number[]): void {
+    const { day } = this;
+    const o = day.o;
+    this.rounds++;
+    const size = o.collectBatchSize;
+    const children = Math.ceil(items.length / size);
+    let next = 0;
+    let active = 0;
+    let finished = 0;
+    let polled = false;
+    const launch = () => {
+      while (active < o.collectMaxConcurrency && next < children) {
+        const from = next++ * size;
+        active++;
+        this.collectChildren++;
+        day.after(o.overheadSeconds.mapItem, () => day.bodyTask((startedAt) => {
+          if (!polled) {
+            polled = true;
+            this.pollSeconds.push(day.now);
+          }
+          const seconds = this.collectChild(items, from, Math.min(items.length, from + size));
+          day.after(seconds.duration, () => {
+            day.releaseLambda(startedAt);
+            for (const b of seconds.scored) {
+              this.scoredFlag[b] = 1;
+              this.scored++;
+              this.lastScored = day.now;
+            }
+            active--;
+            if (++finished === children) day.after(o.overheadSeconds.mapRun / 2, () => this.list());
+            else launch();
+          });
+        }));
+      }
+    };
+    day.after(o.overheadSeconds.mapRun / 2, launch);
+  }
+
+  /** CollectBatchResults for businesses items[from, to): the jobs that ended by now are judged; a business with none left is scored. */
+  private collectChild(items: number[], from: number, to: number): { duration: number; scored: number[] } {
+    const { day } = this;
+    const o = day.o;
+    let answers = 0;
+    const scored: number[] = [];
+    for (let i = from; i < to; i++) {
+      const b = items[i];
+      const jobs = this.childJobs[Math.floor(b / o.batchSize)];
+      for (const job of jobs) {
+        const bit = 1 << job.slot;
+        if (!job.ended || (this.judgedMask[b] & bit) !== 0) continue;
+        this.judgedMask[b] |= bit;
+        answers += day.K;
+      }
+      if (this.judgedMask[b] === this.allMask) scored.push(b);
+    }
+    this.judged += answers;
+    const judgeMean = (o.judgeSeconds.min + o.judgeSeconds.max) / 2;
+    const duration = o.stepSeconds.collectBatchResults + (answers * judgeMean) / o.collectJudgeConcurrency + scored.length * o.stepSeconds.visibilityAfter;
+    return { duration, scored };
   }
 }
 
@@ -996,13 +1422,15 @@ class Business {
 
   // 2b: AnalyzeVisibility holds one Lambda for the reads, every platform's calls and the writes
   private askPlatforms(): void {
-    this.platformsLeft = this.day.P;
-    if (this.day.P === 0) {
+    // with vendor batches the batch platforms' checks are only queued (no call, no limiter slot)
+    const sync = this.day.syncPlatforms;
+    this.platformsLeft = sync.length;
+    if (sync.length === 0) {
       this.platformsLeft = 1;
       this.platformDone();
       return;
     }
-    for (let p = 0; p < this.day.P; p++) new Gate(this.day, this, p).launch();
+    for (const p of sync) new Gate(this.day, this, p).launch();
   }
 
   platformDone(): void {
@@ -1057,8 +1485,11 @@ export function simulateDay(options: SimulationOptions): DayResult {
   day.run();
 
   const T = day.finishSeconds;
+  // with vendor batches the time-based limits are measured over the fan-out (the Map), the batch tail apart
+  const vendor = day.vendor;
+  const U = vendor ? vendor.fanOutEnd : T;
   const { concurrency, ratePerMinute, dailyBudget } = o.platformLimits;
-  const platformDays: PlatformDay[] = day.platforms.map((pl) => ({
+  const platformDays: PlatformDay[] = day.platforms.filter((_, p) => !o.batchPlatforms.includes(p)).map((pl) => ({
     platform: pl.key,
     wanted: pl.wanted,
     made: pl.made,
@@ -1068,8 +1499,8 @@ export function simulateDay(options: SimulationOptions): DayResult {
     peakInFlight: pl.peak,
     meanWaitSeconds: pl.waitCount ? pl.waitSum / pl.waitCount : 0,
     maxWaitSeconds: pl.waitMax,
-    rateUtilisation: T > 0 ? pl.tokens / ((ratePerMinute / 60) * T) : 0,
-    concurrencyUtilisation: T > 0 ? pl.slotSeconds / (concurrency * T) : 0,
+    rateUtilisation: U > 0 ? pl.tokens / ((ratePerMinute / 60) * U) : 0,
+    concurrencyUtilisation: U > 0 ? pl.slotSeconds / (concurrency * U) : 0,
     firstRateWaitAt: pl.firstRateWaitAt,
     firstSlotWaitAt: pl.firstSlotWaitAt,
   }));
@@ -1078,8 +1509,8 @@ export function simulateDay(options: SimulationOptions): DayResult {
 
   const mapOnlyFinishSeconds = mapOnlyFinish(o, day.idealSeconds);
   const limits: LimitUse[] = [
-    { limit: 'Map concurrency', kind: 'map', setting: mapText(o.maxConcurrency, o.batchSize), utilisation: T > 0 ? mapOnlyFinishSeconds / T : 0, firstAt: null },
-    { limit: 'Lambda concurrency', kind: 'lambda', setting: `${int(o.lambdaConcurrency)} (peak ${int(day.lambdaPeak)})`, utilisation: T > 0 ? day.lambdaBusySeconds / (o.lambdaConcurrency * T) : 0, firstAt: day.lambdaFirstWaitAt },
+    { limit: 'Map concurrency', kind: 'map', setting: mapText(o.maxConcurrency, o.batchSize), utilisation: U > 0 ? mapOnlyFinishSeconds / (vendor ? U + runStepSeconds(o, 'finishDailyRun') + o.overheadSeconds.task : U) : 0, firstAt: null },
+    { limit: 'Lambda concurrency', kind: 'lambda', setting: `${int(o.lambdaConcurrency)} (peak ${int(day.lambdaPeak)})`, utilisation: U > 0 ? day.lambdaBusySeconds / (o.lambdaConcurrency * T) : 0, firstAt: day.lambdaFirstWaitAt },
   ];
   const worst = (f: (p: PlatformDay) => number) => platformDays.reduce((best, p) => (f(p) > f(best) ? p : best));
   const earliest = (values: Array<number | null>) => values.reduce<number | null>((a, v) => (v === null ? a : a === null ? v : Math.min(a, v)), null);
@@ -1133,8 +1564,26 @@ export function simulateDay(options: SimulationOptions): DayResult {
     limits,
     binding,
     firstLimit: timed.length ? { limit: timed[0].limit, at: timed[0].firstAt! } : null,
-    complete: totals.skippedByBudget === 0 && totals.refusedByWait === 0 && day.visibilityOverTimeout === 0 && day.lambdaBeyondRetry === 0,
+    complete: totals.skippedByBudget === 0 && totals.refusedByWait === 0 && day.visibilityOverTimeout === 0 && day.lambdaBeyondRetry === 0
+      && (!vendor || vendor.scored === o.businesses),
     events: day.events,
+    batches: vendor ? batchDay(o, vendor, T) : null,
+  };
+}
+
+function batchDay(o: ResolvedOptions, v: VendorBatches, T: number): BatchDay {
+  const platforms = o.batchPlatforms.map((p) => (o.platforms === PLATFORM_KEYS.length ? PLATFORM_KEYS[p] : `platform_${p + 1}`));
+  const waitedByPlatform = v.queues.map((q) => q.waited);
+  const mostWaited = waitedByPlatform.reduce((best, w, i) => (w > waitedByPlatform[best] ? i : best), 0);
+  const tail = T - v.fanOutEnd;
+  const binding = v.waited > 0
+    ? `vendor batch queue (${platforms[mostWaited]}: ${int(waitedByPlatform[mostWaited])} jobs waited, up to ${hhmm(v.maxWait)})`
+    : `vendor batch turnaround (last job ends +${hhmm(v.lastJobEnd)}) + polls every ${o.batchPollSeconds} s: ${hhmm(tail)} after the fan-out`;
+  return {
+    platforms, queueLimits: o.batchQueueLimits, jobs: v.jobs, requests: v.requests, submissionsWaited: v.waited, maxSubmitWaitSeconds: v.maxWait,
+    firstQueueWaitAt: v.firstWaitAt, waitedByPlatform, peakQueuedRequests: v.queues.map((q) => q.peakQueued), peakOpenJobs: v.queues.map((q) => q.peakOpen),
+    fanOutEndSeconds: v.fanOutEnd, lastJobEndSeconds: v.lastJobEnd, lastScoredSeconds: v.lastScored, scored: v.scored, rounds: v.rounds,
+    collectChildren: v.collectChildren, pollSeconds: [...v.pollSeconds], judgedAnswers: v.judged, binding,
   };
 }
 
@@ -1155,7 +1604,7 @@ function childDurations(o: ResolvedOptions, ideal: Float64Array): Float64Array {
   for (let c = 0; c < children.length; c++) {
     let slowest = 0;
     for (let i = c * o.batchSize; i < Math.min(o.businesses, (c + 1) * o.batchSize); i++) slowest = Math.max(slowest, ideal[i]);
-    children[c] = o.overheadSeconds.mapItem + slowest;
+    children[c] = o.overheadSeconds.mapItem + slowest + (o.vendorBatches ? o.stepSeconds.submitVisibilityBatches + o.overheadSeconds.task : 0);
   }
   return children;
 }

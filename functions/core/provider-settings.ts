@@ -78,6 +78,8 @@ export const PROVIDER_SETTINGS = [
   setting('AI platform limits', 'PLATFORM_CONCURRENCY'),
   setting('AI platform limits', 'PLATFORM_RATE_PER_MINUTE'),
   setting('AI platform limits', 'PLATFORM_DAILY_BUDGET'),
+  setting('AI platform batches', 'VISIBILITY_BATCHES'),
+  setting('AI platform batches', 'VISIBILITY_BATCH_POLL_SECONDS'),
   setting('judge', 'JUDGE_BASE_URL'),
   secret('judge', 'JUDGE_API_KEY'),
   setting('judge', 'JUDGE_MODEL'),

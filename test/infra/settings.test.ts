@@ -26,6 +26,8 @@ const SAMPLE_VALUES: Record<string, string> = {
   PLATFORM_CONCURRENCY: '3',
   PLATFORM_RATE_PER_MINUTE: '30',
   PLATFORM_DAILY_BUDGET: '500',
+  VISIBILITY_BATCHES: 'off',
+  VISIBILITY_BATCH_POLL_SECONDS: '300',
 };
 
 /** A value for every provider setting, as `-c ai-visibility:<key>=...` would give it. */
