@@ -16,6 +16,7 @@ import * as route53Targets from 'aws-cdk-lib/aws-route53-targets';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../../functions/adapters/dynamodb/table-schema';
+import { WORKFLOW_OBJECTS_PREFIX } from '../../functions/core/workflows';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EDGE_FUNCTION_DIR } from '../paths';
@@ -85,8 +86,12 @@ export class DataStack extends Stack {
       versioned: true,
       serverAccessLogsBucket: this.logsBucket,
       serverAccessLogsPrefix: 's3/site-bucket/',
-      // Old versions are only kept for rollbacks of recent deploys.
-      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(30) }],
+      // Old versions are only kept for rollbacks of recent deploys; a daily run's business lists
+      // and Map results (D217) are read within the run and kept two weeks for looking back.
+      lifecycleRules: [
+        { noncurrentVersionExpiration: Duration.days(30) },
+        { prefix: `${WORKFLOW_OBJECTS_PREFIX}/`, expiration: Duration.days(14), noncurrentVersionExpiration: Duration.days(1) },
+      ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
