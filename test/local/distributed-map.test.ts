@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFsBuckets, type LocalBuckets } from '../../functions/adapters/local/fs-buckets';
 import { StateMachine } from '../../functions/local/runtime/local-stepfunctions';
-import { LOCAL_DISTRIBUTED_MAP, runDistributedMap, swapDistributedMaps } from '../../functions/local/runtime/distributed-map';
+import { LOCAL_DISTRIBUTED_MAP, MAP_RUN_TIMEOUT_SECONDS, runDistributedMap, swapDistributedMaps } from '../../functions/local/runtime/distributed-map';
 
 let root: string;
 let buckets: LocalBuckets;
@@ -50,7 +50,7 @@ async function run(def: ReturnType<typeof definition>, work: (input: any) => Pro
   handlers.Fan = (mapInput) => runDistributedMap('Fan', maps.get('Fan')!, mapInput, context, {
     overrides, buckets, execution: { arn: context.Execution.Id, name: 'e1', stateMachineArn: STATE_MACHINE }, onChild: () => undefined, record: (e) => events.push(e),
   });
-  expect(swapped.States.Fan.Resource).toBe(LOCAL_DISTRIBUTED_MAP);
+  expect(swapped.States.Fan).toMatchObject({ Resource: LOCAL_DISTRIBUTED_MAP, TimeoutSeconds: MAP_RUN_TIMEOUT_SECONDS });
   const output = await new StateMachine(swapped, { validationOptions: { checkPaths: true, checkArn: false } }).run(input, { overrides, context }).result;
   return { output, events };
 }

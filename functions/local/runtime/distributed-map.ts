@@ -19,6 +19,11 @@ import { StateMachine } from './local-stepfunctions';
 /** The Resource of the Task a Distributed Map is swapped for; its handler runs the map. */
 export const LOCAL_DISTRIBUTED_MAP = 'arn:aws:states:::local:distributedMap';
 
+/**
+ * In effect no timeout, as a Map state has none: the longest the engine's timer can wait (Node
+ * fires a longer setTimeout at once: 2^31 - 1 ms, about 24.8 days).
+ */
+export const MAP_RUN_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 /** Step Functions' default MaxConcurrency for a Distributed Map is 10,000; locally the same bound applies. */
 const DEFAULT_MAX_CONCURRENCY = 10_000;
 /** The fields a Task shares with a Map (they stay on the swapped-in Task, so the engine applies them). */
@@ -61,7 +66,14 @@ export function swapDistributedMaps(definition: { States: Record<string, Json> }
       throw new Error(`Distributed Map ${name}: the local runtime writes results only as s3:putObject without WriterConfig (Transformation NONE, JSON)`);
     }
     maps.set(name, state);
-    states[name] = { Type: 'Task', Resource: LOCAL_DISTRIBUTED_MAP, ...Object.fromEntries(TASK_FIELDS.filter((f) => f in state).map((f) => [f, state[f]])) };
+    states[name] = {
+      Type: 'Task',
+      Resource: LOCAL_DISTRIBUTED_MAP,
+      // A Map state has no timeout of its own (its run ends when its children end); the engine
+      // would cut a Task off after 60 s without one.
+      TimeoutSeconds: MAP_RUN_TIMEOUT_SECONDS,
+      ...Object.fromEntries(TASK_FIELDS.filter((f) => f in state).map((f) => [f, state[f]])),
+    };
   }
   return { definition: { ...definition, States: states }, maps };
 }
