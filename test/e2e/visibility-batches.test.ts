@@ -69,3 +69,23 @@ test('while the vendors hold the batches: no score for the day, the run record n
   const scored = (await stack.call('GET', `/api/visibility/${ORG}`, { token })).body;
   expect(scored.history_scores.filter((e: { date: string; seeded?: boolean }) => e.date === today() && !e.seeded)).toMatchObject([{ n: 80, true_count: 80 }]);
 }, 240_000);
+
+test('a batch the vendor refuses fails its checks at once with the vendor\'s reason; the day is scored from the rest', async () => {
+  const other = 'refused';
+  const otherToken = await stack.token(other);
+  expect((await stack.call('POST', '/api/business', { token: otherToken, body: { name: 'Refused Roasters', url: store.origin } })).status).toBe(201);
+  const onboarded = await stack.call('POST', '/api/onboarding/generate-all', { token: otherToken, body: {} });
+  await stack.workflows.finished(onboarded.body.execution_id);
+  // platform_2's vendor answers its batch with a 400 (not retried): the only request the daily run sends it.
+  fakes.servers.platform_2.reset();
+  fakes.servers.platform_2.failNext(400);
+  const started = await stack.call('POST', '/api/cron/trigger-all', { apiKey: DEV_API_KEY, body: { business_ids: [other] } });
+  await stack.workflows.finished(started.body.execution_id);
+  const checks = (await stack.call('GET', `/api/visibility/${other}/checks`, { token: otherToken })).body.checks as Array<{ platform: string; status: string; reason: string | null }>;
+  const p2 = checks.filter((c) => c.platform === 'platform_2');
+  expect(p2.map((c) => c.status)).toEqual(Array(10).fill('failed'));
+  expect(p2[0]!.reason).toMatch(/^platform_2: the vendor batch was not accepted: platform_2: HTTP 400/);
+  const run = (await stack.call('GET', started.body.status_url, { apiKey: DEV_API_KEY })).body.businesses.runs[0];
+  expect(run.steps['2b'].result).toMatchObject({ pending_platforms: [], checks_done: 70, score: { n: 70 } });
+}, 240_000);
+
