@@ -647,8 +647,8 @@ export function printDailyReport(r: DailyReport): void {
     { name: 'first day (day 1)', usage: dailyUsageOf(f.usage, f.businesses, f.totalStoreRequests) },
     { name: 'changed, manifest layout (D179)', usage: dailyUsageOf(f.changedDay.usage, f.businesses, f.changedDay.storeRequests, 'manifest') },
   ]);
-  console.log('\nNotes: every task runs in ONE Node process here (the stand-in), the Map state runs up to 10 businesses at once' +
-    ' (MaxConcurrency 10) on one event loop, and the database is dynalite on LevelDB in that same process; on AWS each task is' +
+  console.log('\nNotes: every task runs in ONE Node process here (the stand-in), the Distributed Map runs up to 40 child' +
+    ' executions of 10 businesses at once (every business of a 100-business run) on one event loop, and the database is dynalite on LevelDB in that same process; on AWS each task is' +
     ' its own Lambda. Step durations therefore overlap and stretch each other (a step made of many sequential awaits, like the' +
     ' deploy\'s file-by-file release write, waits a loop turn per await), and the first businesses also pay the child\'s module' +
     ' loading (tsx) and JIT warm-up, which weighs more at small N. The stores run in the parent process. Raw-HTML hashing would' +
