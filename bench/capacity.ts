@@ -41,6 +41,22 @@
  * finish within BENCH_CAPACITY_TARGET_HOURS (default 20) with no call skipped or refused, and runs
  * the sizes again with those.
  *
+ * After batch pricing (issue 47, `vendorBatches: true`): the checks of the batch platforms
+ * (`batchPlatforms`, default platform_1-3: OpenAI Batch API, Anthropic Message Batches, Gemini Batch
+ * Mode) are only queued in 2b (no vendor call, no limiter slot: 2b lasts as long as the synchronous
+ * platforms' calls); when a Map child's businesses are all done, its SubmitVisibilityBatches submits
+ * one vendor batch per batch platform (batch size × 10 checks); a vendor accepts a job while its
+ * queue has room (VENDOR_LIMITS: Anthropic's batch requests in the processing queue, OpenAI's
+ * enqueued tokens per model, Gemini's concurrent batch jobs and enqueued tokens), else the job waits
+ * until earlier ones end; an accepted job ends after a drawn turnaround (DEFAULT_BATCH_TURNAROUND_HOURS,
+ * an assumption). After the Map the run loops ListPendingVisibilityBatches -> WaitForVisibilityBatches
+ * (VISIBILITY_BATCH_POLL_SECONDS) -> CollectVisibilityBatches (children of 10 businesses, MaxConcurrency
+ * from the ASL; each polls its businesses' jobs as its task starts and judges the answers of the
+ * ended ones, COLLECT_JUDGE_CONCURRENCY at a time, then scores a business with no job left) until
+ * nothing is pending; FinishDailyRun then. The report adds the sizes "after", a sweep of the Map and
+ * the 5 synchronous platforms for 50,000 with batches (their settings checked against the vendors'
+ * published figures), and the cost per business-day before and after batch pricing (cost-model.ts).
+ *
  * Modelling choices (assumptions, all overridable through `SimulationOptions`):
  * - step durations: DEFAULT_STEP_SECONDS (plausible figures, to be replaced with measured ones),
  *   each drawn uniformly within ±durationJitter of its mean;
@@ -64,7 +80,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EDGE_PROPAGATION_WAIT_SECONDS, PLATFORM_KEYS, PLATFORM_LIMIT_DEFAULTS, PROMPTS_SAMPLED_PER_DAY, VISIBILITY_BATCH_POLL_SECONDS } from '../functions/core/constants';
-import { ANSWER_ASSUMPTIONS, batchPricingComparison, printBatchPricing, type BatchPricingComparison } from './cost-model';
+import { ANSWER_ASSUMPTIONS, batchPricingComparison, printBatchPricing, usd as usdText, type BatchPricingComparison } from './cost-model';
 import { heading, int, isMain, ms, percentile, printTable, ROOT } from './lib';
 import { seededRandom } from '../functions/core/util/random';
 
@@ -189,7 +205,7 @@ export interface VendorLimit {
 const ANTHROPIC_RATE_LIMITS = 'https://docs.anthropic.com/en/api/rate-limits';
 const ANTHROPIC_BATCHES = 'https://platform.claude.com/docs/en/build-with-claude/batch-processing';
 const OPENAI_TIER1_COPY = 'https://community.openai.com/t/gpt-4o-rate-limits-being-30k-tpm-and-90k-tpd-does-that-mean-i-can-only-do-90k-tokens-in-a-day/1028595';
-const OPENAI_BATCH_FAQ = 'https://help.openai.com/en/articles/9197833-batch-api-faq';
+const OPENAI_TIERS_COPY = 'https://community.openai.com/t/don-see-any-option-to-request-increase-in-api-rate-limit-for-batch-api/1269349';
 const OPENAI_BATCH_CREATE_COPY = 'https://www.w3cschool.cn/openai_api/openai_api-reference-resources-batches-methods-create.html';
 const GEMINI_RATE_LIMITS = 'https://ai.google.dev/gemini-api/docs/rate-limits';
 const GEMINI_LIMITS_COPY = 'https://rate-limits.apis.io/rate-limits/google-gemini/google-gemini-rate-limits/';
@@ -211,6 +227,11 @@ export const VENDOR_LIMITS: readonly VendorLimit[] = [
     kind: 'batch-queue-tokens', source: OPENAI_TIER1_COPY, asOf: '2024-11-01',
     assumption: 'gpt-4.1-mini\'s own batch queue limit NOT FOUND (OpenAI moved the per-tier tables to the model pages); the Tier-1 figure of gpt-4o-mini '
       + '(2,000,000) quoted from the docs\' table in the forum thread is used as a stand-in (conservative: higher tiers are larger)' },
+  ...([['Tier 2', 20_000_000], ['Tier 3', 40_000_000], ['Tier 4', 1_000_000_000], ['Tier 5', 15_000_000_000]] as const).map(([tier, limit]): VendorLimit => ({
+    platform: 'platform_1', vendor: 'OpenAI', model: 'gpt-4.1-mini', tier, limit, unit: 'enqueued input tokens (batch queue limit, per model)', kind: 'batch-queue-tokens',
+    source: OPENAI_TIERS_COPY, asOf: '2025-06-01',
+    assumption: 'gpt-4.1-mini\'s own figure NOT FOUND: gpt-4o-mini\'s per-tier batch queue limits (Tier 1 2M, 2 20M, 3 40M, 4 1B, 5 15B) as quoted from the docs in the forum thread are the stand-in',
+  })),
   { platform: 'platform_1', vendor: 'OpenAI', model: 'gpt-4.1-mini', tier: 'all', limit: 50_000, unit: 'requests per batch input file',
     kind: 'batch-requests-per-job', source: OPENAI_BATCH_CREATE_COPY, asOf: '2026-11-12', note: 'copy of the API reference (Create batch): "up to 50,000 requests, up to 200 MB"' },
   { platform: 'platform_1', vendor: 'OpenAI', model: 'gpt-4.1-mini', tier: 'Tier 1', limit: 500, unit: 'requests per minute', kind: 'rpm', source: OPENAI_TIER1_COPY, asOf: '2024-11-01',
@@ -257,13 +278,19 @@ export interface BatchQueueLimit {
   from: string;
 }
 
-/** The batch queue of each batch platform at the given tier (Tier 1 by default), from VENDOR_LIMITS and the tokens a check enqueues (cost-model ANSWER_ASSUMPTIONS). */
-export function batchQueueLimitsFor(platforms: readonly number[] = DEFAULT_BATCH_PLATFORMS, tier = 'Tier 1'): BatchQueueLimit[] {
+/**
+ * The batch queue of each batch platform from VENDOR_LIMITS ('highest': the largest tier figure found,
+ * the most the published limits allow; 'lowest': the entry tier), a token limit divided by the input
+ * tokens a check enqueues (cost-model ANSWER_ASSUMPTIONS); 'unbounded': no queue limit at all.
+ */
+export function batchQueueLimitsFor(platforms: readonly number[] = DEFAULT_BATCH_PLATFORMS, pick: 'highest' | 'lowest' | 'unbounded' = 'highest'): BatchQueueLimit[] {
   return platforms.map((p) => {
+    if (pick === 'unbounded') return { maxQueuedRequests: Infinity, maxOpenJobs: Infinity, from: 'unbounded (no vendor queue limit)' };
     const key = PLATFORM_KEYS[p];
     const rows = VENDOR_LIMITS.filter((l) => l.platform === key);
-    const queue = rows.find((l) => (l.kind === 'batch-queue-requests' || l.kind === 'batch-queue-tokens') && l.tier === tier)
-      ?? rows.find((l) => l.kind === 'batch-queue-requests' || l.kind === 'batch-queue-tokens');
+    const queues = rows.filter((l) => (l.kind === 'batch-queue-requests' || l.kind === 'batch-queue-tokens') && l.limit !== null)
+      .sort((a, b) => (pick === 'highest' ? b.limit! - a.limit! : a.limit! - b.limit!));
+    const queue = queues[0];
     const jobs = rows.find((l) => l.kind === 'batch-open-jobs');
     const tokens = key ? ANSWER_ASSUMPTIONS[key].inputTokens : 1;
     let maxQueuedRequests = Infinity;
@@ -569,7 +596,7 @@ export interface DayResult {
   complete: boolean;
   events: number;
   /** The vendor batches (null: `vendorBatches` off, every platform synchronous). */
-  batches: BatchDay | null;
+  vendorBatches: BatchDay | null;
 }
 
 /** What the vendor batches did in a day (issue 47). */
@@ -1567,7 +1594,7 @@ export function simulateDay(options: SimulationOptions): DayResult {
     complete: totals.skippedByBudget === 0 && totals.refusedByWait === 0 && day.visibilityOverTimeout === 0 && day.lambdaBeyondRetry === 0
       && (!vendor || vendor.scored === o.businesses),
     events: day.events,
-    batches: vendor ? batchDay(o, vendor, T) : null,
+    vendorBatches: vendor ? batchDay(o, vendor, T) : null,
   };
 }
 
@@ -1852,11 +1879,80 @@ export interface CapacityReport {
   chosen: ChosenDefaults;
   /** The same sizes with the chosen defaults. */
   withChosen: DayResult[];
+  /** Vendor batches (issue 47): platforms 1-3 through the vendors' batch interfaces. */
+  after: AfterReport;
   /** Wall time of the whole measurement (informational). */
   wallMs: number;
 }
 
 const listEnv = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The "after batch pricing" part of the report. */
+export interface AfterReport {
+  turnaroundHours: Range;
+  pollSeconds: number;
+  /** The sizes with today's defaults and the batch queues at the highest published tier found. */
+  current: DayResult[];
+  /** The synchronous platforms and the Map chosen for `chooseFor` with batches (queues unbounded while choosing). */
+  chosen: ChosenDefaults;
+  /** The sizes with those settings and the batch queues at the highest published tier found. */
+  withChosen: DayResult[];
+  /** The chosen settings at `chooseFor` with only the published batch figures (the assumed ones dropped), or null when none is assumed. */
+  publishedOnly: DayResult | null;
+  /** Each synchronous platform's chosen setting against the vendor's published figure. */
+  checks: SyncCheck[];
+  /** Reached: `chooseFor` businesses done by the target with every setting within a published figure. */
+  goalReached: boolean;
+  goal: string;
+  /** Cost before/after with the batch machinery of the day the settings aim at (vendor queues not binding). */
+  pricing: BatchPricingComparison;
+  /** The same with the collecting loop of the queue-bound day (published batch limits). */
+  pricingQueueBound: BatchPricingComparison | null;
+  afterVendorRpm: number;
+}
+
+/** A synchronous platform's chosen setting against its vendor's figure. */
+export interface SyncCheck {
+  platform: string;
+  vendor: string;
+  needed: string;
+  published: string;
+  /** true: within the published figure; false: beyond it; null: no published figure found. */
+  allowed: boolean | null;
+  source: string;
+}
+
+/** Each synchronous platform's rate and budget against VENDOR_LIMITS. */
+export function syncPlatformChecks(limits: PlatformLimitSettings, syncPlatforms: readonly number[]): SyncCheck[] {
+  return syncPlatforms.map((p) => {
+    const key = PLATFORM_KEYS[p];
+    const rows = VENDOR_LIMITS.filter((l) => l.platform === key && (l.kind === 'rpm' || l.kind === 'searches-per-hour' || l.kind === 'searches-per-month'));
+    const vendor = rows[0] ? `${rows[0].vendor} ${rows[0].model}` : key;
+    const needed = `${int(limits.ratePerMinute)}/min, ${int(limits.dailyBudget)}/day`;
+    const known = rows.filter((r) => r.limit !== null && !r.assumption);
+    if (known.length === 0) {
+      return { platform: key, vendor, needed, published: 'NOT FOUND (assumed ASSUMED_VENDOR_RPM)', allowed: null, source: rows[0]?.source ?? 'not found' };
+    }
+    const within = known.map((r) => {
+      const perMinute = r.kind === 'rpm' ? r.limit! : r.kind === 'searches-per-hour' ? r.limit! / 60 : Infinity;
+      const perMonth = r.kind === 'searches-per-month' ? r.limit! : Infinity;
+      return limits.ratePerMinute <= perMinute && limits.dailyBudget * 30 <= perMonth;
+    });
+    return {
+      platform: key, vendor, needed,
+      published: known.map((r) => `${int(r.limit!)} ${r.unit} (${r.tier})`).join('; '),
+      allowed: within.every(Boolean),
+      source: [...new Set(known.map((r) => r.source))].join(' '),
+    };
+  });
+}
+
+const rangeEnv = (name: string, fallback: Range): Range => {
+  const raw = process.env[name];
+  if (!raw) return fallback;
+  const [min, max] = raw.split(',').map(Number);
+  return Number.isFinite(min) && Number.isFinite(max) ? { min, max } : fallback;
+};
 
 export async function measureCapacity(options: {
   sizes?: number[];
@@ -1867,6 +1963,8 @@ export async function measureCapacity(options: {
   base?: Omit<SimulationOptions, 'businesses'>;
   /** Businesses the sweep chooses for (50,000). */
   chooseFor?: number;
+  /** The synchronous platforms' RPM the sweep with vendor batches may go up to (an assumption; default max(vendorRpm, 1,000)). */
+  afterVendorRpm?: number;
 } = {}): Promise<CapacityReport> {
   const started = performance.now();
   const sizes = options.sizes ?? listEnv('BENCH_CAPACITY_SIZES', '1000,10000,50000,100000').map(Number);
@@ -1880,6 +1978,59 @@ export async function measureCapacity(options: {
   const withChosen = sizes.map((businesses) => simulateDay({
     ...base, businesses, maxConcurrency: chosen.maxConcurrency, batchSize: chosen.batchSize, platformLimits: chosen.platformLimits,
   }));
+
+  // after: platforms 1-3 through vendor batches
+  const chooseFor = options.chooseFor ?? 50_000;
+  const batchPlatforms = [...(base.batchPlatforms ?? DEFAULT_BATCH_PLATFORMS)];
+  const turnaroundHours = base.batchTurnaroundHours ?? rangeEnv('BENCH_CAPACITY_BATCH_HOURS', DEFAULT_BATCH_TURNAROUND_HOURS);
+  const afterBase = { ...base, vendorBatches: true, batchPlatforms, batchTurnaroundHours: turnaroundHours };
+  const published = batchQueueLimitsFor(batchPlatforms, 'highest');
+  const afterCurrent = sizes.map((businesses) => simulateDay({ ...afterBase, businesses, batchQueueLimits: published }));
+  // the synchronous platforms and the Map are sized with the vendor queues out of the way; the queues are then put back
+  // the synchronous platforms must carry the day's calls in the fan-out AND leave the batch tail room: the sweep may go up to
+  // afterVendorRpm (an ASSUMPTION, 1,000/min by default); the checks below hold each setting against the published figures
+  const afterVendorRpm = options.afterVendorRpm ?? Number(process.env.BENCH_CAPACITY_AFTER_VENDOR_RPM ?? Math.max(vendorRpm, 1000));
+  const chosenAfter = chooseDefaults({
+    businesses: chooseFor, targetHours, vendorRpm: afterVendorRpm, base: { ...afterBase, batchQueueLimits: batchQueueLimitsFor(batchPlatforms, 'unbounded') },
+  });
+  const chosenSettings = { maxConcurrency: chosenAfter.maxConcurrency, batchSize: chosenAfter.batchSize, platformLimits: chosenAfter.platformLimits };
+  const afterChosen = sizes.map((businesses) => simulateDay({ ...afterBase, ...chosenSettings, businesses, batchQueueLimits: published }));
+  const assumed = batchPlatforms.some((p) => VENDOR_LIMITS.some((l) => l.platform === PLATFORM_KEYS[p] && l.kind !== 'batch-requests-per-job' && l.kind !== 'rpm' && l.assumption));
+  const publishedOnlyLimits = batchPlatforms.map((p, i) => {
+    const rows = VENDOR_LIMITS.filter((l) => l.platform === PLATFORM_KEYS[p] && !l.assumption);
+    const jobs = rows.find((l) => l.kind === 'batch-open-jobs');
+    const queue = rows.filter((l) => (l.kind === 'batch-queue-requests' || l.kind === 'batch-queue-tokens') && l.limit !== null).sort((a, b) => b.limit! - a.limit!)[0];
+    return queue ? published[i] : { maxQueuedRequests: Infinity, maxOpenJobs: jobs?.limit ?? Infinity, from: `published only: ${jobs ? `${int(jobs.limit!)} ${jobs.unit}` : 'none'}` };
+  });
+  const publishedOnly = assumed ? simulateDay({ ...afterBase, ...chosenSettings, businesses: chooseFor, batchQueueLimits: publishedOnlyLimits }) : null;
+  const syncIndices = Array.from({ length: PLATFORM_KEYS.length }, (_, p) => p).filter((p) => !batchPlatforms.includes(p));
+  const checks = syncPlatformChecks(chosenAfter.platformLimits, syncIndices);
+  const atChosen = afterChosen.find((d) => d.businesses === chooseFor) ?? simulateDay({ ...afterBase, ...chosenSettings, businesses: chooseFor, batchQueueLimits: published });
+  const target = targetHours * 3600;
+  const inTime = atChosen.complete && atChosen.finishSeconds <= target;
+  const beyond = checks.filter((c) => c.allowed === false);
+  const unknown = checks.filter((c) => c.allowed === null);
+  const goalReached = inTime && beyond.length === 0 && unknown.length === 0;
+  const goal = `GOAL: ${int(chooseFor)} businesses finished within ${targetHours} h of the 14:00 UTC start under the vendors' published limits: ` +
+    (goalReached ? 'REACHED' : 'NOT REACHED') + ` by this model. With vendor batches and the chosen settings the day ends +${hhmm(atChosen.finishSeconds)} ` +
+    `(${clockAfterStart(atChosen.finishSeconds)}; ${atChosen.vendorBatches?.binding ?? '-'})` +
+    (inTime ? '' : `, past +${targetHours} h`) +
+    (beyond.length ? `; beyond a published figure: ${beyond.map((c) => `${c.platform} needs ${c.needed}, published ${c.published}`).join('; ')}` : '') +
+    (unknown.length ? `; no published figure found for ${unknown.map((c) => c.platform).join(', ')} (assumed up to ${afterVendorRpm}/min)` : '') +
+    `. With the vendor queues out of the way the same settings finish +${hhmm(chosenAfter.result.finishSeconds)}.`;
+  // the batch machinery's transitions of a day whose vendor queues do not bind (the day the settings aim at); the queue-bound day apart
+  const countsOf = (d: DayResult) => (d.vendorBatches
+    ? { businesses: d.businesses, mapChildren: d.batches, collectRounds: d.vendorBatches.rounds, collectChildren: d.vendorBatches.collectChildren }
+    : null);
+  const counts = countsOf(chosenAfter.result);
+  const queueBound = countsOf(atChosen);
+  const after: AfterReport = {
+    turnaroundHours, pollSeconds: atChosen.vendorBatches ? (afterBase.batchPollSeconds ?? VISIBILITY_BATCH_POLL_SECONDS) : VISIBILITY_BATCH_POLL_SECONDS,
+    current: afterCurrent, chosen: chosenAfter, withChosen: afterChosen, publishedOnly, checks, goalReached, goal,
+    pricing: batchPricingComparison(batchPlatforms.map((p) => PLATFORM_KEYS[p]), counts),
+    pricingQueueBound: queueBound ? batchPricingComparison(batchPlatforms.map((p) => PLATFORM_KEYS[p]), queueBound) : null,
+    afterVendorRpm,
+  };
   const resolved = resolveOptions({ ...base, businesses: 0 });
   return {
     sizes,
@@ -1898,6 +2049,7 @@ export async function measureCapacity(options: {
     budgetLast,
     chosen,
     withChosen,
+    after,
     wallMs: performance.now() - started,
   };
 }
@@ -1968,6 +2120,80 @@ function printPlatforms(d: DayResult): void {
   );
 }
 
+const AFTER_HEADER = ['businesses', 'child executions', 'batch jobs submitted', 'jobs that waited (longest)', 'fan-out ends', 'finish (last scored + FinishDailyRun)', 'clock',
+  'fits 20 h', 'fits 24 h', 'sync calls made / skipped / refused', 'binding (fan-out)', 'binding after the fan-out', 'synchronous platforms\' limits'];
+
+function afterRows(days: readonly DayResult[]): string[][] {
+  return days.map((d) => {
+    const b = d.vendorBatches;
+    return [
+      int(d.businesses), int(d.batches), b ? int(b.jobs) : '-', b ? `${int(b.submissionsWaited)} (${hhmm(b.maxSubmitWaitSeconds)})` : '-',
+      b ? `+${hhmm(b.fanOutEndSeconds)}` : '-', `+${hhmm(d.finishSeconds)}`, clockAfterStart(d.finishSeconds),
+      d.finishSeconds <= 20 * 3600 && d.complete ? 'yes' : 'NO', d.finishSeconds <= 24 * 3600 && d.complete ? 'yes' : 'NO',
+      `${int(d.totals.made)} / ${int(d.totals.skippedByBudget)} / ${int(d.totals.refusedByWait)}`,
+      `${d.binding.limit} ${pct(d.binding.utilisation)}`, b?.binding ?? '-', limitsText(d.platformLimits),
+    ];
+  });
+}
+
+function printAfter(r: CapacityReport): void {
+  const a = r.after;
+  const first = a.current[0]?.vendorBatches;
+  heading(`capacity with vendor batches (after): ${first?.platforms.join(', ') ?? 'platforms 1-3'} through the vendors' batch interfaces`);
+  console.log(`assumed: vendor turnaround ${a.turnaroundHours.min}-${a.turnaroundHours.max} h per job (DEFAULT_BATCH_TURNAROUND_HOURS, an assumption: the vendors promise "within 24 hours"), ` +
+    `polled every ${a.pollSeconds} s after the Map, the collecting Map judging ${COLLECT_JUDGE_CONCURRENCY} answers at once per child (assumed); ` +
+    `vendor batch queues at the highest tier figure found: ${(first?.queueLimits ?? []).map((q, i) => `${first?.platforms[i]}: ${q.from} = ${Number.isFinite(q.maxQueuedRequests) ? int(q.maxQueuedRequests) : '∞'} checks` +
+      (Number.isFinite(q.maxOpenJobs) ? `, ${int(q.maxOpenJobs)} jobs` : '')).join('; ')}`);
+  console.log(`with today's defaults (${a.current[0] ? `${mapText(a.current[0].maxConcurrency, a.current[0].batchSize)}, per platform ${limitsText(a.current[0].platformLimits)}` : '-'}):`);
+  printTable(AFTER_HEADER, afterRows(a.current));
+  const c = a.chosen;
+  console.log(`with the settings chosen for ${int(c.businesses)} with batches (${mapText(c.maxConcurrency, c.batchSize)}, per synchronous platform ${limitsText(c.platformLimits)}):`);
+  printTable(AFTER_HEADER, afterRows(a.withChosen));
+  if (a.publishedOnly) {
+    console.log(`the same at ${int(a.publishedOnly.businesses)} with only PUBLISHED batch figures (the assumed ones dropped):`);
+    printTable(AFTER_HEADER, afterRows([a.publishedOnly]));
+  }
+  console.log(`with the vendor queues out of the way (what the synchronous sizing alone gives):`);
+  printTable(AFTER_HEADER, afterRows([c.result]));
+
+  heading(`capacity with vendor batches: defaults chosen for ${int(c.businesses)} businesses by +${c.targetHours} h, ${PLATFORM_KEYS.length - (first?.platforms.length ?? 0)} synchronous platforms, ` +
+    `their rate up to ${int(a.afterVendorRpm)}/min (assumed; checked against the published figures below)` +
+    (c.feasible ? '' : ' (target NOT reached)'));
+  printTable(
+    ['stage', 'MaxConcurrency (children)', 'batch', 'businesses at once', 'slots', 'rate/min', 'finish', 'all done', 'ok', 'binding'],
+    c.trials.map((t) => [t.stage, String(t.maxConcurrency), String(t.batchSize), int(t.maxConcurrency * t.batchSize), String(t.concurrency), String(t.ratePerMinute),
+      `+${hhmm(t.finishSeconds)}`, t.complete ? 'yes' : 'no', t.ok ? 'yes' : 'no', t.binding]),
+  );
+  console.log(`chosen with batches: ProcessBusinesses MaxConcurrency ${c.maxConcurrency}, ItemBatcher.MaxItemsPerBatch ${c.batchSize}, ` +
+    `PLATFORM_CONCURRENCY ${c.platformLimits.concurrency}, PLATFORM_RATE_PER_MINUTE ${c.platformLimits.ratePerMinute}, PLATFORM_DAILY_BUDGET ${int(c.platformLimits.dailyBudget)} ` +
+    `(needed: ${int(c.budgetNeeded)} per synchronous platform)`);
+  for (const reason of c.reasons) console.log(`  - ${reason}`);
+  console.log('each synchronous platform\'s chosen setting against the vendor\'s published figure:');
+  printTable(['platform', 'vendor / model', 'needs', 'published figure (tier)', 'allows it', 'source'],
+    a.checks.map((k) => [k.platform, k.vendor, k.needed, k.published, k.allowed === null ? 'unknown' : k.allowed ? 'yes' : 'NO', k.source]));
+  const batchJobs = r.after.withChosen.find((d) => d.businesses === c.businesses)?.vendorBatches;
+  if (batchJobs) {
+    console.log(`batch platforms at ${int(c.businesses)}: ${int(batchJobs.jobs)} jobs of ${int(c.batchSize * (PROMPTS_SAMPLED_PER_DAY))} checks; peak in the vendor queue ` +
+      batchJobs.platforms.map((p, i) => `${p} ${int(batchJobs.peakQueuedRequests[i])} checks / ${int(batchJobs.peakOpenJobs[i])} jobs (waited: ${int(batchJobs.waitedByPlatform[i])})`).join(', ') +
+      `; ${int(batchJobs.rounds)} collecting rounds, ${int(batchJobs.collectChildren)} collecting child executions`);
+  }
+  console.log(a.goal);
+
+  heading('vendor figures used by the capacity model (VENDOR_LIMITS: one table, read 2026-11-29 through search, not live)');
+  printTable(['platform', 'vendor', 'model', 'tier', 'limit', 'unit', 'source', 'as of', 'assumption / note'],
+    VENDOR_LIMITS.map((l) => [l.platform, l.vendor, l.model, l.tier, l.limit === null ? 'not found' : int(l.limit), l.unit, l.source, l.asOf,
+      l.assumption ? `ASSUMPTION: ${l.assumption}` : l.note ?? '']));
+
+  heading(`cost per business-day before and after batch pricing (list prices; ${int(c.businesses)} businesses)`);
+  console.log(`AWS counted on the day the chosen settings aim at (vendor queues not binding: ${a.pricing.counts ? `${int(a.pricing.counts.collectRounds)} collecting rounds` : '-'})`);
+  printBatchPricing(a.pricing, c.businesses);
+  const q = a.pricingQueueBound;
+  if (q?.counts) {
+    console.log(`with the published batch limits binding (${int(q.counts.collectRounds)} collecting rounds, ${int(q.counts.collectChildren)} collecting children while jobs wait): ` +
+      `AWS ${usdText(q.after.aws)} per business-day, total after ${usdText(q.after.total)}`);
+  }
+}
+
 /** Summary lines for bench/run.ts. */
 export function capacityLines(r: CapacityReport): string[] {
   const line = (label: string, d: DayResult) => `${label} ${int(d.businesses)}: finish +${hhmm(d.finishSeconds)} (${clockAfterStart(d.finishSeconds)}, ` +
@@ -2014,6 +2240,7 @@ export function printCapacityReport(r: CapacityReport): void {
   printDays('capacity with the chosen defaults', r.withChosen);
   const atTargetChosen = r.withChosen.find((d) => d.businesses === c.businesses);
   if (atTargetChosen) printPlatforms(atTargetChosen);
+  printAfter(r);
   console.log(`Binding limit: the time-based limit with the highest utilisation (the Map's is its no-other-limit finish over the actual one). ` +
     `First limit to bite: the first (other than the Map, which queues by design) to delay or refuse a call or a task. ` +
     `Platform limits are fleet-wide and the same for all 8 platforms; the budget is checked before the slot and the rate ` +

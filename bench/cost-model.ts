@@ -509,3 +509,126 @@ if (isMain(module)) {
   console.log('MADE-UP example counts (not measured); vendor part = modelledVendorUsage(): all 8 platforms configured.');
   printCostReport(exampleScenarios());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Vendor batches (issue 47): platforms 1-3 through the vendors' batch interfaces.
+
+/** A vendor's batch discount: the batch price is (1 − discount) × the synchronous list price. */
+export interface BatchDiscount {
+  discount: number;
+  source: string;
+  asOf: string;
+  note: string;
+}
+
+/**
+ * The documented batch discount per batch platform. Applied to the TOKEN prices only (input, output,
+ * and the search-content tokens billed as input): whether the vendors also halve the per-search /
+ * grounding fees in a batch is not stated on the pages read, so those stay at the synchronous price
+ * (conservative).
+ */
+export const BATCH_DISCOUNTS: Readonly<Record<string, BatchDiscount>> = {
+  platform_1: { discount: 0.5, source: 'https://help.openai.com/en/articles/9197833-batch-api-faq', asOf: '2026-11-29',
+    note: 'OpenAI Batch API FAQ: "Each model will be offered at 50% cost discount vs. the synchronous APIs"' },
+  platform_2: { discount: 0.5, source: 'https://platform.claude.com/docs/en/build-with-claude/batch-processing', asOf: '2026-11-29',
+    note: 'Anthropic Message Batches: "reducing costs by 50 percent"; all usage charged at 50% of the standard API prices' },
+  platform_3: { discount: 0.5, source: 'https://gokawiil.com/article/37055', asOf: '2026-11-29',
+    note: 'copy of Google\'s Gemini API Batch Mode announcement: "Batch jobs are priced at 50% less than the standard rate for a given model"' },
+};
+
+/** A platform's price with its batch discount on the token prices. */
+export function batchVendorPrice(price: VendorPrice, discount: number): VendorPrice {
+  const off = (p: UnitPrice): UnitPrice => ({ ...p, usd: p.usd * (1 - discount), note: `${p.note ? `${p.note}; ` : ''}batch: −${Math.round(discount * 100)}%` });
+  return { ...price, inputTokens: off(price.inputTokens), outputTokens: off(price.outputTokens) };
+}
+
+/** What the batch machinery adds to a day, as the capacity model counts it. */
+export interface BatchDayCounts {
+  businesses: number;
+  /** Distributed Map child executions (each runs SubmitVisibilityBatches once). */
+  mapChildren: number;
+  /** Collecting rounds (ListPendingVisibilityBatches, VisibilityBatchesPending, WaitForVisibilityBatches, CollectVisibilityBatches). */
+  collectRounds: number;
+  /** Child executions of the collecting Maps, over all rounds. */
+  collectChildren: number;
+}
+
+/**
+ * Extra Standard state transitions of the batch machinery in a day (from the ASL's shape): per Map
+ * child its SubmitVisibilityBatches task (1); per collecting round the parent's list task, choice,
+ * wait and Map state (4); per collecting child the parent's transition for starting it and its
+ * CollectBatchResults task (2); the last list and choice that end the loop (2).
+ */
+export function batchStateTransitions(c: BatchDayCounts): number {
+  return c.mapChildren + 4 * c.collectRounds + 2 * c.collectChildren + 2;
+}
+
+export interface BatchPricingSide {
+  /** Vendors (AI platforms + judge) per business per day. */
+  vendor: number;
+  /** The batch machinery's state transitions per business per day (0 before; the rest of AWS is the same before and after). */
+  aws: number;
+  total: number;
+  byVendor: Record<string, number>;
+}
+
+export interface BatchPricingComparison {
+  batchPlatforms: string[];
+  counts: BatchDayCounts | null;
+  transitionsPerDay: number;
+  before: BatchPricingSide;
+  after: BatchPricingSide;
+}
+
+/** Per business-day, before (all synchronous) and after (`batchPlatforms` batched) batch pricing. */
+export function batchPricingComparison(batchPlatforms: readonly string[], counts: BatchDayCounts | null, prices: PriceBook = PRICES,
+  discounts: Readonly<Record<string, BatchDiscount>> = BATCH_DISCOUNTS, prompts: number = PROMPTS_PER_DAY): BatchPricingComparison {
+  const usage = modelledVendorUsage(prompts);
+  const side = (batched: boolean, aws: number): BatchPricingSide => {
+    const byVendor: Record<string, number> = {};
+    for (const v of usage) {
+      const price = prices.vendors[v.platform];
+      const d = discounts[v.platform];
+      if (batched && batchPlatforms.includes(v.platform) && !d) throw new Error(`cost model: no batch discount for ${v.platform}`);
+      byVendor[v.platform] = vendorCost(v, batched && batchPlatforms.includes(v.platform) ? batchVendorPrice(price, d.discount) : price);
+    }
+    const vendor = Object.values(byVendor).reduce((a, b) => a + b, 0);
+    return { vendor, aws, total: vendor + aws, byVendor };
+  };
+  const transitionsPerDay = counts ? batchStateTransitions(counts) : 0;
+  const awsAfter = counts && counts.businesses > 0 ? cost(transitionsPerDay, prices.stepFunctions.stateTransitions) / counts.businesses : 0;
+  return { batchPlatforms: [...batchPlatforms], counts, transitionsPerDay, before: side(false, 0), after: side(true, awsAfter) };
+}
+
+/** The before/after table for `fleetSize` businesses, each price with its source. */
+export function printBatchPricing(c: BatchPricingComparison, fleetSize: number, prices: PriceBook = PRICES,
+  discounts: Readonly<Record<string, BatchDiscount>> = BATCH_DISCOUNTS): void {
+  const n = fleetSize.toLocaleString('en-US');
+  const row = (label: string, s: BatchPricingSide) => [label, usd(s.vendor), usd(s.aws), usd(s.total), usd(fleet(s.total, fleetSize)), usd(perMonth(fleet(s.total, fleetSize)))];
+  const diff: BatchPricingSide = { vendor: c.after.vendor - c.before.vendor, aws: c.after.aws - c.before.aws, total: c.after.total - c.before.total, byVendor: {} };
+  printTable(['per business-day', 'vendors', 'AWS (batch machinery)', 'total', `${n} per day`, `${n} per month (x${DAYS_PER_MONTH})`], [
+    row('before: all 8 synchronous', c.before),
+    row(`after: ${c.batchPlatforms.join(', ')} batched`, c.after),
+    row('difference', diff),
+  ]);
+  console.log(`by vendor per business-day (before → after): ${Object.keys(c.before.byVendor).map((k) =>
+    `${k} ${usd(c.before.byVendor[k])}${c.batchPlatforms.includes(k) ? ` → ${usd(c.after.byVendor[k])}` : ''}`).join(', ')}`);
+  if (c.counts) {
+    console.log(`AWS after: ${c.transitionsPerDay.toLocaleString('en-US')} extra state transitions a day for ${c.counts.businesses.toLocaleString('en-US')} businesses `
+      + `(${c.counts.mapChildren.toLocaleString('en-US')} SubmitVisibilityBatches + 4 × ${c.counts.collectRounds} collecting rounds + 2 × ${c.counts.collectChildren.toLocaleString('en-US')} `
+      + `collecting children + 2) at $${prices.stepFunctions.stateTransitions.usd} per ${prices.stepFunctions.stateTransitions.per.toLocaleString('en-US')} `
+      + `(${prices.stepFunctions.stateTransitions.source}, ${prices.stepFunctions.stateTransitions.asOf}); the judge calls move from AnalyzeVisibility to CollectBatchResults (same count), `
+      + 'the submit/list/collect Lambdas\' own time is not counted');
+  }
+  console.log('prices and sources:');
+  for (const k of Object.keys(c.before.byVendor)) {
+    const p = prices.vendors[k];
+    if (!p) continue;
+    const parts = [p.perCall, p.perSearch, p.inputTokens, p.outputTokens].filter((u) => u.usd > 0)
+      .map((u) => `$${u.usd}/${u.per.toLocaleString('en-US')} ${u.unit}`);
+    const d = c.batchPlatforms.includes(k) ? discounts[k] : undefined;
+    console.log(`  ${k} (${p.model}): ${parts.join(', ') || 'no charge'} — ${p.inputTokens.source} (${p.inputTokens.asOf})`
+      + (d ? `; batch −${Math.round(d.discount * 100)}% on tokens: ${d.source} (${d.asOf}) ${d.note}` : ''));
+  }
+  console.log('  the batch discount is applied to token prices only; per-search / grounding fees stay at the synchronous price (not stated for batches on the pages read: conservative)');
+}

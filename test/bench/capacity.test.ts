@@ -1,6 +1,6 @@
 import {
-  aslLimits, capacityLines, chooseDefaults, clockAfterStart, DEFAULT_STEP_SECONDS, hhmm, listScheduleMakespan, measureCapacity, printCapacityReport,
-  simulateDay, type SimulationOptions, type StepSeconds,
+  aslLimits, batchQueueLimitsFor, capacityLines, chooseDefaults, clockAfterStart, DEFAULT_STEP_SECONDS, hhmm, listScheduleMakespan, measureCapacity, printCapacityReport,
+  simulateDay, syncPlatformChecks, VENDOR_LIMITS, type BatchQueueLimit, type SimulationOptions, type StepSeconds,
 } from '../../bench/capacity';
 
 /** Every step `seconds` long, except the ones given; writing the day's list does not grow with the fleet unless given. */
@@ -216,6 +216,90 @@ describe('capacity simulation', () => {
   });
 });
 
+describe('vendor batches (issue 47)', () => {
+  const unbounded: BatchQueueLimit[] = [0, 1, 2].map(() => ({ maxQueuedRequests: Infinity, maxOpenJobs: Infinity, from: 'test' }));
+  const hours = (h: number) => ({ min: h, max: h });
+  const batched = (extra: Partial<SimulationOptions> = {}): SimulationOptions => ({
+    ...fixed, businesses: 3, vendorBatches: true, batchTurnaroundHours: hours(0.5), batchQueueLimits: unbounded, ...extra,
+  });
+
+  it('makes no call of the batch platforms in 2b: only the 5 synchronous ones go through the limiter, the rest become one job per platform per child', () => {
+    const day = simulateDay(batched());
+    expect(day.platforms.map((p) => p.platform)).toEqual(['platform_4', 'platform_5', 'platform_6', 'platform_7', 'platform_8']);
+    expect(day.totals.made).toBe(3 * 10 * 5);
+    expect(day.vendorBatches).toMatchObject({ platforms: ['platform_1', 'platform_2', 'platform_3'], jobs: 3, requests: 3 * 3 * 10, scored: 3 });
+    // 2b's length depends only on the synchronous platforms: a slow batch platform changes nothing
+    const slow = [{ min: 500, max: 500 }, ...Array.from({ length: 7 }, () => ({ min: 10, max: 10 }))];
+    const withSlow = simulateDay(batched({ callLatencySeconds: slow }));
+    expect(withSlow.visibility.maxSeconds).toBeCloseTo(day.visibility.maxSeconds, 9);
+    expect(withSlow.vendorBatches!.fanOutEndSeconds).toBeCloseTo(day.vendorBatches!.fanOutEndSeconds, 9);
+    // synchronously (before) the slow platform sets 2b's length; and off by default
+    expect(simulateDay({ ...fixed, businesses: 3, callLatencySeconds: slow }).visibility.maxSeconds).toBeGreaterThan(500);
+    expect(simulateDay({ ...fixed, businesses: 3 }).vendorBatches).toBeNull();
+  });
+
+  it('collects a job\'s results at the first poll after it ended, not before', () => {
+    // the fan-out ends at 4 + 23 + 1 (SubmitVisibilityBatches); list 1 s, wait 600 s, poll; a poll round lasts 1 s; list 1 s again
+    for (const turnaround of [0.5, 1190 / 3600, 1210 / 3600]) {
+      const day = simulateDay(batched({ batchTurnaroundHours: hours(turnaround) }));
+      const b = day.vendorBatches!;
+      const ended = b.lastJobEndSeconds;
+      expect(ended).toBeCloseTo(b.fanOutEndSeconds + turnaround * 3600, 6);
+      const collectedAt = b.pollSeconds.find((t) => t >= ended)!;
+      expect(b.pollSeconds.filter((t) => t < ended)).toHaveLength(b.rounds - 1);
+      expect(b.pollSeconds[b.rounds - 1]).toBe(collectedAt);
+      // 1 s + 3 businesses × 3 platforms × 10 answers × 2 s judged 10 at a time + 3 score writes of 1 s
+      expect(b.lastScoredSeconds).toBeCloseTo(collectedAt + 1 + (90 * 2) / 10 + 3, 6);
+      expect(day.finishSeconds).toBeCloseTo(b.lastScoredSeconds + 1 + 1, 6);
+      expect(b.judgedAnswers).toBe(90);
+      expect(day.complete).toBe(true);
+    }
+    // polls are 600 s apart plus the list and the round: ends at +1190 s is collected at the 2nd poll, at +1210 s at the 3rd
+    expect(simulateDay(batched({ batchTurnaroundHours: hours(1190 / 3600) })).vendorBatches!.rounds).toBe(2);
+    expect(simulateDay(batched({ batchTurnaroundHours: hours(1210 / 3600) })).vendorBatches!.rounds).toBe(3);
+  });
+
+  it('holds a submission back while the vendor\'s queue is full, until earlier jobs end', () => {
+    // 3 children of 10 businesses end together; each platform's queue holds one job's 100 checks (or one job at once)
+    const base = batched({
+      businesses: 30, batchSize: 10, maxConcurrency: 3, batchTurnaroundHours: hours(1), platformLimits: { concurrency: 1000, ratePerMinute: 10_000, dailyBudget: 1_000_000 },
+    });
+    const free = simulateDay(base).vendorBatches!;
+    expect(free.submissionsWaited).toBe(0);
+    expect(free.lastJobEndSeconds - free.fanOutEndSeconds).toBeCloseTo(3600, 6);
+    for (const limit of [{ maxQueuedRequests: 100, maxOpenJobs: Infinity }, { maxQueuedRequests: Infinity, maxOpenJobs: 1 }]) {
+      const full = simulateDay({ ...base, batchQueueLimits: [0, 1, 2].map(() => ({ ...limit, from: 'test' })) });
+      const b = full.vendorBatches!;
+      expect(b.jobs).toBe(9);
+      expect(b.submissionsWaited).toBe(6);
+      expect(b.waitedByPlatform).toEqual([2, 2, 2]);
+      expect(b.maxSubmitWaitSeconds).toBeCloseTo(7200, 6);
+      expect(b.lastJobEndSeconds - b.fanOutEndSeconds).toBeCloseTo(3 * 3600, 6);
+      expect(b.peakOpenJobs).toEqual([1, 1, 1]);
+      expect(b.firstQueueWaitAt).not.toBeNull();
+      expect(b.binding).toContain('vendor batch queue');
+      expect(full.finishSeconds).toBeGreaterThan(3 * 3600);
+    }
+  });
+
+  it('takes the vendor queues from one table of published figures, each with a source, assumptions labelled', () => {
+    for (const l of VENDOR_LIMITS) {
+      expect(l.source).toBeTruthy();
+      expect(l.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      if (l.limit === null) expect(l.assumption).toContain('NOT FOUND');
+    }
+    // Anthropic counts checks; OpenAI counts enqueued input tokens (divided by a check's input tokens); Gemini caps jobs at once
+    const [openai, anthropic, gemini] = batchQueueLimitsFor([0, 1, 2], 'lowest');
+    expect(anthropic.maxQueuedRequests).toBe(100_000);
+    expect(openai.maxQueuedRequests).toBe(Math.floor(2_000_000 / 1_500));
+    expect(gemini.maxOpenJobs).toBe(100);
+    expect(batchQueueLimitsFor([1], 'highest')[0].maxQueuedRequests).toBe(500_000);
+    // a synchronous platform's setting is checked against its published figure, unknown where none was found
+    const checks = syncPlatformChecks({ concurrency: 10, ratePerMinute: 60, dailyBudget: 1000 }, [3, 4, 7]);
+    expect(checks.map((c) => c.allowed)).toEqual([false, null, true]);
+  });
+});
+
 describe('choosing the defaults', () => {
   it('picks the fewest businesses at once (children × batch), then the smallest rate and slots that meet the target with every call made', () => {
     // finer candidates than the defaults, whose smallest (5) already serves 300 businesses in an hour
@@ -273,5 +357,15 @@ describe('choosing the defaults', () => {
     expect(text).toContain('PLATFORM_DAILY_BUDGET');
     expect(text).toContain('binding limit');
     expect(capacityLines(report)).toHaveLength(2 + 1 + 2);
+    // after batch pricing: the tables, the chosen settings against the published figures, the goal, the cost before and after
+    expect(report.after.current.every((d) => d.vendorBatches !== null)).toBe(true);
+    expect(report.after.withChosen.map((d) => d.platformLimits)).toEqual([report.after.chosen.platformLimits, report.after.chosen.platformLimits]);
+    expect(report.after.checks.map((c) => c.platform)).toEqual(['platform_4', 'platform_5', 'platform_6', 'platform_7', 'platform_8']);
+    expect(report.after.pricing.after.vendor).toBeLessThan(report.after.pricing.before.vendor);
+    expect(text).toContain('capacity with vendor batches (after)');
+    expect(text).toContain('batch jobs submitted');
+    expect(text).toMatch(/GOAL: 300 businesses finished within 1 h .*: (REACHED|NOT REACHED)/);
+    expect(text).toContain('VENDOR_LIMITS');
+    expect(text).toContain('cost per business-day before and after batch pricing');
   });
 });

@@ -1,5 +1,5 @@
 import {
-  allPrices, costOf, DAYS_PER_MONTH, exampleScenarios, fleet, modelledVendorUsage, perMonth, printCostReport, PRICES, usd,
+  allPrices, BATCH_DISCOUNTS, batchPricingComparison, batchStateTransitions, batchVendorPrice, costOf, DAYS_PER_MONTH, exampleScenarios, fleet, modelledVendorUsage, perMonth, printCostReport, PRICES, usd,
   type DailyUsage, type PriceBook,
 } from '../../bench/cost-model';
 import { PLATFORM_KEYS } from '../../functions/core/constants';
@@ -199,5 +199,51 @@ describe('cost model: report', () => {
     expect(text).toMatch(/first day: total/);
     expect(text).toContain('aws.amazon.com/lambda/pricing/');
     expect(text).toContain('aws.amazon.com/dynamodb/pricing/on-demand/ (2024-11-01)');
+  });
+});
+
+describe('cost model: vendor batches (issue 47)', () => {
+  const batched = ['platform_1', 'platform_2', 'platform_3'];
+
+  it('lowers the vendor cost by the batch platforms\' token share times the documented discount, nothing else', () => {
+    const c = batchPricingComparison(batched, null);
+    // the expectation from the model's own inputs: each batch platform's token dollars × its discount
+    let expected = 0;
+    for (const v of modelledVendorUsage()) {
+      if (!batched.includes(v.platform)) continue;
+      const price = PRICES.vendors[v.platform];
+      const tokenUsd = ((v.inputTokens + v.searches * (price.inputTokensPerSearch ?? 0)) * price.inputTokens.usd) / price.inputTokens.per
+        + (v.outputTokens * price.outputTokens.usd) / price.outputTokens.per;
+      expected += tokenUsd * BATCH_DISCOUNTS[v.platform].discount;
+    }
+    expect(expected).toBeGreaterThan(0);
+    expect(c.before.vendor - c.after.vendor).toBeCloseTo(expected, 12);
+    expect(c.after.vendor).toBeLessThan(c.before.vendor);
+    for (const k of Object.keys(c.before.byVendor)) if (!batched.includes(k)) expect(c.after.byVendor[k]).toBe(c.before.byVendor[k]);
+    // the before side is the plain synchronous cost model
+    const sync = costOf({ ...emptyDay(), vendors: modelledVendorUsage() });
+    expect(c.before.vendor).toBeCloseTo(sync.vendors, 12);
+    expect(c.before.aws).toBe(0);
+    expect(c.after.aws).toBe(0);
+  });
+
+  it('prices the batch machinery\'s extra state transitions per business at the Standard price', () => {
+    const counts = { businesses: 50_000, mapChildren: 5_000, collectRounds: 20, collectChildren: 100_000 };
+    expect(batchStateTransitions(counts)).toBe(5_000 + 4 * 20 + 2 * 100_000 + 2);
+    const c = batchPricingComparison(batched, counts);
+    expect(c.after.aws).toBeCloseTo((batchStateTransitions(counts) * 0.025) / 1_000 / 50_000, 15);
+    expect(c.after.total).toBeCloseTo(c.after.vendor + c.after.aws, 15);
+  });
+
+  it('keeps every batch discount sourced and applies it to the token prices only', () => {
+    for (const d of Object.values(BATCH_DISCOUNTS)) {
+      expect(d.source).toMatch(/^https:\/\//);
+      expect(d.discount).toBeGreaterThan(0);
+      expect(d.discount).toBeLessThan(1);
+    }
+    const p = batchVendorPrice(PRICES.vendors.platform_2, 0.5);
+    expect(p.inputTokens.usd).toBeCloseTo(PRICES.vendors.platform_2.inputTokens.usd / 2, 12);
+    expect(p.outputTokens.usd).toBeCloseTo(PRICES.vendors.platform_2.outputTokens.usd / 2, 12);
+    expect(p.perSearch).toEqual(PRICES.vendors.platform_2.perSearch);
   });
 });
