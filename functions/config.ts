@@ -101,11 +101,11 @@ export interface Config {
   /** Local runtime: run the daily schedule at 14:00 UTC (SCHEDULE_ENABLED, default on). */
   scheduleEnabled: boolean;
   /**
-   * The daily checks of platforms whose vendor sells a batch interface (1, 2, 3) go as vendor
-   * batches at half price (VISIBILITY_BATCHES, default on; `off`: all synchronous), and the
-   * daily run looks for their results every `pollSeconds` (VISIBILITY_BATCH_POLL_SECONDS, 600).
+   * The platforms whose daily checks go as vendor batches at half price (VISIBILITY_BATCHES:
+   * `on` = 1, 2 and 3, the ones whose vendor sells a batch interface; `off` = none; or a list
+   * such as `2,3`), and how often the daily run looks for their results (VISIBILITY_BATCH_POLL_SECONDS, 600).
    */
-  visibilityBatches: { enabled: boolean; pollSeconds: number };
+  visibilityBatches: { platforms: readonly number[]; pollSeconds: number };
 }
 
 type Env = Record<string, string | undefined>;
@@ -181,7 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     scheduleEnabled: env.SCHEDULE_ENABLED !== '0',
     visibilityBatches: {
-      enabled: oneOf('VISIBILITY_BATCHES', env.VISIBILITY_BATCHES, ['on', 'off'] as const, 'on') === 'on',
+      platforms: batchPlatforms(env.VISIBILITY_BATCHES),
       pollSeconds: nonNegativeInteger(env, 'VISIBILITY_BATCH_POLL_SECONDS', VISIBILITY_BATCH_POLL_SECONDS),
     },
   };
@@ -246,6 +246,19 @@ function nonNegativeInteger(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of seconds (0 or more), got ${raw}`);
   return value;
+}
+
+/** The platforms with a vendor batch interface (adapters/external/platforms/batch/). */
+export const BATCH_PLATFORM_NUMBERS = [1, 2, 3] as const;
+
+function batchPlatforms(raw: string | undefined): number[] {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'on') return [...BATCH_PLATFORM_NUMBERS];
+  if (value === 'off') return [];
+  const numbers = value.split(',').map((s) => Number(s.trim()));
+  const wrong = numbers.filter((n) => !(BATCH_PLATFORM_NUMBERS as readonly number[]).includes(n));
+  if (wrong.length > 0 || numbers.length === 0) throw new Error(`VISIBILITY_BATCHES must be on, off or a list of ${BATCH_PLATFORM_NUMBERS.join(', ')} (the platforms with a batch interface), got ${raw}`);
+  return [...new Set(numbers)].sort();
 }
 
 function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {

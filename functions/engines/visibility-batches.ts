@@ -1,7 +1,7 @@
 /**
  * The daily checks' vendor batches (issue 47): the batch clients of the platforms whose
- * vendor sells one (OpenAI Batch, Anthropic Message Batches, Gemini batch mode), unless
- * VISIBILITY_BATCHES is off, and the repository of the day's batch jobs. Imported only by the
+ * vendor sells one (OpenAI Batch, Anthropic Message Batches, Gemini batch mode) that
+ * VISIBILITY_BATCHES names, and the repository of the day's batch jobs. Imported only by the
  * daily visibility tasks.
  */
 import type { PlatformKey } from '../core/constants';
@@ -25,10 +25,10 @@ const log = createLogger({ component: 'visibility-batches' });
 export const visibilityBatchesOf = perContainer(({ config, dynamo }): VisibilityBatchEngines => {
   const of = (n: number): PlatformSettings | undefined => config.platforms.find((p) => p.n === n);
   const clients = new Map<PlatformKey, PlatformBatchClient>();
-  if (config.visibilityBatches.enabled) {
-    for (const client of [createOpenAiBatchClient(of(1), { log }), createAnthropicBatchClient(of(2), { log }), createGeminiBatchClient(of(3), { log })]) {
-      if (client) clients.set(client.platform, client);
-    }
+  const factories = { 1: createOpenAiBatchClient, 2: createAnthropicBatchClient, 3: createGeminiBatchClient } as const;
+  for (const n of config.visibilityBatches.platforms as Array<keyof typeof factories>) {
+    const client = factories[n](of(n), { log });
+    if (client) clients.set(client.platform, client);
   }
   return { clients, jobs: createVisibilityBatchRepository(dynamo.db, dynamo.table) };
 });

@@ -27,3 +27,11 @@ test('the local daily trigger is on unless SCHEDULE_ENABLED=0', () => {
   expect(loadConfig({}).scheduleEnabled).toBe(true);
   expect(loadConfig({ SCHEDULE_ENABLED: '0' }).scheduleEnabled).toBe(false);
 });
+
+test('vendor batches: on (1, 2, 3) by default, off, or a list of the platforms that have one; anything else is refused naming the variable', () => {
+  expect(loadConfig({}).visibilityBatches).toEqual({ platforms: [1, 2, 3], pollSeconds: 600 });
+  expect(loadConfig({ VISIBILITY_BATCHES: 'off' }).visibilityBatches.platforms).toEqual([]);
+  expect(loadConfig({ VISIBILITY_BATCHES: '3, 2', VISIBILITY_BATCH_POLL_SECONDS: '0' }).visibilityBatches).toEqual({ platforms: [2, 3], pollSeconds: 0 });
+  expect(() => loadConfig({ VISIBILITY_BATCHES: '4' })).toThrow(/VISIBILITY_BATCHES must be on, off or a list of 1, 2, 3/);
+  expect(() => loadConfig({ VISIBILITY_BATCHES: 'yes' })).toThrow(/VISIBILITY_BATCHES/);
+});
