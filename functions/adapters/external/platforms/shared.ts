@@ -70,8 +70,11 @@ export type AnswerParts = Omit<PlatformAnswer, 'platform' | 'latencyMs' | 'citat
 export interface PlatformContext {
   /** One vendor request with retries; `parse` turns the JSON into a value or throws (malformed → retried). */
   request<T>(req: Omit<JsonRequest, 'timeoutMs'>, parse: (json: unknown) => T): Promise<T>;
-  /** One vendor request whose body or answer is not JSON (a multipart upload, a JSONL file), with retries; the answer's text. */
-  requestText(req: Omit<RawRequest, 'timeoutMs'>): Promise<string>;
+  /**
+   * One vendor request whose body or answer is not JSON (a multipart upload, a JSONL file), with
+   * retries; the answer's text. `maxChars` raises the 4 MiB cap for a batch's results.
+   */
+  requestText(req: Omit<RawRequest, 'timeoutMs'>, options?: { maxChars?: number }): Promise<string>;
   /** Retries any operation under the same policy (e.g. the search API of platform_6). */
   retry<T>(what: string, attempt: () => Promise<T>): Promise<T>;
   scrub(text: string): string;
@@ -114,7 +117,7 @@ export function platformContext(platform: PlatformKey, secrets: Array<string | u
     scrub,
     retry,
     request: (req, parse) => retry(`${req.method} ${pathOf(req.url)}`, async () => parse(await requestJson({ ...req, timeoutMs }, label))),
-    requestText: (req) => retry(`${req.method} ${pathOf(req.url)}`, async () => (await requestText({ ...req, timeoutMs }, label)).text),
+    requestText: (req, options = {}) => retry(`${req.method} ${pathOf(req.url)}`, async () => (await requestText({ ...req, timeoutMs }, { ...label, ...options })).text),
   };
 }
 

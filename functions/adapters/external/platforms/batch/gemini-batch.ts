@@ -40,7 +40,6 @@
 import * as z from 'zod/mini';
 import type { PlatformOutcome } from '../../../../core/visibility/platform-answer';
 import { BATCH_CUSTOM_ID, type BatchPrompt, type PlatformBatchClient } from '../../../../core/visibility/platform-batch';
-import { AttemptError, requestText } from '../../vendor-request';
 import { parsePlatform3Response, platform3Answer, PLATFORM_3, platform3Body } from '../platform-3-gemini';
 import { answerOf, configuredSettings, endpointUrl, failureOf, hostOf, malformed, parseBody, platformContext, PlatformStop, type PlatformDeps, type PlatformSettings } from '../shared';
 
@@ -96,21 +95,16 @@ export function createGeminiBatchClient(settings: PlatformSettings | undefined, 
   };
 
   /** The batch's operation, read with a cap that fits a finished batch's inline answers. */
-  const readOperation = (id: string): Promise<Operation> => {
+  const readOperation = async (id: string): Promise<Operation> => {
     const path = batchPath(id);
-    return ctx.retry(`GET ${path}`, async () => {
-      const { text } = await requestText(
-        { url: endpointUrl(s.apiUrl, path), method: 'GET', headers, timeoutMs: ctx.timeoutMs },
-        { fetchImpl: deps.fetchImpl, label: 'the platform API', scrub: ctx.scrub, maxChars: GEMINI_BATCH_MAX_RESPONSE_CHARS },
-      );
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new AttemptError({ reason: 'response from the platform API is not JSON', retryable: true });
-      }
-      return parseOperation(json);
-    });
+    const text = await ctx.requestText({ url: endpointUrl(s.apiUrl, path), method: 'GET', headers }, { maxChars: GEMINI_BATCH_MAX_RESPONSE_CHARS });
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new PlatformStop('failed', `${platform}: the batch ${id} answer is not JSON`);
+    }
+    return parseOperation(json);
   };
 
   const outcomeOf = (entry: Entry): PlatformOutcome => {

@@ -42,7 +42,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { PlatformOutcome } from '../../../../core/visibility/platform-answer';
 import { BATCH_CUSTOM_ID, type BatchPrompt, type BatchProgress, type PlatformBatchClient } from '../../../../core/visibility/platform-batch';
-import { AttemptError, requestText } from '../../vendor-request';
+import { AttemptError } from '../../vendor-request';
 import { PLATFORM_1, platform1Body } from '../platform-1-openai-responses';
 import { answerFromResponses, parseResponsesBody } from '../responses-api';
 import { answerOf, configuredSettings, endpointUrl, failureOf, hostOf, parseBody, platformContext, PlatformStop, type PlatformDeps, type PlatformSettings } from '../shared';
@@ -129,13 +129,10 @@ export function createOpenAiBatchClient(settings: PlatformSettings | undefined, 
   const getBatch = (id: string) => ctx.request({ url: url(`/batches/${encodeURIComponent(id)}`), method: 'GET', headers }, parseBatch);
 
   /** A whole output or error file (retried like every vendor call; larger than a synchronous answer may be). */
-  const readFile = (fileId: string): Promise<string> => {
-    const fileUrl = url(`/files/${encodeURIComponent(fileId)}/content`);
-    return ctx.retry(`GET ${new URL(fileUrl).pathname}`, async () => (await requestText(
-      { url: fileUrl, method: 'GET', headers, accept: 'application/octet-stream, application/jsonl, */*', timeoutMs: ctx.timeoutMs },
-      { fetchImpl: deps.fetchImpl, label: 'the platform API', scrub: ctx.scrub, maxChars: MAX_RESULT_FILE_CHARS },
-    )).text);
-  };
+  const readFile = (fileId: string): Promise<string> => ctx.requestText(
+    { url: url(`/files/${encodeURIComponent(fileId)}/content`), method: 'GET', headers, accept: 'application/octet-stream, application/jsonl, */*' },
+    { maxChars: MAX_RESULT_FILE_CHARS },
+  );
 
   const outcomeOf = (line: Line): PlatformOutcome => {
     try {
