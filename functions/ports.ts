@@ -358,6 +358,31 @@ export interface Clock {
   now(): Date;
 }
 
+/** The day's vendor batch jobs of the daily checks (issue 47, app/visibility/batches.ts). */
+export interface VisibilityBatchJob {
+  run_date: string;
+  platform: PlatformKey;
+  job_id: string;
+  execution_id: string;
+  /** `submitting`: recorded, not yet accepted by the vendor; `in_progress`: the vendor has it; `ended`: its results are in; `expired`: not ended within its window. */
+  status: 'submitting' | 'in_progress' | 'ended' | 'expired';
+  vendor_batch_id: string | null;
+  vendor_status: string | null;
+  created_at: string;
+  submitted_at: string | null;
+  ended_at: string | null;
+  members: Array<{ org_slug: string; prompt_id: string; custom_id: string }>;
+}
+
+export interface VisibilityBatchRepository {
+  /** False when the job exists (a retried submit). */
+  create(job: VisibilityBatchJob): Promise<boolean>;
+  get(runDate: string, platform: PlatformKey, jobId: string): Promise<VisibilityBatchJob | null>;
+  update(job: Pick<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>, fields: Partial<Omit<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>>): Promise<void>;
+  /** The day's jobs not settled yet (submitting or in progress). */
+  listOpen(runDate: string): Promise<VisibilityBatchJob[]>;
+}
+
 /**
  * Plain JSON objects a Distributed Map reads and writes by bucket and key: the item list its
  * ItemReader reads and the results its ResultWriter writes (the sites bucket on AWS, where
