@@ -6,6 +6,7 @@
  */
 import { startDemoStore, type DemoStore } from '../../functions/local/demo-store';
 import { startPlatformFakes, type PlatformFakes } from '../../functions/local/fakes/platforms';
+import { onboardViaApi } from '../support/onboard';
 import { DEV_API_KEY, startTestStack, type TestStack } from '../support/stack';
 
 const ORG = 'batchy';
@@ -25,10 +26,7 @@ beforeAll(async () => {
     { LOG_LEVEL: 'error', EDGE_PROPAGATION_WAIT_SECONDS: '0', ARTICLE_QUOTA_POLICY: 'weekly-100', ...fakes.env, ...fakes.searchEnv, LLM_BASE_URL: '', JUDGE_BASE_URL: '' },
     { workflows: { retryWithoutDelay: true } },
   );
-  token = await stack.token(ORG);
-  expect((await stack.call('POST', '/api/business', { token, body: { name: NAME, url: store.origin } })).status).toBe(201);
-  const started = await stack.call('POST', '/api/onboarding/generate-all', { token, body: {} });
-  await stack.workflows.finished(started.body.execution_id);
+  ({ token } = await onboardViaApi(stack, ORG, NAME, store.origin));
 }, 240_000);
 
 afterAll(async () => {
@@ -72,10 +70,7 @@ test('while the vendors hold the batches: no score for the day, the run record n
 
 test('a batch the vendor refuses fails its checks at once with the vendor\'s reason; the day is scored from the rest', async () => {
   const other = 'refused';
-  const otherToken = await stack.token(other);
-  expect((await stack.call('POST', '/api/business', { token: otherToken, body: { name: 'Refused Roasters', url: store.origin } })).status).toBe(201);
-  const onboarded = await stack.call('POST', '/api/onboarding/generate-all', { token: otherToken, body: {} });
-  await stack.workflows.finished(onboarded.body.execution_id);
+  const { token: otherToken } = await onboardViaApi(stack, other, 'Refused Roasters', store.origin);
   // platform_2's vendor answers its batch with a 400 (not retried): the only request the daily run sends it.
   fakes.servers.platform_2.reset();
   fakes.servers.platform_2.failNext(400);

@@ -20,7 +20,7 @@ import { checkAnswerOf, isBatchPending, type SampledPrompt, type VisibilityCheck
 import { containsName } from '../../core/text/name-match';
 import { evaluateAnswer } from '../../core/visibility/evaluate';
 import { checkResult, type EntityIdentity, type PlatformAnswer, type PlatformClient } from '../../core/visibility/platform-answer';
-import type { VisibilityReport } from '../../core/visibility/report';
+import { platformStatus, type VisibilityReport } from '../../core/visibility/report';
 import { todayUtc, type Container } from '../../container';
 import type { Business } from '../../core/model';
 import { visibilityEnginesOf, type VisibilityEngines } from '../../engines/visibility';
@@ -238,8 +238,9 @@ function summaryOf(runDate: string, sample: VisibilitySample, checks: readonly V
     const mine = checks.filter((c) => c.platform === k);
     const booleans = mine.filter((c) => c.result !== null).length;
     const reasons = [...new Set(mine.map((c) => c.reason).filter((r): r is string => !!r))];
-    // The report's status (report.ts `platformStatus`): one rule for both, so they never disagree.
-    const status = report ? report.platforms[k].status : mine.some(isBatchPending) ? 'pending' : mine.length ? 'checked' : 'not_run';
+    // The report's status (report.ts `platformStatus`): one rule for both, so they never disagree;
+    // before the report (a day waiting for its batches), the same rule on the checks so far.
+    const status = report ? report.platforms[k].status : mine.some(isBatchPending) ? 'pending' : platformStatus(mine, sample.prompts.length);
     return [k, { status, checks: booleans, reason: reasons.join('; ') || null }];
   })) as VisibilitySummary['platforms'];
   return {

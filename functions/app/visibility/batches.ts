@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { PlatformKey } from '../../core/constants';
 import type { VisibilityCheck } from '../../core/visibility/checks';
-import type { PlatformOutcome } from '../../core/visibility/platform-answer';
+import type { EntityIdentity, PlatformOutcome } from '../../core/visibility/platform-answer';
 import type { BatchPrompt } from '../../core/visibility/platform-batch';
 import { WORKFLOW_OBJECTS_PREFIX } from '../../core/workflows';
 import type { Container } from '../../container';
@@ -29,6 +29,12 @@ import { entityIdentityOf } from './identity';
 
 const log = createLogger({ component: 'visibility-batches' });
 
+/**
+ * The most checks one job carries: its item lists them, and an item stops at 400 KB (a member is
+ * about 100 bytes). A Map child of 10 businesses queues 100 per platform; a larger ItemBatcher
+ * batch makes more jobs, not a larger item.
+ */
+export const MAX_JOB_CHECKS = 1000;
 /** A job still `submitting` this long after it was recorded was never accepted by the vendor. */
 const SUBMIT_GRACE_MS = 60 * 60_000;
 /** Past the vendor's completion window, a job is given up (the vendor expires it too). */
@@ -48,8 +54,9 @@ export async function submitVisibilityBatches(container: Container, batches: Vis
   const touched = new Set<string>();
   for (const [platform, client] of batches.clients) {
     const queued = [...checksByOrg.values()].flat().filter((c) => c.platform === platform && c.status === 'queued');
-    for (let i = 0; i < queued.length; i += client.maxPrompts) {
-      const chunk = queued.slice(i, i + client.maxPrompts);
+    const perJob = Math.min(client.maxPrompts, MAX_JOB_CHECKS);
+    for (let i = 0; i < queued.length; i += perJob) {
+      const chunk = queued.slice(i, i + perJob);
       const members = chunk.map((c) => ({ org_slug: c.org_slug, prompt_id: c.prompt_id, custom_id: customIdOf(c) }));
       // The same queued checks make the same job: a retried submit finds it instead of sending it twice.
       const jobId = createHash('sha256').update(`${input.execution_id}|${platform}|${members.map((m) => m.custom_id).join(',')}`).digest('hex').slice(0, 32);
@@ -110,34 +117,36 @@ export async function collectVisibilityBatches(container: Container, batches: Vi
   const scored: string[] = [];
   const outcomes = new Map<string, Map<string, PlatformOutcome> | 'in_progress' | { failed: string }>();
   for (const org of input.org_slugs) {
-    const submitted = (await container.visibilityChecks.listChecks(org, input.run_date)).filter((c) => c.status === 'submitted' && c.batch);
-    if (submitted.length === 0) {
-      if (await finalizeIfSettled(container, engines, org, input.run_date, input.execution_id)) scored.push(org);
-      continue;
-    }
-    const business = await requireBusiness(container, org);
-    const known = await entityIdentityOf(container, business);
-    for (const check of submitted) {
-      const jobKey = `${check.platform}#${check.batch!.job_id}`;
-      if (!outcomes.has(jobKey)) outcomes.set(jobKey, await jobOutcomes(container, batches, input.run_date, check.platform, check.batch!.job_id));
+    const checks = await container.visibilityChecks.listChecks(org, input.run_date);
+    // The identity is read only when an answer is to be judged: most rounds find the jobs still running.
+    let identity: Promise<EntityIdentity> | undefined;
+    const identityOf = () => (identity ??= requireBusiness(container, org).then((b) => entityIdentityOf(container, b)).then((k) => k.identity));
+    for (const [i, check] of checks.entries()) {
+      if (check.status !== 'submitted' || !check.batch) continue;
+      const jobKey = `${check.platform}#${check.batch.job_id}`;
+      if (!outcomes.has(jobKey)) outcomes.set(jobKey, await jobOutcomes(container, batches, input.run_date, check.platform, check.batch.job_id));
       const got = outcomes.get(jobKey)!;
       if (got === 'in_progress') { waiting += 1; continue; }
-      const now = container.clock.now().toISOString();
-      const base = { ...check, answer: null, verdict: null, matcher_agrees: null, judge_error: null };
-      let settled: VisibilityCheck;
-      if ('failed' in got) settled = { ...base, result: null, status: 'failed', reason: got.failed, checked_at: now };
-      else {
-        const outcome = got.get(check.batch!.custom_id);
-        if (!outcome) settled = { ...base, result: null, status: 'failed', reason: `${check.platform}: the vendor batch returned no result for this prompt`, checked_at: now };
-        else if (!outcome.ok) settled = { ...base, result: null, status: outcome.failure.kind, reason: outcome.failure.reason, checked_at: now };
-        else settled = await answeredCheck(container, engines, base, outcome.answer, known.identity);
-      }
-      await container.visibilityChecks.putCheck(settled);
+      checks[i] = await settledCheck(container, engines, check, got, identityOf);
+      await container.visibilityChecks.putCheck(checks[i]!);
       collected += 1;
     }
-    if (await finalizeIfSettled(container, engines, org, input.run_date, input.execution_id)) scored.push(org);
+    if (await finalizeIfSettled(container, engines, org, input.run_date, input.execution_id, checks)) scored.push(org);
   }
   return { collected, waiting, scored };
+}
+
+/** A submitted check with its job's outcome: the judged answer, or failed with the vendor's (or our) reason. */
+async function settledCheck(
+  container: Container, engines: VisibilityEngines, check: VisibilityCheck, got: Map<string, PlatformOutcome> | { failed: string }, identity: () => Promise<EntityIdentity>,
+): Promise<VisibilityCheck> {
+  const base = { ...check, answer: null, verdict: null, matcher_agrees: null, judge_error: null };
+  const failed = (status: VisibilityCheck['status'], reason: string): VisibilityCheck => ({ ...base, result: null, status, reason, checked_at: container.clock.now().toISOString() });
+  if ('failed' in got) return failed('failed', got.failed);
+  const outcome = got.get(check.batch!.custom_id);
+  if (!outcome) return failed('failed', `${check.platform}: the vendor batch returned no result for this prompt`);
+  if (!outcome.ok) return failed(outcome.failure.kind, outcome.failure.reason);
+  return answeredCheck(container, engines, base, outcome.answer, await identity());
 }
 
 /** A job's answers by custom id once the vendor has ended it; `in_progress`; or why all its checks fail. */
@@ -173,8 +182,12 @@ async function jobOutcomes(container: Container, batches: VisibilityBatchEngines
  * none yet (the report is written last); then the business's run record of this execution
  * says so on its 2b step. True when it scored now.
  */
-async function finalizeIfSettled(container: Container, engines: VisibilityEngines, orgSlug: string, runDate: string, executionId: string): Promise<boolean> {
-  const checks = await container.visibilityChecks.listChecks(orgSlug, runDate);
+async function finalizeIfSettled(
+  container: Container, engines: VisibilityEngines, orgSlug: string, runDate: string, executionId: string,
+  /** The day's checks as they now stand, when the caller has them. */
+  current?: VisibilityCheck[],
+): Promise<boolean> {
+  const checks = current ?? await container.visibilityChecks.listChecks(orgSlug, runDate);
   if (!checks.some((c) => c.batch) || pendingPlatforms(checks).length > 0) return false;
   if (await container.visibilityChecks.getReport(orgSlug, runDate)) return false;
   const sample = await container.visibilityChecks.getSample(orgSlug, runDate);
