@@ -209,8 +209,11 @@ const OPENAI_TIERS_COPY = 'https://community.openai.com/t/don-see-any-option-to-
 const OPENAI_BATCH_CREATE_COPY = 'https://www.w3cschool.cn/openai_api/openai_api-reference-resources-batches-methods-create.html';
 const GEMINI_RATE_LIMITS = 'https://ai.google.dev/gemini-api/docs/rate-limits';
 const GEMINI_LIMITS_COPY = 'https://rate-limits.apis.io/rate-limits/google-gemini/google-gemini-rate-limits/';
-const PERPLEXITY_TIERS = 'https://docs.perplexity.ai/guides/usage-tiers';
-const XAI_LIMITS_COPY = 'https://raw.githubusercontent.com/api-evangelist/xai/refs/heads/main/rate-limits/xai-rate-limits.yml';
+const PERPLEXITY_TIERS = 'https://docs.perplexity.ai/docs/admin/rate-limits-usage-tiers';
+const PARALLEL_RATE_LIMITS = 'https://docs.parallel.ai/resources/rate-limits';
+const BRAVE_PLANS = 'https://api-dashboard.search.brave.com/app/plans';
+const DEEPSEEK_RATE_LIMIT = 'https://api-docs.deepseek.com/quick_start/rate_limit';
+const XAI_RATE_LIMITS = 'https://docs.x.ai/developers/rate-limits';
 const SERPAPI_ACCOUNT = 'https://serpapi.com/account-api';
 const SERPAPI_PLANS_COPY = 'https://hivebook.wiki/wiki/serpapi-google-bing-100-serp-api-for-ai-agents';
 
@@ -254,14 +257,17 @@ export const VENDOR_LIMITS: readonly VendorLimit[] = [
     kind: 'batch-queue-tokens', source: GEMINI_RATE_LIMITS, asOf: '2026-11-29',
     assumption: 'gemini-2.5-flash\'s enqueued-token figure NOT FOUND (the copies say only "millions to billions depending on model and tier"); 10,000,000 ASSUMED (conservative)' },
   // synchronous platforms after batching (4-8)
-  { platform: 'platform_4', vendor: 'Perplexity', model: 'sonar', tier: 'Tier 0-1', limit: 50, unit: 'requests per minute', kind: 'rpm', source: PERPLEXITY_TIERS, asOf: '2026-11-29',
-    note: 'the tables read show sonar at 50 RPM for Tier 0 and Tier 1; the higher tiers\' sonar figures were NOT FOUND (the page\'s Agent API table rises to 2,000/min at Tier 4-5)' },
-  { platform: 'platform_5', vendor: 'Parallel (Copilot stand-in)', model: 'Responses API', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: 'not found', asOf: '2026-11-29',
-    assumption: 'NOT FOUND: ASSUMED_VENDOR_RPM used' },
-  { platform: 'platform_6', vendor: 'Brave Search + DeepSeek', model: 'deepseek-flash', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: 'not found', asOf: '2026-11-29',
-    assumption: 'NOT FOUND (neither Brave\'s plan rate nor DeepSeek\'s): ASSUMED_VENDOR_RPM used' },
-  { platform: 'platform_7', vendor: 'xAI', model: 'grok-4-1-fast', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: XAI_LIMITS_COPY, asOf: '2026-11-29',
-    assumption: 'NOT FOUND: the per-model RPM/TPM are shown only in the xAI console; ASSUMED_VENDOR_RPM used' },
+  { platform: 'platform_4', vendor: 'Perplexity', model: 'perplexity/sonar (Agent API)', tier: 'Tier 4-5 ($1,000+ purchased)', limit: 2_000, unit: 'requests per minute', kind: 'rpm',
+    source: PERPLEXITY_TIERS, asOf: '2026-11-29',
+    note: 'the Agent API table: Tier 0 50/min, 1 150, 2 500, 3 1,000, 4 and 5 2,000 (33 QPS); a 50,000 fleet spends past $1,000 in its first day. '
+      + 'Sonar chat completions (50 RPM at tiers 0-1) were retired on 2026-09-27' },
+  { platform: 'platform_5', vendor: 'Parallel (Copilot stand-in)', model: 'Responses API', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: PARALLEL_RATE_LIMITS, asOf: '2026-11-29',
+    assumption: 'the Responses API\'s rate NOT FOUND (the page publishes 300/min for the Chat API, POST /v1/chat/completions, a different endpoint): ASSUMED_VENDOR_RPM used' },
+  { platform: 'platform_6', vendor: 'Brave Search + DeepSeek', model: 'Brave "Search" plan + deepseek-flash', tier: 'Search plan', limit: 3_000, unit: 'requests per minute (50 per second)', kind: 'rpm',
+    source: `${BRAVE_PLANS} ${DEEPSEEK_RATE_LIMIT}`, asOf: '2026-11-29',
+    note: 'Brave: 50 requests per second, no monthly cap; DeepSeek: 2,500 concurrent requests per account for the flash model (about 10,000/min at 15 s an answer), raised free on request' },
+  { platform: 'platform_7', vendor: 'xAI', model: 'grok-4-1-fast', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: XAI_RATE_LIMITS, asOf: '2026-11-29',
+    assumption: 'NOT FOUND: the page sets per-model RPS and TPM caps by spend tier ($0 to $5,000) but its tables do not list grok-4-1-fast; ASSUMED_VENDOR_RPM used' },
   { platform: 'platform_8', vendor: 'SerpApi', model: 'Google search + AI Overview', tier: 'Big Data plan', limit: 6_000, unit: 'searches per hour (account throughput)', kind: 'searches-per-hour',
     source: SERPAPI_ACCOUNT, asOf: '2026-11-29', note: `the Account API's example (Big Data plan: 30,000 searches/month, 6,000/hour); plan table copy: ${SERPAPI_PLANS_COPY}` },
   { platform: 'platform_8', vendor: 'SerpApi', model: 'Google search + AI Overview', tier: 'Big Data plan', limit: 30_000, unit: 'searches per month', kind: 'searches-per-month',

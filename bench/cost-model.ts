@@ -133,9 +133,10 @@ const AWS_NOTE = 'us-east-1 list price, first tier, free tier ignored; not re-re
 const OPENAI = 'https://openai.com/api/pricing/';
 const ANTHROPIC = 'https://docs.anthropic.com/en/docs/about-claude/pricing';
 const GEMINI = 'https://ai.google.dev/gemini-api/docs/pricing';
-const PERPLEXITY = 'https://docs.perplexity.ai/getting-started/pricing';
+const PERPLEXITY = 'https://docs.perplexity.ai/docs/getting-started/pricing';
+const PERPLEXITY_AGENT_MODELS = 'https://docs.perplexity.ai/docs/agent-api/models';
 const PARALLEL = 'https://docs.parallel.ai/getting-started/pricing';
-const BRAVE = 'https://brave.com/search/api/';
+const BRAVE = 'https://api-dashboard.search.brave.com/app/plans';
 const DEEPSEEK = 'https://api-docs.deepseek.com/quick_start/pricing';
 const XAI = 'https://docs.x.ai/developers/pricing';
 const SERPAPI = 'https://serpapi.com/pricing';
@@ -222,16 +223,14 @@ export const PRICES: PriceBook = {
       inputTokens: P(0.30, 1_000_000, 'input tokens (text)', GEMINI, '2025-06-17', 'gemini-2.5-flash paid tier'),
       outputTokens: P(2.50, 1_000_000, 'output tokens (thinking included)', GEMINI, '2025-06-17', 'gemini-2.5-flash paid tier; thinking tokens are billed as output'),
     },
-    // platform_4: Perplexity Sonar chat completions, default model sonar.
+    // platform_4: Perplexity Agent API + web_search tool, default model perplexity/sonar (Sonar chat completions retired 2026-09-27).
     platform_4: {
-      label: 'Perplexity (Sonar)',
-      model: 'sonar',
-      perCall: P(8, 1_000, 'requests (medium search context)', PERPLEXITY, '2025-07-05',
-        'Sonar request fee $5/$8/$12 per 1K for low/medium/high search context; the adapter sends none and the docs disagree on the '
-        + 'default (low or medium): the medium fee is used (conservative). Dated copy of the page: 2025-07-05'),
-      perSearch: NONE('searches', PERPLEXITY, '2025-07-05', 'the search is in the request fee'),
-      inputTokens: P(1, 1_000_000, 'input tokens', PERPLEXITY, '2025-07-05', 'sonar'),
-      outputTokens: P(1, 1_000_000, 'output tokens', PERPLEXITY, '2025-07-05', 'sonar'),
+      label: 'Perplexity (Agent API + web_search)',
+      model: 'perplexity/sonar',
+      perCall: NONE('requests', PERPLEXITY, '2026-11-29', 'no per-request fee on the Agent API (the Sonar request fee went with Sonar chat completions)'),
+      perSearch: P(5, 1_000, 'web_search tool calls', PERPLEXITY, '2026-11-29', 'web_search: $0.005 per invocation'),
+      inputTokens: P(0.25, 1_000_000, 'input tokens', PERPLEXITY_AGENT_MODELS, '2026-11-29', 'perplexity/sonar on the Agent API ($0.0625 cached)'),
+      outputTokens: P(2.50, 1_000_000, 'output tokens', PERPLEXITY_AGENT_MODELS, '2026-11-29', 'perplexity/sonar on the Agent API'),
     },
     // platform_5: there is no public Copilot answer API; the stand-in is Parallel's Responses API.
     platform_5: {
@@ -250,8 +249,8 @@ export const PRICES: PriceBook = {
       label: 'DeepSeek (Brave Search + open model)',
       model: 'deepseek-flash (PLATFORM_6_MODEL; required, no default)',
       perCall: NONE('requests', DEEPSEEK, '2026-10-27', 'no per-request fee'),
-      perSearch: P(5, 1_000, 'Brave Search API requests', BRAVE, AWS_AS_OF,
-        'Brave Search API, $5 per 1,000 requests (the plan whose licence allows AI use); as known 2025, check the current plan'),
+      perSearch: P(5, 1_000, 'Brave Search API requests', BRAVE, '2026-11-29',
+        'Brave Search API, plan "Search": $5 per 1,000 requests, 50 requests per second, $5 free credit a month (ignored)'),
       inputTokens: P(0.30, 1_000_000, 'input tokens (cache miss)', DEEPSEEK, '2026-10-27',
         'DeepSeek V4.1 Flash at PEAK hours (off-peak $0.15), from a dated third-party copy of the pricing page (2026-10-27); '
         + 'a self-hosted open model has no per-token price'),
@@ -311,7 +310,7 @@ export const ANSWER_ASSUMPTIONS: Readonly<Record<PlatformKey, AnswerAssumption>>
   platform_1: { ...BASE, why: `${BASE.why}; the vendor's fixed 8,000-token search block is a price rule (PRICES), not counted here` },
   platform_2: { ...BASE, inputTokens: BASE.inputTokens + SEARCH_RESULT_TOKENS, why: `${BASE.why} + ~${SEARCH_RESULT_TOKENS} tokens of search results billed as input` },
   platform_3: { ...BASE, outputTokens: BASE.outputTokens + 1_000, why: `${BASE.why} + ~1,000 thinking tokens (2.5 Flash thinks by default; billed as output)` },
-  platform_4: { ...BASE, why: `${BASE.why} (the request fee covers the search)` },
+  platform_4: { ...BASE, why: `${BASE.why} (one web_search call)` },
   platform_5: { ...BASE, why: 'one request (research included in its price); tokens not billed' },
   platform_6: { ...BASE, inputTokens: 2_500, why: 'system prompt with 5 numbered results ~2,500 in, ~600 out, 1 Brave search' },
   platform_7: { ...BASE, inputTokens: BASE.inputTokens + SEARCH_RESULT_TOKENS, why: `${BASE.why} + ~${SEARCH_RESULT_TOKENS} tokens of browsed content billed as input` },

@@ -295,8 +295,11 @@ describe('vendor batches (issue 47)', () => {
     expect(gemini.maxOpenJobs).toBe(100);
     expect(batchQueueLimitsFor([1], 'highest')[0].maxQueuedRequests).toBe(500_000);
     // a synchronous platform's setting is checked against its published figure, unknown where none was found
+    // (Perplexity's Agent API 2,000/min; Parallel's Responses API unpublished; SerpApi 6,000/h and 30,000/month)
     const checks = syncPlatformChecks({ concurrency: 10, ratePerMinute: 60, dailyBudget: 1000 }, [3, 4, 7]);
-    expect(checks.map((c) => c.allowed)).toEqual([false, null, true]);
+    expect(checks.map((c) => c.allowed)).toEqual([true, null, true]);
+    expect(syncPlatformChecks({ concurrency: 10, ratePerMinute: 2_001, dailyBudget: 1000 }, [3])[0].allowed).toBe(false);
+    expect(syncPlatformChecks({ concurrency: 10, ratePerMinute: 60, dailyBudget: 1001 }, [7])[0].allowed).toBe(false);
   });
 });
 

@@ -73,8 +73,8 @@ describe('cost model: costOf at list prices, hand-computed', () => {
     expect(one('platform_2', 10, 1_000_000, 1_000_000, 1_000).vendors).toBeCloseTo(3 + 15 + 10, 10);
     // OpenAI mini: each search also bills 8,000 input tokens: 1,000 searches = 8M tokens × $0.40 + $10.
     expect(one('platform_1', 1_000, 0, 0, 1_000).vendors).toBeCloseTo(10 + 8 * 0.4, 10);
-    // Perplexity: request fee per call, no search fee.
-    expect(one('platform_4', 1_000, 0, 0, 1_000).vendors).toBeCloseTo(8, 10);
+    // Perplexity's Agent API: no request fee, $5 per 1,000 web_search calls.
+    expect(one('platform_4', 1_000, 0, 0, 1_000).vendors).toBeCloseTo(5, 10);
     // The judge: tokens only.
     expect(one('judge', 80, 1_000_000, 1_000_000, 0).vendors).toBeCloseTo(0.4 + 1.6, 10);
     expect(() => one('platform_9', 1, 0, 0, 0)).toThrow(/no price for vendor "platform_9"/);

@@ -1,55 +1,54 @@
 /**
- * platform_4, "answer engine": the vendor's (Perplexity) search-grounded chat completions.
- * Sources checked: https://docs.perplexity.ai/api-reference/chat-completions-post and
- * https://docs.perplexity.ai/docs/sonar/openai-compatibility.
+ * platform_4, "answer engine": the vendor's (Perplexity) Agent API with its `web_search` tool.
+ * Perplexity retired Sonar chat completions (`POST /chat/completions`) on 27 September 2026;
+ * the Agent API is its replacement. Sources checked:
+ * https://docs.perplexity.ai/docs/agent-api/migrate-from-sonar/how-to and the migration
+ * skill's references (perplexityai/api-platform-developers, skills/migrate-sonar-to-agent-api).
  *
- *   PLATFORM_4_API_URL  https://api.perplexity.ai      (`/chat/completions` is appended; wire format: chat-completions.ts)
+ *   PLATFORM_4_API_URL  https://api.perplexity.ai      (`/v1/agent` is appended)
  *   PLATFORM_4_API_KEY  required (Authorization: Bearer)
- *   PLATFORM_4_MODEL    default sonar
+ *   PLATFORM_4_MODEL    default perplexity/sonar (the Sonar slug `sonar` is read as perplexity/sonar)
  *
- *   POST {url}/chat/completions  {"model": "sonar", "messages": [{"role": "user", "content": "<prompt>"}]}
+ *   POST {url}/v1/agent  {"model": "perplexity/sonar", "input": "<prompt>", "tools": [{"type": "web_search"}]}
  *
- *   200 {"model": "sonar", "choices": [{"message": {"role": "assistant", "content": "... [1][2]"}}],
- *        "citations": ["https://..."], "search_results": [{"title": "...", "url": "https://...", "date": "..."}],
- *        "usage": {"prompt_tokens": 9, "completion_tokens": 200, "total_tokens": 209}}
+ *   200 {"id": "resp_...", "object": "response", "status": "completed", "model": "perplexity/sonar",
+ *        "output": [{"type": "search_results", "queries": ["..."], "results": [{"id": 1, "url": "https://...", "title": "...", "snippet": "..."}]},
+ *                   {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "... [1][2]", "annotations": []}]}],
+ *        "usage": {"input_tokens": 9, "output_tokens": 200, "total_tokens": 209}}
  *
- * Answer: choices[0].message.content (a reasoning model's `<think>` block removed).
- * Sources: `citations[]` (numbered as the text's [n]), or `search_results[].url` (the newer
- * field, numbered the same way) when `citations` is absent. Cited: the sources the text
- * refers to by `[n]`, in order of first reference. Retrieved: every other source and search
- * result. Cost: usage.total_tokens.
+ * The body is strict: any field the API does not know is a 400, so only these three are sent.
+ * Web search is not automatic on a bare model: the tool must be listed. A failed or cancelled
+ * run still answers HTTP 200, with `status` saying so (responses-api.ts stops on it).
+ *
+ * Answer: the `message` items' output_text (responses-api.ts). Cited: the `url_citation`
+ * annotations when there are any (Perplexity often sends none), else the `search_results`
+ * the text refers to by `[n]`, in order of first reference. Retrieved: every other search
+ * result. Cost unit `tokens+web_searches`, one search per `search_results` item.
  */
-import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { askChatCompletions, chatCompletionParser, chatCompletionSchema } from './chat-completions';
-import { createPlatformClient, referencedIndexes, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { answerFromResponses, parseResponsesBody, searchResultUrls } from './responses-api';
+import { createPlatformClient, endpointUrl, referencedIndexes, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
-export const PLATFORM_4: PlatformSpec = { n: 4, kind: 'answer engine', keyRequired: true, defaultModel: 'sonar' };
+export const PLATFORM_4: PlatformSpec = { n: 4, kind: 'answer engine', keyRequired: true, defaultModel: 'perplexity/sonar' };
 
-/** A chat completion plus the vendor's sources. */
-const parseCompletion = chatCompletionParser(z.extend(chatCompletionSchema, {
-  citations: z.optional(z.nullable(z.array(z.unknown()))),
-  search_results: z.optional(z.nullable(z.array(z.object({ url: z.optional(z.string()) })))),
-}));
+/** Sonar model names an operator may still have configured, and their Agent API slugs (the migration guide's mapping). */
+const SONAR_SLUGS: Readonly<Record<string, string>> = { sonar: 'perplexity/sonar' };
+
+/** The Agent API request for one prompt: the model, the prompt, and the web search tool. */
+export function platform4Body(prompt: string, model: string | null): Record<string, unknown> {
+  const configured = model ?? PLATFORM_4.defaultModel!;
+  return { model: SONAR_SLUGS[configured] ?? configured, input: prompt, tools: [{ type: 'web_search' }] };
+}
 
 export function createPlatform4Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
   return createPlatformClient(PLATFORM_4, settings, deps, async (prompt, ctx, s) => {
-    const { body, text, model, totalTokens } = await askChatCompletions(
-      ctx,
-      { ...s, messages: [{ role: 'user', content: prompt }] },
-      parseCompletion,
+    const body = await ctx.request(
+      { url: endpointUrl(s.apiUrl, '/v1/agent'), method: 'POST', headers: { authorization: `Bearer ${s.apiKey}` }, body: platform4Body(prompt, s.model) },
+      parseResponsesBody,
     );
-    const results = (body.search_results ?? []).map((r) => r.url);
-    const numbered: unknown[] = body.citations ?? results;
-    const cited = referencedIndexes(text, numbered.length).map((i) => numbered[i]);
-    return {
-      text,
-      citations: cited,
-      retrieved: [...numbered, ...results],
-      model,
-      costUnits: totalTokens,
-      costUnit: 'tokens',
-      obtainedVia: 'chat completions of a search-grounded model',
-    };
+    const answer = answerFromResponses('platform_4', body, 'agent API + web_search tool');
+    if (answer.citations.length) return answer;
+    const results = searchResultUrls(body);
+    return { ...answer, citations: referencedIndexes(answer.text, results.length).map((i) => results[i]) };
   });
 }

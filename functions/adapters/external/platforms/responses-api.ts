@@ -1,6 +1,7 @@
 /**
- * The OpenAI Responses wire format, spoken by three platforms (1, 5 and 7): one request
- * builder and one parser, each platform module only says what it sends.
+ * The OpenAI Responses wire format, spoken by four platforms (1, 5, 7, and 4 through
+ * Perplexity's Agent API): one request builder and one parser, each platform module only
+ * says what it sends.
  *
  *   POST {url}/responses   Authorization: Bearer <key>
  *   {"model": "...", "input": "<prompt>", "tools": [{"type": "web_search"}]}
@@ -12,19 +13,23 @@
  *                       {"type": "url_citation", "url": "https://...", "title": "...", "start_index": 0, "end_index": 10}]}]}],
  *        "usage": {"input_tokens": 12, "output_tokens": 340, "total_tokens": 352},
  *        "citations": ["https://..."]}            ← xAI only: every source the search saw
+ *   Perplexity's Agent API has no `web_search_call` item: each search is an output item
+ *   {"type": "search_results", "queries": [...], "results": [{"url": "https://...", ...}]}.
  *
  * Answer: every `message` item's `output_text` parts, in order (joined by a blank line when
  * there are several messages). Cited: the `url_citation` annotations in order. Retrieved: the
  * top-level `citations[]` when the vendor sends it (xAI: every source the search saw, cited
- * or not). Cost unit `tokens+web_searches`: input + output tokens plus one per
- * `web_search_call` output item (the vendors bill each search call apart from the tokens).
+ * or not), else the `search_results` items' URLs (Perplexity). Cost unit
+ * `tokens+web_searches`: input + output tokens plus one per `web_search_call` or
+ * `search_results` output item (the vendors bill each search call apart from the tokens).
  */
 import * as z from 'zod/mini';
 import { endpointUrl, parseBody, PlatformStop, sum, type AnswerParts, type PlatformContext } from './shared';
 
 const annotationSchema = z.object({ type: z.string(), url: z.optional(z.string()) });
 const contentSchema = z.object({ type: z.string(), text: z.optional(z.string()), refusal: z.optional(z.string()), annotations: z.optional(z.array(annotationSchema)) });
-const outputItemSchema = z.object({ type: z.string(), content: z.optional(z.array(contentSchema)) });
+const searchResultSchema = z.object({ url: z.optional(z.nullable(z.string())) });
+const outputItemSchema = z.object({ type: z.string(), content: z.optional(z.array(contentSchema)), results: z.optional(z.nullable(z.array(searchResultSchema))) });
 
 export const responsesSchema = z.object({
   model: z.optional(z.nullable(z.string())),
@@ -32,7 +37,7 @@ export const responsesSchema = z.object({
   output: z.array(outputItemSchema),
   usage: z.optional(z.nullable(z.object({ input_tokens: z.optional(z.number()), output_tokens: z.optional(z.number()) }))),
   citations: z.optional(z.nullable(z.array(z.unknown()))),
-  error: z.optional(z.nullable(z.object({ code: z.optional(z.nullable(z.string())), message: z.optional(z.nullable(z.string())) }))),
+  error: z.optional(z.nullable(z.object({ code: z.optional(z.nullable(z.union([z.string(), z.number()]))), message: z.optional(z.nullable(z.string())) }))),
 });
 
 export type ResponsesBody = z.infer<typeof responsesSchema>;
@@ -50,15 +55,20 @@ export const parseResponsesBody: (json: unknown) => ResponsesBody = parseBody(re
 /** Tokens in + out plus one per web search call. */
 export const RESPONSES_COST_UNIT = 'tokens+web_searches';
 
-/** The `web_search_call` items of a response: one billed search call each. */
+/** The search items of a response (`web_search_call`, or Perplexity's `search_results`): one billed search call each. */
 export function webSearchCalls(body: ResponsesBody): number {
-  return body.output.filter((item) => item.type === 'web_search_call').length;
+  return body.output.filter((item) => item.type === 'web_search_call' || item.type === 'search_results').length;
+}
+
+/** The URLs of the `search_results` items (Perplexity's Agent API), in the order the answer's [n] markers number them. */
+export function searchResultUrls(body: ResponsesBody): string[] {
+  return body.output.flatMap((item) => (item.type === 'search_results' ? (item.results ?? []).flatMap((r) => (r.url ? [r.url] : [])) : []));
 }
 
 /** Answer parts from a Responses body; a failed/refused response is a PlatformStop. */
 export function answerFromResponses(platform: string, body: ResponsesBody, obtainedVia: string): AnswerParts {
-  if (body.status === 'failed') {
-    throw new PlatformStop('failed', `${platform}: the response failed${body.error?.code ? ` (${body.error.code})` : ''}`);
+  if (body.status === 'failed' || body.status === 'cancelled') {
+    throw new PlatformStop('failed', `${platform}: the response ${body.status === 'failed' ? 'failed' : 'was cancelled'}${body.error?.code ? ` (${body.error.code})` : ''}`);
   }
   const texts: string[] = [];
   const citations: unknown[] = [];
@@ -81,7 +91,7 @@ export function answerFromResponses(platform: string, body: ResponsesBody, obtai
   return {
     text,
     citations,
-    retrieved: body.citations ?? [],
+    retrieved: body.citations ?? searchResultUrls(body),
     model: body.model ?? null,
     costUnits: sum(body.usage?.input_tokens, body.usage?.output_tokens, webSearchCalls(body)),
     costUnit: RESPONSES_COST_UNIT,

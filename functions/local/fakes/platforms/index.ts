@@ -35,7 +35,7 @@ export const FAKE_PLATFORM_MODELS: Record<PlatformKey, string> = {
   platform_1: 'gpt-4.1-mini',
   platform_2: 'claude-sonnet-4-5',
   platform_3: 'gemini-2.5-flash',
-  platform_4: 'sonar',
+  platform_4: 'perplexity/sonar',
   platform_5: 'parallel',
   platform_6: 'open-model-8b',
   platform_7: 'grok-4-1-fast',

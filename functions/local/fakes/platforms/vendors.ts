@@ -181,7 +181,7 @@ const geminiFormat: VendorFormat = {
 };
 
 // ---------------------------------------------------------------------------------------
-// OpenAI-compatible chat completions: Perplexity (platform_4) and the open model (platform_6)
+// Perplexity's Agent API (platform_4) and the open model's OpenAI-compatible chat completions (platform_6)
 
 function promptOfChat(body: unknown): string | undefined {
   const messages = isObject(body) && Array.isArray(body.messages) ? body.messages : [];
@@ -204,23 +204,50 @@ function chatCompletion(model: string, prompt: string, content: string, extra: J
   };
 }
 
-const perplexityError = (status: number, message: string) => ({ error: { message, type: status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : 'api_error', code: status } });
+const perplexityError = (status: number, message: string, param?: string) => ({
+  error: { message, type: status === 401 || status === 403 ? 'forbidden' : status === 429 ? 'request_rate_limit_exceeded' : status >= 500 ? 'internal_error' : status === 404 ? 'not_found' : 'invalid_request', code: status, ...(param ? { param } : {}) },
+});
 
+/** The request fields the Agent API knows; it refuses any other with a 400 naming it (strict mode). */
+const AGENT_API_FIELDS = new Set(['model', 'models', 'preset', 'input', 'instructions', 'tools', 'tool_choice', 'max_output_tokens', 'max_steps', 'max_tool_calls', 'reasoning', 'response_format', 'stream', 'stream_options', 'background', 'store', 'language_preference']);
+
+/** Perplexity's Agent API (platform_4): Responses-shaped, sources in a `search_results` output item, [n] markers in the text. */
 const perplexityFormat: VendorFormat = {
   basePath: '',
   error: perplexityError,
   handle(req, ctx) {
-    if (req.method !== 'POST' || req.path !== '/chat/completions') return { status: 404, body: perplexityError(404, `no route ${req.method} ${req.path}`) };
+    if (req.method === 'POST' && req.path === '/chat/completions') return { status: 404, body: perplexityError(404, 'Sonar chat completions were retired on 27 September 2026: use the Agent API (POST /v1/agent)') };
+    if (req.method !== 'POST' || (req.path !== '/v1/agent' && req.path !== '/v1/responses')) return { status: 404, body: perplexityError(404, `no route ${req.method} ${req.path}`) };
     if (bearerOf(req.headers) !== ctx.key) return { status: 401, body: perplexityError(401, 'Invalid API key') };
-    const prompt = promptOfChat(req.body);
-    if (!isObject(req.body) || !str(req.body.model) || !prompt) return { status: 400, body: perplexityError(400, 'model and messages are required') };
+    const body = req.body;
+    if (!isObject(body)) return { status: 400, body: perplexityError(400, 'invalid request body') };
+    const unknown = Object.keys(body).find((k) => !AGENT_API_FIELDS.has(k));
+    if (unknown) return { status: 400, body: perplexityError(400, `invalid request body: json: unknown field "${unknown}"`, unknown) };
+    const prompt = str(body.input);
+    const model = str(body.model);
+    if (!prompt || (!model && !str(body.preset))) return { status: 400, body: perplexityError(400, 'input and a model or preset are required') };
+    if (model && !model.includes('/')) return { status: 400, body: perplexityError(400, `invalid model "${model}": Agent API models are provider-prefixed, e.g. perplexity/sonar`, 'model') };
+    const searched = str(body.preset) !== undefined || (Array.isArray(body.tools) && body.tools.some((t) => isObject(t) && t.type === 'web_search'));
     const answer = answerOf(ctx, prompt);
-    const markers = answer.citations.map((_, i) => `[${i + 1}]`).join('');
-    const content = answer.text && markers ? `${answer.text} ${markers}` : answer.text;
-    return ok(chatCompletion(str(req.body.model)!, prompt, content, {
-      citations: answer.citations,
-      search_results: [...answer.citations, ...(answer.searchResults ?? [])].map((url, i) => ({ title: `Result ${i + 1} (${hostOf(url)})`, url, date: null })),
-    }));
+    const results = searched ? [...answer.citations, ...(answer.searchResults ?? [])] : [];
+    const markers = searched ? answer.citations.map((_, i) => `[${i + 1}]`).join('') : '';
+    const text = answer.text && markers ? `${answer.text} ${markers}` : answer.text;
+    const output: unknown[] = [];
+    if (searched) {
+      output.push({ type: 'search_results', queries: [prompt], results: results.map((url, i) => ({ id: i + 1, url, title: `Result ${i + 1} (${hostOf(url)})`, snippet: '', date: null, last_updated: null, source: 'web' })) });
+    }
+    output.push({ type: 'message', id: `msg_${randomUUID()}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
+    const input = tokensOf(prompt);
+    const generated = tokensOf(text);
+    return ok({
+      id: `resp_${randomUUID()}`,
+      object: 'response',
+      created_at: Math.floor(Date.now() / 1000),
+      status: 'completed',
+      model: model ?? 'perplexity/sonar',
+      output,
+      usage: { input_tokens: input, output_tokens: generated, total_tokens: input + generated },
+    });
   },
 };
 
