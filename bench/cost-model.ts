@@ -139,6 +139,10 @@ const PARALLEL = 'https://docs.parallel.ai/getting-started/pricing';
 const BRAVE = 'https://api-dashboard.search.brave.com/app/plans';
 const DEEPSEEK = 'https://api-docs.deepseek.com/quick_start/pricing';
 const XAI = 'https://docs.x.ai/developers/pricing';
+const XAI_RETIREMENT = 'https://docs.x.ai/developers/migration/may-15-retirement';
+const ANTHROPIC_SONNET_5_5 = 'https://platform.claude.com/docs/en/models/sonnet-5-5/overview';
+const GEMINI_PRICING_COPY = 'https://github.com/api-evangelist/gemini/blob/main/plans/gemini-plans-pricing.yml';
+const GEMINI_3_5_FLASH_LITE_PRICE_COPY = 'https://github.com/simstudioai/sim/pull/5812';
 const SERPAPI = 'https://serpapi.com/pricing';
 
 /** A vendor part that is not billed (the source says where the real charge is). */
@@ -201,27 +205,27 @@ export const PRICES: PriceBook = {
       // "gpt-4o-mini and gpt-4.1-mini web search bill a fixed block of 8,000 input tokens per call" (same copy, 2026-03-12).
       inputTokensPerSearch: 8_000,
     },
-    // platform_2: Anthropic Messages API + server web search tool, default model claude-sonnet-4-5.
+    // platform_2: Anthropic Messages API + server web search tool, default model claude-sonnet-5-5 (Sonnet 4.5 retires 2026-11-30).
     platform_2: {
       label: 'Claude (Anthropic Messages + web search)',
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
       perCall: NONE('requests', ANTHROPIC, '2025-09-29', 'no per-request fee'),
       perSearch: P(10, 1_000, 'web searches', ANTHROPIC, '2025-05-07',
         'web search tool: $10 per 1,000 searches plus tokens; the search results count as INPUT tokens (in the reported usage); max_uses 5 per call'),
-      inputTokens: P(3, 1_000_000, 'input tokens', ANTHROPIC, '2025-09-29',
-        'Claude Sonnet 4.5 (the adapter default, not the cheapest: Haiku 4.5 is $1/$5 per 1M); prompts over 200K tokens cost more'),
-      outputTokens: P(15, 1_000_000, 'output tokens', ANTHROPIC, '2025-09-29', 'Claude Sonnet 4.5'),
+      inputTokens: P(2, 1_000_000, 'input tokens', ANTHROPIC_SONNET_5_5, '2026-11-29', 'Claude Sonnet 5.5 (the adapter default)'),
+      outputTokens: P(10, 1_000_000, 'output tokens', ANTHROPIC_SONNET_5_5, '2026-11-29', 'Claude Sonnet 5.5'),
     },
-    // platform_3: Gemini generateContent + Grounding with Google Search, default model gemini-2.5-flash.
+    // platform_3: Gemini generateContent + Grounding with Google Search, default model gemini-3.5-flash-lite (2.5 Flash is shut down in 2026).
     platform_3: {
       label: 'Gemini (grounding with Google Search)',
-      model: 'gemini-2.5-flash',
-      perCall: NONE('requests', GEMINI, '2025-06-17', 'no per-request fee'),
-      perSearch: P(35, 1_000, 'grounded prompts', GEMINI, '2025-06-17',
-        'Gemini 2.5: $35 per 1,000 grounded prompts (one per request that searched, however many queries) after 1,500 free per day per project; '
-        + 'the free allowance is ignored (shared by the whole fleet). Gemini 3 models bill per search query instead; check which model is configured'),
-      inputTokens: P(0.30, 1_000_000, 'input tokens (text)', GEMINI, '2025-06-17', 'gemini-2.5-flash paid tier'),
-      outputTokens: P(2.50, 1_000_000, 'output tokens (thinking included)', GEMINI, '2025-06-17', 'gemini-2.5-flash paid tier; thinking tokens are billed as output'),
+      model: 'gemini-3.5-flash-lite',
+      perCall: NONE('requests', GEMINI, '2026-09-20', 'no per-request fee'),
+      perSearch: P(14, 1_000, 'search queries', GEMINI_PRICING_COPY, '2026-09-20',
+        'Gemini 3 models: $14 per 1,000 search queries the model runs, after 5,000 free a month (shared by all Gemini 3 models; ignored). '
+        + 'A grounded answer may run several queries; the model assumes one. From a dated third-party copy of ' + GEMINI),
+      inputTokens: P(0.30, 1_000_000, 'input tokens (text)', GEMINI_3_5_FLASH_LITE_PRICE_COPY, '2026-11-29',
+        'gemini-3.5-flash-lite; Google\'s own price row NOT read (third-party copy): check ' + GEMINI),
+      outputTokens: P(2.50, 1_000_000, 'output tokens (thinking included)', GEMINI_3_5_FLASH_LITE_PRICE_COPY, '2026-11-29', 'gemini-3.5-flash-lite; thinking tokens are billed as output; same copy'),
     },
     // platform_4: Perplexity Agent API + web_search tool, default model perplexity/sonar (Sonar chat completions retired 2026-09-27).
     platform_4: {
@@ -256,15 +260,15 @@ export const PRICES: PriceBook = {
         + 'a self-hosted open model has no per-token price'),
       outputTokens: P(1.20, 1_000_000, 'output tokens', DEEPSEEK, '2026-10-27', 'DeepSeek V4.1 Flash at peak hours (off-peak $0.60); same copy'),
     },
-    // platform_7: xAI Responses API + server-side web_search tool, default model grok-4-1-fast.
+    // platform_7: xAI Responses API + server-side web_search tool, default model grok-4.3 (grok-4-1-fast retired 2026-05-15).
     platform_7: {
       label: 'Grok (xAI Responses + web_search)',
-      model: 'grok-4-1-fast',
+      model: 'grok-4.3',
       perCall: NONE('requests', XAI, '2025-11-19', 'no per-request fee'),
       perSearch: P(5, 1_000, 'web_search tool calls (successful)', XAI, '2025-11-19',
         'server-side tool invocations $5 per 1K; the agent decides how many searches a request makes; browsed content is billed as input tokens'),
-      inputTokens: P(0.20, 1_000_000, 'input tokens', XAI, '2025-11-19', 'grok-4-1-fast (reasoning and non-reasoning), under 128K context'),
-      outputTokens: P(0.50, 1_000_000, 'output tokens (reasoning included)', XAI, '2025-11-19', 'grok-4-1-fast'),
+      inputTokens: P(1.25, 1_000_000, 'input tokens', XAI_RETIREMENT, '2026-11-29', 'grok-4.3 (the retired grok-4-1-fast was $0.20; its slug now redirects to grok-4.3 at these prices)'),
+      outputTokens: P(2.50, 1_000_000, 'output tokens (reasoning included)', XAI_RETIREMENT, '2026-11-29', 'grok-4.3'),
     },
     // platform_8: SerpApi, Google results with the AI Overview block.
     platform_8: {

@@ -69,8 +69,8 @@ describe('cost model: costOf at list prices, hand-computed', () => {
   it('prices vendors by call, search and tokens, with the fixed search-token block where the vendor bills one', () => {
     const one = (platform: string, calls: number, inputTokens: number, outputTokens: number, searches: number) =>
       costOf({ ...emptyDay(), vendors: [{ platform, calls, inputTokens, outputTokens, searches }] });
-    // Anthropic: 1M in × $3 + 1M out × $15 + 1,000 searches × $10/1K.
-    expect(one('platform_2', 10, 1_000_000, 1_000_000, 1_000).vendors).toBeCloseTo(3 + 15 + 10, 10);
+    // Anthropic (Sonnet 5.5): 1M in × $2 + 1M out × $10 + 1,000 searches × $10/1K.
+    expect(one('platform_2', 10, 1_000_000, 1_000_000, 1_000).vendors).toBeCloseTo(2 + 10 + 10, 10);
     // OpenAI mini: each search also bills 8,000 input tokens: 1,000 searches = 8M tokens × $0.40 + $10.
     expect(one('platform_1', 1_000, 0, 0, 1_000).vendors).toBeCloseTo(10 + 8 * 0.4, 10);
     // Perplexity's Agent API: no request fee, $5 per 1,000 web_search calls.

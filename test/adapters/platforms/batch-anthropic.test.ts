@@ -31,7 +31,7 @@ test('submits each prompt with the synchronous Messages body, stays in progress 
   const create = fake.requests.find((r) => r.path === '/v1/messages/batches')!;
   expect(create.headers['x-api-key']).toBe(fake.key);
   expect(create.headers['anthropic-version']).toBe('2023-06-01');
-  expect(create.body).toEqual({ requests: prompts.map((p) => ({ custom_id: p.customId, params: platform2Body(p.prompt, 'claude-sonnet-4-5') })) });
+  expect(create.body).toEqual({ requests: prompts.map((p) => ({ custom_id: p.customId, params: platform2Body(p.prompt, 'claude-sonnet-5-5') })) });
 
   expect(await client.progress(id)).toEqual({ state: 'in_progress', vendorStatus: 'in_progress' });
   await expect(client.results(id)).rejects.toThrow(/has not ended/);

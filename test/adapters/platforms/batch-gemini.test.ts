@@ -53,7 +53,7 @@ test('submit sends each prompt as the synchronous generateContent body; in progr
 
   const create = fake.requests[0];
   expect(create.method).toBe('POST');
-  expect(create.path).toBe('/v1beta/models/gemini-2.5-flash:batchGenerateContent');
+  expect(create.path).toBe('/v1beta/models/gemini-3.5-flash-lite:batchGenerateContent');
   expect(create.headers['x-goog-api-key']).toBe(fake.key);
   expect(create.query).toEqual({}); // the key is never in the URL
   expect(create.body).toEqual({
@@ -106,8 +106,8 @@ test('a 503 on submit is retried, and the batch is created once', async () => {
   fake.failNext(503);
   const { id } = await c.submit(PROMPTS, 'daily');
   expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-    'POST /v1beta/models/gemini-2.5-flash:batchGenerateContent',
-    'POST /v1beta/models/gemini-2.5-flash:batchGenerateContent',
+    'POST /v1beta/models/gemini-3.5-flash-lite:batchGenerateContent',
+    'POST /v1beta/models/gemini-3.5-flash-lite:batchGenerateContent',
   ]);
   expect(t.sleeps).toHaveLength(1);
   expect(await c.progress(id)).toEqual({ state: 'ended', vendorStatus: 'BATCH_STATE_SUCCEEDED' });
@@ -152,7 +152,7 @@ test('a failed or expired batch without responses gives no outcomes; entries wit
   expect((await c1.results('batches/abc')).size).toBe(0);
   expect(t1.log.lines.some((l) => l.level === 'warn' && l.msg === 'platform batch ended without results')).toBe(true);
 
-  const good = { candidates: [{ content: { parts: [{ text: 'An answer.' }] }, finishReason: 'STOP' }], modelVersion: 'gemini-2.5-flash' };
+  const good = { candidates: [{ content: { parts: [{ text: 'An answer.' }] }, finishReason: 'STOP' }], modelVersion: 'gemini-3.5-flash-lite' };
   const ended = {
     name: 'batches/abc',
     metadata: { state: 'BATCH_STATE_SUCCEEDED' },
@@ -172,7 +172,7 @@ test('a failed or expired batch without responses gives no outcomes; entries wit
   const c2 = createGeminiBatchClient(settings(), testDeps({ fetchImpl: cannedFetch(200, ended) }).deps)!;
   const results = await c2.results('abc');
   expect([...results.keys()]).toEqual(['a', 'b', 'c']);
-  expect(expectOk(results.get('a')!)).toMatchObject({ text: 'An answer.', model: 'gemini-2.5-flash', latencyMs: 0 });
+  expect(expectOk(results.get('a')!)).toMatchObject({ text: 'An answer.', model: 'gemini-3.5-flash-lite', latencyMs: 0 });
   expectFailure(results.get('b')!, 'failed');
   const c = expectFailure(results.get('c')!, 'failed');
   expect(c.reason).toContain('500 INTERNAL: internal error near [redacted]');
@@ -180,7 +180,7 @@ test('a failed or expired batch without responses gives no outcomes; entries wit
 });
 
 test('the fake answers 400 like Google for a batch without input_config or a request without contents', async () => {
-  const post = (body: unknown) => fetch(`${fake.url}/v1beta/models/gemini-2.5-flash:batchGenerateContent`, {
+  const post = (body: unknown) => fetch(`${fake.url}/v1beta/models/gemini-3.5-flash-lite:batchGenerateContent`, {
     method: 'POST',
     headers: { 'x-goog-api-key': fake.key!, 'content-type': 'application/json' },
     body: JSON.stringify(body),

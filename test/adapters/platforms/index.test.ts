@@ -52,7 +52,7 @@ test('partly configured: a URL without the key, a key without the URL, a bad URL
     'PLATFORM_7_API_URL and PLATFORM_7_API_KEY are not set',
     'PLATFORM_8_API_URL and PLATFORM_8_API_KEY are not set',
   ]);
-  expect(clients.map((c) => c.model)).toEqual(['gpt-4.1-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash', 'perplexity/sonar', 'parallel', 'llama', 'grok-4-1-fast', null]);
+  expect(clients.map((c) => c.model)).toEqual(['gpt-4.1-mini', 'claude-sonnet-5-5', 'gemini-3.5-flash-lite', 'perplexity/sonar', 'parallel', 'llama', 'grok-4.3', null]);
 });
 
 test('end to end: startPlatformFakes env → loadConfig → createPlatformClients; each platform names the brands its fake was told to', async () => {

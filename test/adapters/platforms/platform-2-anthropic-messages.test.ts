@@ -31,7 +31,7 @@ test('POST {url}/v1/messages with x-api-key, anthropic-version, max_tokens and t
   expect(req.headers['anthropic-version']).toBe('2023-06-01');
   expect(req.headers.authorization).toBeUndefined();
   expect(req.body).toEqual({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-5-5',
     max_tokens: 2048,
     messages: [{ role: 'user', content: 'best espresso beans' }],
     tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }],
@@ -42,7 +42,7 @@ test('POST {url}/v1/messages with x-api-key, anthropic-version, max_tokens and t
   // cited: the URLs the text cites, in the text's order; retrieved: the search results it was given and did not cite
   expect(answer.citations).toEqual(['https://harborpine.example/espresso', 'https://rival.example/beans']);
   expect(answer.retrieved).toEqual(['https://blog.example/espresso-guide']);
-  expect(answer.model).toBe('claude-sonnet-4-5');
+  expect(answer.model).toBe('claude-sonnet-5-5');
   expect(answer.costUnit).toBe('tokens+web_searches');
   expect(answer.costUnits).toBe(Math.ceil('best espresso beans'.length / 4) + Math.ceil(answer.text.length / 4) + 1);
   expect(answer.obtainedVia).toBe('messages API + web_search tool (1 search)');

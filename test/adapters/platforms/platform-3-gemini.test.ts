@@ -22,7 +22,7 @@ test('POST {url}/v1beta/models/{model}:generateContent with x-goog-api-key and t
 
   const req = fake.requests[0];
   expect(req.method).toBe('POST');
-  expect(req.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+  expect(req.path).toBe('/v1beta/models/gemini-3.5-flash-lite:generateContent');
   expect(req.headers['x-goog-api-key']).toBe(fake.key);
   expect(req.query).toEqual({}); // the key is never in the URL
   expect(req.body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'decaf coffee' }] }], tools: [{ google_search: {} }] });
@@ -32,7 +32,7 @@ test('POST {url}/v1beta/models/{model}:generateContent with x-goog-api-key and t
   expect(answer.retrieved).toEqual([]);
   // the chunk titles name the links' own hosts: nothing to record
   expect(answer.sourceHosts).toBeUndefined();
-  expect(answer.model).toBe('gemini-2.5-flash');
+  expect(answer.model).toBe('gemini-3.5-flash-lite');
   expect(answer.costUnits).toBe(Math.ceil('decaf coffee'.length / 4) + Math.ceil(answer.text.length / 4));
   expect(answer.costUnit).toBe('tokens');
   expect(answer.obtainedVia).toBe('generateContent + google_search grounding');

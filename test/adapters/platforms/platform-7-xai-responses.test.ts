@@ -25,7 +25,7 @@ test('POST {url}/responses with Bearer and the web_search tool (not the deprecat
   expect(req.method).toBe('POST');
   expect(req.path).toBe('/v1/responses');
   expect(req.headers.authorization).toBe(`Bearer ${fake.key}`);
-  expect(req.body).toEqual({ model: 'grok-4-1-fast', input: 'coffee people recommend', tools: [{ type: 'web_search' }] });
+  expect(req.body).toEqual({ model: 'grok-4.3', input: 'coffee people recommend', tools: [{ type: 'web_search' }] });
   expect(req.body).not.toHaveProperty('search_parameters');
 
   // inline markdown citations stay in the text as the platform showed them
@@ -33,7 +33,7 @@ test('POST {url}/responses with Bearer and the web_search tool (not the deprecat
   // cited: the annotations; retrieved: the top-level list of every source seen, less the cited ones
   expect(answer.citations).toEqual(['https://harborpine.example/']);
   expect(answer.retrieved).toEqual(['https://x.com/i/status/123']);
-  expect(answer.model).toBe('grok-4-1-fast');
+  expect(answer.model).toBe('grok-4.3');
   expect(answer.costUnit).toBe('tokens+web_searches');
   expect(answer.obtainedVia).toBe('responses API + web_search agent tool');
 });

@@ -6,7 +6,8 @@
  *
  *   PLATFORM_2_API_URL  https://api.anthropic.com      (`/v1/messages` is appended)
  *   PLATFORM_2_API_KEY  required (x-api-key; anthropic-version: 2023-06-01)
- *   PLATFORM_2_MODEL    default claude-sonnet-4-5
+ *   PLATFORM_2_MODEL    default claude-sonnet-5-5 (claude-sonnet-4-5 retires on 2026-11-30; Anthropic names
+ *                       Claude Sonnet 5.5 its replacement: platform.claude.com/docs/en/models/sonnet-4-5/overview)
  *
  *   POST {url}/v1/messages
  *   {"model": "...", "max_tokens": 2048, "messages": [{"role": "user", "content": "<prompt>"}],
@@ -27,7 +28,7 @@ import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
 import { createPlatformClient, parseBody, endpointUrl, sum, type AnswerParts, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
-export const PLATFORM_2: PlatformSpec = { n: 2, kind: 'second chat assistant', keyRequired: true, defaultModel: 'claude-sonnet-4-5' };
+export const PLATFORM_2: PlatformSpec = { n: 2, kind: 'second chat assistant', keyRequired: true, defaultModel: 'claude-sonnet-5-5' };
 export const ANTHROPIC_VERSION = '2023-06-01';
 export const PLATFORM_2_MAX_TOKENS = 2048;
 export const PLATFORM_2_MAX_SEARCHES = 5;

@@ -6,14 +6,16 @@
  *
  *   PLATFORM_3_API_URL  https://generativelanguage.googleapis.com   (`/v1beta/models/{model}:generateContent` is appended)
  *   PLATFORM_3_API_KEY  required (x-goog-api-key header)
- *   PLATFORM_3_MODEL    default gemini-2.5-flash
+ *   PLATFORM_3_MODEL    default gemini-3.5-flash-lite (Google's named replacement for gemini-2.5-flash,
+ *                       which is deprecated and shut down in 2026; GA since 2026-07-21, batch mode and
+ *                       Google Search grounding supported: ai.google.dev/gemini-api/docs/models/gemini-3.5-flash-lite)
  *
  *   POST {url}/v1beta/models/{model}:generateContent
  *   {"contents": [{"role": "user", "parts": [{"text": "<prompt>"}]}], "tools": [{"google_search": {}}]}
  *
  *   200 {"candidates": [{"content": {"parts": [{"text": "..."}]}, "finishReason": "STOP",
  *         "groundingMetadata": {"webSearchQueries": [...], "groundingChunks": [{"web": {"uri": "...", "title": "example.com"}}]}}],
- *        "usageMetadata": {"totalTokenCount": 321}, "modelVersion": "gemini-2.5-flash"}
+ *        "usageMetadata": {"totalTokenCount": 321}, "modelVersion": "gemini-3.5-flash-lite"}
  *
  * Answer: candidates[0]'s text parts (thought parts skipped). Cited: the grounding chunks
  * that `groundingSupports` tie to the text (all chunks when the response has no
@@ -27,7 +29,7 @@ import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
 import { createPlatformClient, parseBody, endpointUrl, PlatformStop, type AnswerParts, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
-export const PLATFORM_3: PlatformSpec = { n: 3, kind: 'assistant of a large search company', keyRequired: true, defaultModel: 'gemini-2.5-flash' };
+export const PLATFORM_3: PlatformSpec = { n: 3, kind: 'assistant of a large search company', keyRequired: true, defaultModel: 'gemini-3.5-flash-lite' };
 
 const generateSchema = z.object({
   candidates: z.optional(z.array(z.object({

@@ -6,7 +6,8 @@
  *
  *   PLATFORM_7_API_URL  https://api.x.ai/v1      (`/responses` is appended)
  *   PLATFORM_7_API_KEY  required (Authorization: Bearer)
- *   PLATFORM_7_MODEL    default grok-4-1-fast
+ *   PLATFORM_7_MODEL    default grok-4.3 (grok-4-1-fast was retired on 2026-05-15; xAI names grok-4.3 its
+ *                       replacement: docs.x.ai/developers/migration/may-15-retirement)
  *
  *   POST {url}/responses  {"model": "...", "input": "<prompt>", "tools": [{"type": "web_search"}]}
  *
@@ -23,7 +24,7 @@ import type { PlatformClient } from '../../../core/visibility/platform-answer';
 import { askResponses } from './responses-api';
 import { createPlatformClient, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
-export const PLATFORM_7: PlatformSpec = { n: 7, kind: 'assistant of a social network', keyRequired: true, defaultModel: 'grok-4-1-fast' };
+export const PLATFORM_7: PlatformSpec = { n: 7, kind: 'assistant of a social network', keyRequired: true, defaultModel: 'grok-4.3' };
 
 export function createPlatform7Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
   return createPlatformClient(PLATFORM_7, settings, deps, (prompt, ctx, s) => askResponses('platform_7', {

@@ -33,12 +33,12 @@ export const FAKE_SEARCH_KEY = 'fake-search-key-6d2e9f4a11';
 /** The model each fake reports (and the value put in PLATFORM_<n>_MODEL). */
 export const FAKE_PLATFORM_MODELS: Record<PlatformKey, string> = {
   platform_1: 'gpt-4.1-mini',
-  platform_2: 'claude-sonnet-4-5',
-  platform_3: 'gemini-2.5-flash',
+  platform_2: 'claude-sonnet-5-5',
+  platform_3: 'gemini-3.5-flash-lite',
   platform_4: 'perplexity/sonar',
   platform_5: 'parallel',
   platform_6: 'open-model-8b',
-  platform_7: 'grok-4-1-fast',
+  platform_7: 'grok-4.3',
   platform_8: '',
 };
 
