@@ -381,6 +381,28 @@ export interface VisibilityBatchRepository {
   update(job: Pick<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>, fields: Partial<Omit<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>>): Promise<void>;
   /** The day's jobs not settled yet (submitting or in progress). */
   listOpen(runDate: string): Promise<VisibilityBatchJob[]>;
+  /**
+   * Records that these businesses of a shard are done with their day (a set: a repeat adds
+   * nothing); the shard as it now stands.
+   */
+  arrive(runDate: string, executionId: string, shard: number, expected: number, orgSlugs: string[]): Promise<VisibilityBatchShard>;
+  /** Marks the shard's checks as sent to the vendors. */
+  markShardSubmitted(runDate: string, executionId: string, shard: number): Promise<void>;
+  /** The execution's shards whose checks have not been sent (their last business never arrived). */
+  listUnsubmittedShards(runDate: string, executionId: string): Promise<VisibilityBatchShard[]>;
+}
+
+/**
+ * A shard of the day's business list (D222): its businesses' batch checks go to each vendor
+ * together, once all of them are done with their day, whichever Map children ran them.
+ */
+export interface VisibilityBatchShard {
+  shard: number;
+  /** How many businesses the shard has in the list. */
+  expected: number;
+  /** The businesses done with their day so far. */
+  arrived: string[];
+  submitted: boolean;
 }
 
 /**

@@ -29,3 +29,22 @@ export const TASK_MEMORY_MB = 2048;
  * `Prefix` in the ASL). The state machine's role may read and write under it and nowhere else.
  */
 export const WORKFLOW_OBJECTS_PREFIX = 'daily-runs';
+
+/**
+ * Businesses per shard of the daily list (D222): the batch platforms' checks of a shard go to
+ * each vendor as one job once all its businesses are done, whichever Map children ran them.
+ * 50 businesses × the day's 10 prompts = 500 requests: one Gemini batch (its cap,
+ * GEMINI_BATCH_MAX_PROMPTS) and half a job item's MAX_JOB_CHECKS.
+ */
+export const BATCH_SHARD_BUSINESSES = 50;
+
+/** One item of the daily list: a business, and its shard (`shard_size` businesses in all). */
+export interface DailyBusinessItem { org_slug: string; shard: number; shard_size: number }
+
+/** The list's items: shards of BATCH_SHARD_BUSINESSES in list order (the last may be short). */
+export function dailyBusinessItems(orgSlugs: readonly string[], shardSize: number = BATCH_SHARD_BUSINESSES): DailyBusinessItem[] {
+  return orgSlugs.map((org_slug, i) => {
+    const shard = Math.floor(i / shardSize);
+    return { org_slug, shard, shard_size: Math.min(shardSize, orgSlugs.length - shard * shardSize) };
+  });
+}

@@ -1,16 +1,29 @@
 /**
  * The day's vendor batch jobs (issue 47, app/visibility/batches.ts): one item per job under
  * `VISBATCH#<run_date>` / `<platform>#<job_id>`, so one Query lists the day's jobs. A job
- * holds the checks it carries (at most one Map child's businesses × the day's prompts: ~100
- * members, a few KB). Created once (a retried submit finds it), then updated as the vendor
- * reports.
+ * holds the checks it carries (at most MAX_JOB_CHECKS members, ~100 KB). Created once (a
+ * retried submit finds it), then updated as the vendor reports.
+ *
+ * Beside them, one item per shard of the day's business list (D222) under
+ * `shard#<execution_id>#<shard>`: the set of its businesses done with their day (a string set,
+ * so a repeated arrival adds nothing) and whether its checks were sent.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { VisibilityBatchJob, VisibilityBatchRepository } from '../../ports';
+import type { VisibilityBatchJob, VisibilityBatchRepository, VisibilityBatchShard } from '../../ports';
 import { putIfAbsent } from './client';
 import { queryAll } from './query-all';
 
 const key = (runDate: string, platform: string, jobId: string) => ({ PK: `VISBATCH#${runDate}`, SK: `${platform}#${jobId}` });
+const shardPrefix = (executionId: string) => `shard#${executionId}#`;
+/** Zero-padded so the shards list in order. */
+const shardKey = (runDate: string, executionId: string, shard: number) => ({ PK: `VISBATCH#${runDate}`, SK: `${shardPrefix(executionId)}${String(shard).padStart(6, '0')}` });
+
+const shardOf = (item: Record<string, unknown>): VisibilityBatchShard => ({
+  shard: item.shard as number,
+  expected: item.expected as number,
+  arrived: [...((item.arrived as Set<string> | undefined) ?? [])].sort(),
+  submitted: item.submitted === true,
+});
 
 export function createVisibilityBatchRepository(db: DynamoDBDocumentClient, table: string): VisibilityBatchRepository {
   const strip = (item: Record<string, unknown>) => {
@@ -45,6 +58,39 @@ export function createVisibilityBatchRepository(db: DynamoDBDocumentClient, tabl
         ConsistentRead: true,
       });
       return items.map(strip);
+    },
+    async arrive(runDate, executionId, shard, expected, orgSlugs) {
+      const { Attributes } = await db.send(new UpdateCommand({
+        TableName: table,
+        Key: shardKey(runDate, executionId, shard),
+        // `shard` and `type` are reserved words: every name goes through a placeholder.
+        UpdateExpression: 'ADD #arrived :orgs SET #type = :type, #shard = :shard, #expected = :expected',
+        ExpressionAttributeNames: { '#arrived': 'arrived', '#type': 'type', '#shard': 'shard', '#expected': 'expected' },
+        ExpressionAttributeValues: { ':orgs': new Set(orgSlugs), ':type': 'visibility_batch_shard', ':shard': shard, ':expected': expected },
+        ReturnValues: 'ALL_NEW',
+      }));
+      return shardOf(Attributes!);
+    },
+    async markShardSubmitted(runDate, executionId, shard) {
+      await db.send(new UpdateCommand({
+        TableName: table,
+        Key: shardKey(runDate, executionId, shard),
+        ConditionExpression: 'attribute_exists(PK)',
+        UpdateExpression: 'SET #submitted = :yes',
+        ExpressionAttributeNames: { '#submitted': 'submitted' },
+        ExpressionAttributeValues: { ':yes': true },
+      }));
+    },
+    async listUnsubmittedShards(runDate, executionId) {
+      const items = await queryAll(db, {
+        TableName: table,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        FilterExpression: 'attribute_not_exists(#submitted)',
+        ExpressionAttributeNames: { '#submitted': 'submitted' },
+        ExpressionAttributeValues: { ':pk': `VISBATCH#${runDate}`, ':prefix': shardPrefix(executionId) },
+        ConsistentRead: true,
+      });
+      return items.map(shardOf);
     },
   };
 }

@@ -6,7 +6,7 @@
  * execution failed outright (each business's own failures are caught and recorded inside).
  */
 import type { Container } from '../../container';
-import { WORKFLOW_OBJECTS_PREFIX } from '../../core/workflows';
+import { dailyBusinessItems, WORKFLOW_OBJECTS_PREFIX, type DailyBusinessItem } from '../../core/workflows';
 import type { WorkflowObjectStore } from '../../ports';
 import { createLogger } from '../../logger';
 import { finishBusinessRun } from './business-run';
@@ -17,16 +17,13 @@ const log = createLogger({ component: 'daily-business-list' });
 /** Businesses read per listing query while the list is written. */
 const LISTING_PAGE = 1000;
 
-/** One item of the list: what the child executions get per business, beside the batch's BatchInput. */
-export interface BusinessItem { org_slug: string }
-
 export interface BusinessListRef { bucket: string; key: string; count: number }
 
 /** Writes the run's business list (all businesses, or the manual run's named ones). A retry rewrites the same key. */
 export async function writeDailyBusinessList(container: Container, objects: WorkflowObjectStore, state: DailyRunState): Promise<BusinessListRef> {
   const slugs = state.org_slugs ?? (await allBusinessSlugs(container));
   const key = `${WORKFLOW_OBJECTS_PREFIX}/${state.run_date}/${state.execution_id}/businesses.json`;
-  const items: BusinessItem[] = slugs.map((org_slug) => ({ org_slug }));
+  const items = dailyBusinessItems(slugs);
   await objects.putJson(key, items);
   return { bucket: objects.bucket, key, count: items.length };
 }
@@ -62,7 +59,7 @@ export async function settleFailedBatches(container: Container, objects: Workflo
   let closed = 0;
   for (const file of manifest.ResultFiles?.FAILED ?? []) {
     for (const child of (await objects.getJson<ChildResult[]>(file.Key)) ?? []) {
-      const items = (JSON.parse(child.Input ?? '{}') as { Items?: BusinessItem[] }).Items ?? [];
+      const items = (JSON.parse(child.Input ?? '{}') as { Items?: Array<Pick<DailyBusinessItem, 'org_slug'>> }).Items ?? [];
       for (const { org_slug } of items) {
         const run = await container.dailyRuns.getBusinessRun(state.execution_id, org_slug);
         if (run?.status !== 'running') continue;

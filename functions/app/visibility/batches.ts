@@ -1,11 +1,14 @@
 /**
  * The daily checks that go through vendor batches (issue 47). In a business's day, 2b queues
  * the checks of the batch platforms (analyze.ts); then, per Map child (a batch of businesses):
- *   submit   each batch platform's queued checks of the child's businesses go to the vendor
- *            as one batch job (recorded first, so a retried submit finds it), the checks
- *            become `submitted`;
+ *   arrive   its businesses are recorded as done in their shard of the day's list (D222);
+ *   submit   the child that completes a shard sends, per batch platform, the shard's queued
+ *            checks to the vendor as one batch job (recorded first, so a retried submit finds
+ *            it); the checks become `submitted`. Jobs are thus shard-sized (BATCH_SHARD_BUSINESSES),
+ *            not child-sized: at 50,000 businesses, 1,000 jobs a platform instead of 5,000;
  * and after the fan-out, until no job is open, every VISIBILITY_BATCH_POLL_SECONDS:
- *   list     the businesses with an open job are written as the next Map's item list;
+ *   list     a shard a failed child left incomplete is sent with the businesses that arrived;
+ *            the businesses with an open job are written as the next Map's item list;
  *   collect  per business: each of its jobs is asked for progress; an ended job's answers are
  *            judged into their checks (a missing or failed answer is a failed check); a job
  *            not ended within the vendor's window (or never accepted) fails its checks; a
@@ -17,7 +20,7 @@ import type { PlatformKey } from '../../core/constants';
 import type { VisibilityCheck } from '../../core/visibility/checks';
 import type { EntityIdentity, PlatformOutcome } from '../../core/visibility/platform-answer';
 import type { BatchPrompt } from '../../core/visibility/platform-batch';
-import { WORKFLOW_OBJECTS_PREFIX } from '../../core/workflows';
+import { WORKFLOW_OBJECTS_PREFIX, type DailyBusinessItem } from '../../core/workflows';
 import type { Container } from '../../container';
 import type { VisibilityBatchEngines } from '../../engines/visibility-batches';
 import type { VisibilityEngines } from '../../engines/visibility';
@@ -31,8 +34,8 @@ const log = createLogger({ component: 'visibility-batches' });
 
 /**
  * The most checks one job carries: its item lists them, and an item stops at 400 KB (a member is
- * about 100 bytes). A Map child of 10 businesses queues 100 per platform; a larger ItemBatcher
- * batch makes more jobs, not a larger item.
+ * about 100 bytes). A shard of 50 businesses queues 500 per platform; a larger shard makes more
+ * jobs, not a larger item.
  */
 export const MAX_JOB_CHECKS = 1000;
 /** A job still `submitting` this long after it was recorded was never accepted by the vendor. */
@@ -42,15 +45,60 @@ const WINDOW_GRACE_MS = 60 * 60_000;
 
 export interface BatchRunInput { run_date: string; execution_id: string; org_slugs: string[] }
 
+type SubmittedJobs = Array<{ platform: PlatformKey; job_id: string; checks: number; status: string }>;
+
+/**
+ * After a Map child's businesses: records them as arrived in their shards, and sends the
+ * checks of each shard this child completed. Items without a shard (a list written before
+ * D222) are sent as the child's own jobs.
+ */
+export async function submitVisibilityBatches(
+  container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines,
+  input: { run_date: string; execution_id: string; items: Array<Pick<DailyBusinessItem, 'org_slug'> & Partial<DailyBusinessItem>> },
+): Promise<{ jobs: SubmittedJobs; shards_sent: number[] }> {
+  if (batches.clients.size === 0) return { jobs: [], shards_sent: [] };
+  const run = { run_date: input.run_date, execution_id: input.execution_id };
+  const unsharded = input.items.filter((i) => i.shard === undefined || i.shard_size === undefined).map((i) => i.org_slug);
+  const jobs = unsharded.length ? await submitQueuedChecks(container, batches, engines, { ...run, org_slugs: unsharded }) : [];
+  const shards = new Map<number, { expected: number; orgs: string[] }>();
+  for (const item of input.items) {
+    if (item.shard === undefined || item.shard_size === undefined) continue;
+    const entry = shards.get(item.shard) ?? { expected: item.shard_size, orgs: [] };
+    entry.orgs.push(item.org_slug);
+    shards.set(item.shard, entry);
+  }
+  const sent: number[] = [];
+  for (const [shard, { expected, orgs }] of shards) {
+    const state = await batches.jobs.arrive(input.run_date, input.execution_id, shard, expected, orgs);
+    // Only the child whose arrival completes the shard sends it (a repeat finds it sent, or finds its checks already submitted).
+    if (state.submitted || state.arrived.length < state.expected) continue;
+    jobs.push(...await submitQueuedChecks(container, batches, engines, { ...run, org_slugs: state.arrived }));
+    await batches.jobs.markShardSubmitted(input.run_date, input.execution_id, shard);
+    sent.push(shard);
+  }
+  return { jobs, shards_sent: sent };
+}
+
+/** Sends the shards a failed child left incomplete, with the businesses that arrived (once the fan-out is over). */
+async function submitIncompleteShards(container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, state: { run_date: string; execution_id: string }): Promise<number> {
+  const open = await batches.jobs.listUnsubmittedShards(state.run_date, state.execution_id);
+  for (const shard of open) {
+    await submitQueuedChecks(container, batches, engines, { ...state, org_slugs: shard.arrived });
+    await batches.jobs.markShardSubmitted(state.run_date, state.execution_id, shard.shard);
+    log.warn('sent an incomplete shard', { run_date: state.run_date, shard: shard.shard, arrived: shard.arrived.length, expected: shard.expected });
+  }
+  return open.length;
+}
+
 /** The id the vendor answers a check under: stable for (business, day, platform, prompt). */
 export function customIdOf(check: Pick<VisibilityCheck, 'org_slug' | 'run_date' | 'platform' | 'prompt_id'>): string {
   return `c_${createHash('sha256').update(`${check.org_slug}|${check.run_date}|${check.platform}|${check.prompt_id}`).digest('hex').slice(0, 40)}`;
 }
 
 /** Submits each batch platform's queued checks of these businesses as vendor batches; the jobs. */
-export async function submitVisibilityBatches(container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, input: BatchRunInput): Promise<{ jobs: Array<{ platform: PlatformKey; job_id: string; checks: number; status: string }> }> {
+async function submitQueuedChecks(container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, input: BatchRunInput): Promise<SubmittedJobs> {
   const checksByOrg = new Map(await Promise.all(input.org_slugs.map(async (org) => [org, await container.visibilityChecks.listChecks(org, input.run_date)] as const)));
-  const out: Array<{ platform: PlatformKey; job_id: string; checks: number; status: string }> = [];
+  const out: SubmittedJobs = [];
   const touched = new Set<string>();
   for (const [platform, client] of batches.clients) {
     const queued = [...checksByOrg.values()].flat().filter((c) => c.platform === platform && c.status === 'queued');
@@ -94,16 +142,19 @@ export async function submitVisibilityBatches(container: Container, batches: Vis
   }
   // A business whose batches all failed to submit is settled now.
   for (const org of touched) await finalizeIfSettled(container, engines, org, input.run_date, input.execution_id);
-  return { jobs: out };
+  return out;
 }
 
-/** Writes the businesses with an open batch job as the collecting Map's item list; how many. */
-export async function listPendingVisibilityBatches(batches: VisibilityBatchEngines, objects: WorkflowObjectStore, state: { run_date: string; execution_id: string }): Promise<{ bucket: string; key: string; count: number; open_jobs: number }> {
+/** Sends what incomplete shards hold, then writes the businesses with an open batch job as the collecting Map's item list; how many. */
+export async function listPendingVisibilityBatches(
+  container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, objects: WorkflowObjectStore, state: { run_date: string; execution_id: string },
+): Promise<{ bucket: string; key: string; count: number; open_jobs: number; incomplete_shards_sent: number }> {
+  const incomplete = batches.clients.size ? await submitIncompleteShards(container, batches, engines, state) : 0;
   const open = await batches.jobs.listOpen(state.run_date);
   const orgs = [...new Set(open.flatMap((job) => job.members.map((m) => m.org_slug)))].sort();
   const key = `${WORKFLOW_OBJECTS_PREFIX}/${state.run_date}/${state.execution_id}/pending-visibility-batches.json`;
   await objects.putJson(key, orgs.map((org_slug) => ({ org_slug })));
-  return { bucket: objects.bucket, key, count: orgs.length, open_jobs: open.length };
+  return { bucket: objects.bucket, key, count: orgs.length, open_jobs: open.length, incomplete_shards_sent: incomplete };
 }
 
 /**

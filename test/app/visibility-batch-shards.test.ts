@@ -1,0 +1,99 @@
+/**
+ * Shard-sized vendor batches (D222): the batch platforms' checks of a shard of the day's list go
+ * to each vendor as one job when the shard's last business arrives, whichever Map child ran it;
+ * a repeated arrival sends nothing twice; a shard a failed child left incomplete is sent by the
+ * listing after the fan-out, with the businesses that arrived.
+ */
+import { listPendingVisibilityBatches, submitVisibilityBatches } from '../../functions/app/visibility/batches';
+import { getContainer } from '../../functions/container';
+import type { PlatformKey } from '../../functions/core/constants';
+import type { VisibilityCheck } from '../../functions/core/visibility/checks';
+import { dailyBusinessItems } from '../../functions/core/workflows';
+import { visibilityEnginesOf } from '../../functions/engines/visibility';
+import { visibilityBatchesOf } from '../../functions/engines/visibility-batches';
+import { workflowObjectsOf } from '../../functions/engines/workflow-objects';
+import { startPlatformFakes, type PlatformFakes } from '../../functions/local/fakes/platforms';
+import { startTestStack, type TestStack } from '../support/stack';
+
+const RUN_DATE = '2026-11-27';
+const EXECUTION = 'exec-shards';
+const BATCHED: PlatformKey[] = ['platform_1', 'platform_2', 'platform_3'];
+const PROMPTS = 2;
+
+let stack: TestStack;
+let fakes: PlatformFakes;
+
+beforeAll(async () => {
+  fakes = await startPlatformFakes();
+  for (const k of BATCHED) fakes.servers[k].holdBatches(true);
+  stack = await startTestStack({ LOG_LEVEL: 'error', ...fakes.env, ...fakes.searchEnv, LLM_BASE_URL: '', JUDGE_BASE_URL: '' });
+}, 60_000);
+afterAll(async () => {
+  await stack?.close();
+  await fakes?.stop();
+});
+
+async function queue(org: string) {
+  const container = getContainer();
+  for (const platform of BATCHED) {
+    for (let p = 0; p < PROMPTS; p++) {
+      const check: VisibilityCheck = {
+        org_slug: org, run_date: RUN_DATE, prompt_id: `p${p}`, prompt: `best coffee ${org} ${p}`, entity_id: 'e1', product_id: null, platform,
+        result: null, status: 'queued', reason: `queued for ${platform}'s vendor batch`, answer: null, verdict: null, matcher_agrees: null, judge_error: null,
+        checked_at: new Date().toISOString(),
+      };
+      await container.visibilityChecks.putCheck(check);
+    }
+  }
+}
+
+const statuses = async (org: string) => (await getContainer().visibilityChecks.listChecks(org, RUN_DATE)).map((c) => c.status);
+const openJobs = async () => visibilityBatchesOf(getContainer()).jobs.listOpen(RUN_DATE);
+const submit = (items: ReturnType<typeof dailyBusinessItems>) => {
+  const container = getContainer();
+  return submitVisibilityBatches(container, visibilityBatchesOf(container), visibilityEnginesOf(container), { run_date: RUN_DATE, execution_id: EXECUTION, items });
+};
+
+test('a shard run by two children goes to each vendor as one job, sent by the child that completes it; a repeat sends nothing', async () => {
+  const items = dailyBusinessItems(['shard-a', 'shard-b', 'shard-c'], 3);
+  expect(items.map((i) => [i.shard, i.shard_size])).toEqual([[0, 3], [0, 3], [0, 3]]);
+  for (const item of items) await queue(item.org_slug);
+
+  // The first child (a, b): the shard waits for c.
+  expect(await submit(items.slice(0, 2))).toEqual({ jobs: [], shards_sent: [] });
+  expect(await statuses('shard-a')).toEqual(Array(BATCHED.length * PROMPTS).fill('queued'));
+  expect(await openJobs()).toHaveLength(0);
+
+  // The second child (c) completes it: one job per platform with the checks of all three.
+  const sent = await submit(items.slice(2));
+  expect(sent.shards_sent).toEqual([0]);
+  expect(sent.jobs.map((j) => [j.platform, j.checks, j.status]).sort()).toEqual(BATCHED.map((p) => [p, 3 * PROMPTS, 'in_progress']));
+  const jobs = await openJobs();
+  expect(jobs).toHaveLength(BATCHED.length);
+  for (const job of jobs) expect(new Set(job.members.map((m) => m.org_slug))).toEqual(new Set(['shard-a', 'shard-b', 'shard-c']));
+  for (const org of ['shard-a', 'shard-b', 'shard-c']) expect(await statuses(org)).toEqual(Array(BATCHED.length * PROMPTS).fill('submitted'));
+
+  // At-least-once delivery: either child again sends nothing more.
+  expect(await submit(items.slice(0, 2))).toEqual({ jobs: [], shards_sent: [] });
+  expect(await submit(items.slice(2))).toEqual({ jobs: [], shards_sent: [] });
+  expect(await openJobs()).toHaveLength(BATCHED.length);
+});
+
+test('a shard whose other child failed is sent after the fan-out with the businesses that arrived, once', async () => {
+  const container = getContainer();
+  const items = dailyBusinessItems(['x0', 'x1', 'x2', 'lonely', 'lost'], 3); // shard 1 = lonely, lost
+  await queue('lonely');
+  await queue('lost');
+  expect(await submit([items[3]])).toEqual({ jobs: [], shards_sent: [] });
+  const before = (await openJobs()).length;
+
+  const list = () => listPendingVisibilityBatches(container, visibilityBatchesOf(container), visibilityEnginesOf(container), workflowObjectsOf(container), { run_date: RUN_DATE, execution_id: EXECUTION });
+  const listed = await list();
+  expect(listed.incomplete_shards_sent).toBe(1);
+  expect(listed.open_jobs).toBe(before + BATCHED.length);
+  expect(await statuses('lonely')).toEqual(Array(BATCHED.length * PROMPTS).fill('submitted'));
+  // The business whose child never arrived keeps its checks queued (FinishDailyRun closes its run).
+  expect(await statuses('lost')).toEqual(Array(BATCHED.length * PROMPTS).fill('queued'));
+  expect((await list()).incomplete_shards_sent).toBe(0);
+  expect((await openJobs()).length).toBe(before + BATCHED.length);
+});
