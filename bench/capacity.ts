@@ -83,6 +83,7 @@ import { EDGE_PROPAGATION_WAIT_SECONDS, PLATFORM_KEYS, PLATFORM_LIMIT_DEFAULTS, 
 import { ANSWER_ASSUMPTIONS, batchPricingComparison, printBatchPricing, usd as usdText, type BatchPricingComparison } from './cost-model';
 import { heading, int, isMain, ms, percentile, printTable, ROOT } from './lib';
 import { seededRandom } from '../functions/core/util/random';
+import { BATCH_SHARD_BUSINESSES } from '../functions/core/workflows';
 
 // ---------------------------------------------------------------------------------------
 // assumptions
@@ -182,6 +183,12 @@ export const ASSUMED_VENDOR_RPM = 500;
 export const DEFAULT_BATCH_TURNAROUND_HOURS: Range = { min: 0.25, max: 4 };
 /** Platforms whose checks go through vendor batches when `vendorBatches` is on (0-based: platform_1..platform_3). */
 export const DEFAULT_BATCH_PLATFORMS: readonly number[] = [0, 1, 2];
+/**
+ * Requests per vendor job: the smallest cap of the three batch platforms (Gemini's 500,
+ * GEMINI_BATCH_MAX_PROMPTS: a finished inline batch comes back in one GET); OpenAI's 50,000 and
+ * Anthropic's 100,000 are cut to MAX_JOB_CHECKS (1,000) by the job item. Applied to all three.
+ */
+export const JOB_REQUEST_CAP = 500;
 /** Answers a CollectBatchResults task judges at once (ASSUMPTION: the judge calls of one task run 10 at a time). */
 export const COLLECT_JUDGE_CONCURRENCY = 10;
 
@@ -457,7 +464,7 @@ export interface SimulationOptions {
   windowHours?: number;
   /**
    * Vendor batches (issue 47, "after"): the batch platforms' checks are only queued in 2b and go to
-   * the vendor as one batch per platform per Map child, collected by the polling loop after the Map.
+   * the vendor in shard-sized jobs (batchShardSize; D222), collected by the polling loop after the Map.
    * false (the default): every platform synchronous in 2b ("before").
    */
   vendorBatches?: boolean;
@@ -467,6 +474,13 @@ export interface SimulationOptions {
   batchTurnaroundHours?: Range;
   /** WaitForVisibilityBatches (VISIBILITY_BATCH_POLL_SECONDS). */
   batchPollSeconds?: number;
+  /**
+   * Businesses per shard of the list (BATCH_SHARD_BUSINESSES, D222): a shard's jobs go out when its
+   * last business's child ends. 0: one job per platform per Map child (D218, before shards).
+   */
+  batchShardSize?: number;
+  /** The most requests one job carries (JOB_REQUEST_CAP); a larger shard makes several jobs. */
+  jobRequestCap?: number;
   /** Each batch platform's queue, in the order of `batchPlatforms` (batchQueueLimitsFor: Tier 1 of VENDOR_LIMITS). */
   batchQueueLimits?: BatchQueueLimit[];
   /** CollectVisibilityBatches' MaxConcurrency and batch size (from the ASL). */
@@ -520,6 +534,8 @@ export function resolveOptions(options: SimulationOptions): ResolvedOptions {
     batchPlatforms,
     batchTurnaroundHours: options.batchTurnaroundHours ?? DEFAULT_BATCH_TURNAROUND_HOURS,
     batchPollSeconds: options.batchPollSeconds ?? VISIBILITY_BATCH_POLL_SECONDS,
+    batchShardSize: options.batchShardSize ?? BATCH_SHARD_BUSINESSES,
+    jobRequestCap: options.jobRequestCap ?? JOB_REQUEST_CAP,
     batchQueueLimits: options.batchQueueLimits ?? batchQueueLimitsFor(batchPlatforms),
     collectMaxConcurrency: options.collectMaxConcurrency ?? collect.maxConcurrency,
     collectBatchSize: options.collectBatchSize ?? collect.batchSize,
@@ -609,7 +625,7 @@ export interface DayResult {
 export interface BatchDay {
   platforms: string[];
   queueLimits: BatchQueueLimit[];
-  /** Vendor batch jobs submitted (one per batch platform per Map child) and the checks in them. */
+  /** Vendor batch jobs submitted (per batch platform, one per shard of the list, D222) and the checks in them. */
   jobs: number;
   requests: number;
   /** Jobs that waited for room in the vendor's queue, the longest wait, and when the first had to. */
@@ -1136,6 +1152,9 @@ class Child {
 interface BatchJob {
   /** Index in `batchPlatforms`. */
   slot: number;
+  /** The businesses [first, last) whose checks it carries. */
+  first: number;
+  last: number;
   requests: number;
   submittedAt: number;
   acceptedAt: number;
@@ -1154,8 +1173,10 @@ interface VendorQueue {
 }
 
 /**
- * The vendor batches of issue 47: each Map child submits one job per batch platform (its
- * businesses' queued checks); a vendor accepts a job while its queue has room (queued requests,
+ * The vendor batches of issue 47: the children's businesses arrive in their shards of the list
+ * (D222); when a shard's last business arrives, its queued checks go out as jobs of at most
+ * `jobRequestCap` requests per batch platform (with `batchShardSize` 0: one job per platform per
+ * child, as D218 did); a vendor accepts a job while its queue has room (queued requests,
  * open jobs), else the job waits for earlier ones to end; an accepted job ends after its drawn
  * turnaround. After the Map: ListPendingVisibilityBatches -> WaitForVisibilityBatches (poll) ->
  * CollectVisibilityBatches (children of `collectBatchSize` businesses, `collectMaxConcurrency` at
@@ -1164,8 +1185,10 @@ interface VendorQueue {
  */
 class VendorBatches {
   readonly queues: VendorQueue[];
-  /** Per Map child (by its first business / batch size): its jobs. */
-  private readonly childJobs: BatchJob[][] = [];
+  /** Per shard (or per child when unsharded): its jobs. */
+  private readonly shardJobs: BatchJob[][] = [];
+  /** Per shard: its businesses arrived so far. */
+  private readonly arrived: Uint32Array;
   /** Per business: bit j set once its answers of batch platform j are judged. */
   private readonly judgedMask: Uint8Array;
   private readonly scoredFlag: Uint8Array;
@@ -1191,29 +1214,58 @@ class VendorBatches {
     this.judgedMask = new Uint8Array(day.o.businesses);
     this.scoredFlag = new Uint8Array(day.o.businesses);
     this.allMask = (1 << n) - 1;
+    this.arrived = new Uint32Array(day.o.batchShardSize > 0 ? Math.ceil(day.o.businesses / day.o.batchShardSize) : 0);
   }
 
+  /** The shard (or, unsharded, the child) business b belongs to. */
+  private groupOf(b: number): number {
+    const o = this.day.o;
+    return Math.floor(b / (o.batchShardSize > 0 ? o.batchShardSize : o.batchSize));
+  }
+
+  /** SubmitVisibilityBatches of the child with businesses [first, last): they arrive; a completed shard sends its jobs. */
   submit(first: number, last: number): void {
+    const o = this.day.o;
+    for (let b = first; b < last; b++) this.pending.push(b);
+    if (o.batchShardSize <= 0) {
+      this.send(this.groupOf(first), first, last);
+      return;
+    }
+    for (let b = first; b < last;) {
+      const shard = this.groupOf(b);
+      const shardFirst = shard * o.batchShardSize;
+      const shardLast = Math.min(o.businesses, shardFirst + o.batchShardSize);
+      const upTo = Math.min(last, shardLast);
+      this.arrived[shard] += upTo - b;
+      if (this.arrived[shard] === shardLast - shardFirst) this.send(shard, shardFirst, shardLast);
+      b = upTo;
+    }
+  }
+
+  /** One group's jobs: per batch platform, its businesses' checks in jobs of at most `jobRequestCap`. */
+  private send(group: number, first: number, last: number): void {
     const { day } = this;
     const o = day.o;
-    const child = Math.floor(first / o.batchSize);
     const n = o.batchPlatforms.length;
     const range = o.batchTurnaroundHours;
+    const perJob = Math.max(1, Math.floor(o.jobRequestCap / day.K));
     const jobs: BatchJob[] = [];
     for (let slot = 0; slot < n; slot++) {
-      const u = seededRandom(streamSeed(o.seed, -(1000 + child * n + slot)))();
-      const job: BatchJob = {
-        slot, requests: (last - first) * day.K, submittedAt: day.now, acceptedAt: NaN,
-        turnaround: 3600 * (range.min + (range.max - range.min) * u), endsAt: NaN, ended: false,
-      };
-      jobs.push(job);
-      this.jobs++;
-      this.requests += job.requests;
-      this.queues[slot].waiting.push(job);
-      this.accept(slot);
+      for (let from = first, piece = 0; from < last; from += perJob, piece++) {
+        const to = Math.min(last, from + perJob);
+        const u = seededRandom(streamSeed(o.seed, -(1000 + (group * n + slot) * 64 + piece)))();
+        const job: BatchJob = {
+          slot, first: from, last: to, requests: (to - from) * day.K, submittedAt: day.now, acceptedAt: NaN,
+          turnaround: 3600 * (range.min + (range.max - range.min) * u), endsAt: NaN, ended: false,
+        };
+        jobs.push(job);
+        this.jobs++;
+        this.requests += job.requests;
+        this.queues[slot].waiting.push(job);
+        this.accept(slot);
+      }
     }
-    this.childJobs[child] = jobs;
-    for (let b = first; b < last; b++) this.pending.push(b);
+    this.shardJobs[group] = jobs;
   }
 
   /** Accepts the platform's waiting jobs in order while the queue has room (a job larger than the whole queue goes alone). */
@@ -1314,10 +1366,10 @@ class VendorBatches {
     const scored: number[] = [];
     for (let i = from; i < to; i++) {
       const b = items[i];
-      const jobs = this.childJobs[Math.floor(b / o.batchSize)];
+      const jobs = this.shardJobs[this.groupOf(b)] ?? [];
       for (const job of jobs) {
         const bit = 1 << job.slot;
-        if (!job.ended || (this.judgedMask[b] & bit) !== 0) continue;
+        if (b < job.first || b >= job.last || !job.ended || (this.judgedMask[b] & bit) !== 0) continue;
         this.judgedMask[b] |= bit;
         answers += day.K;
       }

@@ -260,9 +260,11 @@ describe('vendor batches (issue 47)', () => {
   });
 
   it('holds a submission back while the vendor\'s queue is full, until earlier jobs end', () => {
-    // 3 children of 10 businesses end together; each platform's queue holds one job's 100 checks (or one job at once)
+    // 3 children of 10 businesses end together, each sending its own jobs (no shards, as D218);
+    // each platform's queue holds one job's 100 checks (or one job at once)
     const base = batched({
       businesses: 30, batchSize: 10, maxConcurrency: 3, batchTurnaroundHours: hours(1), platformLimits: { concurrency: 1000, ratePerMinute: 10_000, dailyBudget: 1_000_000 },
+      batchShardSize: 0,
     });
     const free = simulateDay(base).vendorBatches!;
     expect(free.submissionsWaited).toBe(0);
@@ -280,6 +282,25 @@ describe('vendor batches (issue 47)', () => {
       expect(b.binding).toContain('vendor batch queue');
       expect(full.finishSeconds).toBeGreaterThan(3 * 3600);
     }
+  });
+
+  it('sends a shard\'s checks as one job per platform when its last business arrives, whichever children ran it (D222)', () => {
+    const base = batched({
+      businesses: 30, batchSize: 10, maxConcurrency: 3, batchTurnaroundHours: hours(1), platformLimits: { concurrency: 1000, ratePerMinute: 10_000, dailyBudget: 1_000_000 },
+    });
+    // one shard of 30 over three children: 3 jobs (one per platform) of 300 checks, not 9 of 100
+    const one = simulateDay({ ...base, batchShardSize: 30 }).vendorBatches!;
+    expect([one.jobs, one.requests, one.scored]).toEqual([3, 900, 30]);
+    // shards of 15 straddle the children of 10: 2 shards, 6 jobs, every business scored
+    const two = simulateDay({ ...base, batchShardSize: 15 }).vendorBatches!;
+    expect([two.jobs, two.requests, two.scored]).toEqual([6, 900, 30]);
+    // a shard larger than a job's cap makes several jobs: 300 checks in jobs of 100
+    const capped = simulateDay({ ...base, batchShardSize: 30, jobRequestCap: 100 }).vendorBatches!;
+    expect([capped.jobs, capped.scored]).toEqual([9, 30]);
+    // against a one-job-at-once queue, fewer jobs wait less
+    const oneAtOnce = [0, 1, 2].map(() => ({ maxQueuedRequests: Infinity, maxOpenJobs: 1, from: 'test' }));
+    expect(simulateDay({ ...base, batchShardSize: 30, batchQueueLimits: oneAtOnce }).vendorBatches!.submissionsWaited).toBe(0);
+    expect(simulateDay({ ...base, batchShardSize: 0, batchQueueLimits: oneAtOnce }).vendorBatches!.submissionsWaited).toBe(6);
   });
 
   it('takes the vendor queues from one table of published figures, each with a source, assumptions labelled', () => {
