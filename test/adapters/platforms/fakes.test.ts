@@ -22,7 +22,7 @@ test('each fake rejects a wrong key with 401 in its vendor\'s error envelope', a
       .toMatchObject({ status: 401, body: { type: 'error', error: { type: 'authentication_error' } } });
     expect(await call(`${u.platform_3}/v1beta/models/g:generateContent`, post({ contents: [{ parts: [{ text: 'q' }] }] }, { 'x-goog-api-key': 'nope' })))
       .toMatchObject({ status: 401, body: { error: { status: 'UNAUTHENTICATED' } } });
-    expect(await call(`${u.platform_4}/v1/agent`, post({ model: 'perplexity/sonar', input: 'q' }, { authorization: wrong }))).toMatchObject({ status: 401, body: { error: { type: 'forbidden', code: 401 } } });
+    expect(await call(`${u.platform_4}/agent`, post({ model: 'perplexity/sonar', input: 'q' }, { authorization: wrong }))).toMatchObject({ status: 401, body: { error: { type: 'forbidden', code: 401 } } });
     expect(await call(`${u.platform_5}/responses`, post({ model: 'parallel', input: 'q' }, { authorization: wrong }))).toMatchObject({ status: 401 });
     expect(await call(`${fakes.servers.platform_6.origin}/res/v1/web/search?q=x`, { headers: { 'x-subscription-token': 'nope' } }))
       .toMatchObject({ status: 401, body: { error: { code: 'SUBSCRIPTION_TOKEN_INVALID' } } });
@@ -38,15 +38,15 @@ test('vendor rules: Perplexity\'s Agent API refuses unknown fields and unprefixe
   const p4 = await startFakePlatform('platform_4');
   try {
     const auth = { authorization: `Bearer ${p4.key}` };
-    expect(await call(`${p4.url}/v1/agent`, post({ model: 'perplexity/sonar', input: 'q', messages: [] }, auth)))
+    expect(await call(`${p4.url}/agent`, post({ model: 'perplexity/sonar', input: 'q', messages: [] }, auth)))
       .toMatchObject({ status: 400, body: { error: { type: 'invalid_request', param: 'messages', message: 'invalid request body: json: unknown field "messages"' } } });
-    expect(await call(`${p4.url}/v1/agent`, post({ model: 'sonar', input: 'q' }, auth))).toMatchObject({ status: 400, body: { error: { param: 'model' } } });
-    expect(await call(`${p4.url}/chat/completions`, post({ model: 'sonar', messages: [{ role: 'user', content: 'q' }] }, auth)))
+    expect(await call(`${p4.url}/agent`, post({ model: 'sonar', input: 'q' }, auth))).toMatchObject({ status: 400, body: { error: { param: 'model' } } });
+    expect(await call(`${p4.origin}/chat/completions`, post({ model: 'sonar', messages: [{ role: 'user', content: 'q' }] }, auth)))
       .toMatchObject({ status: 404, body: { error: { message: expect.stringContaining('retired') } } });
     // Web search only when the tool (or a preset) asks for it: a bare model answers ungrounded.
-    const bare = await call(`${p4.url}/v1/agent`, post({ model: 'perplexity/sonar', input: 'q' }, auth));
+    const bare = await call(`${p4.url}/agent`, post({ model: 'perplexity/sonar', input: 'q' }, auth));
     expect((bare.body as { output: { type: string }[] }).output.map((o) => o.type)).toEqual(['message']);
-    const grounded = await call(`${p4.url}/v1/agent`, post({ model: 'perplexity/sonar', input: 'q', tools: [{ type: 'web_search' }] }, auth));
+    const grounded = await call(`${p4.url}/agent`, post({ model: 'perplexity/sonar', input: 'q', tools: [{ type: 'web_search' }] }, auth));
     expect((grounded.body as { output: { type: string }[] }).output.map((o) => o.type)).toEqual(['search_results', 'message']);
   } finally {
     await p4.close();
@@ -72,7 +72,7 @@ test('vendor rules: xAI answers the deprecated search_parameters with 410; Anthr
 test('failNext (with Retry-After), malformedNext, reset and request counts', async () => {
   const p4 = await startFakePlatform('platform_4');
   try {
-    const req = () => call(`${p4.url}/v1/agent`, post({ model: 'perplexity/sonar', input: 'q' }, { authorization: `Bearer ${p4.key}` }));
+    const req = () => call(`${p4.url}/agent`, post({ model: 'perplexity/sonar', input: 'q' }, { authorization: `Bearer ${p4.key}` }));
     p4.failNext(429, 2, { retryAfter: 4 });
     p4.malformedNext();
     const first = await req();

@@ -1,5 +1,9 @@
-/** platform_4 on the wire: Perplexity's Agent API with the web_search tool, against its fake. */
+/**
+ * platform_4 on the wire: Perplexity's Agent API with the web_search tool (its fake), and the
+ * Sonar chat completions a Sonar-compatible server at another URL still speaks (D220).
+ */
 import { createPlatform4Client } from '../../../functions/adapters/external/platforms';
+import { agentApiUrl } from '../../../functions/adapters/external/platforms/platform-4-perplexity';
 import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import { cannedFetch, expectOk, testDeps } from './support';
 
@@ -84,4 +88,49 @@ test('a run that failed or was cancelled answers HTTP 200 with its status: a fai
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.failure.reason).toContain(status === 'failed' ? 'failed (500)' : 'was cancelled (500)');
   }
+});
+
+test('the URL picks the wire format: the vendor\'s host or a /v1 base get the Agent API, another server Sonar chat completions', () => {
+  expect(agentApiUrl('https://api.perplexity.ai')).toBe('https://api.perplexity.ai/v1/agent');
+  expect(agentApiUrl('https://api.perplexity.ai/')).toBe('https://api.perplexity.ai/v1/agent');
+  expect(agentApiUrl('https://api.perplexity.ai/v1')).toBe('https://api.perplexity.ai/v1/agent');
+  expect(agentApiUrl('https://gateway.example/perplexity/v1/')).toBe('https://gateway.example/perplexity/v1/agent');
+  expect(agentApiUrl('https://gateway.example/perplexity')).toBeNull();
+});
+
+describe('Sonar chat completions (a Sonar-compatible server)', () => {
+  const gateway = { apiUrl: 'https://gateway.example/perplexity', apiKey: 'k' };
+
+  test('POST {url}/chat/completions with model sonar and the user message; cited: the [n] sources, retrieved: the other search results', async () => {
+    const calls: string[] = [];
+    const t = testDeps({
+      fetchImpl: cannedFetch(200, {
+        model: 'sonar',
+        choices: [{ message: { role: 'assistant', content: 'Harbor & Pine ships whole beans [1].' } }],
+        citations: ['https://harborpine.example/', 'https://rival.example/'],
+        search_results: [{ url: 'https://harborpine.example/' }, { url: 'https://reviews.example/coffee' }],
+        usage: { total_tokens: 77 },
+      }, calls),
+    });
+    const answer = expectOk(await createPlatform4Client(gateway, t.deps).ask('whole bean coffee'));
+    expect(calls).toEqual(['https://gateway.example/perplexity/chat/completions']);
+    expect(answer).toMatchObject({
+      text: 'Harbor & Pine ships whole beans [1].', citations: ['https://harborpine.example/'],
+      retrieved: ['https://rival.example/', 'https://reviews.example/coffee'], model: 'sonar', costUnits: 77, costUnit: 'tokens',
+      obtainedVia: 'chat completions of a search-grounded model',
+    });
+  });
+
+  test('a reasoning model\'s <think> block is removed; only search_results is fine', async () => {
+    const t = testDeps({
+      fetchImpl: cannedFetch(200, {
+        model: 'sonar-reasoning',
+        choices: [{ message: { role: 'assistant', content: '<think>\nlet me see\n</think>\nThe answer [1].' } }],
+        search_results: [{ title: 't', url: 'https://only-results.example/a' }, { title: 'no url' }],
+        usage: { total_tokens: 77 },
+      }),
+    });
+    const answer = expectOk(await createPlatform4Client({ ...gateway, model: 'sonar-reasoning' }, t.deps).ask('x'));
+    expect(answer).toMatchObject({ text: 'The answer [1].', citations: ['https://only-results.example/a'], retrieved: [], model: 'sonar-reasoning', costUnits: 77 });
+  });
 });

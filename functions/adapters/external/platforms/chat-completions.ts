@@ -1,7 +1,8 @@
 /**
- * The OpenAI-compatible chat-completions wire format of platform_6 (an open model behind any
- * OpenAI-compatible server). platform_4 spoke it too until Perplexity retired Sonar chat
- * completions (27 September 2026; it now speaks the Agent API, see platform-4-perplexity.ts).
+ * The OpenAI-compatible chat-completions wire format, spoken by two platforms (6: an open
+ * model; 4: an answer engine behind a Sonar-compatible server, D220): one request and one
+ * parser; each platform module says what it sends and reads its vendor's extras (platform_4:
+ * `citations`, `search_results`).
  *
  *   POST {url}/chat/completions   Authorization: Bearer <key>   (only when a key is set)
  *   {"model": "...", <params, e.g. "temperature": 0.3>, "messages": [{"role": "user", "content": "<prompt>"}]}
@@ -17,12 +18,14 @@ import * as z from 'zod/mini';
 import { endpointUrl, parseBody, stripThinking, type ConfiguredSettings, type PlatformContext } from './shared';
 import type { ChatMessage } from '../../../core/generate/model-prompts';
 
-/** What every chat completion has. */
-const chatCompletionSchema = z.object({
+/** What every chat completion has; a vendor with extra fields extends it (z.extend). */
+export const chatCompletionSchema = z.object({
   model: z.optional(z.nullable(z.string())),
   choices: z.array(z.object({ message: z.optional(z.object({ content: z.optional(z.nullable(z.string())) })) })),
   usage: z.optional(z.nullable(z.object({ total_tokens: z.optional(z.number()) }))),
 });
+
+export type ChatCompletionBody = z.output<typeof chatCompletionSchema>;
 
 /** The platform's settings (`apiUrl` ends before `/chat/completions`; `apiKey` is sent as Bearer when set) and what to send. */
 export interface ChatCompletionCall extends ConfiguredSettings {
@@ -31,17 +34,30 @@ export interface ChatCompletionCall extends ConfiguredSettings {
   params?: Record<string, unknown>;
 }
 
-export interface ChatCompletion {
+export interface ChatCompletion<B extends ChatCompletionBody> {
+  /** The whole parsed body, for the vendor's own fields. */
+  body: B;
   /** choices[0].message.content without `<think>…</think>`. */
   text: string;
   model: string | null;
   totalTokens: number;
 }
 
-const parseChatCompletion = parseBody(chatCompletionSchema, 'no choices[] in the chat completion');
+/** The 200 body parser for a (possibly extended) chat-completion schema. */
+export function chatCompletionParser<S extends z.ZodMiniType<ChatCompletionBody>>(schema: S): (json: unknown) => z.output<S> {
+  return parseBody(schema, 'no choices[] in the chat completion');
+}
 
-/** One chat completion (with the platform's retries): the answer text, model and tokens. */
-export async function askChatCompletions(ctx: PlatformContext, call: ChatCompletionCall): Promise<ChatCompletion> {
+const parseChatCompletion = chatCompletionParser(chatCompletionSchema);
+
+/** One chat completion (with the platform's retries): the answer text, model and tokens, and the parsed body. */
+export function askChatCompletions(ctx: PlatformContext, call: ChatCompletionCall): Promise<ChatCompletion<ChatCompletionBody>>;
+export function askChatCompletions<B extends ChatCompletionBody>(ctx: PlatformContext, call: ChatCompletionCall, parse: (json: unknown) => B): Promise<ChatCompletion<B>>;
+export async function askChatCompletions(
+  ctx: PlatformContext,
+  call: ChatCompletionCall,
+  parse: (json: unknown) => ChatCompletionBody = parseChatCompletion,
+): Promise<ChatCompletion<ChatCompletionBody>> {
   const body = await ctx.request(
     {
       url: endpointUrl(call.apiUrl, '/chat/completions'),
@@ -49,9 +65,10 @@ export async function askChatCompletions(ctx: PlatformContext, call: ChatComplet
       headers: call.apiKey ? { authorization: `Bearer ${call.apiKey}` } : {},
       body: { model: call.model, ...call.params, messages: call.messages },
     },
-    parseChatCompletion,
+    parse,
   );
   return {
+    body,
     text: stripThinking(body.choices[0]?.message?.content ?? ''),
     model: body.model ?? null,
     totalTokens: body.usage?.total_tokens ?? 0,

@@ -213,7 +213,7 @@ const AGENT_API_FIELDS = new Set(['model', 'models', 'preset', 'input', 'instruc
 
 /** Perplexity's Agent API (platform_4): Responses-shaped, sources in a `search_results` output item, [n] markers in the text. */
 const perplexityFormat: VendorFormat = {
-  basePath: '',
+  basePath: '/v1',
   error: perplexityError,
   handle(req, ctx) {
     if (req.method === 'POST' && req.path === '/chat/completions') return { status: 404, body: perplexityError(404, 'Sonar chat completions were retired on 27 September 2026: use the Agent API (POST /v1/agent)') };
