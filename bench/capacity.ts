@@ -2065,13 +2065,16 @@ export async function measureCapacity(options: {
   const checks = syncPlatformChecks(chosenAfter.platformLimits, syncIndices);
   const atChosen = afterChosen.find((d) => d.businesses === chooseFor) ?? simulateDay({ ...afterBase, ...chosenSettings, businesses: chooseFor, batchQueueLimits: published });
   const target = targetHours * 3600;
-  const inTime = atChosen.complete && atChosen.finishSeconds <= target;
+  // The goal is "under the published limits": where a batch figure is only assumed, the day with the published ones decides.
+  const decisive = publishedOnly ?? atChosen;
+  const inTime = decisive.complete && decisive.finishSeconds <= target;
   const beyond = checks.filter((c) => c.allowed === false);
   const unknown = checks.filter((c) => c.allowed === null);
   const goalReached = inTime && beyond.length === 0 && unknown.length === 0;
   const goal = `GOAL: ${int(chooseFor)} businesses finished within ${targetHours} h of the 14:00 UTC start under the vendors' published limits: ` +
-    (goalReached ? 'REACHED' : 'NOT REACHED') + ` by this model. With vendor batches and the chosen settings the day ends +${hhmm(atChosen.finishSeconds)} ` +
-    `(${clockAfterStart(atChosen.finishSeconds)}; ${atChosen.vendorBatches?.binding ?? '-'})` +
+    (goalReached ? 'REACHED' : 'NOT REACHED') + ` by this model. With vendor batches and the chosen settings the day ends +${hhmm(decisive.finishSeconds)} ` +
+    `(${clockAfterStart(decisive.finishSeconds)}; ${decisive.vendorBatches?.binding ?? '-'})` +
+    (publishedOnly ? ` with the published batch figures alone, +${hhmm(atChosen.finishSeconds)} with the assumed ones too` : '') +
     (inTime ? '' : `, past +${targetHours} h`) +
     (beyond.length ? `; beyond a published figure: ${beyond.map((c) => `${c.platform} needs ${c.needed}, published ${c.published}`).join('; ')}` : '') +
     (unknown.length ? `; no published figure found for ${unknown.map((c) => c.platform).join(', ')} (assumed up to ${afterVendorRpm}/min)` : '') +
@@ -2231,7 +2234,7 @@ function printAfter(r: CapacityReport): void {
     a.checks.map((k) => [k.platform, k.vendor, k.needed, k.published, k.allowed === null ? 'unknown' : k.allowed ? 'yes' : 'NO', k.source]));
   const batchJobs = r.after.withChosen.find((d) => d.businesses === c.businesses)?.vendorBatches;
   if (batchJobs) {
-    console.log(`batch platforms at ${int(c.businesses)}: ${int(batchJobs.jobs)} jobs of ${int(c.batchSize * (PROMPTS_SAMPLED_PER_DAY))} checks; peak in the vendor queue ` +
+    console.log(`batch platforms at ${int(c.businesses)}: ${int(batchJobs.jobs)} jobs of about ${int(batchJobs.requests / Math.max(1, batchJobs.jobs))} checks; peak in the vendor queue ` +
       batchJobs.platforms.map((p, i) => `${p} ${int(batchJobs.peakQueuedRequests[i])} checks / ${int(batchJobs.peakOpenJobs[i])} jobs (waited: ${int(batchJobs.waitedByPlatform[i])})`).join(', ') +
       `; ${int(batchJobs.rounds)} collecting rounds, ${int(batchJobs.collectChildren)} collecting child executions`);
   }
