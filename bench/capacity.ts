@@ -1957,6 +1957,8 @@ export interface AfterReport {
   withChosen: DayResult[];
   /** The chosen settings at `chooseFor` with only the published batch figures (the assumed ones dropped), or null when none is assumed. */
   publishedOnly: DayResult | null;
+  /** The same day (published batch figures) with one batch lever moved: what each would give. */
+  levers: Array<{ lever: string; day: DayResult }>;
   /** Each synchronous platform's chosen setting against the vendor's published figure. */
   checks: SyncCheck[];
   /** Reached: `chooseFor` businesses done by the target with every setting within a published figure. */
@@ -2061,6 +2063,16 @@ export async function measureCapacity(options: {
     return queue ? published[i] : { maxQueuedRequests: Infinity, maxOpenJobs: jobs?.limit ?? Infinity, from: `published only: ${jobs ? `${int(jobs.limit!)} ${jobs.unit}` : 'none'}` };
   });
   const publishedOnly = assumed ? simulateDay({ ...afterBase, ...chosenSettings, businesses: chooseFor, batchQueueLimits: publishedOnlyLimits }) : null;
+  // Each batch lever against the published figures: what it is worth, built or not.
+  const leverDay = (o: Partial<SimulationOptions>, platforms = batchPlatforms) => simulateDay({
+    ...afterBase, ...chosenSettings, businesses: chooseFor, ...o, batchPlatforms: platforms,
+    batchQueueLimits: platforms.map((p) => publishedOnlyLimits[batchPlatforms.indexOf(p)]),
+  });
+  const levers = [
+    { lever: 'one job per platform per Map child (D218, before shards)', day: leverDay({ batchShardSize: 0 }) },
+    { lever: 'shards of 100, jobs of 1,000 (Gemini needs its file input and output: NOT BUILT)', day: leverDay({ batchShardSize: 100, jobRequestCap: 1000 }) },
+    ...(batchPlatforms.length > 1 ? [{ lever: `${PLATFORM_KEYS[batchPlatforms[batchPlatforms.length - 1]]} synchronous (VISIBILITY_BATCHES=${batchPlatforms.slice(0, -1).map((p) => p + 1).join(',')})`, day: leverDay({}, batchPlatforms.slice(0, -1)) }] : []),
+  ];
   const syncIndices = Array.from({ length: PLATFORM_KEYS.length }, (_, p) => p).filter((p) => !batchPlatforms.includes(p));
   const checks = syncPlatformChecks(chosenAfter.platformLimits, syncIndices);
   const atChosen = afterChosen.find((d) => d.businesses === chooseFor) ?? simulateDay({ ...afterBase, ...chosenSettings, businesses: chooseFor, batchQueueLimits: published });
@@ -2087,7 +2099,7 @@ export async function measureCapacity(options: {
   const queueBound = countsOf(atChosen);
   const after: AfterReport = {
     turnaroundHours, pollSeconds: atChosen.vendorBatches ? (afterBase.batchPollSeconds ?? VISIBILITY_BATCH_POLL_SECONDS) : VISIBILITY_BATCH_POLL_SECONDS,
-    current: afterCurrent, chosen: chosenAfter, withChosen: afterChosen, publishedOnly, checks, goalReached, goal,
+    current: afterCurrent, chosen: chosenAfter, withChosen: afterChosen, publishedOnly, levers, checks, goalReached, goal,
     pricing: batchPricingComparison(batchPlatforms.map((p) => PLATFORM_KEYS[p]), counts),
     pricingQueueBound: queueBound ? batchPricingComparison(batchPlatforms.map((p) => PLATFORM_KEYS[p]), queueBound) : null,
     afterVendorRpm,
@@ -2216,6 +2228,10 @@ function printAfter(r: CapacityReport): void {
   }
   console.log(`with the vendor queues out of the way (what the synchronous sizing alone gives):`);
   printTable(AFTER_HEADER, afterRows([c.result]));
+  console.log(`the batch levers at ${int(c.businesses)}, each alone, with the published batch figures (the synchronous platforms' published figures are checked below):`);
+  printTable(['lever', 'batch jobs', 'jobs that waited (longest)', 'finish', `fits ${c.targetHours} h`, 'binding after the fan-out'],
+    a.levers.map(({ lever, day }) => [lever, int(day.vendorBatches?.jobs ?? 0), `${int(day.vendorBatches?.submissionsWaited ?? 0)} (${hhmm(day.vendorBatches?.maxSubmitWaitSeconds ?? 0)})`,
+      `+${hhmm(day.finishSeconds)}`, day.complete && day.finishSeconds <= c.targetHours * 3600 ? 'yes' : 'NO', day.vendorBatches?.binding ?? '-']));
 
   heading(`capacity with vendor batches: defaults chosen for ${int(c.businesses)} businesses by +${c.targetHours} h, ${PLATFORM_KEYS.length - (first?.platforms.length ?? 0)} synchronous platforms, ` +
     `their rate up to ${int(a.afterVendorRpm)}/min (assumed; checked against the published figures below)` +

@@ -388,6 +388,12 @@ describe('choosing the defaults', () => {
     expect(report.after.pricing.after.vendor).toBeLessThan(report.after.pricing.before.vendor);
     expect(text).toContain('capacity with vendor batches (after)');
     expect(text).toContain('batch jobs submitted');
+    // the batch levers, each against the published figures: jobs per child make the most jobs, the file-sized jobs the fewest
+    expect(report.after.levers.map((l) => l.lever)).toEqual([expect.stringContaining('per Map child'), expect.stringContaining('shards of 100'), expect.stringContaining('platform_3 synchronous (VISIBILITY_BATCHES=1,2)')]);
+    const [perChild, fileSized, p3sync] = report.after.levers.map((l) => l.day.vendorBatches!.jobs);
+    expect(perChild).toBeGreaterThan(fileSized);
+    expect(p3sync).toBe((2 / 3) * report.after.publishedOnly!.vendorBatches!.jobs);
+    expect(text).toContain('the batch levers at 300');
     expect(text).toMatch(/GOAL: 300 businesses finished within 1 h .*: (REACHED|NOT REACHED)/);
     expect(text).toContain('VENDOR_LIMITS');
     expect(text).toContain('cost per business-day before and after batch pricing');
