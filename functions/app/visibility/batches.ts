@@ -43,9 +43,14 @@ const SUBMIT_GRACE_MS = 60 * 60_000;
 /** Past the vendor's completion window, a job is given up (the vendor expires it too). */
 const WINDOW_GRACE_MS = 60 * 60_000;
 
-export interface BatchRunInput { run_date: string; execution_id: string; org_slugs: string[] }
+/** The day and the execution a batch step works for. */
+type RunRef = { run_date: string; execution_id: string };
+export interface BatchRunInput extends RunRef { org_slugs: string[] }
 
 type SubmittedJobs = Array<{ platform: PlatformKey; job_id: string; checks: number; status: string }>;
+
+/** A daily list item as a Map child gets it: a list written before D222 has no shard. */
+export type ArrivingItem = Pick<DailyBusinessItem, 'org_slug'> & Partial<DailyBusinessItem>;
 
 /**
  * After a Map child's businesses: records them as arrived in their shards, and sends the
@@ -53,39 +58,46 @@ type SubmittedJobs = Array<{ platform: PlatformKey; job_id: string; checks: numb
  * D222) are sent as the child's own jobs.
  */
 export async function submitVisibilityBatches(
-  container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines,
-  input: { run_date: string; execution_id: string; items: Array<Pick<DailyBusinessItem, 'org_slug'> & Partial<DailyBusinessItem>> },
+  container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, input: RunRef & { items: ArrivingItem[] },
 ): Promise<{ jobs: SubmittedJobs; shards_sent: number[] }> {
   if (batches.clients.size === 0) return { jobs: [], shards_sent: [] };
-  const run = { run_date: input.run_date, execution_id: input.execution_id };
-  const unsharded = input.items.filter((i) => i.shard === undefined || i.shard_size === undefined).map((i) => i.org_slug);
-  const jobs = unsharded.length ? await submitQueuedChecks(container, batches, engines, { ...run, org_slugs: unsharded }) : [];
+  const run: RunRef = { run_date: input.run_date, execution_id: input.execution_id };
+  const unsharded: string[] = [];
   const shards = new Map<number, { expected: number; orgs: string[] }>();
-  for (const item of input.items) {
-    if (item.shard === undefined || item.shard_size === undefined) continue;
-    const entry = shards.get(item.shard) ?? { expected: item.shard_size, orgs: [] };
-    entry.orgs.push(item.org_slug);
-    shards.set(item.shard, entry);
+  for (const { org_slug, shard, shard_size } of input.items) {
+    if (shard === undefined || shard_size === undefined) {
+      unsharded.push(org_slug);
+      continue;
+    }
+    const entry = shards.get(shard) ?? { expected: shard_size, orgs: [] };
+    entry.orgs.push(org_slug);
+    shards.set(shard, entry);
   }
+  const jobs = unsharded.length ? await submitQueuedChecks(container, batches, engines, { ...run, org_slugs: unsharded }) : [];
   const sent: number[] = [];
   for (const [shard, { expected, orgs }] of shards) {
-    const state = await batches.jobs.arrive(input.run_date, input.execution_id, shard, expected, orgs);
+    const state = await batches.jobs.arrive(run.run_date, run.execution_id, shard, expected, orgs);
     // Only the child whose arrival completes the shard sends it (a repeat finds it sent, or finds its checks already submitted).
     if (state.submitted || state.arrived.length < state.expected) continue;
-    jobs.push(...await submitQueuedChecks(container, batches, engines, { ...run, org_slugs: state.arrived }));
-    await batches.jobs.markShardSubmitted(input.run_date, input.execution_id, shard);
+    jobs.push(...await sendShard(container, batches, engines, run, shard, state.arrived));
     sent.push(shard);
   }
   return { jobs, shards_sent: sent };
 }
 
+/** A shard's queued checks to the vendors, then the shard marked sent (a retry before the mark finds its checks already submitted). */
+async function sendShard(container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, run: RunRef, shard: number, orgSlugs: string[]): Promise<SubmittedJobs> {
+  const jobs = await submitQueuedChecks(container, batches, engines, { ...run, org_slugs: orgSlugs });
+  await batches.jobs.markShardSubmitted(run.run_date, run.execution_id, shard);
+  return jobs;
+}
+
 /** Sends the shards a failed child left incomplete, with the businesses that arrived (once the fan-out is over). */
-async function submitIncompleteShards(container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, state: { run_date: string; execution_id: string }): Promise<number> {
-  const open = await batches.jobs.listUnsubmittedShards(state.run_date, state.execution_id);
+async function submitIncompleteShards(container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, run: RunRef): Promise<number> {
+  const open = await batches.jobs.listUnsubmittedShards(run.run_date, run.execution_id);
   for (const shard of open) {
-    await submitQueuedChecks(container, batches, engines, { ...state, org_slugs: shard.arrived });
-    await batches.jobs.markShardSubmitted(state.run_date, state.execution_id, shard.shard);
-    log.warn('sent an incomplete shard', { run_date: state.run_date, shard: shard.shard, arrived: shard.arrived.length, expected: shard.expected });
+    await sendShard(container, batches, engines, run, shard.shard, shard.arrived);
+    log.warn('sent an incomplete shard', { run_date: run.run_date, shard: shard.shard, arrived: shard.arrived.length, expected: shard.expected });
   }
   return open.length;
 }
@@ -147,7 +159,7 @@ async function submitQueuedChecks(container: Container, batches: VisibilityBatch
 
 /** Sends what incomplete shards hold, then writes the businesses with an open batch job as the collecting Map's item list; how many. */
 export async function listPendingVisibilityBatches(
-  container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, objects: WorkflowObjectStore, state: { run_date: string; execution_id: string },
+  container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, objects: WorkflowObjectStore, state: RunRef,
 ): Promise<{ bucket: string; key: string; count: number; open_jobs: number; incomplete_shards_sent: number }> {
   const incomplete = batches.clients.size ? await submitIncompleteShards(container, batches, engines, state) : 0;
   const open = await batches.jobs.listOpen(state.run_date);

@@ -38,7 +38,7 @@
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
 import { askChatCompletions, chatCompletionParser, chatCompletionSchema } from './chat-completions';
-import { answerFromResponses, parseResponsesBody, searchResultUrls } from './responses-api';
+import { answerFromResponses, parseResponsesBody } from './responses-api';
 import { createPlatformClient, endpointUrl, referencedIndexes, type AnswerParts, type ConfiguredSettings, type PlatformContext, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_4: PlatformSpec = { n: 4, kind: 'answer engine', keyRequired: true, defaultModel: 'perplexity/sonar' };
@@ -58,7 +58,7 @@ export function agentApiUrl(apiUrl: string): string | null {
 }
 
 /** The Agent API request for one prompt: the model, the prompt, and the web search tool. */
-export function platform4Body(prompt: string, model: string | null): Record<string, unknown> {
+function platform4Body(prompt: string, model: string | null): Record<string, unknown> {
   const configured = model ?? AGENT_SONAR;
   return { model: configured === SONAR ? AGENT_SONAR : configured, input: prompt, tools: [{ type: 'web_search' }] };
 }
@@ -67,7 +67,8 @@ async function askAgentApi(url: string, prompt: string, ctx: PlatformContext, s:
   const body = await ctx.request({ url, method: 'POST', headers: { authorization: `Bearer ${s.apiKey}` }, body: platform4Body(prompt, s.model) }, parseResponsesBody);
   const answer = answerFromResponses('platform_4', body, 'agent API + web_search tool');
   if (answer.citations.length) return answer;
-  const results = searchResultUrls(body);
+  // No annotations: the text's [n] markers number the search results (which answerFromResponses put in `retrieved`).
+  const results = answer.retrieved;
   return { ...answer, citations: referencedIndexes(answer.text, results.length).map((i) => results[i]) };
 }
 

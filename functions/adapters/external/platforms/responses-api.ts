@@ -61,7 +61,7 @@ export function webSearchCalls(body: ResponsesBody): number {
 }
 
 /** The URLs of the `search_results` items (Perplexity's Agent API), in the order the answer's [n] markers number them. */
-export function searchResultUrls(body: ResponsesBody): string[] {
+function searchResultUrls(body: ResponsesBody): string[] {
   return body.output.flatMap((item) => (item.type === 'search_results' ? (item.results ?? []).flatMap((r) => (r.url ? [r.url] : [])) : []));
 }
 

@@ -31,6 +31,22 @@ const openAiError = (status: number, message: string) => ({
   error: { message, type: status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: status === 401 ? 'invalid_api_key' : null },
 });
 
+/** A completed Responses body: the output items, and token usage counted from the prompt and the answer text. */
+function completedResponse(model: string | undefined, prompt: string, text: string, output: unknown[], extra: Json = {}): Json {
+  const input = tokensOf(prompt);
+  const generated = tokensOf(text);
+  return {
+    id: `resp_${randomUUID()}`,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    status: 'completed',
+    model,
+    output,
+    usage: { input_tokens: input, output_tokens: generated, total_tokens: input + generated },
+    ...extra,
+  };
+}
+
 function responsesFormat(options: { search: 'tool' | 'builtin'; topLevelCitations: boolean; inlineLinks: boolean; error?: (status: number, message: string) => unknown }): VendorFormat {
   const error = options.error ?? openAiError;
   return {
@@ -58,18 +74,8 @@ function responsesFormat(options: { search: 'tool' | 'builtin'; topLevelCitation
         role: 'assistant',
         content: [{ type: 'output_text', text, annotations: cited.map((url, i) => ({ type: 'url_citation', start_index: 0, end_index: text.length, url, title: `Source ${i + 1} (${hostOf(url)})` })) }],
       });
-      const input = tokensOf(prompt);
-      const out = tokensOf(text);
-      return ok({
-        id: `resp_${randomUUID()}`,
-        object: 'response',
-        created_at: Math.floor(Date.now() / 1000),
-        status: 'completed',
-        model: str(body.model),
-        output,
-        usage: { input_tokens: input, output_tokens: out, total_tokens: input + out },
-        ...(options.topLevelCitations ? { citations: searched ? [...answer.citations, ...(answer.searchResults ?? [])] : [] } : {}),
-      });
+      return ok(completedResponse(str(body.model), prompt, text, output,
+        options.topLevelCitations ? { citations: searched ? [...answer.citations, ...(answer.searchResults ?? [])] : [] } : {}));
     },
   };
 }
@@ -190,7 +196,7 @@ function promptOfChat(body: unknown): string | undefined {
   return isObject(last) ? str(last.content) : undefined;
 }
 
-function chatCompletion(model: string, prompt: string, content: string, extra: Json = {}): Json {
+function chatCompletion(model: string, prompt: string, content: string): Json {
   const p = tokensOf(prompt);
   const c = tokensOf(content);
   return {
@@ -200,7 +206,6 @@ function chatCompletion(model: string, prompt: string, content: string, extra: J
     model,
     choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
     usage: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c },
-    ...extra,
   };
 }
 
@@ -237,17 +242,7 @@ const perplexityFormat: VendorFormat = {
       output.push({ type: 'search_results', queries: [prompt], results: results.map((url, i) => ({ id: i + 1, url, title: `Result ${i + 1} (${hostOf(url)})`, snippet: '', date: null, last_updated: null, source: 'web' })) });
     }
     output.push({ type: 'message', id: `msg_${randomUUID()}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] });
-    const input = tokensOf(prompt);
-    const generated = tokensOf(text);
-    return ok({
-      id: `resp_${randomUUID()}`,
-      object: 'response',
-      created_at: Math.floor(Date.now() / 1000),
-      status: 'completed',
-      model: model ?? 'perplexity/sonar',
-      output,
-      usage: { input_tokens: input, output_tokens: generated, total_tokens: input + generated },
-    });
+    return ok(completedResponse(model ?? 'perplexity/sonar', prompt, text, output));
   },
 };
 
