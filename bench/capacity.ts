@@ -184,11 +184,11 @@ export const DEFAULT_BATCH_TURNAROUND_HOURS: Range = { min: 0.25, max: 4 };
 /** Platforms whose checks go through vendor batches when `vendorBatches` is on (0-based: platform_1..platform_3). */
 export const DEFAULT_BATCH_PLATFORMS: readonly number[] = [0, 1, 2];
 /**
- * Requests per vendor job: the smallest cap of the three batch platforms (Gemini's 500,
- * GEMINI_BATCH_MAX_PROMPTS: a finished inline batch comes back in one GET); OpenAI's 50,000 and
- * Anthropic's 100,000 are cut to MAX_JOB_CHECKS (1,000) by the job item. Applied to all three.
+ * Requests per vendor job: MAX_JOB_CHECKS (1,000), the job item's cap, below every vendor's own
+ * (OpenAI 50,000, Anthropic 100,000, Gemini 2,000 with its JSONL input and responses files, D223;
+ * 500 inline). Applied to all three.
  */
-export const JOB_REQUEST_CAP = 500;
+export const JOB_REQUEST_CAP = 1000;
 /** Answers a CollectBatchResults task judges at once (ASSUMPTION: the judge calls of one task run 10 at a time). */
 export const COLLECT_JUDGE_CONCURRENCY = 10;
 
@@ -2070,7 +2070,7 @@ export async function measureCapacity(options: {
   });
   const levers = [
     { lever: 'one job per platform per Map child (D218, before shards)', day: leverDay({ batchShardSize: 0 }) },
-    { lever: 'shards of 100, jobs of 1,000 (Gemini needs its file input and output: NOT BUILT)', day: leverDay({ batchShardSize: 100, jobRequestCap: 1000 }) },
+    { lever: 'shards of 50, jobs of 500 (D222, before Gemini\'s file input and output)', day: leverDay({ batchShardSize: 50, jobRequestCap: 500 }) },
     ...(batchPlatforms.length > 1 ? [{ lever: `${PLATFORM_KEYS[batchPlatforms[batchPlatforms.length - 1]]} synchronous (VISIBILITY_BATCHES=${batchPlatforms.slice(0, -1).map((p) => p + 1).join(',')})`, day: leverDay({}, batchPlatforms.slice(0, -1)) }] : []),
   ];
   const syncIndices = Array.from({ length: PLATFORM_KEYS.length }, (_, p) => p).filter((p) => !batchPlatforms.includes(p));

@@ -33,10 +33,11 @@ export const WORKFLOW_OBJECTS_PREFIX = 'daily-runs';
 /**
  * Businesses per shard of the daily list (D222): the batch platforms' checks of a shard go to
  * each vendor as one job once all its businesses are done, whichever Map children ran them.
- * 50 businesses × the day's 10 prompts = 500 requests: one Gemini batch (its cap,
- * GEMINI_BATCH_MAX_PROMPTS) and half a job item's MAX_JOB_CHECKS.
+ * 100 businesses × the day's 10 prompts = 1,000 requests: one job item's MAX_JOB_CHECKS, and one
+ * batch per vendor (Gemini's as a JSONL input file, D223). Fewer, larger jobs matter because
+ * Gemini runs at most 100 batch jobs at once: 500 jobs a platform at 50,000 businesses.
  */
-export const BATCH_SHARD_BUSINESSES = 50;
+export const BATCH_SHARD_BUSINESSES = 100;
 
 /** One item of the daily list: a business, and its shard (`shard_size` businesses in all). */
 export interface DailyBusinessItem { org_slug: string; shard: number; shard_size: number }

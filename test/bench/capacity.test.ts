@@ -388,10 +388,11 @@ describe('choosing the defaults', () => {
     expect(report.after.pricing.after.vendor).toBeLessThan(report.after.pricing.before.vendor);
     expect(text).toContain('capacity with vendor batches (after)');
     expect(text).toContain('batch jobs submitted');
-    // the batch levers, each against the published figures: jobs per child make the most jobs, the file-sized jobs the fewest
-    expect(report.after.levers.map((l) => l.lever)).toEqual([expect.stringContaining('per Map child'), expect.stringContaining('shards of 100'), expect.stringContaining('platform_3 synchronous (VISIBILITY_BATCHES=1,2)')]);
-    const [perChild, fileSized, p3sync] = report.after.levers.map((l) => l.day.vendorBatches!.jobs);
-    expect(perChild).toBeGreaterThan(fileSized);
+    // the batch levers, each against the published figures: jobs per child make the most jobs, half-sized shards more than the built ones
+    expect(report.after.levers.map((l) => l.lever)).toEqual([expect.stringContaining('per Map child'), expect.stringContaining('shards of 50, jobs of 500'), expect.stringContaining('platform_3 synchronous (VISIBILITY_BATCHES=1,2)')]);
+    const [perChild, halfShards, p3sync] = report.after.levers.map((l) => l.day.vendorBatches!.jobs);
+    expect(perChild).toBeGreaterThan(halfShards);
+    expect(halfShards).toBeGreaterThan(report.after.publishedOnly!.vendorBatches!.jobs);
     expect(p3sync).toBe((2 / 3) * report.after.publishedOnly!.vendorBatches!.jobs);
     expect(text).toContain('the batch levers at 300');
     expect(text).toMatch(/GOAL: 300 businesses finished within 1 h .*: (REACHED|NOT REACHED)/);

@@ -151,17 +151,17 @@ export interface RawRequest extends Omit<JsonRequest, 'body'> {
   accept?: string;
 }
 
-export async function requestText(req: RawRequest, ctx: JsonRequestContext): Promise<{ status: number; text: string }> {
+export async function requestText(req: RawRequest, ctx: JsonRequestContext): Promise<{ status: number; text: string; headers: { get(name: string): string | null } }> {
   const fetchImpl: ProviderFetch = ctx.fetchImpl ?? ((url, init) => fetch(url, init));
   const scrub = ctx.scrub ?? ((t: string) => t);
   const headers: Record<string, string> = { accept: req.accept ?? 'application/json', ...req.headers };
   let status: number;
   let text: string;
-  let retryAfter: string | null = null;
+  let answered: { get(name: string): string | null };
   try {
     const res = await fetchImpl(req.url, { method: req.method, headers, body: req.body, signal: AbortSignal.timeout(req.timeoutMs) });
     status = res.status;
-    retryAfter = res.headers.get('retry-after');
+    answered = res.headers;
     text = await res.text();
   } catch (err) {
     throw new AttemptError({ reason: scrub(describeFetchError(err, req.timeoutMs)), retryable: true });
@@ -170,11 +170,11 @@ export async function requestText(req: RawRequest, ctx: JsonRequestContext): Pro
     throw new AttemptError({ reason: `HTTP ${status} from ${ctx.label} (credentials rejected; not retried)`, retryable: false, status });
   }
   if (status === 429 || status === 408 || status >= 500) {
-    throw new AttemptError({ reason: `HTTP ${status} from ${ctx.label}`, retryable: true, retryAfterMs: parseRetryAfter(retryAfter), status });
+    throw new AttemptError({ reason: `HTTP ${status} from ${ctx.label}`, retryable: true, retryAfterMs: parseRetryAfter(answered.get('retry-after')), status });
   }
   if (status < 200 || status >= 300) throw new AttemptError({ reason: `HTTP ${status} from ${ctx.label} (not retried)`, retryable: false, status });
   if (text.length > (ctx.maxChars ?? MAX_RESPONSE_CHARS)) throw new AttemptError({ reason: `response from ${ctx.label} is too large`, retryable: true, status });
-  return { status, text };
+  return { status, text, headers: answered };
 }
 
 /** One attempt: the parsed JSON body of a 2xx answer, or an AttemptError classifying the failure. */

@@ -1,5 +1,5 @@
 /** platform_3's batch client on the wire: Gemini Batch Mode (inline requests) against its fake. */
-import { createGeminiBatchClient, GEMINI_BATCH_MAX_PROMPTS } from '../../../functions/adapters/external/platforms/batch/gemini-batch';
+import { createGeminiBatchClient, GEMINI_BATCH_MAX_PROMPTS, GEMINI_INLINE_MAX_PROMPTS } from '../../../functions/adapters/external/platforms/batch/gemini-batch';
 import { createPlatform3Client } from '../../../functions/adapters/external/platforms';
 import { platform3Body } from '../../../functions/adapters/external/platforms/platform-3-gemini';
 import { FAKE_PLATFORM_KEYS, FAKE_PLATFORM_MODELS, VENDOR_FORMATS, type AnswerFor, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
@@ -207,4 +207,75 @@ test('invalid or duplicate customIds are refused before anything is sent', async
   await expect(c.submit([{ customId: 'has space', prompt: 'x' }], 'daily')).rejects.toThrow(/invalid batch customId/);
   await expect(c.submit([{ customId: 'a', prompt: 'x' }, { customId: 'a', prompt: 'y' }], 'daily')).rejects.toThrow(/duplicate batch customId/);
   expect(fake.requestCount()).toBe(0);
+});
+
+describe('above the inline size: a JSONL input file and a responses file (D223)', () => {
+  const many = Array.from({ length: GEMINI_INLINE_MAX_PROMPTS + 1 }, (_, i) => ({ customId: `k${i}`, prompt: i === 7 ? '' : `coffee question ${i}` }));
+
+  test('the prompts are uploaded once through the resumable Files API, the batch names the file, and every answer comes back from the responses file', async () => {
+    const { c, t } = client();
+    expect(c.maxPrompts).toBe(GEMINI_BATCH_MAX_PROMPTS);
+    fake.holdBatches(true);
+    const { id } = await c.submit(many, 'daily 2026-05-01 shard 3');
+    const [start, finalize, create] = fake.requests;
+    expect(`${start!.method} ${start!.path}`).toBe('POST /upload/v1beta/files');
+    expect(start!.headers).toMatchObject({
+      'x-goog-api-key': fake.key, 'x-goog-upload-protocol': 'resumable', 'x-goog-upload-command': 'start', 'x-goog-upload-header-content-type': 'application/jsonl',
+    });
+    expect(start!.body).toEqual({ file: { display_name: 'daily 2026-05-01 shard 3' } });
+    expect(`${finalize!.method} ${finalize!.path}`).toBe('POST /upload/v1beta/files');
+    expect(finalize!.headers).toMatchObject({ 'x-goog-upload-command': 'upload, finalize', 'x-goog-upload-offset': '0', 'x-goog-api-key': fake.key });
+    expect(Number(start!.headers['x-goog-upload-header-content-length'])).toBe(Buffer.byteLength(finalize!.raw));
+    const lines = finalize!.raw.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    expect(lines).toHaveLength(many.length);
+    expect(lines[1]).toEqual({ key: 'k1', request: platform3Body('coffee question 1') });
+    expect(create!.path).toBe('/v1beta/models/gemini-3.5-flash-lite:batchGenerateContent');
+    const fileName = (create!.body as { batch: { input_config: { file_name: string } } }).batch.input_config.file_name;
+    expect(fileName).toMatch(/^files\/[a-z0-9]+$/);
+    expect(create!.body).toEqual({ batch: { display_name: 'daily 2026-05-01 shard 3', input_config: { file_name: fileName } } });
+    expect(fake.requests.every((r) => r.query.key === undefined)).toBe(true);
+
+    expect(await c.progress(id)).toEqual({ state: 'in_progress', vendorStatus: 'BATCH_STATE_RUNNING' });
+    fake.holdBatches(false);
+    expect((await c.progress(id)).state).toBe('ended');
+    const before = fake.requestCount();
+    const results = await c.results(id);
+    const reads = fake.requests.slice(before).map((r) => `${r.method} ${r.path}${r.query.alt ? `?alt=${r.query.alt}` : ''}`);
+    expect(reads).toEqual([`GET /v1beta/${id}`, expect.stringMatching(/^GET \/download\/v1beta\/files\/batch-[A-Za-z0-9]+:download\?alt=media$/)]);
+    expect(results.size).toBe(many.length);
+    const sync = createPlatform3Client(settings(), testDeps().deps);
+    expect(expectOk(results.get('k1')!)).toEqual({ ...expectOk(await sync.ask('coffee question 1')), latencyMs: 0, obtainedVia: 'generateContent (batch) + google_search grounding' });
+    expect(expectFailure(results.get('k7')!, 'failed').reason).toBe('platform_3: the batch request failed (400 INVALID_ARGUMENT: contents[].parts[].text is required)');
+    expect(t.log.lines.filter((l) => l.level === 'warn')).toEqual([]);
+  });
+
+  test('an upload session on another origin is refused: the file and the key are never sent there', async () => {
+    const calls: string[] = [];
+    const t = testDeps({
+      fetchImpl: async (url) => {
+        calls.push(url);
+        return { status: 200, headers: { get: (n: string) => (n === 'x-goog-upload-url' ? 'https://collector.example/upload?upload_id=1' : null) }, text: async () => '' };
+      },
+    });
+    const c = createGeminiBatchClient(settings(), t.deps)!;
+    await expect(c.submit(many, 'daily')).rejects.toThrow(/upload session is not on 127\.0\.0\.1:\d+; not sent/);
+    expect(calls).toEqual([`${fake.url}/upload/v1beta/files`]);
+  });
+
+  test('a responses file line that cannot be read leaves only its prompt without an outcome; a line without a key is ignored', async () => {
+    const good = { candidates: [{ content: { parts: [{ text: 'An answer.' }] }, finishReason: 'STOP' }], modelVersion: 'gemini-3.5-flash-lite' };
+    const file = [JSON.stringify({ key: 'a', response: good }), '{"key": "b", "resp', JSON.stringify({ response: good }), JSON.stringify({ key: 'c', error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED' } }), ''].join('\n');
+    const op = { name: 'batches/abc', done: true, metadata: { state: 'BATCH_STATE_SUCCEEDED' }, response: { responsesFile: 'files/batch-abc' } };
+    const calls: string[] = [];
+    const t = testDeps({ fetchImpl: async (url) => {
+      calls.push(url);
+      const text = url.includes('/download/') ? file : JSON.stringify(op);
+      return { status: 200, headers: { get: () => null }, text: async () => text };
+    } });
+    const results = await createGeminiBatchClient(settings(), t.deps)!.results('batches/abc');
+    expect(calls).toEqual([`${fake.url}/v1beta/batches/abc`, `${fake.url}/download/v1beta/files/batch-abc:download?alt=media`]);
+    expect([...results.keys()]).toEqual(['a', 'c']);
+    expect(expectOk(results.get('a')!).text).toBe('An answer.');
+    expect(expectFailure(results.get('c')!, 'failed').reason).toContain('429 RESOURCE_EXHAUSTED: quota');
+  });
 });

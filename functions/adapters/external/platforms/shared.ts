@@ -75,6 +75,8 @@ export interface PlatformContext {
    * retries; the answer's text. `maxChars` raises the 4 MiB cap for a batch's results.
    */
   requestText(req: Omit<RawRequest, 'timeoutMs'>, options?: { maxChars?: number }): Promise<string>;
+  /** One vendor request answered by a header (a resumable upload's session URL): its value, or null. */
+  requestHeader(req: Omit<RawRequest, 'timeoutMs'>, name: string): Promise<string | null>;
   /** Retries any operation under the same policy (e.g. the search API of platform_6). */
   retry<T>(what: string, attempt: () => Promise<T>): Promise<T>;
   scrub(text: string): string;
@@ -118,6 +120,7 @@ export function platformContext(platform: PlatformKey, secrets: Array<string | u
     retry,
     request: (req, parse) => retry(`${req.method} ${pathOf(req.url)}`, async () => parse(await requestJson({ ...req, timeoutMs }, label))),
     requestText: (req, options = {}) => retry(`${req.method} ${pathOf(req.url)}`, async () => (await requestText({ ...req, timeoutMs }, { ...label, ...options })).text),
+    requestHeader: (req, name) => retry(`${req.method} ${pathOf(req.url)}`, async () => (await requestText({ ...req, timeoutMs }, label)).headers.get(name)),
   };
 }
 

@@ -34,7 +34,7 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
-  /** Parsed JSON body (POST), or undefined (also for a multipart body: see `raw`). */
+  /** Parsed JSON body (POST), or undefined (also for a multipart or JSON Lines body: see `raw`). */
   body: unknown;
   /** The body as sent (a multipart upload is read from here). */
   raw: string;
@@ -139,8 +139,9 @@ export async function startFakeVendor(platform: PlatformKey, format: VendorForma
       const url = new URL(req.url ?? '/', 'http://fake');
       let body: unknown;
       let badJson = false;
-      const multipart = /^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''));
-      if (raw && !multipart) {
+      // A multipart form or a JSON Lines file is read by its handler from `raw`.
+      const notJson = /^(multipart\/form-data|application\/jsonl)/i.test(String(req.headers['content-type'] ?? ''));
+      if (raw && !notJson) {
         try {
           body = JSON.parse(raw);
         } catch {

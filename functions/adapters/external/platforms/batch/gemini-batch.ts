@@ -31,11 +31,32 @@
  * cannot be placed and is left out (the caller records its prompt as failed), as is every
  * prompt of a batch that failed or expired without results.
  *
- * Size: a finished batch comes back whole in one GET, every answer twice (metadata.output
- * and response), and a grounded answer is some 10-20 KB (text, grounding chunks with their
- * redirect links, supports repeating the text, the search entry point's HTML). So the binding
- * limit is the answer, not the 20 MB request (our ~400-byte requests would allow ~50,000):
- * GEMINI_BATCH_MAX_PROMPTS keeps a finished batch around 10-20 MB, read with a 64 MiB cap.
+ * Size: a finished inline batch comes back whole in one GET, every answer twice
+ * (metadata.output and response), and a grounded answer is some 10-20 KB (text, grounding
+ * chunks with their redirect links, supports repeating the text, the search entry point's
+ * HTML). So up to GEMINI_INLINE_MAX_PROMPTS a batch goes inline (one request, one GET of
+ * 5-10 MB); above it, as documented for larger batches, as a JSONL input file, and its
+ * answers come back as a JSONL responses file, each answer once, read with its own cap (D223):
+ *
+ *   POST {url}/upload/v1beta/files   (Files API, resumable upload, two requests)
+ *     x-goog-upload-protocol: resumable, x-goog-upload-command: start,
+ *     x-goog-upload-header-content-length: <bytes>, x-goog-upload-header-content-type: application/jsonl
+ *     {"file": {"display_name": "<label>"}}
+ *   200, header x-goog-upload-url: <session URL on the same host>
+ *   POST <session URL>   x-goog-upload-command: upload, finalize, x-goog-upload-offset: 0
+ *     one line a request: {"key": "<customId>", "request": {<generateContent body>}}
+ *   200 {"file": {"name": "files/<id>", "mimeType": "application/jsonl", "state": "ACTIVE", ...}}
+ *   POST {url}/v1beta/models/{model}:batchGenerateContent
+ *     {"batch": {"display_name": "<label>", "input_config": {"file_name": "files/<id>"}}}
+ *   ended: "response": {"@type": "...GenerateContentBatchOutput", "responsesFile": "files/<id>"}
+ *   GET {url}/download/v1beta/files/<id>:download?alt=media
+ *     one line a request: {"key": "<customId>", "response": {<GenerateContentResponse>}}
+ *                      or {"key": "<customId>", "error": {<google.rpc.Status>}}
+ * Sources: https://ai.google.dev/gemini-api/docs/batch-api (input file, output file),
+ * https://ai.google.dev/api/files (media.upload) and the Files API's resumable protocol as
+ * the SDKs speak it; the download route as the SDKs' files.download calls it.
+ * The session URL is used only on the configured API's origin, so a vendor answer cannot
+ * send the file (or the key) elsewhere.
  */
 import * as z from 'zod/mini';
 import type { PlatformOutcome } from '../../../../core/visibility/platform-answer';
@@ -43,8 +64,15 @@ import { BATCH_CUSTOM_ID, type BatchPrompt, type PlatformBatchClient } from '../
 import { parsePlatform3Response, platform3Answer, PLATFORM_3, platform3Body } from '../platform-3-gemini';
 import { answerOf, configuredSettings, endpointUrl, failureOf, hostOf, malformed, parseBody, platformContext, PlatformStop, type PlatformDeps, type PlatformSettings } from '../shared';
 
-/** Prompts per batch: bounded by the size of the finished batch's one GET (see the header). */
-export const GEMINI_BATCH_MAX_PROMPTS = 500;
+/** Prompts sent inline: bounded by the size of the finished batch's one GET (see the header). */
+export const GEMINI_INLINE_MAX_PROMPTS = 500;
+/**
+ * Prompts per batch (file input): the responses file is read whole, and 2,000 grounded answers
+ * are some 20-40 MB, well inside a collecting Lambda's memory. The jobs' own cap (1,000 checks) binds first.
+ */
+export const GEMINI_BATCH_MAX_PROMPTS = 2000;
+/** The most a responses file may hold (2,000 answers at an unusually large 64 KB each). */
+const GEMINI_RESPONSES_FILE_MAX_CHARS = 128 * 1024 * 1024;
 /** Documented: inline requests for batches whose total request size stays under 20 MB. */
 const GEMINI_INLINE_MAX_BYTES = 20_000_000;
 /** The most a batch's GET may return (the default cap of a vendor answer is 4 MiB). */
@@ -57,7 +85,10 @@ const BATCH_NAME = /^batches\/([A-Za-z0-9_-]+)$/;
 
 const outputSchema = z.object({
   inlinedResponses: z.optional(z.object({ inlinedResponses: z.optional(z.array(z.unknown())) })),
+  responsesFile: z.optional(z.string()),
 });
+const uploadedSchema = z.object({ file: z.object({ name: z.string() }) });
+const FILE_NAME = /^files\/([A-Za-z0-9_-]+)$/;
 const statusSchema = z.object({ code: z.optional(z.number()), message: z.optional(z.string()), status: z.optional(z.string()) });
 const operationSchema = z.object({
   name: z.optional(z.string()),
@@ -67,6 +98,8 @@ const operationSchema = z.object({
   error: z.optional(statusSchema),
 });
 const entrySchema = z.object({
+  /** An inlined response carries its key in metadata; a responses file line, as `key`. */
+  key: z.optional(z.unknown()),
   metadata: z.optional(z.object({ key: z.optional(z.unknown()) })),
   response: z.optional(z.unknown()),
   /** A google.rpc.Status ({code, message, status}); read leniently, its words only name the failure. */
@@ -79,6 +112,18 @@ type Entry = z.infer<typeof entrySchema>;
 const stateWord = (state: string | undefined) => (state ?? '').replace(/^(BATCH|JOB)_STATE_/, '');
 const hasEnded = (op: Operation) => op.done === true || ENDED_STATES.has(stateWord(op.metadata?.state));
 const vendorStatusOf = (op: Operation) => op.metadata?.state ?? (op.done ? 'done' : 'unknown');
+
+/** The batch's display name (required by the API). */
+const batchLabel = (label: string) => label.trim() || 'visibility checks';
+
+/** True when `url` is an absolute URL on the same scheme, host and port as `base`. */
+function sameOrigin(url: string, base: string): boolean {
+  try {
+    return new URL(url).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
 
 export function createGeminiBatchClient(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformBatchClient | null {
   const s = configuredSettings(PLATFORM_3, settings);
@@ -105,6 +150,65 @@ export function createGeminiBatchClient(settings: PlatformSettings | undefined, 
       throw new PlatformStop('failed', `${platform}: the batch ${id} answer is not JSON`);
     }
     return parseOperation(json);
+  };
+
+  const inlineInput = (prompts: readonly BatchPrompt[]) => ({
+    requests: { requests: prompts.map((p) => ({ request: platform3Body(p.prompt), metadata: { key: p.customId } })) },
+  });
+
+  /** The prompts as a JSONL file through the Files API's resumable upload; its `files/<id>` name. */
+  const uploadInput = async (prompts: readonly BatchPrompt[], label: string): Promise<string> => {
+    const jsonl = prompts.map((p) => JSON.stringify({ key: p.customId, request: platform3Body(p.prompt) })).join('\n') + '\n';
+    const bytes = Buffer.byteLength(jsonl);
+    const session = await ctx.requestHeader({
+      url: endpointUrl(s.apiUrl, '/upload/v1beta/files'),
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': 'application/json',
+        'x-goog-upload-protocol': 'resumable',
+        'x-goog-upload-command': 'start',
+        'x-goog-upload-header-content-length': String(bytes),
+        'x-goog-upload-header-content-type': 'application/jsonl',
+      },
+      body: JSON.stringify({ file: { display_name: batchLabel(label) } }),
+    }, 'x-goog-upload-url');
+    if (!session) throw new PlatformStop('failed', `${platform}: the Files API started no upload session (no x-goog-upload-url header)`);
+    if (!sameOrigin(session, s.apiUrl)) throw new PlatformStop('failed', `${platform}: the Files API's upload session is not on ${hostOf(s.apiUrl)}; not sent`);
+    const text = await ctx.requestText({
+      url: session,
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/jsonl', 'x-goog-upload-command': 'upload, finalize', 'x-goog-upload-offset': '0' },
+      body: jsonl,
+    });
+    let name: string;
+    try {
+      name = uploadedSchema.parse(JSON.parse(text)).file.name;
+    } catch {
+      throw new PlatformStop('failed', `${platform}: the Files API's upload answer names no file`);
+    }
+    if (!FILE_NAME.test(name)) throw new PlatformStop('failed', `${platform}: the Files API answered an unexpected file name ${JSON.stringify(name.slice(0, 80))}`);
+    return name;
+  };
+
+  /** The lines of a responses file, downloaded once. */
+  const readResponsesFile = async (file: string): Promise<unknown[]> => {
+    const m = FILE_NAME.exec(file);
+    if (!m) throw new PlatformStop('failed', `${platform}: not a Gemini file name: ${JSON.stringify(file.slice(0, 80))}`);
+    const text = await ctx.requestText(
+      { url: `${endpointUrl(s.apiUrl, `/download/v1beta/files/${m[1]}:download`)}?alt=media`, method: 'GET', headers, accept: 'application/jsonl, application/json, */*' },
+      { maxChars: GEMINI_RESPONSES_FILE_MAX_CHARS },
+    );
+    const lines: unknown[] = [];
+    for (const raw of text.split('\n')) {
+      if (!raw.trim()) continue;
+      try {
+        lines.push(JSON.parse(raw));
+      } catch {
+        // a line that cannot be read cannot be placed: its prompt is recorded as missing
+      }
+    }
+    return lines;
   };
 
   const outcomeOf = (entry: Entry): PlatformOutcome => {
@@ -136,12 +240,10 @@ export function createGeminiBatchClient(settings: PlatformSettings | undefined, 
         if (seen.has(p.customId)) throw new Error(`${platform}: duplicate batch customId ${p.customId}`);
         seen.add(p.customId);
       }
-      const body = {
-        batch: {
-          display_name: label.trim() || 'visibility checks',
-          input_config: { requests: { requests: prompts.map((p) => ({ request: platform3Body(p.prompt), metadata: { key: p.customId } })) } },
-        },
-      };
+      const inputConfig = prompts.length <= GEMINI_INLINE_MAX_PROMPTS
+        ? inlineInput(prompts)
+        : { file_name: await uploadInput(prompts, label) };
+      const body = { batch: { display_name: batchLabel(label), input_config: inputConfig } };
       if (Buffer.byteLength(JSON.stringify(body)) >= GEMINI_INLINE_MAX_BYTES) throw new Error(`${platform}: ${prompts.length} requests exceed the 20 MB of an inline batch`);
       const op = await ctx.request(
         { url: endpointUrl(s.apiUrl, `/v1beta/models/${encodeURIComponent(s.model!)}:batchGenerateContent`), method: 'POST', headers, body },
@@ -160,7 +262,8 @@ export function createGeminiBatchClient(settings: PlatformSettings | undefined, 
     async results(id) {
       const op = await readOperation(id);
       if (!hasEnded(op)) throw new Error(`${platform}: batch ${id} has not ended (${vendorStatusOf(op)})`);
-      const entries = op.response?.inlinedResponses?.inlinedResponses ?? op.metadata?.output?.inlinedResponses?.inlinedResponses ?? [];
+      const file = op.response?.responsesFile ?? op.metadata?.output?.responsesFile;
+      const entries = file ? await readResponsesFile(file) : (op.response?.inlinedResponses?.inlinedResponses ?? op.metadata?.output?.inlinedResponses?.inlinedResponses ?? []);
       if (entries.length === 0 && (op.error || stateWord(op.metadata?.state) !== 'SUCCEEDED')) {
         deps.log.warn('platform batch ended without results', {
           platform,
@@ -173,7 +276,7 @@ export function createGeminiBatchClient(settings: PlatformSettings | undefined, 
       for (const raw of entries) {
         const parsed = entrySchema.safeParse(raw);
         if (!parsed.success) continue; // cannot be placed; its prompt is recorded as missing
-        const key = parsed.data.metadata?.key;
+        const key = parsed.data.key ?? parsed.data.metadata?.key;
         if (typeof key !== 'string' || !key) continue;
         out.set(key, outcomeOf(parsed.data));
       }
