@@ -371,6 +371,12 @@ export interface VisibilityBatchJob {
   created_at: string;
   submitted_at: string | null;
   ended_at: string | null;
+  /**
+   * When the first collector of the ended job stored its answers split per business in the
+   * workflow objects (batchResultSliceKey); the other collectors read their share from there
+   * instead of downloading the vendor's whole results again. Absent on jobs recorded before.
+   */
+  results_stored_at?: string | null;
   members: Array<{ org_slug: string; prompt_id: string; custom_id: string }>;
 }
 

@@ -4,7 +4,7 @@
  * a repeated arrival sends nothing twice; a shard a failed child left incomplete is sent by the
  * listing after the fan-out, with the businesses that arrived.
  */
-import { listPendingVisibilityBatches, submitVisibilityBatches } from '../../functions/app/visibility/batches';
+import { batchResultSliceKey, collectVisibilityBatches, listPendingVisibilityBatches, submitVisibilityBatches } from '../../functions/app/visibility/batches';
 import { getContainer } from '../../functions/container';
 import type { PlatformKey } from '../../functions/core/constants';
 import type { VisibilityCheck } from '../../functions/core/visibility/checks';
@@ -49,9 +49,9 @@ async function queue(org: string) {
 
 const statuses = async (org: string) => (await getContainer().visibilityChecks.listChecks(org, RUN_DATE)).map((c) => c.status);
 const openJobs = async () => visibilityBatchesOf(getContainer()).jobs.listOpen(RUN_DATE);
-const submit = (items: ReturnType<typeof dailyBusinessItems>) => {
+const submit = (items: ReturnType<typeof dailyBusinessItems>, execution = EXECUTION) => {
   const container = getContainer();
-  return submitVisibilityBatches(container, visibilityBatchesOf(container), visibilityEnginesOf(container), { run_date: RUN_DATE, execution_id: EXECUTION, items });
+  return submitVisibilityBatches(container, visibilityBatchesOf(container), visibilityEnginesOf(container), { run_date: RUN_DATE, execution_id: execution, items });
 };
 
 test('a shard run by two children goes to each vendor as one job, sent by the child that completes it; a repeat sends nothing', async () => {
@@ -96,4 +96,53 @@ test('a shard whose other child failed is sent after the fan-out with the busine
   expect(await statuses('lost')).toEqual(Array(BATCHED.length * PROMPTS).fill('queued'));
   expect((await list()).incomplete_shards_sent).toBe(0);
   expect((await openJobs()).length).toBe(before + BATCHED.length);
+});
+
+test("an ended job's answers are downloaded once, by its first collector, and stored per business; the other collectors read only their share", async () => {
+  const container = getContainer();
+  const execution = 'exec-slices';
+  const orgs = ['slice-a', 'slice-b', 'slice-c'];
+  for (const org of orgs) {
+    const at = new Date().toISOString();
+    await container.businesses.create({ id: `b-${org}`, orgSlug: org, name: `Shop ${org}`, url: `https://${org}.example`, domain: `${org}.example`, faviconUrl: null, createdAt: at, updatedAt: at });
+    await queue(org);
+  }
+  const sent = await submit(dailyBusinessItems(orgs, 3), execution);
+  expect(sent.shards_sent).toEqual([0]);
+  for (const k of BATCHED) fakes.servers[k].holdBatches(false);
+  const collect = (orgSlugs: string[]) => collectVisibilityBatches(
+    container, visibilityBatchesOf(container), visibilityEnginesOf(container), workflowObjectsOf(container), { run_date: RUN_DATE, execution_id: execution, org_slugs: orgSlugs },
+  );
+  const vendorRequests = () => BATCHED.map((k) => fakes.servers[k].requestCount());
+  try {
+    const before = vendorRequests();
+    const first = await collect(['slice-a']);
+    expect(first.collected).toBe(BATCHED.length * PROMPTS);
+    expect(vendorRequests().every((n, i) => n > before[i]!)).toBe(true); // each vendor asked: progress and results
+
+    const jobs = await Promise.all(sent.jobs.map((j) => visibilityBatchesOf(container).jobs.get(RUN_DATE, j.platform, j.job_id)));
+    for (const job of jobs) {
+      expect(job!.status).toBe('ended');
+      expect(job!.results_stored_at).toEqual(expect.any(String));
+      for (const org of orgs) {
+        const slice = await workflowObjectsOf(container).getJson<Record<string, unknown>>(batchResultSliceKey(job!, org));
+        expect(Object.keys(slice!).sort()).toEqual(job!.members.filter((m) => m.org_slug === org).map((m) => m.custom_id).sort());
+      }
+    }
+
+    const quiet = vendorRequests();
+    const second = await collect(['slice-b', 'slice-c']);
+    expect(second.collected).toBe(2 * BATCHED.length * PROMPTS);
+    expect(vendorRequests()).toEqual(quiet); // read from the stored shares: no vendor request at all
+    for (const org of orgs) {
+      const checks = await container.visibilityChecks.listChecks(org, RUN_DATE);
+      expect(checks.filter((c) => c.status === 'submitted')).toEqual([]);
+      // each business got its own answers: the fakes answer with the prompt, which names the business
+      const answered = checks.filter((x) => x.answer);
+      expect(answered).toHaveLength(BATCHED.length * PROMPTS);
+      for (const c of answered) expect(c.answer!.text).toContain(org);
+    }
+  } finally {
+    for (const k of BATCHED) fakes.servers[k].holdBatches(true);
+  }
 });

@@ -10,12 +10,15 @@
  *   list     a shard a failed child left incomplete is sent with the businesses that arrived;
  *            the businesses with an open job are written as the next Map's item list;
  *   collect  per business: each of its jobs is asked for progress; an ended job's answers are
- *            judged into their checks (a missing or failed answer is a failed check); a job
+ *            downloaded once, by the first collector to find it ended, and stored split per
+ *            business (the others read their share); they are judged into their checks (a
+ *            missing or failed answer is a failed check); a job
  *            not ended within the vendor's window (or never accepted) fails its checks; a
  *            business with no check left waiting gets its report, tracker and score, once.
  * A score is never written while any of the day's checks waits for a batch.
  */
 import { createHash } from 'node:crypto';
+import pLimit from 'p-limit';
 import type { PlatformKey } from '../../core/constants';
 import type { VisibilityCheck } from '../../core/visibility/checks';
 import type { EntityIdentity, PlatformOutcome } from '../../core/visibility/platform-answer';
@@ -42,6 +45,9 @@ export const MAX_JOB_CHECKS = 1000;
 const SUBMIT_GRACE_MS = 60 * 60_000;
 /** Past the vendor's completion window, a job is given up (the vendor expires it too). */
 const WINDOW_GRACE_MS = 60 * 60_000;
+
+/** Writes of one job's per-business result slices at once. */
+const SLICE_WRITE_CONCURRENCY = 16;
 
 /** The day and the execution a batch step works for. */
 type RunRef = { run_date: string; execution_id: string };
@@ -174,11 +180,13 @@ export async function listPendingVisibilityBatches(
  * whose day no longer waits. Safe to repeat: a check is taken from a job only while it is
  * still `submitted` under it, and a day is scored only while it has no report.
  */
-export async function collectVisibilityBatches(container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, input: BatchRunInput): Promise<{ collected: number; waiting: number; scored: string[] }> {
+export async function collectVisibilityBatches(
+  container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, objects: WorkflowObjectStore, input: BatchRunInput,
+): Promise<{ collected: number; waiting: number; scored: string[] }> {
   let collected = 0;
   let waiting = 0;
   const scored: string[] = [];
-  const outcomes = new Map<string, Map<string, PlatformOutcome> | 'in_progress' | { failed: string }>();
+  const outcomes = new Map<string, JobAnswers | 'in_progress' | { failed: string }>();
   for (const org of input.org_slugs) {
     const checks = await container.visibilityChecks.listChecks(org, input.run_date);
     // The identity is read only when an answer is to be judged: most rounds find the jobs still running.
@@ -187,10 +195,10 @@ export async function collectVisibilityBatches(container: Container, batches: Vi
     for (const [i, check] of checks.entries()) {
       if (check.status !== 'submitted' || !check.batch) continue;
       const jobKey = `${check.platform}#${check.batch.job_id}`;
-      if (!outcomes.has(jobKey)) outcomes.set(jobKey, await jobOutcomes(container, batches, input.run_date, check.platform, check.batch.job_id));
+      if (!outcomes.has(jobKey)) outcomes.set(jobKey, await jobOutcomes(container, batches, objects, input.run_date, check.platform, check.batch.job_id));
       const got = outcomes.get(jobKey)!;
       if (got === 'in_progress') { waiting += 1; continue; }
-      checks[i] = await settledCheck(container, engines, check, got, identityOf);
+      checks[i] = await settledCheck(container, engines, check, 'failed' in got ? got : await got.answersOf(org), identityOf);
       await container.visibilityChecks.putCheck(checks[i]!);
       collected += 1;
     }
@@ -212,8 +220,51 @@ async function settledCheck(
   return answeredCheck(container, engines, base, outcome.answer, await identity());
 }
 
-/** A job's answers by custom id once the vendor has ended it; `in_progress`; or why all its checks fail. */
-async function jobOutcomes(container: Container, batches: VisibilityBatchEngines, runDate: string, platform: PlatformKey, jobId: string): Promise<Map<string, PlatformOutcome> | 'in_progress' | { failed: string }> {
+/** An ended job's answers, by custom id, for one business at a time. */
+interface JobAnswers {
+  answersOf(orgSlug: string): Promise<Map<string, PlatformOutcome>>;
+}
+
+/** Where one business's share of an ended job's answers is stored (by custom id). */
+export function batchResultSliceKey(job: Pick<VisibilityBatchJob, 'run_date' | 'execution_id' | 'platform' | 'job_id'>, orgSlug: string): string {
+  return `${WORKFLOW_OBJECTS_PREFIX}/${job.run_date}/${job.execution_id}/batch-results/${job.platform}/${job.job_id}/${orgSlug}.json`;
+}
+
+/**
+ * An ended job's answers. The first collector to find them not stored downloads the vendor's
+ * results once and stores them split per business, then marks the job; the others read only
+ * their businesses' shares (a 1,000-request job spans 100 businesses, about ten collecting
+ * children, each of which would otherwise download all of it every time). Two collectors
+ * racing both download and write the same slices: the same content, so nothing is lost.
+ */
+async function endedJobAnswers(
+  container: Container, batches: VisibilityBatchEngines, objects: WorkflowObjectStore, job: VisibilityBatchJob, download: () => Promise<Map<string, PlatformOutcome>>,
+): Promise<JobAnswers> {
+  let whole: Promise<Map<string, PlatformOutcome>> | undefined;
+  const fromVendor = () => (whole ??= download());
+  const shareOf = (all: Map<string, PlatformOutcome>, orgSlug: string) => new Map(job.members.filter((m) => m.org_slug === orgSlug && all.has(m.custom_id)).map((m) => [m.custom_id, all.get(m.custom_id)!]));
+  if (job.results_stored_at) {
+    return {
+      async answersOf(orgSlug) {
+        const slice = await objects.getJson<Record<string, PlatformOutcome>>(batchResultSliceKey(job, orgSlug));
+        if (slice) return new Map(Object.entries(slice));
+        log.warn('stored batch results missing a business; reading the vendor\'s results', { platform: job.platform, job_id: job.job_id, org: orgSlug });
+        return shareOf(await fromVendor(), orgSlug);
+      },
+    };
+  }
+  const all = await fromVendor();
+  const orgs = [...new Set(job.members.map((m) => m.org_slug))];
+  const limit = pLimit(SLICE_WRITE_CONCURRENCY);
+  await Promise.all(orgs.map((org) => limit(() => objects.putJson(batchResultSliceKey(job, org), Object.fromEntries(shareOf(all, org))))));
+  await batches.jobs.update(job, { results_stored_at: container.clock.now().toISOString() });
+  return { answersOf: async (orgSlug) => shareOf(all, orgSlug) };
+}
+
+/** A job's answers once the vendor has ended it; `in_progress`; or why all its checks fail. */
+async function jobOutcomes(
+  container: Container, batches: VisibilityBatchEngines, objects: WorkflowObjectStore, runDate: string, platform: PlatformKey, jobId: string,
+): Promise<JobAnswers | 'in_progress' | { failed: string }> {
   const job = await batches.jobs.get(runDate, platform, jobId);
   if (!job) return { failed: `${platform}: its vendor batch job ${jobId} is not recorded` };
   const client = batches.clients.get(platform);
@@ -237,7 +288,7 @@ async function jobOutcomes(container: Container, batches: VisibilityBatchEngines
     }
     await batches.jobs.update(job, { status: 'ended', vendor_status: progress.vendorStatus, ended_at: now.toISOString() });
   }
-  return client.results(job.vendor_batch_id);
+  return endedJobAnswers(container, batches, objects, job, () => client.results(job.vendor_batch_id!));
 }
 
 /**
