@@ -599,7 +599,11 @@ export function batchPricingComparison(batchPlatforms: readonly string[], counts
     return { vendor, aws, total: vendor + aws, byVendor };
   };
   const transitionsPerDay = counts ? batchStateTransitions(counts) : 0;
-  const awsAfter = counts && counts.businesses > 0 ? cost(transitionsPerDay, prices.stepFunctions.stateTransitions) / counts.businesses : 0;
+  // Each business's share of each of its jobs is stored once and read at most once (D224): a PUT and a GET per batch platform.
+  const sliceRequests = counts && counts.businesses > 0
+    ? (cost(batchPlatforms.length, prices.s3.putCopyPostList) + cost(batchPlatforms.length, prices.s3.get))
+    : 0;
+  const awsAfter = counts && counts.businesses > 0 ? cost(transitionsPerDay, prices.stepFunctions.stateTransitions) / counts.businesses + sliceRequests : 0;
   return { batchPlatforms: [...batchPlatforms], counts, transitionsPerDay, before: side(false, 0), after: side(true, awsAfter) };
 }
 
@@ -620,8 +624,9 @@ export function printBatchPricing(c: BatchPricingComparison, fleetSize: number, 
     console.log(`AWS after: ${c.transitionsPerDay.toLocaleString('en-US')} extra state transitions a day for ${c.counts.businesses.toLocaleString('en-US')} businesses `
       + `(${c.counts.mapChildren.toLocaleString('en-US')} SubmitVisibilityBatches + 4 × ${c.counts.collectRounds} collecting rounds + 2 × ${c.counts.collectChildren.toLocaleString('en-US')} `
       + `collecting children + 2) at $${prices.stepFunctions.stateTransitions.usd} per ${prices.stepFunctions.stateTransitions.per.toLocaleString('en-US')} `
-      + `(${prices.stepFunctions.stateTransitions.source}, ${prices.stepFunctions.stateTransitions.asOf}); the judge calls move from AnalyzeVisibility to CollectBatchResults (same count), `
-      + 'the submit/list/collect Lambdas\' own time is not counted');
+      + `(${prices.stepFunctions.stateTransitions.source}, ${prices.stepFunctions.stateTransitions.asOf}), and per business ${c.batchPlatforms.length} S3 PUTs and ${c.batchPlatforms.length} GETs `
+      + `of its stored batch answers at $${prices.s3.putCopyPostList.usd} and $${prices.s3.get.usd} per ${prices.s3.get.per.toLocaleString('en-US')} (${prices.s3.get.source}); `
+      + 'the judge calls move from AnalyzeVisibility to CollectBatchResults (same count), the submit/list/collect Lambdas\' own time is not counted');
   }
   console.log('prices and sources:');
   for (const k of Object.keys(c.before.byVendor)) {

@@ -227,11 +227,13 @@ describe('cost model: vendor batches (issue 47)', () => {
     expect(c.after.aws).toBe(0);
   });
 
-  it('prices the batch machinery\'s extra state transitions per business at the Standard price', () => {
+  it('prices the batch machinery\'s extra state transitions per business at the Standard price, and the stored answers\' S3 requests', () => {
     const counts = { businesses: 50_000, mapChildren: 5_000, collectRounds: 20, collectChildren: 100_000 };
     expect(batchStateTransitions(counts)).toBe(5_000 + 4 * 20 + 2 * 100_000 + 2);
     const c = batchPricingComparison(batched, counts);
-    expect(c.after.aws).toBeCloseTo((batchStateTransitions(counts) * 0.025) / 1_000 / 50_000, 15);
+    // a PUT ($0.005 / 1,000) and a GET ($0.0004 / 1,000) per batch platform per business
+    const slices = batched.length * (0.005 + 0.0004) / 1_000;
+    expect(c.after.aws).toBeCloseTo((batchStateTransitions(counts) * 0.025) / 1_000 / 50_000 + slices, 15);
     expect(c.after.total).toBeCloseTo(c.after.vendor + c.after.aws, 15);
   });
 
