@@ -37,7 +37,7 @@ const log = createLogger({ component: 'visibility-batches' });
 
 /**
  * The most checks one job carries: its item lists them, and an item stops at 400 KB (a member is
- * about 100 bytes). A shard of 50 businesses queues 500 per platform; a larger shard makes more
+ * about 100 bytes). A shard of 100 businesses queues 1,000 per platform; a larger shard makes more
  * jobs, not a larger item.
  */
 export const MAX_JOB_CHECKS = 1000;

@@ -1,6 +1,6 @@
 /**
  * The Gemini API's Batch Mode on the platform_3 fake (the client: adapters/external/
- * platforms/batch/gemini-batch.ts): models.batchGenerateContent with inline requests and
+ * platforms/batch/gemini-batch.ts): models.batchGenerateContent with inline requests (or an input file, below) and
  * batches.get, as documented (https://ai.google.dev/gemini-api/docs/batch-api,
  * https://ai.google.dev/api/batch-mode). Each request is answered, when its batch ends, by
  * the fake's own generateContent handler, so a batch answer is exactly the synchronous one

@@ -1,6 +1,6 @@
 /**
  * platform_3's daily checks through the Gemini API's Batch Mode (50% of the generateContent
- * price), with inline requests: each request is exactly the synchronous generateContent body
+ * price), with inline requests or an input file (D223): each request is exactly the synchronous generateContent body
  * (platform3Body), its result parsed by the same code as the synchronous answer.
  * Sources checked: https://ai.google.dev/gemini-api/docs/batch-mode (now
  * https://ai.google.dev/gemini-api/docs/batch-api: inline requests for batches whose total
