@@ -1,6 +1,7 @@
 /**
  * platform_8, "AI overview of a web search engine": the AI Overview block of Google's results
- * page, read through a SERP API (SerpApi).
+ * page, read through a SERP API: SerpApi (below), or DataForSEO when the URL names it
+ * (platform-8-dataforseo.ts, D225).
  * Sources checked: https://serpapi.com/ai-overview (AI Overview in Google Search API results),
  * https://serpapi.com/google-ai-overview-api (the follow-up engine) and
  * https://serpapi.com/blog/understanding-ai-overview-data-from-serpapi.
@@ -29,6 +30,7 @@
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
+import { askDataForSeo, dataForSeoSecrets, dataForSeoUrl } from './platform-8-dataforseo';
 import { createPlatformClient, parseBody, endpointUrl, PlatformStop, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_8: PlatformSpec = { n: 8, kind: 'AI overview of a web search engine', keyRequired: true, defaultModel: null };
@@ -47,6 +49,9 @@ type Overview = z.infer<typeof overviewSchema>;
 
 export function createPlatform8Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
   return createPlatformClient(PLATFORM_8, settings, deps, async (prompt, ctx, s) => {
+    // The URL picks the SERP vendor (D225): DataForSEO's host or a /v3 base, else SerpApi.
+    const live = dataForSeoUrl(s.apiUrl);
+    if (live) return askDataForSeo(live, prompt, ctx, s);
     const endpoint = endpointUrl(s.apiUrl, '/search.json');
     const get = (params: Record<string, string>) => ctx.request(
       { url: `${endpoint}?${new URLSearchParams({ ...params, api_key: s.apiKey! })}`, method: 'GET' },
@@ -80,7 +85,7 @@ export function createPlatform8Client(settings: PlatformSettings | undefined, de
       costUnit: 'searches',
       obtainedVia: via,
     };
-  });
+  }, dataForSeoSecrets(settings?.apiKey?.trim()));
 }
 
 function hasBlocks(overview: Overview): boolean {

@@ -13,6 +13,7 @@ import type { PlatformKey } from '../../../core/constants';
 import { anthropicBatchRoutes } from './batch-anthropic';
 import { geminiBatchRoutes } from './batch-gemini';
 import { openAiBatchRoutes } from './batch-openai';
+import { dataForSeoRoutes } from './serp-dataforseo';
 import { bearerOf, hostOf, tokensOf, type FakeAnswer, type VendorContext, type VendorFormat, type VendorReply } from './server';
 
 type Json = Record<string, unknown>;
@@ -340,5 +341,5 @@ export const VENDOR_FORMATS: Record<PlatformKey, VendorFormat> = {
   platform_5: responsesFormat({ search: 'builtin', topLevelCitations: false, inlineLinks: false }),
   platform_6: openModelFormat,
   platform_7: responsesFormat({ search: 'tool', topLevelCitations: true, inlineLinks: true, error: (_status, message) => ({ code: 'error', error: message }) }),
-  platform_8: serpApiFormat,
+  platform_8: dataForSeoRoutes(serpApiFormat),
 };
