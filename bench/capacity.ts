@@ -223,6 +223,7 @@ const DEEPSEEK_RATE_LIMIT = 'https://api-docs.deepseek.com/quick_start/rate_limi
 const XAI_RATE_LIMITS = 'https://docs.x.ai/developers/rate-limits';
 const SERPAPI_ACCOUNT = 'https://serpapi.com/account-api';
 const SERPAPI_PLANS_COPY = 'https://hivebook.wiki/wiki/serpapi-google-bing-100-serp-api-for-ai-agents';
+const DATAFORSEO_SERP = 'https://dataforseo.com/google-serp-api-data';
 
 /**
  * Every vendor figure the capacity model uses, in ONE table: the batch limits that could bind at
@@ -279,6 +280,9 @@ export const VENDOR_LIMITS: readonly VendorLimit[] = [
     source: SERPAPI_ACCOUNT, asOf: '2026-11-29', note: `the Account API's example (Big Data plan: 30,000 searches/month, 6,000/hour); plan table copy: ${SERPAPI_PLANS_COPY}` },
   { platform: 'platform_8', vendor: 'SerpApi', model: 'Google search + AI Overview', tier: 'Big Data plan', limit: 30_000, unit: 'searches per month', kind: 'searches-per-month',
     source: SERPAPI_ACCOUNT, asOf: '2026-11-29', note: 'larger volumes: Enterprise plan, figures NOT FOUND' },
+  { platform: 'platform_8', vendor: 'DataForSEO (PLATFORM_8_API_URL=https://api.dataforseo.com, D225)', model: 'Google Organic Live Advanced + AI Overview', tier: 'pay as you go',
+    limit: 2_000, unit: 'API calls per minute (one live task each; no monthly cap)', kind: 'rpm', source: DATAFORSEO_SERP, asOf: '2026-11-29',
+    note: 'the product page: "2,000 API calls per minute rate limit", "≤6 s average turnaround in Live mode", from $0.0006 per SERP in the Standard queue (Live costs more)' },
 ];
 
 /** A vendor's batch queue as the simulation holds it: requests waiting or in processing, and jobs open at once. */
@@ -1987,22 +1991,27 @@ export function syncPlatformChecks(limits: PlatformLimitSettings, syncPlatforms:
   return syncPlatforms.map((p) => {
     const key = PLATFORM_KEYS[p];
     const rows = VENDOR_LIMITS.filter((l) => l.platform === key && (l.kind === 'rpm' || l.kind === 'searches-per-hour' || l.kind === 'searches-per-month'));
-    const vendor = rows[0] ? `${rows[0].vendor} ${rows[0].model}` : key;
     const needed = `${int(limits.ratePerMinute)}/min, ${int(limits.dailyBudget)}/day`;
     const known = rows.filter((r) => r.limit !== null && !r.assumption);
     if (known.length === 0) {
-      return { platform: key, vendor, needed, published: 'NOT FOUND (assumed ASSUMED_VENDOR_RPM)', allowed: null, source: rows[0]?.source ?? 'not found' };
+      return { platform: key, vendor: rows[0] ? `${rows[0].vendor} ${rows[0].model}` : key, needed, published: 'NOT FOUND (assumed ASSUMED_VENDOR_RPM)', allowed: null, source: rows[0]?.source ?? 'not found' };
     }
-    const within = known.map((r) => {
+    const fits = (r: VendorLimit) => {
       const perMinute = r.kind === 'rpm' ? r.limit! : r.kind === 'searches-per-hour' ? r.limit! / 60 : Infinity;
       const perMonth = r.kind === 'searches-per-month' ? r.limit! : Infinity;
       return limits.ratePerMinute <= perMinute && limits.dailyBudget * 30 <= perMonth;
-    });
+    };
+    // A platform with more than one vendor (platform_8: SerpApi or DataForSEO) fits when one vendor's figures all do.
+    const vendors = [...new Set(known.map((r) => r.vendor))].map((vendor) => ({ vendor, rows: known.filter((r) => r.vendor === vendor) }));
+    const fitting = vendors.find((v) => v.rows.every(fits));
+    const named = fitting ?? vendors[0]!;
     return {
-      platform: key, vendor, needed,
-      published: known.map((r) => `${int(r.limit!)} ${r.unit} (${r.tier})`).join('; '),
-      allowed: within.every(Boolean),
-      source: [...new Set(known.map((r) => r.source))].join(' '),
+      platform: key,
+      vendor: `${named.vendor} ${named.rows[0]!.model}`,
+      needed,
+      published: vendors.map((v) => `${vendors.length > 1 ? `${v.vendor.split(' (')[0]}: ` : ''}${v.rows.map((r) => `${int(r.limit!)} ${r.unit} (${r.tier})`).join('; ')}`).join(' | '),
+      allowed: fitting !== undefined,
+      source: [...new Set(named.rows.map((r) => r.source))].join(' '),
     };
   });
 }
