@@ -244,14 +244,15 @@ async function endedJobAnswers(
   const fromVendor = () => (whole ??= download());
   const shareOf = (all: Map<string, PlatformOutcome>, orgSlug: string) => new Map(job.members.filter((m) => m.org_slug === orgSlug && all.has(m.custom_id)).map((m) => [m.custom_id, all.get(m.custom_id)!]));
   if (job.results_stored_at) {
-    return {
-      async answersOf(orgSlug) {
-        const slice = await objects.getJson<Record<string, PlatformOutcome>>(batchResultSliceKey(job, orgSlug));
-        if (slice) return new Map(Object.entries(slice));
-        log.warn('stored batch results missing a business; reading the vendor\'s results', { platform: job.platform, job_id: job.job_id, org: orgSlug });
-        return shareOf(await fromVendor(), orgSlug);
-      },
+    // Read once per business: the caller asks for each of its checks.
+    const read = new Map<string, Promise<Map<string, PlatformOutcome>>>();
+    const readSlice = async (orgSlug: string) => {
+      const slice = await objects.getJson<Record<string, PlatformOutcome>>(batchResultSliceKey(job, orgSlug));
+      if (slice) return new Map(Object.entries(slice));
+      log.warn('stored batch results missing a business; reading the vendor\'s results', { platform: job.platform, job_id: job.job_id, org: orgSlug });
+      return shareOf(await fromVendor(), orgSlug);
     };
+    return { answersOf: (orgSlug) => read.get(orgSlug) ?? read.set(orgSlug, readSlice(orgSlug)).get(orgSlug)! };
   }
   const all = await fromVendor();
   const orgs = [...new Set(job.members.map((m) => m.org_slug))];
