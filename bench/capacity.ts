@@ -220,7 +220,7 @@ const PERPLEXITY_TIERS = 'https://docs.perplexity.ai/docs/admin/rate-limits-usag
 const PARALLEL_RATE_LIMITS = 'https://docs.parallel.ai/resources/rate-limits';
 const BRAVE_PLANS = 'https://api-dashboard.search.brave.com/app/plans';
 const DEEPSEEK_RATE_LIMIT = 'https://api-docs.deepseek.com/quick_start/rate_limit';
-const XAI_RATE_LIMITS = 'https://docs.x.ai/developers/rate-limits';
+const XAI_RATE_LIMITS = 'https://docs.x.ai/docs/key-information/consumption-and-rate-limits';
 const SERPAPI_ACCOUNT = 'https://serpapi.com/account-api';
 const SERPAPI_PLANS_COPY = 'https://hivebook.wiki/wiki/serpapi-google-bing-100-serp-api-for-ai-agents';
 const DATAFORSEO_SERP = 'https://dataforseo.com/google-serp-api-data';
@@ -274,8 +274,11 @@ export const VENDOR_LIMITS: readonly VendorLimit[] = [
   { platform: 'platform_6', vendor: 'Brave Search + DeepSeek', model: 'Brave "Search" plan + deepseek-flash', tier: 'Search plan', limit: 3_000, unit: 'requests per minute (50 per second)', kind: 'rpm',
     source: `${BRAVE_PLANS} ${DEEPSEEK_RATE_LIMIT}`, asOf: '2026-11-29',
     note: 'Brave: 50 requests per second, no monthly cap; DeepSeek: 2,500 concurrent requests per account for the flash model (about 10,000/min at 15 s an answer), raised free on request' },
-  { platform: 'platform_7', vendor: 'xAI', model: 'grok-4.3', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: XAI_RATE_LIMITS, asOf: '2026-11-29',
-    assumption: 'NOT FOUND: the page sets per-model RPS and TPM caps by spend tier ($0 to $5,000) but its tables read do not list grok-4.3; ASSUMED_VENDOR_RPM used' },
+  { platform: 'platform_7', vendor: 'xAI', model: 'grok-4.3', tier: 'Tier 0 ($0 spent, the default)', limit: 1_800, unit: 'requests per minute (30 per second)', kind: 'rpm',
+    source: XAI_RATE_LIMITS, asOf: '2026-11-29',
+    note: 'the per-model table (docs.x.ai/docs/key-information/consumption-and-rate-limits): grok-4.3 30 / 40 / 60 / 100 / 166 requests per second and '
+      + '10M / 15M / 25M / 45M / 85M tokens per minute at tiers 0-4 ($0, $50, $250, $1,000, $5,000 spent); the lowest tier is used. '
+      + 'Tokens per minute can bind first: web search results are billed as input tokens' },
   { platform: 'platform_8', vendor: 'SerpApi', model: 'Google search + AI Overview', tier: 'Big Data plan', limit: 6_000, unit: 'searches per hour (account throughput)', kind: 'searches-per-hour',
     source: SERPAPI_ACCOUNT, asOf: '2026-11-29', note: `the Account API's example (Big Data plan: 30,000 searches/month, 6,000/hour); plan table copy: ${SERPAPI_PLANS_COPY}` },
   { platform: 'platform_8', vendor: 'SerpApi', model: 'Google search + AI Overview', tier: 'Big Data plan', limit: 30_000, unit: 'searches per month', kind: 'searches-per-month',
