@@ -144,6 +144,7 @@ const ANTHROPIC_SONNET_5_5 = 'https://platform.claude.com/docs/en/models/sonnet-
 const GEMINI_PRICING_COPY = 'https://github.com/api-evangelist/gemini/blob/main/plans/gemini-plans-pricing.yml';
 const GEMINI_3_5_FLASH_LITE_PRICE_COPY = 'https://github.com/simstudioai/sim/pull/5812';
 const SERPAPI = 'https://serpapi.com/pricing';
+const DATAFORSEO_PRICES = 'https://dataforseo.com/help-center/serp-api-cost-explained';
 
 /** A vendor part that is not billed (the source says where the real charge is). */
 const NONE = (unit: string, source: string, asOf: string, note: string) => FREE(unit, source, asOf, note);
@@ -323,6 +324,27 @@ export const ANSWER_ASSUMPTIONS: Readonly<Record<PlatformKey, AnswerAssumption>>
 
 /** The judge per answer: rules + JSON schema + entity + competitors + answer + citations ~2,500 in, verdict ~200 out. */
 export const JUDGE_ASSUMPTION: AnswerAssumption = { inputTokens: 2_500, outputTokens: 200, searches: 0, why: 'rules + schema + entity + answer + citations ~2,500 in, JSON verdict ~200 out' };
+
+/**
+ * platform_8 through DataForSEO instead of SerpApi (D225: the URL picks the vendor). Not the
+ * default price: SerpApi stays the priced vendor of PRICES; the capacity report prints both.
+ */
+export const DATAFORSEO_PLATFORM_8: VendorPrice = {
+  label: 'AI Overviews (DataForSEO live)',
+  model: 'none (SERP API)',
+  perCall: NONE('requests', DATAFORSEO_PRICES, '2025-09-19', 'billed per task'),
+  perSearch: P(0.002, 1, 'live Google Organic tasks (first page, depth 10; max_crawl_pages 1 keeps it one page)', DATAFORSEO_PRICES, '2025-09-19',
+    'the Live method\'s base price; the Standard queue is $0.0006 but takes up to 45 minutes. load_async_ai_overview adds a charge only when the '
+    + 'overview did load asynchronously (returned otherwise): not modelled'),
+  inputTokens: NONE('input tokens', DATAFORSEO_PRICES, '2025-09-19', 'no tokens'),
+  outputTokens: NONE('output tokens', DATAFORSEO_PRICES, '2025-09-19', 'no tokens'),
+};
+
+/** platform_8's dollars per business-day at each SERP vendor's price. */
+export function serpVendorComparison(prices: PriceBook = PRICES, prompts: number = PROMPTS_PER_DAY): { serpApi: number; dataForSeo: number } {
+  const usage = modelledVendorUsage(prompts).find((v) => v.platform === 'platform_8')!;
+  return { serpApi: vendorCost(usage, prices.vendors.platform_8), dataForSeo: vendorCost(usage, DATAFORSEO_PLATFORM_8) };
+}
 
 /**
  * The vendor part of one business's day with all 8 platforms configured: `prompts` prompts
@@ -618,6 +640,9 @@ export function printBatchPricing(c: BatchPricingComparison, fleetSize: number, 
     row(`after: ${c.batchPlatforms.join(', ')} batched`, c.after),
     row('difference', diff),
   ]);
+  const serp = serpVendorComparison(prices);
+  console.log(`platform_8's SERP vendor per business-day (both before and after): SerpApi ${usd(serp.serpApi)} (the priced one), DataForSEO live ${usd(serp.dataForSeo)} `
+    + `(D225; $${DATAFORSEO_PLATFORM_8.perSearch.usd} a task, ${DATAFORSEO_PLATFORM_8.perSearch.source}): ${usd(fleet(serp.serpApi - serp.dataForSeo, fleetSize))} a day less for ${n}`);
   console.log(`by vendor per business-day (before → after): ${Object.keys(c.before.byVendor).map((k) =>
     `${k} ${usd(c.before.byVendor[k])}${c.batchPlatforms.includes(k) ? ` → ${usd(c.after.byVendor[k])}` : ''}`).join(', ')}`);
   if (c.counts) {

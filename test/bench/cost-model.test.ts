@@ -1,5 +1,5 @@
 import {
-  allPrices, BATCH_DISCOUNTS, batchPricingComparison, batchStateTransitions, batchVendorPrice, costOf, DAYS_PER_MONTH, exampleScenarios, fleet, modelledVendorUsage, perMonth, printCostReport, PRICES, usd,
+  allPrices, BATCH_DISCOUNTS, batchPricingComparison, batchStateTransitions, batchVendorPrice, costOf, DATAFORSEO_PLATFORM_8, DAYS_PER_MONTH, exampleScenarios, fleet, modelledVendorUsage, perMonth, printCostReport, PRICES, serpVendorComparison, usd,
   type DailyUsage, type PriceBook,
 } from '../../bench/cost-model';
 import { PLATFORM_KEYS } from '../../functions/core/constants';
@@ -235,6 +235,13 @@ describe('cost model: vendor batches (issue 47)', () => {
     const slices = batched.length * (0.005 + 0.0004) / 1_000;
     expect(c.after.aws).toBeCloseTo((batchStateTransitions(counts) * 0.025) / 1_000 / 50_000 + slices, 15);
     expect(c.after.total).toBeCloseTo(c.after.vendor + c.after.aws, 15);
+  });
+
+  it('prices platform_8 at both SERP vendors: SerpApi (the priced one) and DataForSEO live at $0.002 a task', () => {
+    const { serpApi, dataForSeo } = serpVendorComparison();
+    expect(dataForSeo).toBeCloseTo(10 * 0.002, 12);
+    expect(serpApi).toBeCloseTo(10 * PRICES.vendors.platform_8.perSearch.usd / PRICES.vendors.platform_8.perSearch.per, 12);
+    expect(DATAFORSEO_PLATFORM_8.perSearch.source).toMatch(/^https:\/\/dataforseo\.com\//);
   });
 
   it('keeps every batch discount sourced and applies it to the token prices only', () => {

@@ -36,7 +36,7 @@ test('POST one live task with Basic credentials; the overview elements as text, 
   expect(req.headers.authorization).toBe(`Basic ${Buffer.from(CREDENTIALS).toString('base64')}`);
   expect(req.query).toEqual({});
   expect(req.body).toEqual([dataForSeoTask('coffee beans & grinders')]);
-  expect(req.body).toEqual([{ keyword: 'coffee beans & grinders', location_code: 2840, language_code: 'en', device: 'desktop', depth: 10, load_async_ai_overview: true }]);
+  expect(req.body).toEqual([{ keyword: 'coffee beans & grinders', location_code: 2840, language_code: 'en', device: 'desktop', depth: 10, max_crawl_pages: 1, load_async_ai_overview: true }]);
   expect(answer.text).toBe(TEXT);
   expect(answer.citations).toEqual(['https://harborpine.example/', 'https://rival.example/']);
   expect(answer.model).toBeNull();

@@ -13,7 +13,7 @@
  *
  *   POST {url}/v3/serp/google/organic/live/advanced   authorization: Basic base64(login:password)
  *   [{"keyword": "<prompt>", "location_code": 2840, "language_code": "en", "device": "desktop",
- *     "depth": 10, "load_async_ai_overview": true}]
+ *     "depth": 10, "max_crawl_pages": 1, "load_async_ai_overview": true}]
  *   200 {"status_code": 20000, "status_message": "Ok.", "tasks": [{"status_code": 20000, "status_message": "Ok.",
  *        "result": [{"items": [{"type": "ai_overview", "asynchronous_ai_overview": false, "markdown": "...",
  *          "items": [{"type": "ai_overview_element", "title": "...", "text": "...", "references": [{"url": "..."}]}],
@@ -76,7 +76,8 @@ export function dataForSeoSecrets(apiKey: string | undefined): string[] {
 
 /** One task's body: the prompt as Google's query, in the same place and language as SerpApi's. */
 export function dataForSeoTask(prompt: string): Record<string, unknown> {
-  return { keyword: prompt, location_code: LOCATION_CODE, language_code: LANGUAGE_CODE, device: 'desktop', depth: 10, load_async_ai_overview: true };
+  // One page: the overview is on it, and a second page would be billed (at 75% of the first).
+  return { keyword: prompt, location_code: LOCATION_CODE, language_code: LANGUAGE_CODE, device: 'desktop', depth: 10, max_crawl_pages: 1, load_async_ai_overview: true };
 }
 
 export async function askDataForSeo(url: string, prompt: string, ctx: PlatformContext, s: ConfiguredSettings): Promise<AnswerParts> {

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { hostOf, type FakeAnswer, type VendorContext, type VendorFormat, type VendorReply } from './server';
 
 const LIVE_PATH = '/v3/serp/google/organic/live/advanced';
-const TASK_FIELDS = new Set(['keyword', 'location_code', 'location_name', 'language_code', 'language_name', 'device', 'os', 'depth', 'load_async_ai_overview', 'se_domain', 'tag']);
+const TASK_FIELDS = new Set(['keyword', 'location_code', 'location_name', 'language_code', 'language_name', 'device', 'os', 'depth', 'max_crawl_pages', 'load_async_ai_overview', 'se_domain', 'tag']);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
