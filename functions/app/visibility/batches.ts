@@ -46,8 +46,8 @@ const SUBMIT_GRACE_MS = 60 * 60_000;
 /** Past the vendor's completion window, a job is given up (the vendor expires it too). */
 const WINDOW_GRACE_MS = 60 * 60_000;
 
-/** Writes of one job's per-business result slices at once. */
-const SLICE_WRITE_CONCURRENCY = 16;
+/** Writes of one job's per-business result slices, or of its checks, at once (a shard's job holds 1,000 checks). */
+const WRITE_CONCURRENCY = 16;
 
 /** The day and the execution a batch step works for. */
 type RunRef = { run_date: string; execution_id: string };
@@ -108,6 +108,12 @@ async function submitIncompleteShards(container: Container, batches: VisibilityB
   return open.length;
 }
 
+/** Each check written once, WRITE_CONCURRENCY at a time (each its own item: no write depends on another). */
+async function putChecks(container: Container, checks: VisibilityCheck[]): Promise<void> {
+  const limit = pLimit(WRITE_CONCURRENCY);
+  await Promise.all(checks.map((c) => limit(() => container.visibilityChecks.putCheck(c))));
+}
+
 /** The id the vendor answers a check under: stable for (business, day, platform, prompt). */
 export function customIdOf(check: Pick<VisibilityCheck, 'org_slug' | 'run_date' | 'platform' | 'prompt_id'>): string {
   return `c_${createHash('sha256').update(`${check.org_slug}|${check.run_date}|${check.platform}|${check.prompt_id}`).digest('hex').slice(0, 40)}`;
@@ -145,16 +151,14 @@ async function submitQueuedChecks(container: Container, batches: VisibilityBatch
           // Not accepted: the checks fail with the vendor's reason now, rather than wait for a batch that does not exist.
           const why = (err as Error).message;
           await batches.jobs.update(stored, { status: 'ended', vendor_status: `not submitted: ${why}`, ended_at: container.clock.now().toISOString() });
-          for (const [k, c] of chunk.entries()) await container.visibilityChecks.putCheck({ ...c, status: 'failed', reason: `${platform}: the vendor batch was not accepted: ${why}`, checked_at: container.clock.now().toISOString(), batch: { job_id: jobId, custom_id: members[k]!.custom_id } });
+          await putChecks(container, chunk.map((c, k) => ({ ...c, status: 'failed', reason: `${platform}: the vendor batch was not accepted: ${why}`, checked_at: container.clock.now().toISOString(), batch: { job_id: jobId, custom_id: members[k]!.custom_id } })));
           chunk.forEach((c) => touched.add(c.org_slug));
           log.warn('vendor batch not submitted', { platform, job_id: jobId, checks: chunk.length, reason: why });
           out.push({ platform, job_id: jobId, checks: chunk.length, status: 'not submitted' });
           continue;
         }
       }
-      for (const [k, c] of chunk.entries()) {
-        await container.visibilityChecks.putCheck({ ...c, status: 'submitted', reason, batch: { job_id: jobId, custom_id: members[k]!.custom_id } });
-      }
+      await putChecks(container, chunk.map((c, k) => ({ ...c, status: 'submitted', reason, batch: { job_id: jobId, custom_id: members[k]!.custom_id } })));
       out.push({ platform, job_id: jobId, checks: chunk.length, status });
     }
   }
@@ -256,7 +260,7 @@ async function endedJobAnswers(
   }
   const all = await fromVendor();
   const orgs = [...new Set(job.members.map((m) => m.org_slug))];
-  const limit = pLimit(SLICE_WRITE_CONCURRENCY);
+  const limit = pLimit(WRITE_CONCURRENCY);
   await Promise.all(orgs.map((org) => limit(() => objects.putJson(batchResultSliceKey(job, org), Object.fromEntries(shareOf(all, org))))));
   await batches.jobs.update(job, { results_stored_at: container.clock.now().toISOString() });
   return { answersOf: async (orgSlug) => shareOf(all, orgSlug) };
