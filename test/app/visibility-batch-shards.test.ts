@@ -4,7 +4,7 @@
  * a repeated arrival sends nothing twice; a shard a failed child left incomplete is sent by the
  * listing after the fan-out, with the businesses that arrived.
  */
-import { batchResultSliceKey, collectVisibilityBatches, listPendingVisibilityBatches, submitVisibilityBatches } from '../../functions/app/visibility/batches';
+import { batchResultSliceKey, collectVisibilityBatches, listPendingVisibilityBatches, submitVisibilityBatches, type PendingBatchItem } from '../../functions/app/visibility/batches';
 import { getContainer } from '../../functions/container';
 import type { PlatformKey } from '../../functions/core/constants';
 import type { VisibilityCheck } from '../../functions/core/visibility/checks';
@@ -145,4 +145,42 @@ test("an ended job's answers are downloaded once, by its first collector, and st
   } finally {
     for (const k of BATCHED) fakes.servers[k].holdBatches(true);
   }
+});
+
+test('a job whose checks were all asked again on demand still ends, so the polling loop stops (its answers are never downloaded)', async () => {
+  const container = getContainer();
+  const execution = 'exec-orphan';
+  const org = 'orphan-shop';
+  await queue(org);
+  const sent = await submit(dailyBusinessItems([org], 1), execution);
+  expect(sent.jobs).toHaveLength(BATCHED.length);
+  // An on-demand analysis asks the day's checks synchronously and writes them over the batch ones (analyze.ts runChecks).
+  for (const c of await container.visibilityChecks.listChecks(org, RUN_DATE)) {
+    const { batch: _batch, ...rest } = c;
+    await container.visibilityChecks.putCheck({ ...rest, status: 'no_answer', reason: `${c.platform}: asked on demand`, checked_at: new Date().toISOString() });
+  }
+  const list = () => listPendingVisibilityBatches(container, visibilityBatchesOf(container), visibilityEnginesOf(container), workflowObjectsOf(container), { run_date: RUN_DATE, execution_id: execution });
+  const listed = await list();
+  const items = (await workflowObjectsOf(container).getJson<PendingBatchItem[]>(listed.key))!;
+  const mine = items.find((i) => i.org_slug === org)!;
+  expect(mine.jobs.sort()).toEqual(sent.jobs.map((j) => `${j.platform}#${j.job_id}`).sort());
+
+  for (const k of BATCHED) fakes.servers[k].holdBatches(false);
+  try {
+    const collected = await collectVisibilityBatches(container, visibilityBatchesOf(container), visibilityEnginesOf(container), workflowObjectsOf(container), {
+      run_date: RUN_DATE, execution_id: execution, org_slugs: [org], jobs: mine.jobs,
+    });
+    expect(collected).toMatchObject({ collected: 0, jobs_without_checks: BATCHED.length });
+  } finally {
+    for (const k of BATCHED) fakes.servers[k].holdBatches(true);
+  }
+  const after = await workflowObjectsOf(container).getJson<PendingBatchItem[]>((await list()).key);
+  expect(after!.some((i) => i.org_slug === org)).toBe(false);
+  for (const j of sent.jobs) {
+    const job = await visibilityBatchesOf(container).jobs.get(RUN_DATE, j.platform, j.job_id);
+    expect(job!.status).toBe('ended');
+    expect(job!.results_stored_at ?? null).toBeNull();
+  }
+  // the on-demand answers stand
+  expect(await statuses(org)).toEqual(Array(BATCHED.length * PROMPTS).fill('no_answer'));
 });

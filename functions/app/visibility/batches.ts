@@ -8,11 +8,14 @@
  *            not child-sized: at 50,000 businesses, 1,000 jobs a platform instead of 5,000;
  * and after the fan-out, until no job is open, every VISIBILITY_BATCH_POLL_SECONDS:
  *   list     a shard a failed child left incomplete is sent with the businesses that arrived;
- *            the businesses with an open job are written as the next Map's item list;
+ *            the businesses with an open job, each with its open jobs, are written as the next
+ *            Map's item list (D226);
  *   collect  per business: each of its jobs is asked for progress; an ended job's answers are
  *            downloaded once, by the first collector to find it ended, and stored split per
  *            business (the others read their share); they are judged into their checks (a
- *            missing or failed answer is a failed check); a job
+ *            missing or failed answer is a failed check); a listed job none of the
+ *            business's checks waits on any more (asked again on demand) is asked too, so it
+ *            ends and leaves the list; a job
  *            not ended within the vendor's window (or never accepted) fails its checks; a
  *            business with no check left waiting gets its report, tracker and score, once.
  * A score is never written while any of the day's checks waits for a batch.
@@ -167,16 +170,31 @@ async function submitQueuedChecks(container: Container, batches: VisibilityBatch
   return out;
 }
 
+/** One item of the collecting Map's list: a business and its open jobs (`<platform>#<job_id>`). */
+export interface PendingBatchItem { org_slug: string; jobs: string[] }
+
+const jobKeyOf = (platform: PlatformKey, jobId: string) => `${platform}#${jobId}`;
+const JOB_KEY = /^(platform_[1-8])#([0-9a-f]{32})$/;
+
 /** Sends what incomplete shards hold, then writes the businesses with an open batch job as the collecting Map's item list; how many. */
 export async function listPendingVisibilityBatches(
   container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, objects: WorkflowObjectStore, state: RunRef,
 ): Promise<{ bucket: string; key: string; count: number; open_jobs: number; incomplete_shards_sent: number }> {
   const incomplete = batches.clients.size ? await submitIncompleteShards(container, batches, engines, state) : 0;
   const open = await batches.jobs.listOpen(state.run_date);
-  const orgs = [...new Set(open.flatMap((job) => job.members.map((m) => m.org_slug)))].sort();
+  // Each business with the open jobs it is in: its collector asks those jobs even when none of its checks still waits on them.
+  const jobsByOrg = new Map<string, Set<string>>();
+  for (const job of open) {
+    for (const { org_slug } of job.members) {
+      const jobs = jobsByOrg.get(org_slug) ?? new Set<string>();
+      jobs.add(jobKeyOf(job.platform, job.job_id));
+      jobsByOrg.set(org_slug, jobs);
+    }
+  }
+  const items: PendingBatchItem[] = [...jobsByOrg.keys()].sort().map((org_slug) => ({ org_slug, jobs: [...jobsByOrg.get(org_slug)!].sort() }));
   const key = `${WORKFLOW_OBJECTS_PREFIX}/${state.run_date}/${state.execution_id}/pending-visibility-batches.json`;
-  await objects.putJson(key, orgs.map((org_slug) => ({ org_slug })));
-  return { bucket: objects.bucket, key, count: orgs.length, open_jobs: open.length, incomplete_shards_sent: incomplete };
+  await objects.putJson(key, items);
+  return { bucket: objects.bucket, key, count: items.length, open_jobs: open.length, incomplete_shards_sent: incomplete };
 }
 
 /**
@@ -185,8 +203,16 @@ export async function listPendingVisibilityBatches(
  * still `submitted` under it, and a day is scored only while it has no report.
  */
 export async function collectVisibilityBatches(
-  container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, objects: WorkflowObjectStore, input: BatchRunInput,
-): Promise<{ collected: number; waiting: number; scored: string[] }> {
+  container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, objects: WorkflowObjectStore,
+  input: BatchRunInput & {
+    /**
+     * The open jobs these businesses are in (PendingBatchItem.jobs). A job none of whose checks
+     * still waits on it (an on-demand analysis asked them all again) is asked here too, so it
+     * ends (or expires) and leaves the open list instead of keeping the polling loop alive.
+     */
+    jobs?: string[];
+  },
+): Promise<{ collected: number; waiting: number; scored: string[]; jobs_without_checks: number }> {
   let collected = 0;
   let waiting = 0;
   const scored: string[] = [];
@@ -198,7 +224,7 @@ export async function collectVisibilityBatches(
     const identityOf = () => (identity ??= requireBusiness(container, org).then((b) => entityIdentityOf(container, b)).then((k) => k.identity));
     for (const [i, check] of checks.entries()) {
       if (check.status !== 'submitted' || !check.batch) continue;
-      const jobKey = `${check.platform}#${check.batch.job_id}`;
+      const jobKey = jobKeyOf(check.platform, check.batch.job_id);
       if (!outcomes.has(jobKey)) outcomes.set(jobKey, await jobOutcomes(container, batches, objects, input.run_date, check.platform, check.batch.job_id));
       const got = outcomes.get(jobKey)!;
       if (got === 'in_progress') { waiting += 1; continue; }
@@ -208,7 +234,15 @@ export async function collectVisibilityBatches(
     }
     if (await finalizeIfSettled(container, engines, org, input.run_date, input.execution_id, checks)) scored.push(org);
   }
-  return { collected, waiting, scored };
+  let jobsWithoutChecks = 0;
+  for (const jobKey of new Set(input.jobs ?? [])) {
+    const m = JOB_KEY.exec(jobKey);
+    if (!m || outcomes.has(jobKey)) continue;
+    // Only its status moves (ended, expired): its answers are read when a check asks for them.
+    outcomes.set(jobKey, await jobOutcomes(container, batches, objects, input.run_date, m[1] as PlatformKey, m[2]!));
+    jobsWithoutChecks += 1;
+  }
+  return { collected, waiting, scored, jobs_without_checks: jobsWithoutChecks };
 }
 
 /** A submitted check with its job's outcome: the judged answer, or failed with the vendor's (or our) reason. */
@@ -241,9 +275,9 @@ export function batchResultSliceKey(job: Pick<VisibilityBatchJob, 'run_date' | '
  * children, each of which would otherwise download all of it every time). Two collectors
  * racing both download and write the same slices: the same content, so nothing is lost.
  */
-async function endedJobAnswers(
+function endedJobAnswers(
   container: Container, batches: VisibilityBatchEngines, objects: WorkflowObjectStore, job: VisibilityBatchJob, download: () => Promise<Map<string, PlatformOutcome>>,
-): Promise<JobAnswers> {
+): JobAnswers {
   let whole: Promise<Map<string, PlatformOutcome>> | undefined;
   const fromVendor = () => (whole ??= download());
   const shareOf = (all: Map<string, PlatformOutcome>, orgSlug: string) => new Map(job.members.filter((m) => m.org_slug === orgSlug && all.has(m.custom_id)).map((m) => [m.custom_id, all.get(m.custom_id)!]));
@@ -258,12 +292,17 @@ async function endedJobAnswers(
     };
     return { answersOf: (orgSlug) => read.get(orgSlug) ?? read.set(orgSlug, readSlice(orgSlug)).get(orgSlug)! };
   }
-  const all = await fromVendor();
-  const orgs = [...new Set(job.members.map((m) => m.org_slug))];
-  const limit = pLimit(WRITE_CONCURRENCY);
-  await Promise.all(orgs.map((org) => limit(() => objects.putJson(batchResultSliceKey(job, org), Object.fromEntries(shareOf(all, org))))));
-  await batches.jobs.update(job, { results_stored_at: container.clock.now().toISOString() });
-  return { answersOf: async (orgSlug) => shareOf(all, orgSlug) };
+  // Downloaded and stored when a check first asks (a job no check waits on is never downloaded).
+  let stored: Promise<Map<string, PlatformOutcome>> | undefined;
+  const storeOnce = () => (stored ??= (async () => {
+    const all = await fromVendor();
+    const orgs = [...new Set(job.members.map((m) => m.org_slug))];
+    const limit = pLimit(WRITE_CONCURRENCY);
+    await Promise.all(orgs.map((org) => limit(() => objects.putJson(batchResultSliceKey(job, org), Object.fromEntries(shareOf(all, org))))));
+    await batches.jobs.update(job, { results_stored_at: container.clock.now().toISOString() });
+    return all;
+  })());
+  return { answersOf: async (orgSlug) => shareOf(await storeOnce(), orgSlug) };
 }
 
 /** A job's answers once the vendor has ended it; `in_progress`; or why all its checks fail. */
