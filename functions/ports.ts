@@ -377,6 +377,16 @@ export interface VisibilityBatchJob {
    * instead of downloading the vendor's whole results again. Absent on jobs recorded before.
    */
   results_stored_at?: string | null;
+  /** Until when a collector's claim to store the answers holds (claimResults). */
+  results_claimed_until?: string;
+  /**
+   * How many businesses the job's members belong to, and those whose checks under the job a
+   * collector has settled (D227): an ended job stays listed until every one is collected, so
+   * a business whose collector saw the job still running is not dropped when another ends it.
+   * Absent on jobs recorded before.
+   */
+  member_orgs?: number;
+  collected_orgs?: string[];
   members: Array<{ org_slug: string; prompt_id: string; custom_id: string }>;
 }
 
@@ -385,8 +395,18 @@ export interface VisibilityBatchRepository {
   create(job: VisibilityBatchJob): Promise<boolean>;
   get(runDate: string, platform: PlatformKey, jobId: string): Promise<VisibilityBatchJob | null>;
   update(job: Pick<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>, fields: Partial<Omit<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>>): Promise<void>;
-  /** The day's jobs not settled yet (submitting or in progress). */
-  listOpen(runDate: string): Promise<VisibilityBatchJob[]>;
+  /**
+   * The day's jobs still to collect: submitting or in progress, or ended (or expired) at or
+   * after `endedSince` with a member business not collected yet (D227).
+   */
+  listOpen(runDate: string, endedSince: string): Promise<VisibilityBatchJob[]>;
+  /**
+   * Claims storing the ended job's answers until `until` (D224): true unless they are stored
+   * or another collector's claim has not expired at `now`.
+   */
+  claimResults(job: Pick<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>, until: string, now: string): Promise<boolean>;
+  /** Records these businesses as collected from the job (a string set: a repeat adds nothing). */
+  markCollected(job: Pick<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>, orgSlugs: string[]): Promise<void>;
   /**
    * Records that these businesses of a shard are done with their day (a set: a repeat adds
    * nothing); the shard as it now stands.

@@ -12,6 +12,6 @@ export const handler = lambdaTask(async (event: { run_date: string; execution_id
     run_date: event.run_date,
     execution_id: event.execution_id,
     org_slugs: event.items.map((i) => i.org_slug),
-    jobs: event.items.flatMap((i) => i.jobs ?? []),
+    jobs_by_org: Object.fromEntries(event.items.map((i) => [i.org_slug, i.jobs ?? []])),
   });
 });

@@ -47,8 +47,13 @@ async function queue(org: string) {
   }
 }
 
+async function createBusiness(org: string) {
+  const at = new Date().toISOString();
+  await getContainer().businesses.create({ id: `b-${org}`, orgSlug: org, name: `Shop ${org}`, url: `https://${org}.example`, domain: `${org}.example`, faviconUrl: null, createdAt: at, updatedAt: at });
+}
+
 const statuses = async (org: string) => (await getContainer().visibilityChecks.listChecks(org, RUN_DATE)).map((c) => c.status);
-const openJobs = async () => visibilityBatchesOf(getContainer()).jobs.listOpen(RUN_DATE);
+const openJobs = async () => visibilityBatchesOf(getContainer()).jobs.listOpen(RUN_DATE, new Date(Date.now() - 3600_000).toISOString());
 const submit = (items: ReturnType<typeof dailyBusinessItems>, execution = EXECUTION) => {
   const container = getContainer();
   return submitVisibilityBatches(container, visibilityBatchesOf(container), visibilityEnginesOf(container), { run_date: RUN_DATE, execution_id: execution, items });
@@ -103,8 +108,7 @@ test("an ended job's answers are downloaded once, by its first collector, and st
   const execution = 'exec-slices';
   const orgs = ['slice-a', 'slice-b', 'slice-c'];
   for (const org of orgs) {
-    const at = new Date().toISOString();
-    await container.businesses.create({ id: `b-${org}`, orgSlug: org, name: `Shop ${org}`, url: `https://${org}.example`, domain: `${org}.example`, faviconUrl: null, createdAt: at, updatedAt: at });
+    await createBusiness(org);
     await queue(org);
   }
   const sent = await submit(dailyBusinessItems(orgs, 3), execution);
@@ -168,7 +172,7 @@ test('a job whose checks were all asked again on demand still ends, so the polli
   for (const k of BATCHED) fakes.servers[k].holdBatches(false);
   try {
     const collected = await collectVisibilityBatches(container, visibilityBatchesOf(container), visibilityEnginesOf(container), workflowObjectsOf(container), {
-      run_date: RUN_DATE, execution_id: execution, org_slugs: [org], jobs: mine.jobs,
+      run_date: RUN_DATE, execution_id: execution, org_slugs: [org], jobs_by_org: { [org]: mine.jobs },
     });
     expect(collected).toMatchObject({ collected: 0, jobs_without_checks: BATCHED.length });
   } finally {
@@ -183,4 +187,78 @@ test('a job whose checks were all asked again on demand still ends, so the polli
   }
   // the on-demand answers stand
   expect(await statuses(org)).toEqual(Array(BATCHED.length * PROMPTS).fill('no_answer'));
+});
+
+test('a business whose collector saw the job still running is listed again after another collector ends it, and is collected (D227)', async () => {
+  const container = getContainer();
+  const execution = 'exec-race';
+  const orgs = ['race-a', 'race-b'];
+  for (const org of orgs) {
+    await createBusiness(org);
+    await queue(org);
+  }
+  const sent = await submit(dailyBusinessItems(orgs, 2), execution);
+  expect(sent.shards_sent).toEqual([0]);
+  const objects = workflowObjectsOf(container);
+  const listItems = async () => {
+    const listed = await listPendingVisibilityBatches(container, visibilityBatchesOf(container), visibilityEnginesOf(container), objects, { run_date: RUN_DATE, execution_id: execution });
+    return new Map((await objects.getJson<PendingBatchItem[]>(listed.key))!.filter((i) => orgs.includes(i.org_slug)).map((i) => [i.org_slug, i.jobs]));
+  };
+  const collect = (org: string, jobs: string[]) => collectVisibilityBatches(container, visibilityBatchesOf(container), visibilityEnginesOf(container), objects, {
+    run_date: RUN_DATE, execution_id: execution, org_slugs: [org], jobs_by_org: { [org]: jobs },
+  });
+  const first = await listItems();
+  expect([...first.keys()]).toEqual(orgs);
+
+  // race-a's collector asks while the vendor still runs the jobs ...
+  expect((await collect('race-a', first.get('race-a')!)).waiting).toBe(BATCHED.length * PROMPTS);
+  for (const k of BATCHED) fakes.servers[k].holdBatches(false);
+  try {
+    // ... then race-b's collector finds them ended and settles its own checks.
+    expect((await collect('race-b', first.get('race-b')!)).collected).toBe(BATCHED.length * PROMPTS);
+    const second = await listItems();
+    expect([...second.keys()]).toEqual(['race-a']);
+    expect(second.get('race-a')!.sort()).toEqual(first.get('race-a')!.sort());
+    expect((await collect('race-a', second.get('race-a')!)).collected).toBe(BATCHED.length * PROMPTS);
+  } finally {
+    for (const k of BATCHED) fakes.servers[k].holdBatches(true);
+  }
+  expect((await listItems()).size).toBe(0);
+  for (const org of orgs) expect((await statuses(org)).filter((s) => s === 'submitted')).toEqual([]);
+  for (const j of sent.jobs) {
+    expect((await visibilityBatchesOf(container).jobs.get(RUN_DATE, j.platform, j.job_id))!.collected_orgs).toEqual(orgs);
+  }
+});
+
+test('collectors that find a job ended in the same round download its results once: one claims and stores, the others wait and read their shares (D224)', async () => {
+  const container = getContainer();
+  const execution = 'exec-claim';
+  const orgs = ['claim-a', 'claim-b', 'claim-c'];
+  for (const org of orgs) {
+    await createBusiness(org);
+    await queue(org);
+  }
+  const sent = await submit(dailyBusinessItems(orgs, 3), execution);
+  expect(sent.shards_sent).toEqual([0]);
+  const downloads = () => [
+    fakes.servers.platform_1.requests.filter((r) => r.method === 'GET' && /^\/v1\/files\/[^/]+\/content$/.test(r.path)).length,
+    fakes.servers.platform_2.requests.filter((r) => r.method === 'GET' && /^\/v1\/messages\/batches\/[^/]+\/results$/.test(r.path)).length,
+  ];
+  for (const k of BATCHED) fakes.servers[k].holdBatches(false);
+  try {
+    const before = downloads();
+    // three collecting children at once, one business each
+    const results = await Promise.all(orgs.map((org) => collectVisibilityBatches(
+      container, visibilityBatchesOf(container), visibilityEnginesOf(container), workflowObjectsOf(container), { run_date: RUN_DATE, execution_id: execution, org_slugs: [org] },
+    )));
+    expect(results.map((r) => r.collected)).toEqual(orgs.map(() => BATCHED.length * PROMPTS));
+    expect(downloads().map((n, i) => n - before[i]!)).toEqual([1, 1]);
+  } finally {
+    for (const k of BATCHED) fakes.servers[k].holdBatches(true);
+  }
+  for (const org of orgs) {
+    const answered = (await container.visibilityChecks.listChecks(org, RUN_DATE)).filter((c) => c.answer);
+    expect(answered).toHaveLength(BATCHED.length * PROMPTS);
+    for (const c of answered) expect(c.answer!.text).toContain(org);
+  }
 });

@@ -27,9 +27,11 @@ const shardOf = (item: Record<string, unknown>): VisibilityBatchShard => ({
 
 export function createVisibilityBatchRepository(db: DynamoDBDocumentClient, table: string): VisibilityBatchRepository {
   const strip = (item: Record<string, unknown>) => {
-    const { PK: _pk, SK: _sk, type: _type, ...job } = item;
-    return job as unknown as VisibilityBatchJob;
+    const { PK: _pk, SK: _sk, type: _type, collected_orgs: collected, ...job } = item;
+    return { ...job, ...(collected ? { collected_orgs: [...(collected as Set<string>)].sort() } : {}) } as unknown as VisibilityBatchJob;
   };
+  const uncollected = (job: VisibilityBatchJob) => job.status === 'submitting' || job.status === 'in_progress'
+    || (job.member_orgs !== undefined && (job.collected_orgs?.length ?? 0) < job.member_orgs);
   return {
     create: (job) => putIfAbsent(db, table, { ...key(job.run_date, job.platform, job.job_id), type: 'visibility_batch_job', ...job }),
     async get(runDate, platform, jobId) {
@@ -48,16 +50,49 @@ export function createVisibilityBatchRepository(db: DynamoDBDocumentClient, tabl
         ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:v${i}`, value])),
       }));
     },
-    async listOpen(runDate) {
+    async listOpen(runDate, endedSince) {
       const items = await queryAll(db, {
         TableName: table,
         KeyConditionExpression: 'PK = :pk',
-        FilterExpression: '#s IN (:submitting, :progress)',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':pk': `VISBATCH#${runDate}`, ':submitting': 'submitting', ':progress': 'in_progress' },
+        // Ended recently and counting its businesses: whether all are collected is read from the item.
+        FilterExpression: '#s IN (:submitting, :progress) OR (attribute_exists(#members) AND #ended >= :since)',
+        ExpressionAttributeNames: { '#s': 'status', '#members': 'member_orgs', '#ended': 'ended_at' },
+        ExpressionAttributeValues: { ':pk': `VISBATCH#${runDate}`, ':submitting': 'submitting', ':progress': 'in_progress', ':since': endedSince },
         ConsistentRead: true,
       });
-      return items.map(strip);
+      return items.map(strip).filter(uncollected);
+    },
+    async claimResults(job, until, now) {
+      try {
+        await db.send(new UpdateCommand({
+          TableName: table,
+          Key: key(job.run_date, job.platform, job.job_id),
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#stored) AND (attribute_not_exists(#claim) OR #claim < :now)',
+          UpdateExpression: 'SET #claim = :until',
+          ExpressionAttributeNames: { '#stored': 'results_stored_at', '#claim': 'results_claimed_until' },
+          ExpressionAttributeValues: { ':until': until, ':now': now },
+        }));
+        return true;
+      } catch (err) {
+        if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+        throw err;
+      }
+    },
+    async markCollected(job, orgSlugs) {
+      if (orgSlugs.length === 0) return;
+      try {
+        await db.send(new UpdateCommand({
+          TableName: table,
+          Key: key(job.run_date, job.platform, job.job_id),
+          ConditionExpression: 'attribute_exists(PK)',
+          UpdateExpression: 'ADD #collected :orgs',
+          ExpressionAttributeNames: { '#collected': 'collected_orgs' },
+          ExpressionAttributeValues: { ':orgs': new Set(orgSlugs) },
+        }));
+      } catch (err) {
+        // A job that was never recorded has nothing to mark (its checks were failed for that).
+        if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+      }
     },
     async arrive(runDate, executionId, shard, expected, orgSlugs) {
       const { Attributes } = await db.send(new UpdateCommand({

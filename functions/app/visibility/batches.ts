@@ -48,6 +48,14 @@ export const MAX_JOB_CHECKS = 1000;
 const SUBMIT_GRACE_MS = 60 * 60_000;
 /** Past the vendor's completion window, a job is given up (the vendor expires it too). */
 const WINDOW_GRACE_MS = 60 * 60_000;
+/** The first collector of an ended job claims storing its answers this long (a claim left by a crash expires). */
+const RESULTS_CLAIM_MS = 5 * 60_000;
+/** How often, and how many times, another collector looks for the stored answers before reading the vendor's itself. */
+const RESULTS_WAIT_MS = 1000;
+const RESULTS_WAIT_TRIES = 60;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** An ended job is listed for its uncollected businesses this long (a collector failing for longer is given up). */
+const COLLECT_GRACE_MS = 6 * 60 * 60_000;
 
 /** Writes of one job's per-business result slices, or of its checks, at once (a shard's job holds 1,000 checks). */
 const WRITE_CONCURRENCY = 16;
@@ -138,7 +146,8 @@ async function submitQueuedChecks(container: Container, batches: VisibilityBatch
       const now = container.clock.now().toISOString();
       const job: VisibilityBatchJob = {
         run_date: input.run_date, platform, job_id: jobId, execution_id: input.execution_id, status: 'submitting',
-        vendor_batch_id: null, vendor_status: null, created_at: now, submitted_at: null, ended_at: null, members,
+        vendor_batch_id: null, vendor_status: null, created_at: now, submitted_at: null, ended_at: null,
+        member_orgs: new Set(members.map((m) => m.org_slug)).size, members,
       };
       const stored = (await batches.jobs.create(job)) ? job : ((await batches.jobs.get(input.run_date, platform, jobId)) ?? job);
       let status = stored.status;
@@ -181,11 +190,14 @@ export async function listPendingVisibilityBatches(
   container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, objects: WorkflowObjectStore, state: RunRef,
 ): Promise<{ bucket: string; key: string; count: number; open_jobs: number; incomplete_shards_sent: number }> {
   const incomplete = batches.clients.size ? await submitIncompleteShards(container, batches, engines, state) : 0;
-  const open = await batches.jobs.listOpen(state.run_date);
-  // Each business with the open jobs it is in: its collector asks those jobs even when none of its checks still waits on them.
+  const endedSince = new Date(container.clock.now().getTime() - COLLECT_GRACE_MS).toISOString();
+  const open = await batches.jobs.listOpen(state.run_date, endedSince);
+  // Each business with the jobs it is still to be collected from (D226, D227): its collector asks them even when none of its checks waits on them.
   const jobsByOrg = new Map<string, Set<string>>();
   for (const job of open) {
+    const collectedOrgs = new Set(job.collected_orgs ?? []);
     for (const { org_slug } of job.members) {
+      if (collectedOrgs.has(org_slug)) continue;
       const jobs = jobsByOrg.get(org_slug) ?? new Set<string>();
       jobs.add(jobKeyOf(job.platform, job.job_id));
       jobsByOrg.set(org_slug, jobs);
@@ -206,41 +218,57 @@ export async function collectVisibilityBatches(
   container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, objects: WorkflowObjectStore,
   input: BatchRunInput & {
     /**
-     * The open jobs these businesses are in (PendingBatchItem.jobs). A job none of whose checks
-     * still waits on it (an on-demand analysis asked them all again) is asked here too, so it
-     * ends (or expires) and leaves the open list instead of keeping the polling loop alive.
+     * The jobs each business is still to be collected from (PendingBatchItem.jobs). A job none
+     * of whose checks still waits on it (an on-demand analysis asked them all again) is asked
+     * too (D226), and every job not running any more is marked collected for the business once
+     * its checks under it are settled (D227), so the job leaves the list when all are.
      */
-    jobs?: string[];
+    jobs_by_org?: Record<string, string[]>;
   },
 ): Promise<{ collected: number; waiting: number; scored: string[]; jobs_without_checks: number }> {
   let collected = 0;
   let waiting = 0;
+  let jobsWithoutChecks = 0;
   const scored: string[] = [];
   const outcomes = new Map<string, JobAnswers | 'in_progress' | { failed: string }>();
+  const outcomeOf = async (jobKey: string) => {
+    const m = JOB_KEY.exec(jobKey)!;
+    if (!outcomes.has(jobKey)) outcomes.set(jobKey, await jobOutcomes(container, batches, objects, input.run_date, m[1] as PlatformKey, m[2]!));
+    return outcomes.get(jobKey)!;
+  };
+  const collectedFrom = new Map<string, string[]>();
   for (const org of input.org_slugs) {
     const checks = await container.visibilityChecks.listChecks(org, input.run_date);
     // The identity is read only when an answer is to be judged: most rounds find the jobs still running.
     let identity: Promise<EntityIdentity> | undefined;
     const identityOf = () => (identity ??= requireBusiness(container, org).then((b) => entityIdentityOf(container, b)).then((k) => k.identity));
+    const listed = (input.jobs_by_org?.[org] ?? []).filter((k) => JOB_KEY.test(k));
+    const referenced = new Set<string>();
     for (const [i, check] of checks.entries()) {
       if (check.status !== 'submitted' || !check.batch) continue;
       const jobKey = jobKeyOf(check.platform, check.batch.job_id);
-      if (!outcomes.has(jobKey)) outcomes.set(jobKey, await jobOutcomes(container, batches, objects, input.run_date, check.platform, check.batch.job_id));
-      const got = outcomes.get(jobKey)!;
+      referenced.add(jobKey);
+      const got = await outcomeOf(jobKey);
       if (got === 'in_progress') { waiting += 1; continue; }
       checks[i] = await settledCheck(container, engines, check, 'failed' in got ? got : await got.answersOf(org), identityOf);
       await container.visibilityChecks.putCheck(checks[i]!);
       collected += 1;
     }
+    for (const jobKey of listed) {
+      if (referenced.has(jobKey)) continue;
+      if (!outcomes.has(jobKey)) jobsWithoutChecks += 1;
+      // Only its status moves (ended, expired): its answers are read when a check asks for them.
+      await outcomeOf(jobKey);
+    }
+    // Every job this business is done with: none of its checks waits on it any more.
+    for (const jobKey of new Set([...listed, ...referenced])) {
+      if (outcomes.get(jobKey) !== 'in_progress') collectedFrom.set(jobKey, [...(collectedFrom.get(jobKey) ?? []), org]);
+    }
     if (await finalizeIfSettled(container, engines, org, input.run_date, input.execution_id, checks)) scored.push(org);
   }
-  let jobsWithoutChecks = 0;
-  for (const jobKey of new Set(input.jobs ?? [])) {
-    const m = JOB_KEY.exec(jobKey);
-    if (!m || outcomes.has(jobKey)) continue;
-    // Only its status moves (ended, expired): its answers are read when a check asks for them.
-    outcomes.set(jobKey, await jobOutcomes(container, batches, objects, input.run_date, m[1] as PlatformKey, m[2]!));
-    jobsWithoutChecks += 1;
+  for (const [jobKey, orgs] of collectedFrom) {
+    const m = JOB_KEY.exec(jobKey)!;
+    await batches.jobs.markCollected({ run_date: input.run_date, platform: m[1] as PlatformKey, job_id: m[2]! }, orgs);
   }
   return { collected, waiting, scored, jobs_without_checks: jobsWithoutChecks };
 }
@@ -269,11 +297,12 @@ export function batchResultSliceKey(job: Pick<VisibilityBatchJob, 'run_date' | '
 }
 
 /**
- * An ended job's answers. The first collector to find them not stored downloads the vendor's
- * results once and stores them split per business, then marks the job; the others read only
- * their businesses' shares (a 1,000-request job spans 100 businesses, about ten collecting
- * children, each of which would otherwise download all of it every time). Two collectors
- * racing both download and write the same slices: the same content, so nothing is lost.
+ * An ended job's answers. The collector that claims the job (a conditional write) downloads
+ * the vendor's results once and stores them split per business, then marks the job; the
+ * others (a 1,000-request job spans 100 businesses, about ten collecting children, which find
+ * it ended in the same round) wait for the mark and read only their businesses' shares. A
+ * claim left by a crash expires; a collector that waited in vain reads the vendor's results
+ * itself. Every write holds the same content, so a repeat or a race loses nothing.
  */
 function endedJobAnswers(
   container: Container, batches: VisibilityBatchEngines, objects: WorkflowObjectStore, job: VisibilityBatchJob, download: () => Promise<Map<string, PlatformOutcome>>,
@@ -281,28 +310,42 @@ function endedJobAnswers(
   let whole: Promise<Map<string, PlatformOutcome>> | undefined;
   const fromVendor = () => (whole ??= download());
   const shareOf = (all: Map<string, PlatformOutcome>, orgSlug: string) => new Map(job.members.filter((m) => m.org_slug === orgSlug && all.has(m.custom_id)).map((m) => [m.custom_id, all.get(m.custom_id)!]));
-  if (job.results_stored_at) {
-    // Read once per business: the caller asks for each of its checks.
-    const read = new Map<string, Promise<Map<string, PlatformOutcome>>>();
-    const readSlice = async (orgSlug: string) => {
-      const slice = await objects.getJson<Record<string, PlatformOutcome>>(batchResultSliceKey(job, orgSlug));
-      if (slice) return new Map(Object.entries(slice));
-      log.warn('stored batch results missing a business; reading the vendor\'s results', { platform: job.platform, job_id: job.job_id, org: orgSlug });
-      return shareOf(await fromVendor(), orgSlug);
-    };
-    return { answersOf: (orgSlug) => read.get(orgSlug) ?? read.set(orgSlug, readSlice(orgSlug)).get(orgSlug)! };
-  }
-  // Downloaded and stored when a check first asks (a job no check waits on is never downloaded).
-  let stored: Promise<Map<string, PlatformOutcome>> | undefined;
-  const storeOnce = () => (stored ??= (async () => {
+  // A stored share is read once per business: the caller asks for each of its checks.
+  const shares = new Map<string, Promise<Map<string, PlatformOutcome>>>();
+  const readShare = (orgSlug: string) => shares.get(orgSlug) ?? shares.set(orgSlug, (async () => {
+    const slice = await objects.getJson<Record<string, PlatformOutcome>>(batchResultSliceKey(job, orgSlug));
+    if (slice) return new Map(Object.entries(slice));
+    log.warn('stored batch results missing a business; reading the vendor\'s results', { platform: job.platform, job_id: job.job_id, org: orgSlug });
+    return shareOf(await fromVendor(), orgSlug);
+  })()).get(orgSlug)!;
+  const storeAll = async () => {
     const all = await fromVendor();
     const orgs = [...new Set(job.members.map((m) => m.org_slug))];
     const limit = pLimit(WRITE_CONCURRENCY);
     await Promise.all(orgs.map((org) => limit(() => objects.putJson(batchResultSliceKey(job, org), Object.fromEntries(shareOf(all, org))))));
     await batches.jobs.update(job, { results_stored_at: container.clock.now().toISOString() });
     return all;
-  })());
-  return { answersOf: async (orgSlug) => shareOf(await storeOnce(), orgSlug) };
+  };
+  // Where this collector's answers come from, decided when a check first asks (a job no check waits on is never downloaded).
+  const resolve = async (): Promise<'stored' | Map<string, PlatformOutcome>> => {
+    if (job.results_stored_at) return 'stored';
+    const now = container.clock.now();
+    if (await batches.jobs.claimResults(job, new Date(now.getTime() + RESULTS_CLAIM_MS).toISOString(), now.toISOString())) return storeAll();
+    // Another collector (of the ~10 a shard's job spans, all finding it ended in the same round) is storing them: wait for its shares.
+    for (let i = 0; i < RESULTS_WAIT_TRIES; i++) {
+      await sleep(RESULTS_WAIT_MS);
+      if ((await batches.jobs.get(job.run_date, job.platform, job.job_id))?.results_stored_at) return 'stored';
+    }
+    log.warn('stored batch results not ready; reading the vendor\'s results', { platform: job.platform, job_id: job.job_id });
+    return fromVendor();
+  };
+  let source: Promise<'stored' | Map<string, PlatformOutcome>> | undefined;
+  return {
+    async answersOf(orgSlug) {
+      const from = await (source ??= resolve());
+      return from === 'stored' ? readShare(orgSlug) : shareOf(from, orgSlug);
+    },
+  };
 }
 
 /** A job's answers once the vendor has ended it; `in_progress`; or why all its checks fail. */
