@@ -259,7 +259,35 @@ describe('above the inline size: a JSONL input file and a responses file (D223)'
     });
     const c = createGeminiBatchClient(settings(), t.deps)!;
     await expect(c.submit(many, 'daily')).rejects.toThrow(/upload session is not on 127\.0\.0\.1:\d+; not sent/);
-    expect(calls).toEqual([`${fake.url}/upload/v1beta/files`]);
+    // a fresh session is tried once more, on the configured origin only
+    expect(calls).toEqual([`${fake.url}/upload/v1beta/files`, `${fake.url}/upload/v1beta/files`]);
+  });
+
+  test('a failed upload is tried again in a fresh session (a retried finalize may meet a session already final), and the batch goes out once', async () => {
+    let finalizes = 0;
+    const t = testDeps({
+      fetchImpl: async (url, init) => {
+        if (init.headers['x-goog-upload-command'] === 'upload, finalize' && ++finalizes === 1) {
+          return { status: 400, headers: { get: () => null }, text: async () => JSON.stringify({ error: { code: 400, message: 'Upload session already finalized', status: 'INVALID_ARGUMENT' } }) };
+        }
+        const res = await fetch(url, init);
+        return { status: res.status, headers: res.headers, text: () => res.text() };
+      },
+    });
+    const c = createGeminiBatchClient(settings(), t.deps)!;
+    const { id } = await c.submit(many, 'daily');
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /upload/v1beta/files', 'POST /upload/v1beta/files', 'POST /upload/v1beta/files', 'POST /v1beta/models/gemini-3.5-flash-lite:batchGenerateContent',
+    ]);
+    expect(t.log.lines.some((l) => l.level === 'warn' && l.msg === 'platform batch upload failed; retrying in a fresh session')).toBe(true);
+    expect((await c.results(id)).size).toBe(many.length);
+  });
+
+  test('a base URL ending in /v1beta still uploads and downloads at the API root', async () => {
+    const { id } = await createGeminiBatchClient({ apiUrl: `${fake.url}/v1beta`, apiKey: fake.key }, testDeps().deps)!.submit(many, 'daily');
+    expect(fake.requests[0]!.path).toBe('/upload/v1beta/files');
+    const results = await createGeminiBatchClient({ apiUrl: `${fake.url}/v1beta/`, apiKey: fake.key }, testDeps().deps)!.results(id);
+    expect(results.size).toBe(many.length);
   });
 
   test('a responses file line that cannot be read leaves only its prompt without an outcome; a line without a key is ignored', async () => {

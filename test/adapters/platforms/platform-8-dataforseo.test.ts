@@ -74,6 +74,17 @@ test('a refused task (HTTP 200 with its own code) is a failed check naming the c
   expect(t.sleeps).toEqual([]);
 });
 
+test("the vendor's own server error inside an HTTP 200 (5xxxx) is retried like an HTTP 5xx", async () => {
+  const replies = [
+    { status_code: 20000, tasks: [{ status_code: 50000, status_message: 'Internal Error.', result: null }] },
+    { status_code: 20000, tasks: [{ status_code: 20000, result: [{ items: [{ type: 'ai_overview', items: [{ text: 'Fresh beans.', references: [{ url: 'https://harborpine.example/' }] }] }] }] }] },
+  ];
+  const t = testDeps({ fetchImpl: async () => ({ status: 200, headers: { get: () => null }, text: async () => JSON.stringify(replies.shift()) }) });
+  const answer = expectOk(await createPlatform8Client(settings(), t.deps).ask('coffee'));
+  expect(answer.text).toBe('Fresh beans.');
+  expect(t.sleeps).toHaveLength(1);
+});
+
 test('a key that is not <login>:<password> is refused before anything is sent', async () => {
   const t = testDeps();
   const failure = expectFailure(await createPlatform8Client(settings('just-a-token-123456'), t.deps).ask('coffee'), 'failed');

@@ -21,19 +21,22 @@
  *          {"type": "organic", ...}]}]}]}
  *
  * A failed task answers HTTP 200 with its own status code and message: a failed check naming
- * them. No `ai_overview` item is no_answer (Google showed none). `load_async_ai_overview`
+ * them (a 5xxxx server error is retried first, like an HTTP 5xx). No `ai_overview` item is no_answer (Google showed none). `load_async_ai_overview`
  * fetches an overview Google loads after the page (the vendor returns the surcharge when the
  * overview was not asynchronous). Text: the elements' titles and texts in order (the item's
  * markdown when it has no elements). Cited: the item's references, then its elements' (the
  * elements cite sources the item's list may not hold).
  */
 import * as z from 'zod/mini';
+import { AttemptError } from '../vendor-request';
 import { endpointUrl, parseBody, PlatformStop, type AnswerParts, type ConfiguredSettings, type PlatformContext } from './shared';
 
 const VENDOR_HOST = 'api.dataforseo.com';
 const LIVE_PATH = '/serp/google/organic/live/advanced';
 /** The task succeeded (the vendor's own code, inside an HTTP 200). */
 const OK = 20000;
+/** The vendor's codes from here on are its own server errors (40xxx: the request's). */
+const SERVER_ERROR = 50000;
 /** United States, English: SerpApi's defaults for google.com, so both vendors are asked the same. */
 const LOCATION_CODE = 2840;
 const LANGUAGE_CODE = 'en';
@@ -82,9 +85,16 @@ export function dataForSeoTask(prompt: string): Record<string, unknown> {
 
 export async function askDataForSeo(url: string, prompt: string, ctx: PlatformContext, s: ConfiguredSettings): Promise<AnswerParts> {
   if (!s.apiKey?.includes(':')) throw new PlatformStop('failed', 'platform_8: PLATFORM_8_API_KEY for DataForSEO is `<login>:<password>` (its API credentials)');
+  const parse = parseBody(bodySchema, 'not a DataForSEO body');
   const body = await ctx.request(
     { url, method: 'POST', headers: { authorization: `Basic ${Buffer.from(s.apiKey).toString('base64')}` }, body: [dataForSeoTask(prompt)] },
-    parseBody(bodySchema, 'not a DataForSEO body'),
+    (json) => {
+      const parsed = parse(json);
+      // The vendor's own server errors (5xxxx) come inside an HTTP 200: retried like an HTTP 5xx.
+      const code = parsed.status_code >= SERVER_ERROR ? parsed.status_code : (parsed.tasks?.[0]?.status_code ?? OK);
+      if (code >= SERVER_ERROR) throw new AttemptError({ reason: `DataForSEO server error ${code}`, retryable: true });
+      return parsed;
+    },
   );
   if (body.status_code !== OK) throw new PlatformStop('failed', `platform_8: DataForSEO refused the request (${body.status_code} ${body.status_message ?? ''})`.trimEnd());
   const task = body.tasks?.[0];

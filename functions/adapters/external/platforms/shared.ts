@@ -244,6 +244,15 @@ export function endpointUrl(base: string, path: string): string {
   return trimmed + path;
 }
 
+/** True when `url` is an absolute URL on the same scheme, host and port as `base`: a URL a vendor answered is followed only there. */
+export function sameOrigin(url: string, base: string): boolean {
+  try {
+    return new URL(url).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
+
 export function hostOf(url: string): string {
   try {
     return new URL(url).host;

@@ -19,10 +19,8 @@
  * (the real API answers 400 API_KEY_INVALID).
  */
 import { randomUUID } from 'node:crypto';
-import { HOLD_BATCHES, type RecordedRequest, type VendorContext, type VendorFormat, type VendorReply } from './server';
+import { HOLD_BATCHES, isObject, type RecordedRequest, type VendorContext, type VendorFormat, type VendorReply, type Json } from './server';
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface InlinedRequest {
   request: Json;

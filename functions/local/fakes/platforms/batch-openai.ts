@@ -26,10 +26,8 @@
  * order (the real output is in no particular order).
  */
 import { randomUUID } from 'node:crypto';
-import { bearerOf, HOLD_BATCHES, type RecordedRequest, type VendorContext, type VendorFormat, type VendorReply } from './server';
+import { bearerOf, HOLD_BATCHES, isObject, type RecordedRequest, type VendorContext, type VendorFormat, type VendorReply, type Json } from './server';
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const FILE_PURPOSES = new Set(['assistants', 'batch', 'fine-tune', 'vision', 'user_data', 'evals']);
 /** The only batch endpoint this fake answers (the wrapped format is platform_1's Responses API). */

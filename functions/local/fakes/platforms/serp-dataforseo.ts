@@ -12,13 +12,11 @@
  * the fake's (40501 for a field it does not know, 40503 for a missing keyword).
  */
 import { randomUUID } from 'node:crypto';
-import { hostOf, type FakeAnswer, type VendorContext, type VendorFormat, type VendorReply } from './server';
+import { hostOf, isObject, type FakeAnswer, type VendorContext, type VendorFormat, type VendorReply, type Json } from './server';
 
 const LIVE_PATH = '/v3/serp/google/organic/live/advanced';
 const TASK_FIELDS = new Set(['keyword', 'location_code', 'location_name', 'language_code', 'language_name', 'device', 'os', 'depth', 'max_crawl_pages', 'load_async_ai_overview', 'se_domain', 'tag']);
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const envelope = (tasks: Json[]): VendorReply => ({
   status: 200,

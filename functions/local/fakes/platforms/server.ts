@@ -40,6 +40,10 @@ export interface RecordedRequest {
   raw: string;
 }
 
+/** A JSON object in a request or reply body. */
+export type Json = Record<string, unknown>;
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export interface VendorReply {
   status: number;
   /** Serialized as JSON unless a string. */

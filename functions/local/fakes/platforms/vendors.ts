@@ -14,10 +14,8 @@ import { anthropicBatchRoutes } from './batch-anthropic';
 import { geminiBatchRoutes } from './batch-gemini';
 import { openAiBatchRoutes } from './batch-openai';
 import { dataForSeoRoutes } from './serp-dataforseo';
-import { bearerOf, hostOf, tokensOf, type FakeAnswer, type VendorContext, type VendorFormat, type VendorReply } from './server';
+import { bearerOf, hostOf, tokensOf, isObject, type FakeAnswer, type VendorContext, type VendorFormat, type VendorReply, type Json } from './server';
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const ok = (body: unknown): VendorReply => ({ status: 200, body });
 

@@ -24,7 +24,7 @@ import * as z from 'zod/mini';
 import type { PlatformOutcome } from '../../../../core/visibility/platform-answer';
 import type { BatchPrompt, PlatformBatchClient } from '../../../../core/visibility/platform-batch';
 import { ANTHROPIC_VERSION, parsePlatform2Message, platform2Answer, PLATFORM_2, platform2Body } from '../platform-2-anthropic-messages';
-import { answerOf, configuredSettings, endpointUrl, failureOf, hostOf, parseBody, platformContext, PlatformStop, type PlatformDeps, type PlatformSettings } from '../shared';
+import { answerOf, configuredSettings, endpointUrl, failureOf, hostOf, parseBody, platformContext, PlatformStop, sameOrigin, type PlatformDeps, type PlatformSettings } from '../shared';
 
 /** Documented per-batch limits. */
 export const ANTHROPIC_BATCH_MAX_REQUESTS = 100_000;
@@ -82,8 +82,8 @@ export function createAnthropicBatchClient(settings: PlatformSettings | undefine
     async results(id) {
       const batch = await ctx.request({ url: batchUrl(id), method: 'GET', headers }, parseBatch);
       if (batch.processing_status !== 'ended') throw new Error(`${platform}: batch ${id} has not ended (${batch.processing_status})`);
-      const sameOrigin = batch.results_url && new URL(batch.results_url).origin === new URL(s.apiUrl).origin;
-      const text = await ctx.requestText({ url: sameOrigin ? batch.results_url! : `${batchUrl(id)}/results`, method: 'GET', headers, accept: 'application/x-jsonl' });
+      const resultsUrl = batch.results_url && sameOrigin(batch.results_url, s.apiUrl) ? batch.results_url : `${batchUrl(id)}/results`;
+      const text = await ctx.requestText({ url: resultsUrl, method: 'GET', headers, accept: 'application/x-jsonl' });
       const out = new Map<string, PlatformOutcome>();
       for (const raw of text.split('\n')) {
         if (!raw.trim()) continue;

@@ -62,7 +62,7 @@ import * as z from 'zod/mini';
 import type { PlatformOutcome } from '../../../../core/visibility/platform-answer';
 import { BATCH_CUSTOM_ID, type BatchPrompt, type PlatformBatchClient } from '../../../../core/visibility/platform-batch';
 import { parsePlatform3Response, platform3Answer, PLATFORM_3, platform3Body } from '../platform-3-gemini';
-import { answerOf, configuredSettings, endpointUrl, failureOf, hostOf, malformed, parseBody, platformContext, PlatformStop, type PlatformDeps, type PlatformSettings } from '../shared';
+import { answerOf, configuredSettings, endpointUrl, failureOf, hostOf, malformed, parseBody, platformContext, PlatformStop, sameOrigin, type PlatformDeps, type PlatformSettings } from '../shared';
 
 /** Prompts sent inline: bounded by the size of the finished batch's one GET (see the header). */
 export const GEMINI_INLINE_MAX_PROMPTS = 500;
@@ -116,14 +116,8 @@ const vendorStatusOf = (op: Operation) => op.metadata?.state ?? (op.done ? 'done
 /** The batch's display name (required by the API). */
 const batchLabel = (label: string) => label.trim() || 'visibility checks';
 
-/** True when `url` is an absolute URL on the same scheme, host and port as `base`. */
-function sameOrigin(url: string, base: string): boolean {
-  try {
-    return new URL(url).origin === new URL(base).origin;
-  } catch {
-    return false;
-  }
-}
+/** The API's root: the configured URL without a trailing version (the Files API's upload and download paths start above it). */
+const apiRoot = (apiUrl: string) => apiUrl.trim().replace(/\/+$/, '').replace(/\/v1(beta)?$/, '');
 
 export function createGeminiBatchClient(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformBatchClient | null {
   const s = configuredSettings(PLATFORM_3, settings);
@@ -156,12 +150,25 @@ export function createGeminiBatchClient(settings: PlatformSettings | undefined, 
     requests: { requests: prompts.map((p) => ({ request: platform3Body(p.prompt), metadata: { key: p.customId } })) },
   });
 
-  /** The prompts as a JSONL file through the Files API's resumable upload; its `files/<id>` name. */
+  /**
+   * The prompts as a JSONL file through the Files API's resumable upload; its `files/<id>` name.
+   * A failed upload is tried once more in a fresh session: a retried `upload, finalize` may
+   * meet a session the first attempt already finalized (its answer lost).
+   */
   const uploadInput = async (prompts: readonly BatchPrompt[], label: string): Promise<string> => {
     const jsonl = prompts.map((p) => JSON.stringify({ key: p.customId, request: platform3Body(p.prompt) })).join('\n') + '\n';
+    try {
+      return await uploadSession(jsonl, label);
+    } catch (err) {
+      deps.log.warn('platform batch upload failed; retrying in a fresh session', { platform, reason: ctx.scrub((err as Error).message) });
+      return uploadSession(jsonl, label);
+    }
+  };
+
+  const uploadSession = async (jsonl: string, label: string): Promise<string> => {
     const bytes = Buffer.byteLength(jsonl);
     const session = await ctx.requestHeader({
-      url: endpointUrl(s.apiUrl, '/upload/v1beta/files'),
+      url: `${apiRoot(s.apiUrl)}/upload/v1beta/files`,
       method: 'POST',
       headers: {
         ...headers,
@@ -196,7 +203,7 @@ export function createGeminiBatchClient(settings: PlatformSettings | undefined, 
     const m = FILE_NAME.exec(file);
     if (!m) throw new PlatformStop('failed', `${platform}: not a Gemini file name: ${JSON.stringify(file.slice(0, 80))}`);
     const text = await ctx.requestText(
-      { url: `${endpointUrl(s.apiUrl, `/download/v1beta/files/${m[1]}:download`)}?alt=media`, method: 'GET', headers, accept: 'application/jsonl, application/json, */*' },
+      { url: `${apiRoot(s.apiUrl)}/download/v1beta/files/${m[1]}:download?alt=media`, method: 'GET', headers, accept: 'application/jsonl, application/json, */*' },
       { maxChars: GEMINI_RESPONSES_FILE_MAX_CHARS },
     );
     const lines: unknown[] = [];
