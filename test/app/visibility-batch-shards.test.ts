@@ -52,6 +52,14 @@ async function createBusiness(org: string) {
   await getContainer().businesses.create({ id: `b-${org}`, orgSlug: org, name: `Shop ${org}`, url: `https://${org}.example`, domain: `${org}.example`, faviconUrl: null, createdAt: at, updatedAt: at });
 }
 
+/** Businesses with their checks queued, as 2b leaves them. */
+async function seed(orgs: string[]) {
+  for (const org of orgs) {
+    await createBusiness(org);
+    await queue(org);
+  }
+}
+
 const statuses = async (org: string) => (await getContainer().visibilityChecks.listChecks(org, RUN_DATE)).map((c) => c.status);
 const openJobs = async () => visibilityBatchesOf(getContainer()).jobs.listOpen(RUN_DATE, new Date(Date.now() - 3600_000).toISOString());
 const submit = (items: ReturnType<typeof dailyBusinessItems>, execution = EXECUTION) => {
@@ -107,10 +115,7 @@ test("an ended job's answers are downloaded once, by its first collector, and st
   const container = getContainer();
   const execution = 'exec-slices';
   const orgs = ['slice-a', 'slice-b', 'slice-c'];
-  for (const org of orgs) {
-    await createBusiness(org);
-    await queue(org);
-  }
+  await seed(orgs);
   const sent = await submit(dailyBusinessItems(orgs, 3), execution);
   expect(sent.shards_sent).toEqual([0]);
   for (const k of BATCHED) fakes.servers[k].holdBatches(false);
@@ -193,10 +198,7 @@ test('a business whose collector saw the job still running is listed again after
   const container = getContainer();
   const execution = 'exec-race';
   const orgs = ['race-a', 'race-b'];
-  for (const org of orgs) {
-    await createBusiness(org);
-    await queue(org);
-  }
+  await seed(orgs);
   const sent = await submit(dailyBusinessItems(orgs, 2), execution);
   expect(sent.shards_sent).toEqual([0]);
   const objects = workflowObjectsOf(container);
@@ -234,10 +236,7 @@ test('collectors that find a job ended in the same round download its results on
   const container = getContainer();
   const execution = 'exec-claim';
   const orgs = ['claim-a', 'claim-b', 'claim-c'];
-  for (const org of orgs) {
-    await createBusiness(org);
-    await queue(org);
-  }
+  await seed(orgs);
   const sent = await submit(dailyBusinessItems(orgs, 3), execution);
   expect(sent.shards_sent).toEqual([0]);
   const downloads = () => [

@@ -10,7 +10,7 @@
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { VisibilityBatchJob, VisibilityBatchRepository, VisibilityBatchShard } from '../../ports';
-import { putIfAbsent } from './client';
+import { conditionalWrite, putIfAbsent } from './client';
 import { queryAll } from './query-all';
 
 const key = (runDate: string, platform: string, jobId: string) => ({ PK: `VISBATCH#${runDate}`, SK: `${platform}#${jobId}` });
@@ -62,37 +62,25 @@ export function createVisibilityBatchRepository(db: DynamoDBDocumentClient, tabl
       });
       return items.map(strip).filter(uncollected);
     },
-    async claimResults(job, until, now) {
-      try {
-        await db.send(new UpdateCommand({
-          TableName: table,
-          Key: key(job.run_date, job.platform, job.job_id),
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#stored) AND (attribute_not_exists(#claim) OR #claim < :now)',
-          UpdateExpression: 'SET #claim = :until',
-          ExpressionAttributeNames: { '#stored': 'results_stored_at', '#claim': 'results_claimed_until' },
-          ExpressionAttributeValues: { ':until': until, ':now': now },
-        }));
-        return true;
-      } catch (err) {
-        if ((err as Error).name === 'ConditionalCheckFailedException') return false;
-        throw err;
-      }
-    },
+    claimResults: (job, until, now) => conditionalWrite(() => db.send(new UpdateCommand({
+      TableName: table,
+      Key: key(job.run_date, job.platform, job.job_id),
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#stored) AND (attribute_not_exists(#claim) OR #claim < :now)',
+      UpdateExpression: 'SET #claim = :until',
+      ExpressionAttributeNames: { '#stored': 'results_stored_at', '#claim': 'results_claimed_until' },
+      ExpressionAttributeValues: { ':until': until, ':now': now },
+    }))),
     async markCollected(job, orgSlugs) {
       if (orgSlugs.length === 0) return;
-      try {
-        await db.send(new UpdateCommand({
-          TableName: table,
-          Key: key(job.run_date, job.platform, job.job_id),
-          ConditionExpression: 'attribute_exists(PK)',
-          UpdateExpression: 'ADD #collected :orgs',
-          ExpressionAttributeNames: { '#collected': 'collected_orgs' },
-          ExpressionAttributeValues: { ':orgs': new Set(orgSlugs) },
-        }));
-      } catch (err) {
-        // A job that was never recorded has nothing to mark (its checks were failed for that).
-        if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
-      }
+      // A job that was never recorded has nothing to mark (its checks were failed for that): the failed condition is ignored.
+      await conditionalWrite(() => db.send(new UpdateCommand({
+        TableName: table,
+        Key: key(job.run_date, job.platform, job.job_id),
+        ConditionExpression: 'attribute_exists(PK)',
+        UpdateExpression: 'ADD #collected :orgs',
+        ExpressionAttributeNames: { '#collected': 'collected_orgs' },
+        ExpressionAttributeValues: { ':orgs': new Set(orgSlugs) },
+      })));
     },
     async arrive(runDate, executionId, shard, expected, orgSlugs) {
       const { Attributes } = await db.send(new UpdateCommand({

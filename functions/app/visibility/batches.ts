@@ -310,14 +310,12 @@ function endedJobAnswers(
   let whole: Promise<Map<string, PlatformOutcome>> | undefined;
   const fromVendor = () => (whole ??= download());
   const shareOf = (all: Map<string, PlatformOutcome>, orgSlug: string) => new Map(job.members.filter((m) => m.org_slug === orgSlug && all.has(m.custom_id)).map((m) => [m.custom_id, all.get(m.custom_id)!]));
-  // A stored share is read once per business: the caller asks for each of its checks.
-  const shares = new Map<string, Promise<Map<string, PlatformOutcome>>>();
-  const readShare = (orgSlug: string) => shares.get(orgSlug) ?? shares.set(orgSlug, (async () => {
+  const readShare = async (orgSlug: string) => {
     const slice = await objects.getJson<Record<string, PlatformOutcome>>(batchResultSliceKey(job, orgSlug));
     if (slice) return new Map(Object.entries(slice));
     log.warn('stored batch results missing a business; reading the vendor\'s results', { platform: job.platform, job_id: job.job_id, org: orgSlug });
     return shareOf(await fromVendor(), orgSlug);
-  })()).get(orgSlug)!;
+  };
   const storeAll = async () => {
     const all = await fromVendor();
     const orgs = [...new Set(job.members.map((m) => m.org_slug))];
@@ -340,12 +338,13 @@ function endedJobAnswers(
     return fromVendor();
   };
   let source: Promise<'stored' | Map<string, PlatformOutcome>> | undefined;
-  return {
-    async answersOf(orgSlug) {
-      const from = await (source ??= resolve());
-      return from === 'stored' ? readShare(orgSlug) : shareOf(from, orgSlug);
-    },
+  // One share per business, whichever the source: the caller asks for each of its checks.
+  const shares = new Map<string, Promise<Map<string, PlatformOutcome>>>();
+  const answersOf = async (orgSlug: string) => {
+    const from = await (source ??= resolve());
+    return from === 'stored' ? readShare(orgSlug) : shareOf(from, orgSlug);
   };
+  return { answersOf: (orgSlug) => shares.get(orgSlug) ?? shares.set(orgSlug, answersOf(orgSlug)).get(orgSlug)! };
 }
 
 /** A job's answers once the vendor has ended it; `in_progress`; or why all its checks fail. */
