@@ -217,7 +217,8 @@ const OPENAI_BATCH_CREATE_COPY = 'https://www.w3cschool.cn/openai_api/openai_api
 const GEMINI_RATE_LIMITS = 'https://ai.google.dev/gemini-api/docs/rate-limits';
 const GEMINI_LIMITS_COPY = 'https://rate-limits.apis.io/rate-limits/google-gemini/google-gemini-rate-limits/';
 const PERPLEXITY_TIERS = 'https://docs.perplexity.ai/docs/admin/rate-limits-usage-tiers';
-const PARALLEL_RATE_LIMITS = 'https://docs.parallel.ai/resources/rate-limits';
+const PARALLEL_RATE_LIMITS = 'https://docs.parallel.ai/getting-started/rate-limits';
+const PARALLEL_DOCS_SOURCE = 'https://github.com/parallel-web/parallel-llms-txt';
 const BRAVE_PLANS = 'https://api-dashboard.search.brave.com/app/plans';
 const DEEPSEEK_RATE_LIMIT = 'https://api-docs.deepseek.com/quick_start/rate_limit';
 const XAI_RATE_LIMITS = 'https://docs.x.ai/docs/key-information/consumption-and-rate-limits';
@@ -269,8 +270,13 @@ export const VENDOR_LIMITS: readonly VendorLimit[] = [
     source: PERPLEXITY_TIERS, asOf: '2026-11-29',
     note: 'the Agent API table: Tier 0 50/min, 1 150, 2 500, 3 1,000, 4 and 5 2,000 (33 QPS); a 50,000 fleet spends past $1,000 in its first day. '
       + 'Sonar chat completions (50 RPM at tiers 0-1) were retired on 2026-09-27' },
-  { platform: 'platform_5', vendor: 'Parallel (Copilot stand-in)', model: 'Responses API', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: PARALLEL_RATE_LIMITS, asOf: '2026-11-29',
+  { platform: 'platform_5', vendor: 'Parallel Responses API (Copilot stand-in)', model: 'Responses API', tier: '-', limit: null, unit: 'requests per minute', kind: 'rpm', source: PARALLEL_RATE_LIMITS, asOf: '2026-11-29',
     assumption: 'the Responses API\'s rate NOT FOUND (the page publishes 300/min for the Chat API, POST /v1/chat/completions, a different endpoint): ASSUMED_VENDOR_RPM used' },
+  { platform: 'platform_5', vendor: 'Parallel Task API (PLATFORM_5_MODEL=base-fast, D228)', model: 'Task runs (base-fast processor)', tier: 'default quota', limit: 2_000,
+    unit: 'task runs created per minute (POST /v1/tasks/runs)', kind: 'rpm', source: PARALLEL_RATE_LIMITS, asOf: '2026-11-29',
+    note: 'the rate-limits page: "Tasks/TaskGroups 2,000 per min", GET requests (results, status) not counted; the older Task Runs guide counts POST and GET '
+      + 'alike: a check is one POST and one blocking result GET, 1,200 requests a minute at 600 checks a minute, still within 2,000. '
+      + `Read from the vendor's docs source (${PARALLEL_DOCS_SOURCE}, public/docs/getting-started/rate-limits.md)` },
   { platform: 'platform_6', vendor: 'Brave Search + DeepSeek', model: 'Brave "Search" plan + deepseek-flash', tier: 'Search plan', limit: 3_000, unit: 'requests per minute (50 per second)', kind: 'rpm',
     source: `${BRAVE_PLANS} ${DEEPSEEK_RATE_LIMIT}`, asOf: '2026-11-29',
     note: 'Brave: 50 requests per second, no monthly cap; DeepSeek: 2,500 concurrent requests per account for the flash model (about 10,000/min at 15 s an answer), raised free on request' },
@@ -2004,15 +2010,19 @@ export function syncPlatformChecks(limits: PlatformLimitSettings, syncPlatforms:
       const perMonth = r.kind === 'searches-per-month' ? r.limit! : Infinity;
       return limits.ratePerMinute <= perMinute && limits.dailyBudget * 30 <= perMonth;
     };
-    // A platform with more than one vendor (platform_8: SerpApi or DataForSEO) fits when one vendor's figures all do.
-    const vendors = [...new Set(known.map((r) => r.vendor))].map((vendor) => ({ vendor, rows: known.filter((r) => r.vendor === vendor) }));
+    // A platform with more than one vendor or API (platform_8: SerpApi or DataForSEO; platform_5: Parallel's Responses or
+    // Task API) fits when one vendor's figures all do; a vendor without a published figure is named as such.
+    const byVendor = (from: readonly VendorLimit[]) => [...new Set(from.map((r) => r.vendor))].map((vendor) => ({ vendor, rows: from.filter((r) => r.vendor === vendor) }));
+    const vendors = byVendor(known);
     const fitting = vendors.find((v) => v.rows.every(fits));
     const named = fitting ?? vendors[0]!;
+    const listed = byVendor(rows);
+    const figures = (vendor: string) => vendors.find((v) => v.vendor === vendor)?.rows.map((r) => `${int(r.limit!)} ${r.unit} (${r.tier})`).join('; ') ?? 'NOT FOUND';
     return {
       platform: key,
       vendor: `${named.vendor} ${named.rows[0]!.model}`,
       needed,
-      published: vendors.map((v) => `${vendors.length > 1 ? `${v.vendor.split(' (')[0]}: ` : ''}${v.rows.map((r) => `${int(r.limit!)} ${r.unit} (${r.tier})`).join('; ')}`).join(' | '),
+      published: listed.map((v) => `${listed.length > 1 ? `${v.vendor.split(' (')[0]}: ` : ''}${figures(v.vendor)}`).join(' | '),
       allowed: fitting !== undefined,
       source: [...new Set(named.rows.map((r) => r.source))].join(' '),
     };

@@ -327,7 +327,7 @@ export const JUDGE_ASSUMPTION: AnswerAssumption = { inputTokens: 2_500, outputTo
 
 /**
  * platform_8 through DataForSEO instead of SerpApi (D225: the URL picks the vendor). Not the
- * default price: SerpApi stays the priced vendor of PRICES; the capacity report prints both.
+ * default price: SerpApi stays the priced vendor of PRICES; the reports print both.
  */
 export const DATAFORSEO_PLATFORM_8: VendorPrice = {
   label: 'AI Overviews (DataForSEO live)',
@@ -340,10 +340,42 @@ export const DATAFORSEO_PLATFORM_8: VendorPrice = {
   outputTokens: NONE('output tokens', DATAFORSEO_PRICES, '2025-09-19', 'no tokens'),
 };
 
-/** platform_8's dollars per business-day at each SERP vendor's price. */
-export function serpVendorComparison(prices: PriceBook = PRICES, prompts: number = PROMPTS_PER_DAY): { serpApi: number; dataForSeo: number } {
-  const usage = modelledVendorUsage(prompts).find((v) => v.platform === 'platform_8')!;
-  return { serpApi: vendorCost(usage, prices.vendors.platform_8), dataForSeo: vendorCost(usage, DATAFORSEO_PLATFORM_8) };
+/**
+ * platform_5 through Parallel's Task API instead of its Responses API (D228: a processor as
+ * PLATFORM_5_MODEL picks it). Not the default price: the Responses API stays priced in PRICES.
+ */
+export const PARALLEL_TASK_PLATFORM_5: VendorPrice = {
+  label: 'Copilot stand-in (Parallel Task API, base-fast)',
+  model: 'base-fast (PLATFORM_5_MODEL)',
+  perCall: P(10, 1_000, 'Task runs (base-fast processor)', PARALLEL, '2026-05-02',
+    'the pricing page\'s Task API table (standard and fast processors cost the same): lite $5, base $10, core $25 per 1,000 runs; '
+    + 'read from the vendor\'s published docs source (github.com/parallel-web/parallel-llms-txt, public/docs/getting-started/pricing.md)'),
+  perSearch: NONE('searches', PARALLEL, '2026-05-02', 'web research is in the run price'),
+  inputTokens: NONE('input tokens', PARALLEL, '2026-05-02', 'not billed per token'),
+  outputTokens: NONE('output tokens', PARALLEL, '2026-05-02', 'not billed per token'),
+};
+
+/** A second vendor (or API) a platform can be pointed at by its settings, priced beside the default one. */
+export interface AlternateVendor {
+  platform: string;
+  decision: string;
+  /** The setting that picks it. */
+  setting: string;
+  price: VendorPrice;
+}
+
+export const ALTERNATE_VENDORS: readonly AlternateVendor[] = [
+  { platform: 'platform_5', decision: 'D228', setting: 'PLATFORM_5_MODEL=base-fast', price: PARALLEL_TASK_PLATFORM_5 },
+  { platform: 'platform_8', decision: 'D225', setting: 'PLATFORM_8_API_URL=https://api.dataforseo.com', price: DATAFORSEO_PLATFORM_8 },
+];
+
+/** Each alternate's dollars per business-day beside the priced vendor's. */
+export function alternateVendorComparison(prices: PriceBook = PRICES, prompts: number = PROMPTS_PER_DAY): Array<AlternateVendor & { priced: number; alternate: number }> {
+  const usage = modelledVendorUsage(prompts);
+  return ALTERNATE_VENDORS.map((a) => {
+    const u = usage.find((v) => v.platform === a.platform)!;
+    return { ...a, priced: vendorCost(u, prices.vendors[a.platform]!), alternate: vendorCost(u, a.price) };
+  });
 }
 
 /**
@@ -640,9 +672,11 @@ export function printBatchPricing(c: BatchPricingComparison, fleetSize: number, 
     row(`after: ${c.batchPlatforms.join(', ')} batched`, c.after),
     row('difference', diff),
   ]);
-  const serp = serpVendorComparison(prices);
-  console.log(`platform_8's SERP vendor per business-day (both before and after): SerpApi ${usd(serp.serpApi)} (the priced one), DataForSEO live ${usd(serp.dataForSeo)} `
-    + `(D225; $${DATAFORSEO_PLATFORM_8.perSearch.usd} a task, ${DATAFORSEO_PLATFORM_8.perSearch.source}): ${usd(fleet(serp.serpApi - serp.dataForSeo, fleetSize))} a day less for ${n}`);
+  for (const a of alternateVendorComparison(prices)) {
+    const price = [a.price.perCall, a.price.perSearch].find((u) => u.usd > 0)!;
+    console.log(`${a.platform} per business-day (both before and after): ${prices.vendors[a.platform]!.label} ${usd(a.priced)} (the priced one), ${a.price.label} ${usd(a.alternate)} `
+      + `(${a.decision}, ${a.setting}; $${price.usd} per ${price.per.toLocaleString('en-US')} ${price.unit}, ${price.source}): ${usd(fleet(a.priced - a.alternate, fleetSize))} a day less for ${n}`);
+  }
   console.log(`by vendor per business-day (before → after): ${Object.keys(c.before.byVendor).map((k) =>
     `${k} ${usd(c.before.byVendor[k])}${c.batchPlatforms.includes(k) ? ` → ${usd(c.after.byVendor[k])}` : ''}`).join(', ')}`);
   if (c.counts) {

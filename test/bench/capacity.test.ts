@@ -316,9 +316,16 @@ describe('vendor batches (issue 47)', () => {
     expect(gemini.maxOpenJobs).toBe(100);
     expect(batchQueueLimitsFor([1], 'highest')[0].maxQueuedRequests).toBe(500_000);
     // a synchronous platform's setting is checked against its published figure, unknown where none was found
-    // (Perplexity's Agent API 2,000/min; Parallel's Responses API unpublished; SerpApi 6,000/h and 30,000/month)
+    // (Perplexity's Agent API 2,000/min; Parallel's Task API 2,000 runs/min, its Responses API unpublished; SerpApi 6,000/h and 30,000/month)
     const checks = syncPlatformChecks({ concurrency: 10, ratePerMinute: 60, dailyBudget: 1000 }, [3, 4, 7]);
-    expect(checks.map((c) => c.allowed)).toEqual([true, null, true]);
+    expect(checks.map((c) => c.allowed)).toEqual([true, true, true]);
+    // platform_5 fits through the Task API (D228), and the Responses API is named as unpublished
+    const parallel = syncPlatformChecks({ concurrency: 96, ratePerMinute: 600, dailyBudget: 600_000 }, [4])[0];
+    expect(parallel.allowed).toBe(true);
+    expect(parallel.vendor).toContain('Parallel Task API (PLATFORM_5_MODEL=base-fast, D228)');
+    expect(parallel.published).toBe('Parallel Responses API: NOT FOUND | Parallel Task API: 2,000 task runs created per minute (POST /v1/tasks/runs) (default quota)');
+    expect(parallel.source).toBe('https://docs.parallel.ai/getting-started/rate-limits');
+    expect(syncPlatformChecks({ concurrency: 10, ratePerMinute: 2_001, dailyBudget: 1000 }, [4])[0].allowed).toBe(false);
     expect(syncPlatformChecks({ concurrency: 10, ratePerMinute: 2_001, dailyBudget: 1000 }, [3])[0].allowed).toBe(false);
     // platform_8 has two SERP vendors (D225): past SerpApi's 30,000 a month it fits through DataForSEO's 2,000 calls a minute, and is named so
     const serp = syncPlatformChecks({ concurrency: 10, ratePerMinute: 60, dailyBudget: 1001 }, [7])[0];

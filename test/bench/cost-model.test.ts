@@ -1,5 +1,5 @@
 import {
-  allPrices, BATCH_DISCOUNTS, batchPricingComparison, batchStateTransitions, batchVendorPrice, costOf, DATAFORSEO_PLATFORM_8, DAYS_PER_MONTH, exampleScenarios, fleet, modelledVendorUsage, perMonth, printCostReport, PRICES, serpVendorComparison, usd,
+  allPrices, BATCH_DISCOUNTS, batchPricingComparison, batchStateTransitions, batchVendorPrice, costOf, DATAFORSEO_PLATFORM_8, DAYS_PER_MONTH, exampleScenarios, fleet, modelledVendorUsage, perMonth, printCostReport, PRICES, PARALLEL_TASK_PLATFORM_5, alternateVendorComparison, usd,
   type DailyUsage, type PriceBook,
 } from '../../bench/cost-model';
 import { PLATFORM_KEYS } from '../../functions/core/constants';
@@ -237,11 +237,17 @@ describe('cost model: vendor batches (issue 47)', () => {
     expect(c.after.total).toBeCloseTo(c.after.vendor + c.after.aws, 15);
   });
 
-  it('prices platform_8 at both SERP vendors: SerpApi (the priced one) and DataForSEO live at $0.002 a task', () => {
-    const { serpApi, dataForSeo } = serpVendorComparison();
-    expect(dataForSeo).toBeCloseTo(10 * 0.002, 12);
-    expect(serpApi).toBeCloseTo(10 * PRICES.vendors.platform_8.perSearch.usd / PRICES.vendors.platform_8.perSearch.per, 12);
+  it('prices each alternate vendor beside the priced one: platform_8 at DataForSEO ($0.002 a task), platform_5 at Parallel\'s Task API ($10 per 1,000 runs)', () => {
+    const [p5, p8] = alternateVendorComparison();
+    expect(p8!.platform).toBe('platform_8');
+    expect(p8!.alternate).toBeCloseTo(10 * 0.002, 12);
+    expect(p8!.priced).toBeCloseTo(10 * PRICES.vendors.platform_8.perSearch.usd / PRICES.vendors.platform_8.perSearch.per, 12);
     expect(DATAFORSEO_PLATFORM_8.perSearch.source).toMatch(/^https:\/\/dataforseo\.com\//);
+    expect(p5!.platform).toBe('platform_5');
+    expect(p5!.alternate).toBeCloseTo(10 * 10 / 1_000, 12);
+    expect(p5!.priced).toBeCloseTo(10 * 50 / 1_000, 12);
+    expect(p5!.setting).toBe('PLATFORM_5_MODEL=base-fast');
+    expect(PARALLEL_TASK_PLATFORM_5.perCall.source).toMatch(/^https:\/\/docs\.parallel\.ai\//);
   });
 
   it('keeps every batch discount sourced and applies it to the token prices only', () => {

@@ -18,7 +18,10 @@ export interface FakeAnswer {
   citations: string[];
   /** Other URLs the platform's search saw but the answer does not cite (tool results, source lists, search results). */
   searchResults?: string[];
-  /** platform_8 only: Google loads the overview lazily (a page_token, then a follow-up request). */
+  /**
+   * platform_8: Google loads the overview lazily (a page_token, then a follow-up request);
+   * platform_5's Task API: the run is still active at the first result read (408).
+   */
   deferred?: boolean;
 }
 

@@ -14,6 +14,7 @@ import { anthropicBatchRoutes } from './batch-anthropic';
 import { geminiBatchRoutes } from './batch-gemini';
 import { openAiBatchRoutes } from './batch-openai';
 import { dataForSeoRoutes } from './serp-dataforseo';
+import { parallelTaskRoutes } from './task-parallel';
 import { bearerOf, hostOf, tokensOf, isObject, type FakeAnswer, type VendorContext, type VendorFormat, type VendorReply, type Json } from './server';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -336,7 +337,7 @@ export const VENDOR_FORMATS: Record<PlatformKey, VendorFormat> = {
   platform_2: anthropicBatchRoutes(anthropicFormat),
   platform_3: geminiBatchRoutes(geminiFormat),
   platform_4: perplexityFormat,
-  platform_5: responsesFormat({ search: 'builtin', topLevelCitations: false, inlineLinks: false }),
+  platform_5: parallelTaskRoutes(responsesFormat({ search: 'builtin', topLevelCitations: false, inlineLinks: false })),
   platform_6: openModelFormat,
   platform_7: responsesFormat({ search: 'tool', topLevelCitations: true, inlineLinks: true, error: (_status, message) => ({ code: 'error', error: message }) }),
   platform_8: dataForSeoRoutes(serpApiFormat),
