@@ -1,7 +1,8 @@
 import {
-  aslLimits, batchQueueLimitsFor, capacityLines, chooseDefaults, clockAfterStart, DEFAULT_STEP_SECONDS, hhmm, listScheduleMakespan, measureCapacity, printCapacityReport,
-  simulateDay, syncPlatformChecks, VENDOR_LIMITS, type BatchQueueLimit, type SimulationOptions, type StepSeconds,
+  aslLimits, capacityLines, chooseDefaults, clockAfterStart, DEFAULT_STEP_SECONDS, hhmm, listScheduleMakespan, measureCapacity, printCapacityReport,
+  simulateDay, type SimulationOptions, type StepSeconds,
 } from '../../bench/capacity';
+import type { BatchQueueLimit } from '../../bench/vendor-limits';
 
 /** Every step `seconds` long, except the ones given; writing the day's list does not grow with the fleet unless given. */
 const steps = (seconds: number, overrides: Partial<StepSeconds> = {}): StepSeconds =>
@@ -303,40 +304,6 @@ describe('vendor batches (issue 47)', () => {
     expect(simulateDay({ ...base, batchShardSize: 0, batchQueueLimits: oneAtOnce }).vendorBatches!.submissionsWaited).toBe(6);
   });
 
-  it('takes the vendor queues from one table of published figures, each with a source, assumptions labelled', () => {
-    for (const l of VENDOR_LIMITS) {
-      expect(l.source).toBeTruthy();
-      expect(l.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      if (l.limit === null) expect(l.assumption).toContain('NOT FOUND');
-    }
-    // Anthropic counts checks; OpenAI counts enqueued input tokens (divided by a check's input tokens); Gemini caps jobs at once
-    const [openai, anthropic, gemini] = batchQueueLimitsFor([0, 1, 2], 'lowest');
-    expect(anthropic.maxQueuedRequests).toBe(100_000);
-    expect(openai.maxQueuedRequests).toBe(Math.floor(2_000_000 / 1_500));
-    expect(gemini.maxOpenJobs).toBe(100);
-    expect(batchQueueLimitsFor([1], 'highest')[0].maxQueuedRequests).toBe(500_000);
-    // a synchronous platform's setting is checked against its published figure, unknown where none was found
-    // (Perplexity's Agent API 2,000/min; Parallel's Task API 2,000 runs/min, its Responses API unpublished; SerpApi 6,000/h and 30,000/month)
-    const checks = syncPlatformChecks({ concurrency: 10, ratePerMinute: 60, dailyBudget: 1000 }, [3, 4, 7]);
-    expect(checks.map((c) => c.allowed)).toEqual([true, true, true]);
-    // platform_5 fits through the Task API (D228), and the Responses API is named as unpublished
-    const parallel = syncPlatformChecks({ concurrency: 96, ratePerMinute: 600, dailyBudget: 600_000 }, [4])[0];
-    expect(parallel.allowed).toBe(true);
-    expect(parallel.vendor).toContain('Parallel Task API (PLATFORM_5_MODEL=base-fast, D228)');
-    expect(parallel.published).toBe('Parallel Responses API: NOT FOUND | Parallel Task API: 2,000 task runs created per minute (POST /v1/tasks/runs) (default quota)');
-    expect(parallel.source).toBe('https://docs.parallel.ai/getting-started/rate-limits');
-    expect(syncPlatformChecks({ concurrency: 10, ratePerMinute: 2_001, dailyBudget: 1000 }, [4])[0].allowed).toBe(false);
-    expect(syncPlatformChecks({ concurrency: 10, ratePerMinute: 2_001, dailyBudget: 1000 }, [3])[0].allowed).toBe(false);
-    // platform_8 has two SERP vendors (D225): past SerpApi's 30,000 a month it fits through DataForSEO's 2,000 calls a minute, and is named so
-    const serp = syncPlatformChecks({ concurrency: 10, ratePerMinute: 60, dailyBudget: 1001 }, [7])[0];
-    expect(serp.allowed).toBe(true);
-    expect(serp.vendor).toContain('DataForSEO');
-    expect(serp.published).toContain('SerpApi: 6,000 searches per hour');
-    expect(serp.published).toContain('DataForSEO: 2,000 API calls per minute');
-    const fleet = syncPlatformChecks({ concurrency: 96, ratePerMinute: 600, dailyBudget: 600_000 }, [7])[0];
-    expect(fleet.allowed).toBe(true);
-    expect(syncPlatformChecks({ concurrency: 10, ratePerMinute: 2_001, dailyBudget: 1001 }, [7])[0].allowed).toBe(false);
-  });
 });
 
 describe('choosing the defaults', () => {
@@ -413,5 +380,8 @@ describe('choosing the defaults', () => {
     expect(text).toMatch(/GOAL: 300 businesses finished within 1 h .*: (REACHED|NOT REACHED)/);
     expect(text).toContain('VENDOR_LIMITS');
     expect(text).toContain('cost per business-day before and after batch pricing');
+    // each vendor account's month against its published spend cap (D229)
+    expect(report.after.spend.map((k) => k.vendor)).toEqual(['OpenAI', 'Anthropic', 'Google (Gemini API)']);
+    expect(text).toContain('against its published monthly spend cap');
   });
 });
