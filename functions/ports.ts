@@ -379,6 +379,8 @@ export interface VisibilityBatchJob {
   results_stored_at?: string | null;
   /** Until when a collector's claim to store the answers holds (claimResults). */
   results_claimed_until?: string;
+  /** Until when a submit's claim to send the job to its vendor holds (claimSend, D230). */
+  send_claimed_until?: string;
   /**
    * How many businesses the job's members belong to, and those whose checks under the job a
    * collector has settled (D227): an ended job stays listed until every one is collected, so
@@ -405,6 +407,11 @@ export interface VisibilityBatchRepository {
    * or another collector's claim has not expired at `now`.
    */
   claimResults(job: Pick<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>, until: string, now: string): Promise<boolean>;
+  /**
+   * Claims sending a `submitting` job to its vendor until `until` (a conditional write: the job
+   * is still submitting and no other claim holds at `now`); false when another holds it.
+   */
+  claimSend(job: Pick<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>, until: string, now: string): Promise<boolean>;
   /** Records these businesses as collected from the job (a string set: a repeat adds nothing). */
   markCollected(job: Pick<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>, orgSlugs: string[]): Promise<void>;
   /**

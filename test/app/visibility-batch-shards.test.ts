@@ -4,7 +4,7 @@
  * a repeated arrival sends nothing twice; a shard a failed child left incomplete is sent by the
  * listing after the fan-out, with the businesses that arrived.
  */
-import { batchResultSliceKey, collectVisibilityBatches, listPendingVisibilityBatches, submitVisibilityBatches, type PendingBatchItem } from '../../functions/app/visibility/batches';
+import { batchResultSliceKey, collectVisibilityBatches, customIdOf, jobIdOf, listPendingVisibilityBatches, submitVisibilityBatches, type PendingBatchItem } from '../../functions/app/visibility/batches';
 import { getContainer } from '../../functions/container';
 import type { PlatformKey } from '../../functions/core/constants';
 import type { VisibilityCheck } from '../../functions/core/visibility/checks';
@@ -259,5 +259,95 @@ test('collectors that find a job ended in the same round download its results on
     const answered = (await container.visibilityChecks.listChecks(org, RUN_DATE)).filter((c) => c.answer);
     expect(answered).toHaveLength(BATCHED.length * PROMPTS);
     for (const c of answered) expect(c.answer!.text).toContain(org);
+  }
+});
+
+test('a shard\'s submit delivered twice at once sends each vendor one batch: one copy claims and sends, the other waits for its outcome (D230)', async () => {
+  const execution = 'exec-twice';
+  const orgs = ['twice-a', 'twice-b'];
+  await seed(orgs);
+  const items = dailyBusinessItems(orgs, 2);
+  expect(await submit(items.slice(0, 1), execution)).toEqual({ jobs: [], shards_sent: [] });
+  const creates = () => [
+    fakes.servers.platform_1.requests.filter((r) => r.method === 'POST' && r.path === '/v1/batches').length,
+    fakes.servers.platform_2.requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages/batches').length,
+    fakes.servers.platform_3.requests.filter((r) => r.method === 'POST' && r.path.endsWith(':batchGenerateContent')).length,
+  ];
+  const before = creates();
+  // The completing child's task delivered twice at once; the first vendor answer is slow (a 503, retried), so both copies meet at the send.
+  fakes.servers.platform_1.failNext(503, 1);
+  const [first, second] = await Promise.all([submit(items.slice(1), execution), submit(items.slice(1), execution)]);
+  expect(creates().map((n, i) => n - before[i]!)).toEqual([1, 1, 1]);
+  for (const result of [first, second]) {
+    expect(result.shards_sent).toEqual([0]);
+    expect(result.jobs.map((j) => [j.platform, j.status]).sort()).toEqual(BATCHED.map((p) => [p, 'in_progress']));
+  }
+  const jobs = (await openJobs()).filter((j) => j.execution_id === execution);
+  expect(jobs).toHaveLength(BATCHED.length);
+  for (const org of orgs) {
+    const checks = await getContainer().visibilityChecks.listChecks(org, RUN_DATE);
+    expect(checks.map((c) => c.status)).toEqual(Array(BATCHED.length * PROMPTS).fill('submitted'));
+    // every check names the one vendor batch its job went to
+    for (const c of checks) expect(c.reason).toBe(`in ${c.platform}'s vendor batch ${jobs.find((j) => j.job_id === c.batch!.job_id)!.vendor_batch_id}`);
+  }
+});
+
+test('a send claim left by a crash expires and the next attempt sends the job; while a claim holds, another copy sends nothing and takes the holder\'s outcome (D230)', async () => {
+  const container = getContainer();
+  const batches = visibilityBatchesOf(container);
+  const execution = 'exec-crash';
+  const orgs = ['crash-a'];
+  await seed(orgs);
+  // What an attempt that crashed after recording and claiming its jobs, before any vendor call, leaves: each job `submitting`, its claim
+  // expired (platform_1, platform_3) or still held by a live sender (platform_2).
+  const queued = (await container.visibilityChecks.listChecks('crash-a', RUN_DATE)).filter((c) => c.status === 'queued');
+  const at = new Date().toISOString();
+  const jobOf = (platform: PlatformKey) => {
+    const members = queued.filter((c) => c.platform === platform).map((c) => ({ org_slug: c.org_slug, prompt_id: c.prompt_id, custom_id: customIdOf(c) }));
+    return { run_date: RUN_DATE, platform, job_id: jobIdOf(execution, platform, members), execution_id: execution, status: 'submitting' as const, vendor_batch_id: null,
+      vendor_status: null, created_at: at, submitted_at: null, ended_at: null, member_orgs: 1, members };
+  };
+  for (const platform of BATCHED) {
+    expect(await batches.jobs.create(jobOf(platform))).toBe(true);
+    const live = platform === 'platform_2';
+    expect(await batches.jobs.claimSend(jobOf(platform), new Date(Date.now() + (live ? 600_000 : -1_000)).toISOString(), new Date(Date.now() - 60_000).toISOString())).toBe(true);
+  }
+  // a held claim is not claimed again; a job no longer submitting cannot be claimed
+  expect(await batches.jobs.claimSend(jobOf('platform_2'), new Date(Date.now() + 60_000).toISOString(), at)).toBe(false);
+  const creates = () => [
+    fakes.servers.platform_1.requests.filter((r) => r.method === 'POST' && r.path === '/v1/batches').length,
+    fakes.servers.platform_2.requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages/batches').length,
+    fakes.servers.platform_3.requests.filter((r) => r.method === 'POST' && r.path.endsWith(':batchGenerateContent')).length,
+  ];
+  const before = creates();
+  // The retried submit: platforms 1 and 3 are sent now; platform_2's live sender records its batch a moment later, and the retry takes it.
+  const holder = new Promise<void>((resolve) => setTimeout(() => {
+    void batches.jobs.update(jobOf('platform_2'), { status: 'in_progress', vendor_batch_id: 'msgbatch_from_the_holder', vendor_status: 'submitted', submitted_at: new Date().toISOString() }).then(resolve);
+  }, 1500));
+  const [result] = await Promise.all([submit(dailyBusinessItems(orgs, 1), execution), holder]);
+  expect(creates().map((n, i) => n - before[i]!)).toEqual([1, 0, 1]);
+  expect(result.shards_sent).toEqual([0]);
+  expect(result.jobs.map((j) => [j.platform, j.status]).sort()).toEqual(BATCHED.map((p) => [p, 'in_progress']));
+  const checks = await container.visibilityChecks.listChecks('crash-a', RUN_DATE);
+  expect(checks.map((c) => c.status)).toEqual(Array(BATCHED.length * PROMPTS).fill('submitted'));
+  expect(checks.filter((c) => c.platform === 'platform_2').map((c) => c.reason)).toEqual(Array(PROMPTS).fill('in platform_2\'s vendor batch msgbatch_from_the_holder'));
+  expect(await batches.jobs.claimSend(jobOf('platform_1'), new Date(Date.now() + 600_000).toISOString(), new Date(Date.now() + 500_000).toISOString())).toBe(false);
+});
+
+test('a batch the vendor refused fails its checks with the vendor\'s reason, whichever copy of a doubled submit sent it; nothing is sent twice (D230)', async () => {
+  const execution = 'exec-refused';
+  await seed(['refused-a']);
+  const items = dailyBusinessItems(['refused-a'], 1);
+  const sends = () => fakes.servers.platform_2.requests.filter((r) => r.method === 'POST' && r.path === '/v1/messages/batches').length;
+  const before = sends();
+  fakes.servers.platform_2.failNext(401, 1);
+  const results = await Promise.all([submit(items, execution), submit(items, execution)]);
+  expect(sends() - before).toBe(1);
+  for (const result of results) expect(result.jobs.find((j) => j.platform === 'platform_2')!.status).toBe('not submitted');
+  const checks = (await getContainer().visibilityChecks.listChecks('refused-a', RUN_DATE)).filter((c) => c.platform === 'platform_2');
+  expect(checks).toHaveLength(PROMPTS);
+  for (const c of checks) {
+    expect(c.status).toBe('failed');
+    expect(c.reason).toMatch(/^platform_2: the vendor batch was not accepted: .*HTTP 401/);
   }
 });

@@ -70,6 +70,14 @@ export function createVisibilityBatchRepository(db: DynamoDBDocumentClient, tabl
       ExpressionAttributeNames: { '#stored': 'results_stored_at', '#claim': 'results_claimed_until' },
       ExpressionAttributeValues: { ':until': until, ':now': now },
     }))),
+    claimSend: (job, until, now) => conditionalWrite(() => db.send(new UpdateCommand({
+      TableName: table,
+      Key: key(job.run_date, job.platform, job.job_id),
+      ConditionExpression: '#s = :submitting AND (attribute_not_exists(#claim) OR #claim < :now)',
+      UpdateExpression: 'SET #claim = :until',
+      ExpressionAttributeNames: { '#s': 'status', '#claim': 'send_claimed_until' },
+      ExpressionAttributeValues: { ':submitting': 'submitting', ':until': until, ':now': now },
+    }))),
     async markCollected(job, orgSlugs) {
       if (orgSlugs.length === 0) return;
       // A job that was never recorded has nothing to mark (its checks were failed for that): the failed condition is ignored.

@@ -25,12 +25,13 @@ import pLimit from 'p-limit';
 import type { PlatformKey } from '../../core/constants';
 import type { VisibilityCheck } from '../../core/visibility/checks';
 import type { EntityIdentity, PlatformOutcome } from '../../core/visibility/platform-answer';
-import type { BatchPrompt } from '../../core/visibility/platform-batch';
+import type { BatchPrompt, PlatformBatchClient } from '../../core/visibility/platform-batch';
 import { WORKFLOW_OBJECTS_PREFIX, type DailyBusinessItem } from '../../core/workflows';
 import type { Container } from '../../container';
 import type { VisibilityBatchEngines } from '../../engines/visibility-batches';
 import type { VisibilityEngines } from '../../engines/visibility';
 import type { VisibilityBatchJob, WorkflowObjectStore } from '../../ports';
+import { UpstreamError } from '../../core/errors';
 import { createLogger } from '../../logger';
 import { requireBusiness } from '../business';
 import { answeredCheck, pendingPlatforms, scoreDay, scoreFields } from './analyze';
@@ -48,6 +49,16 @@ export const MAX_JOB_CHECKS = 1000;
 const SUBMIT_GRACE_MS = 60 * 60_000;
 /** Past the vendor's completion window, a job is given up (the vendor expires it too). */
 const WINDOW_GRACE_MS = 60 * 60_000;
+/**
+ * A submit's claim to send a job holds this long: past the Lambda's 300 s timeout, so it holds
+ * while its sender may still run, and a sender's crash frees the job within a minute after.
+ */
+const SEND_CLAIM_MS = 6 * 60_000;
+/** How often, and how many times, another copy looks for the sender's outcome before failing to be retried. */
+const SEND_WAIT_MS = 1000;
+const SEND_WAIT_TRIES = 30;
+/** A job's vendor_status when its vendor refused it: this prefix, then the vendor's reason. */
+const NOT_SUBMITTED = 'not submitted: ';
 /** The first collector of an ended job claims storing its answers this long (a claim left by a crash expires). */
 const RESULTS_CLAIM_MS = 5 * 60_000;
 /** How often, and how many times, another collector looks for the stored answers before reading the vendor's itself. */
@@ -130,6 +141,11 @@ export function customIdOf(check: Pick<VisibilityCheck, 'org_slug' | 'run_date' 
   return `c_${createHash('sha256').update(`${check.org_slug}|${check.run_date}|${check.platform}|${check.prompt_id}`).digest('hex').slice(0, 40)}`;
 }
 
+/** The same queued checks make the same job: a retried submit finds it instead of sending it twice. */
+export function jobIdOf(executionId: string, platform: PlatformKey, members: ReadonlyArray<{ custom_id: string }>): string {
+  return createHash('sha256').update(`${executionId}|${platform}|${members.map((m) => m.custom_id).join(',')}`).digest('hex').slice(0, 32);
+}
+
 /** Submits each batch platform's queued checks of these businesses as vendor batches; the jobs. */
 async function submitQueuedChecks(container: Container, batches: VisibilityBatchEngines, engines: VisibilityEngines, input: BatchRunInput): Promise<SubmittedJobs> {
   const checksByOrg = new Map(await Promise.all(input.org_slugs.map(async (org) => [org, await container.visibilityChecks.listChecks(org, input.run_date)] as const)));
@@ -141,8 +157,7 @@ async function submitQueuedChecks(container: Container, batches: VisibilityBatch
     for (let i = 0; i < queued.length; i += perJob) {
       const chunk = queued.slice(i, i + perJob);
       const members = chunk.map((c) => ({ org_slug: c.org_slug, prompt_id: c.prompt_id, custom_id: customIdOf(c) }));
-      // The same queued checks make the same job: a retried submit finds it instead of sending it twice.
-      const jobId = createHash('sha256').update(`${input.execution_id}|${platform}|${members.map((m) => m.custom_id).join(',')}`).digest('hex').slice(0, 32);
+      const jobId = jobIdOf(input.execution_id, platform, members);
       const now = container.clock.now().toISOString();
       const job: VisibilityBatchJob = {
         run_date: input.run_date, platform, job_id: jobId, execution_id: input.execution_id, status: 'submitting',
@@ -150,33 +165,57 @@ async function submitQueuedChecks(container: Container, batches: VisibilityBatch
         member_orgs: new Set(members.map((m) => m.org_slug)).size, members,
       };
       const stored = (await batches.jobs.create(job)) ? job : ((await batches.jobs.get(input.run_date, platform, jobId)) ?? job);
-      let status = stored.status;
-      let reason = `in ${platform}'s vendor batch`;
-      if (stored.status === 'submitting') {
-        const prompts: BatchPrompt[] = chunk.map((c, k) => ({ customId: members[k]!.custom_id, prompt: c.prompt }));
-        try {
-          const { id } = await client.submit(prompts, `${input.run_date} ${jobId}`);
-          await batches.jobs.update(stored, { status: 'in_progress', vendor_batch_id: id, vendor_status: 'submitted', submitted_at: container.clock.now().toISOString() });
-          status = 'in_progress';
-          reason = `in ${platform}'s vendor batch ${id}`;
-        } catch (err) {
-          // Not accepted: the checks fail with the vendor's reason now, rather than wait for a batch that does not exist.
-          const why = (err as Error).message;
-          await batches.jobs.update(stored, { status: 'ended', vendor_status: `not submitted: ${why}`, ended_at: container.clock.now().toISOString() });
-          await putChecks(container, chunk.map((c, k) => ({ ...c, status: 'failed', reason: `${platform}: the vendor batch was not accepted: ${why}`, checked_at: container.clock.now().toISOString(), batch: { job_id: jobId, custom_id: members[k]!.custom_id } })));
-          chunk.forEach((c) => touched.add(c.org_slug));
-          log.warn('vendor batch not submitted', { platform, job_id: jobId, checks: chunk.length, reason: why });
-          out.push({ platform, job_id: jobId, checks: chunk.length, status: 'not submitted' });
-          continue;
-        }
+      const prompts: BatchPrompt[] = chunk.map((c, k) => ({ customId: members[k]!.custom_id, prompt: c.prompt }));
+      const sent = stored.status === 'submitting' ? await sendOnce(container, client, batches, stored, prompts) : stored;
+      const batchOf = (k: number) => ({ job_id: jobId, custom_id: members[k]!.custom_id });
+      if (!sent.vendor_batch_id) {
+        // Not accepted (by this copy's send or another's): the checks fail with the vendor's reason now, rather than wait for a batch that does not exist.
+        const why = `${platform}: the vendor batch was not accepted: ${(sent.vendor_status ?? '').replace(NOT_SUBMITTED, '') || 'no reason given'}`;
+        await putChecks(container, chunk.map((c, k) => ({ ...c, status: 'failed', reason: why, checked_at: container.clock.now().toISOString(), batch: batchOf(k) })));
+        chunk.forEach((c) => touched.add(c.org_slug));
+        out.push({ platform, job_id: jobId, checks: chunk.length, status: 'not submitted' });
+        continue;
       }
-      await putChecks(container, chunk.map((c, k) => ({ ...c, status: 'submitted', reason, batch: { job_id: jobId, custom_id: members[k]!.custom_id } })));
-      out.push({ platform, job_id: jobId, checks: chunk.length, status });
+      await putChecks(container, chunk.map((c, k) => ({ ...c, status: 'submitted', reason: `in ${platform}'s vendor batch ${sent.vendor_batch_id}`, batch: batchOf(k) })));
+      out.push({ platform, job_id: jobId, checks: chunk.length, status: sent.status });
     }
   }
   // A business whose batches all failed to submit is settled now.
   for (const org of touched) await finalizeIfSettled(container, engines, org, input.run_date, input.execution_id);
   return out;
+}
+
+/**
+ * Sends a recorded job to its vendor once (D230); the job as it then stands. The copy of the
+ * submit that claims the job (a conditional write) sends it. A copy running at the same time
+ * (Step Functions delivers a task at least once, and retries one that timed out while it may
+ * still run) waits for that send's outcome instead of sending a second batch, and fails to be
+ * retried when none comes in time: its shard then stays unsent, so when the sender crashed,
+ * its claim expires and the next attempt (or the listing after the fan-out) sends the job.
+ * Vendors take no idempotency key, so a sender that crashes after the vendor accepted the
+ * batch and before recording it still leaves a batch behind: the window is one HTTP answer.
+ */
+async function sendOnce(container: Container, client: PlatformBatchClient, batches: VisibilityBatchEngines, job: VisibilityBatchJob, prompts: BatchPrompt[]): Promise<VisibilityBatchJob> {
+  const now = container.clock.now();
+  if (await batches.jobs.claimSend(job, new Date(now.getTime() + SEND_CLAIM_MS).toISOString(), now.toISOString())) {
+    let fields: Partial<VisibilityBatchJob>;
+    try {
+      const { id } = await client.submit(prompts, `${job.run_date} ${job.job_id}`);
+      fields = { status: 'in_progress', vendor_batch_id: id, vendor_status: 'submitted', submitted_at: container.clock.now().toISOString() };
+    } catch (err) {
+      const why = (err as Error).message;
+      log.warn('vendor batch not submitted', { platform: job.platform, job_id: job.job_id, checks: prompts.length, reason: why });
+      fields = { status: 'ended', vendor_status: `${NOT_SUBMITTED}${why}`, ended_at: container.clock.now().toISOString() };
+    }
+    await batches.jobs.update(job, fields);
+    return { ...job, ...fields };
+  }
+  for (let i = 0; i < SEND_WAIT_TRIES; i++) {
+    await sleep(SEND_WAIT_MS);
+    const current = await batches.jobs.get(job.run_date, job.platform, job.job_id);
+    if (current && current.status !== 'submitting') return current;
+  }
+  throw new UpstreamError(`${job.platform}: vendor batch job ${job.job_id} is being sent by another copy of this step; not sent twice`);
 }
 
 /** One item of the collecting Map's list: a business and its open jobs (`<platform>#<job_id>`). */
