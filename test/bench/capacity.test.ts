@@ -1,7 +1,7 @@
-import {
-  aslLimits, capacityLines, chooseDefaults, clockAfterStart, DEFAULT_STEP_SECONDS, hhmm, listScheduleMakespan, measureCapacity, printCapacityReport,
-  simulateDay, type SimulationOptions, type StepSeconds,
-} from '../../bench/capacity';
+import { capacityLines, chooseDefaults, measureCapacity, printCapacityReport } from '../../bench/capacity';
+import { aslLimits, clockAfterStart, DEFAULT_STEP_SECONDS, hhmm, type SimulationOptions, type StepSeconds } from '../../bench/capacity-model';
+import { simulateDay } from '../../bench/capacity-simulation';
+import { listScheduleMakespan } from '../../bench/event-sim';
 import type { BatchQueueLimit } from '../../bench/vendor-limits';
 
 /** Every step `seconds` long, except the ones given; writing the day's list does not grow with the fleet unless given. */
