@@ -388,9 +388,17 @@ export interface VisibilityBatchJob {
    * Absent on jobs recorded before.
    */
   member_orgs?: number;
+  /** Those businesses (D231): the listing reads them instead of the ~100 KB `members`. Absent on jobs recorded before. */
+  member_org_slugs?: string[];
   collected_orgs?: string[];
   members: Array<{ org_slug: string; prompt_id: string; custom_id: string }>;
 }
+
+/** A job as the listing reads it (D231): its state and its businesses, not its members. */
+export type OpenBatchJob = Pick<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id' | 'execution_id' | 'status' | 'ended_at' | 'member_orgs' | 'collected_orgs'> & {
+  /** The businesses whose checks the job carries. */
+  org_slugs: string[];
+};
 
 export interface VisibilityBatchRepository {
   /** False when the job exists (a retried submit). */
@@ -401,7 +409,7 @@ export interface VisibilityBatchRepository {
    * The day's jobs still to collect: submitting or in progress, or ended (or expired) at or
    * after `endedSince` with a member business not collected yet (D227).
    */
-  listOpen(runDate: string, endedSince: string): Promise<VisibilityBatchJob[]>;
+  listOpen(runDate: string, endedSince: string): Promise<OpenBatchJob[]>;
   /**
    * Claims storing the ended job's answers until `until` (D224): true unless they are stored
    * or another collector's claim has not expired at `now`.

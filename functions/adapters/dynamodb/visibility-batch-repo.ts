@@ -1,7 +1,8 @@
 /**
  * The day's vendor batch jobs (issue 47, app/visibility/batches.ts): one item per job under
  * `VISBATCH#<run_date>` / `<platform>#<job_id>`, so one Query lists the day's jobs. A job
- * holds the checks it carries (at most MAX_JOB_CHECKS members, ~100 KB). Created once (a
+ * holds the checks it carries (at most MAX_JOB_CHECKS members, ~100 KB) and its businesses
+ * (at most 100 slugs, ~2 KB), which the listing reads instead (D231). Created once (a
  * retried submit finds it), then updated as the vendor reports.
  *
  * Beside them, one item per shard of the day's business list (D222) under
@@ -9,7 +10,7 @@
  * so a repeated arrival adds nothing) and whether its checks were sent.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { VisibilityBatchJob, VisibilityBatchRepository, VisibilityBatchShard } from '../../ports';
+import type { OpenBatchJob, VisibilityBatchJob, VisibilityBatchRepository, VisibilityBatchShard } from '../../ports';
 import { conditionalWrite, putIfAbsent } from './client';
 import { queryAll } from './query-all';
 
@@ -32,12 +33,13 @@ export function createVisibilityBatchRepository(db: DynamoDBDocumentClient, tabl
   };
   const uncollected = (job: VisibilityBatchJob) => job.status === 'submitting' || job.status === 'in_progress'
     || (job.member_orgs !== undefined && (job.collected_orgs?.length ?? 0) < job.member_orgs);
+  async function get(runDate: string, platform: string, jobId: string): Promise<VisibilityBatchJob | null> {
+    const { Item } = await db.send(new GetCommand({ TableName: table, Key: key(runDate, platform, jobId), ConsistentRead: true }));
+    return Item ? strip(Item) : null;
+  }
   return {
     create: (job) => putIfAbsent(db, table, { ...key(job.run_date, job.platform, job.job_id), type: 'visibility_batch_job', ...job }),
-    async get(runDate, platform, jobId) {
-      const { Item } = await db.send(new GetCommand({ TableName: table, Key: key(runDate, platform, jobId), ConsistentRead: true }));
-      return Item ? strip(Item) : null;
-    },
+    get,
     async update(job, fields) {
       const entries = Object.entries(fields);
       if (entries.length === 0) return;
@@ -56,11 +58,19 @@ export function createVisibilityBatchRepository(db: DynamoDBDocumentClient, tabl
         KeyConditionExpression: 'PK = :pk',
         // Ended recently and counting its businesses: whether all are collected is read from the item.
         FilterExpression: '#s IN (:submitting, :progress) OR (attribute_exists(#members) AND #ended >= :since)',
-        ExpressionAttributeNames: { '#s': 'status', '#members': 'member_orgs', '#ended': 'ended_at' },
+        // The businesses, not the ~100 KB of members (D231): a 50,000-business day lists 1,500 jobs every poll.
+        ProjectionExpression: '#pk, #sk, run_date, platform, job_id, execution_id, #s, ended_at, #members, member_org_slugs, collected_orgs',
+        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', '#s': 'status', '#members': 'member_orgs', '#ended': 'ended_at' },
         ExpressionAttributeValues: { ':pk': `VISBATCH#${runDate}`, ':submitting': 'submitting', ':progress': 'in_progress', ':since': endedSince },
         ConsistentRead: true,
       });
-      return items.map(strip).filter(uncollected);
+      const open = items.map(strip).filter(uncollected);
+      // A job recorded before D231 has no business list: its members, read whole.
+      return Promise.all(open.map(async (job): Promise<OpenBatchJob> => {
+        const orgSlugs = job.member_org_slugs ?? [...new Set((await get(job.run_date, job.platform, job.job_id))?.members.map((m) => m.org_slug) ?? [])];
+        const { member_org_slugs: _slugs, ...rest } = job;
+        return { ...rest, org_slugs: orgSlugs };
+      }));
     },
     claimResults: (job, until, now) => conditionalWrite(() => db.send(new UpdateCommand({
       TableName: table,

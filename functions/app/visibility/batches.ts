@@ -158,11 +158,12 @@ async function submitQueuedChecks(container: Container, batches: VisibilityBatch
       const chunk = queued.slice(i, i + perJob);
       const members = chunk.map((c) => ({ org_slug: c.org_slug, prompt_id: c.prompt_id, custom_id: customIdOf(c) }));
       const jobId = jobIdOf(input.execution_id, platform, members);
+      const orgSlugs = [...new Set(members.map((m) => m.org_slug))].sort();
       const now = container.clock.now().toISOString();
       const job: VisibilityBatchJob = {
         run_date: input.run_date, platform, job_id: jobId, execution_id: input.execution_id, status: 'submitting',
         vendor_batch_id: null, vendor_status: null, created_at: now, submitted_at: null, ended_at: null,
-        member_orgs: new Set(members.map((m) => m.org_slug)).size, members,
+        member_orgs: orgSlugs.length, member_org_slugs: orgSlugs, members,
       };
       const stored = (await batches.jobs.create(job)) ? job : ((await batches.jobs.get(input.run_date, platform, jobId)) ?? job);
       const prompts: BatchPrompt[] = chunk.map((c, k) => ({ customId: members[k]!.custom_id, prompt: c.prompt }));
@@ -235,7 +236,7 @@ export async function listPendingVisibilityBatches(
   const jobsByOrg = new Map<string, Set<string>>();
   for (const job of open) {
     const collectedOrgs = new Set(job.collected_orgs ?? []);
-    for (const { org_slug } of job.members) {
+    for (const org_slug of job.org_slugs) {
       if (collectedOrgs.has(org_slug)) continue;
       const jobs = jobsByOrg.get(org_slug) ?? new Set<string>();
       jobs.add(jobKeyOf(job.platform, job.job_id));
