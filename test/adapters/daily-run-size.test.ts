@@ -4,27 +4,18 @@
  * stays small, its URLs read back whole, a retry adds none twice, a takeover carries them over.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
 import { createDailyRunRepository } from '../../functions/adapters/dynamodb/daily-run-repo';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { newBusinessRun } from '../../functions/core/daily/run';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
+import { useEmbeddedTable } from '../support/embedded-table';
 
 const TABLE = 'daily-run-size-test';
-let database: EmbeddedDatabase;
-let db: ReturnType<typeof createDocumentClient>;
-
-beforeAll(async () => {
-  database = await startEmbeddedDatabase();
-  await ensureTable(database.endpoint, TABLE);
-  db = createDocumentClient({ region: 'us-east-1', endpoint: database.endpoint });
-});
-afterAll(async () => { await database?.close(); });
+const table = useEmbeddedTable(TABLE);
 
 const itemBytes = (item: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(item, (_k, v) => (v instanceof Set ? [...v] : v)));
 
 test('5,000 changed pages: every item under 350 KB, the URLs read back whole, retries and takeovers add none twice', async () => {
-  const runs = createDailyRunRepository(db, TABLE);
+  const runs = createDailyRunRepository(table.db, TABLE);
   const urls = Array.from({ length: 5_000 }, (_, i) => `https://big-store.example/collections/outdoor-living/products/generated-garden-product-${i}-with-a-long-handle?variant=${4000000000 + i}`);
   await runs.claimBusinessRun(newBusinessRun('big', '2026-11-28', 'exec-1', '2026-11-28T14:00:00Z'));
   await runs.addChangedUrls('exec-1', 'big', urls);
@@ -32,9 +23,9 @@ test('5,000 changed pages: every item under 350 KB, the URLs read back whole, re
   const run = (await runs.getBusinessRun('exec-1', 'big'))!;
   expect(run.changed_urls).toEqual([...urls].sort());
 
-  const record = (await db.send(new GetCommand({ TableName: TABLE, Key: keys.dailyBusinessRun('exec-1', 'big') }))).Item!;
+  const record = (await table.db.send(new GetCommand({ TableName: TABLE, Key: keys.dailyBusinessRun('exec-1', 'big') }))).Item!;
   expect(itemBytes(record)).toBeLessThan(10 * 1024);
-  const buckets = (await db.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.dailyExecution('exec-1').PK } }))).Items!;
+  const buckets = (await table.db.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.dailyExecution('exec-1').PK } }))).Items!;
   for (const item of buckets) expect(itemBytes(item)).toBeLessThan(350 * 1024);
 
   // Listed with the execution's runs (the buckets are not runs).
@@ -48,5 +39,5 @@ test('5,000 changed pages: every item under 350 KB, the URLs read back whole, re
 }, 60_000);
 
 test('a run never claimed takes no URLs', async () => {
-  await expect(createDailyRunRepository(db, TABLE).addChangedUrls('exec-none', 'big', ['https://x.example/'])).rejects.toThrow(/no daily run record/);
+  await expect(createDailyRunRepository(table.db, TABLE).addChangedUrls('exec-none', 'big', ['https://x.example/'])).rejects.toThrow(/no daily run record/);
 });

@@ -5,22 +5,12 @@
  * item, and still lists a job recorded before D231 (no business list) from its members.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
 import { createVisibilityBatchRepository } from '../../functions/adapters/dynamodb/visibility-batch-repo';
 import type { VisibilityBatchJob } from '../../functions/ports';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
+import { useEmbeddedTable } from '../support/embedded-table';
 
-const TABLE = 'visibility-batch-listing-test';
 const RUN_DATE = '2026-11-29';
-let database: EmbeddedDatabase;
-let db: ReturnType<typeof createDocumentClient>;
-
-beforeAll(async () => {
-  database = await startEmbeddedDatabase();
-  await ensureTable(database.endpoint, TABLE);
-  db = createDocumentClient({ region: 'us-east-1', endpoint: database.endpoint });
-});
-afterAll(async () => { await database?.close(); });
+const table = useEmbeddedTable('visibility-batch-listing-test');
 
 const itemBytes = (item: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(item, (_k, v) => (v instanceof Set ? [...v] : v)));
 
@@ -36,7 +26,7 @@ function shardJob(jobId: string, withSlugs: boolean): VisibilityBatchJob {
 }
 
 test('a 1,000-check job is listed by its 100 businesses, reading a fraction of its item; a job recorded before D231 is listed from its members', async () => {
-  const jobs = createVisibilityBatchRepository(db, TABLE);
+  const jobs = createVisibilityBatchRepository(table.db, table.name);
   const current = shardJob('a'.repeat(32), true);
   const older = shardJob('b'.repeat(32), false);
   expect(await jobs.create(current)).toBe(true);
@@ -53,7 +43,7 @@ test('a 1,000-check job is listed by its 100 businesses, reading a fraction of i
   expect(listed.find((j) => j.job_id === current.job_id)!.collected_orgs).toEqual(['fleet-store-000']);
 
   // What one listing reads per job: the projected attributes, against the whole item.
-  const whole = (await db.send(new GetCommand({ TableName: TABLE, Key: { PK: `VISBATCH#${RUN_DATE}`, SK: `platform_1#${current.job_id}` } }))).Item!;
+  const whole = (await table.db.send(new GetCommand({ TableName: table.name, Key: { PK: `VISBATCH#${RUN_DATE}`, SK: `platform_1#${current.job_id}` } }))).Item!;
   const projected = { ...listed[0] };
   const ratio = itemBytes(whole) / itemBytes(projected);
   expect(itemBytes(whole)).toBeGreaterThan(80 * 1024);

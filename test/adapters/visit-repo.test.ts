@@ -5,29 +5,20 @@
  * counted, whichever side is slow (a check after one's own put cannot decide this alone).
  */
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
 import { createVisitRepository } from '../../functions/adapters/dynamodb/visit-repo';
 import { visitBuckets, visitDedupeKey } from '../../functions/core/visits/dedupe';
 import type { VisitRecord } from '../../functions/core/visits/visit';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
+import { useEmbeddedTable } from '../support/embedded-table';
 
 const TABLE = 'visit-repo-test';
 const ORG = 'race-shop';
-let database: EmbeddedDatabase;
-let db: DynamoDBDocumentClient;
-
-beforeAll(async () => {
-  database = await startEmbeddedDatabase();
-  await ensureTable(database.endpoint, TABLE);
-  db = createDocumentClient({ region: 'us-east-1', endpoint: database.endpoint });
-});
-afterAll(() => database.close());
+const table = useEmbeddedTable(TABLE);
 
 const clock = { now: () => new Date('2026-03-01T12:00:00Z') };
 
 /** A client whose put of the slow sighting's visit waits until `release` resolves. */
 function holdingVisitPut(slowSource: string, release: Promise<unknown>): DynamoDBDocumentClient {
-  return new Proxy(db, {
+  return new Proxy(table.db, {
     get(target, prop, receiver) {
       if (prop !== 'send') return Reflect.get(target, prop, receiver);
       return async (command: any) => {
@@ -62,7 +53,7 @@ describe.each([
     let release!: () => void;
     const released = new Promise<void>((resolve) => { release = resolve; });
     const slowRepo = createVisitRepository(holdingVisitPut(slowSource, released), TABLE, clock);
-    const fastRepo = createVisitRepository(db, TABLE, clock);
+    const fastRepo = createVisitRepository(table.db, TABLE, clock);
     const [slow, fast] = slowSource === 'server' ? [earlier, later] : [later, earlier];
 
     const slowOutcome = slowRepo.record(ORG, slow.visit, slow.dedupe);
@@ -81,6 +72,6 @@ describe.each([
 });
 
 test('the day counter counts each raced visit once', async () => {
-  const counts = await createVisitRepository(db, TABLE, clock).counts(ORG, { from: '2026-03-01', to: '2026-03-01' });
+  const counts = await createVisitRepository(table.db, TABLE, clock).counts(ORG, { from: '2026-03-01', to: '2026-03-01' });
   expect(counts.total).toBe(2);
 });

@@ -5,33 +5,22 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient, isConditionFailure } from '../../functions/adapters/dynamodb/client';
-import { ensureTable, startEmbeddedDatabase, type EmbeddedDatabase } from '../../functions/local/runtime/database';
+import { isConditionFailure } from '../../functions/adapters/dynamodb/client';
+import { useEmbeddedTable } from '../support/embedded-table';
 
 const TABLE = 'conditional-writes';
-let database: EmbeddedDatabase;
-let db: ReturnType<typeof createDocumentClient>;
-
-beforeAll(async () => {
-  database = await startEmbeddedDatabase();
-  await ensureTable(database.endpoint, TABLE);
-  db = createDocumentClient({ region: 'us-east-1', endpoint: database.endpoint });
-});
-afterAll(async () => {
-  db.destroy();
-  await database.close();
-});
+const table = useEmbeddedTable(TABLE);
 
 const key = { PK: 'ITEM#race', SK: 'ITEM' };
 
 test('50 concurrent read-modify-write updates, each conditional on the version it read, all land', async () => {
-  await db.send(new PutCommand({ TableName: TABLE, Item: { ...key, version: 0, entries: [] } }));
+  await table.db.send(new PutCommand({ TableName: TABLE, Item: { ...key, version: 0, entries: [] } }));
   let conflicts = 0;
   const writer = async (n: number) => {
     for (;;) {
-      const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }));
+      const { Item } = await table.db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }));
       try {
-        await db.send(new UpdateCommand({
+        await table.db.send(new UpdateCommand({
           TableName: TABLE, Key: key,
           UpdateExpression: 'SET version = :next, entries = :entries',
           ConditionExpression: 'version = :read',
@@ -45,7 +34,7 @@ test('50 concurrent read-modify-write updates, each conditional on the version i
     }
   };
   await Promise.all(Array.from({ length: 50 }, (_, n) => writer(n)));
-  const { Item } = await db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }));
+  const { Item } = await table.db.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }));
   expect(Item!.version).toBe(50);
   expect([...Item!.entries].sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: 50 }, (_, n) => n));
   // They really raced: writes were refused on a stale version and retried.
@@ -53,7 +42,7 @@ test('50 concurrent read-modify-write updates, each conditional on the version i
 });
 
 test('50 concurrent creates of one key: exactly one wins, 49 are refused by the condition', async () => {
-  const create = (n: number) => db.send(new PutCommand({ TableName: TABLE, Item: { PK: 'ITEM#once', SK: 'ITEM', n }, ConditionExpression: 'attribute_not_exists(PK)' }))
+  const create = (n: number) => table.db.send(new PutCommand({ TableName: TABLE, Item: { PK: 'ITEM#once', SK: 'ITEM', n }, ConditionExpression: 'attribute_not_exists(PK)' }))
     .then(() => 'won', (err) => (err instanceof ConditionalCheckFailedException || isConditionFailure(err) ? 'refused' : Promise.reject(err)));
   const outcomes = await Promise.all(Array.from({ length: 50 }, (_, n) => create(n)));
   expect(outcomes.filter((o) => o === 'won')).toHaveLength(1);

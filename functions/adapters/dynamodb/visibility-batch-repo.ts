@@ -37,6 +37,20 @@ export function createVisibilityBatchRepository(db: DynamoDBDocumentClient, tabl
     const { Item } = await db.send(new GetCommand({ TableName: table, Key: key(runDate, platform, jobId), ConsistentRead: true }));
     return Item ? strip(Item) : null;
   }
+  /** Sets the job's `field` to `until` when `condition` holds and no claim in that field is live at `now` (a conditional write). */
+  function claim(
+    job: Pick<VisibilityBatchJob, 'run_date' | 'platform' | 'job_id'>, field: 'results_claimed_until' | 'send_claimed_until', condition: string,
+    names: Record<string, string>, until: string, now: string, values: Record<string, string> = {},
+  ): Promise<boolean> {
+    return conditionalWrite(() => db.send(new UpdateCommand({
+      TableName: table,
+      Key: key(job.run_date, job.platform, job.job_id),
+      ConditionExpression: `${condition} AND (attribute_not_exists(#claim) OR #claim < :now)`,
+      UpdateExpression: 'SET #claim = :until',
+      ExpressionAttributeNames: { ...names, '#claim': field },
+      ExpressionAttributeValues: { ...values, ':until': until, ':now': now },
+    })));
+  }
   return {
     create: (job) => putIfAbsent(db, table, { ...key(job.run_date, job.platform, job.job_id), type: 'visibility_batch_job', ...job }),
     get,
@@ -72,22 +86,9 @@ export function createVisibilityBatchRepository(db: DynamoDBDocumentClient, tabl
         return { ...rest, org_slugs: orgSlugs };
       }));
     },
-    claimResults: (job, until, now) => conditionalWrite(() => db.send(new UpdateCommand({
-      TableName: table,
-      Key: key(job.run_date, job.platform, job.job_id),
-      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#stored) AND (attribute_not_exists(#claim) OR #claim < :now)',
-      UpdateExpression: 'SET #claim = :until',
-      ExpressionAttributeNames: { '#stored': 'results_stored_at', '#claim': 'results_claimed_until' },
-      ExpressionAttributeValues: { ':until': until, ':now': now },
-    }))),
-    claimSend: (job, until, now) => conditionalWrite(() => db.send(new UpdateCommand({
-      TableName: table,
-      Key: key(job.run_date, job.platform, job.job_id),
-      ConditionExpression: '#s = :submitting AND (attribute_not_exists(#claim) OR #claim < :now)',
-      UpdateExpression: 'SET #claim = :until',
-      ExpressionAttributeNames: { '#s': 'status', '#claim': 'send_claimed_until' },
-      ExpressionAttributeValues: { ':submitting': 'submitting', ':until': until, ':now': now },
-    }))),
+    // The first collector of an ended job stores its answers (D224); one copy of a submit sends a job (D230).
+    claimResults: (job, until, now) => claim(job, 'results_claimed_until', 'attribute_exists(PK) AND attribute_not_exists(results_stored_at)', {}, until, now),
+    claimSend: (job, until, now) => claim(job, 'send_claimed_until', '#s = :submitting', { '#s': 'status' }, until, now, { ':submitting': 'submitting' }),
     async markCollected(job, orgSlugs) {
       if (orgSlugs.length === 0) return;
       // A job that was never recorded has nothing to mark (its checks were failed for that): the failed condition is ignored.
