@@ -22,6 +22,8 @@ export function stateMachineArnVariable(workflow: WorkflowName): string {
  * ~15,000 generated files at once; more memory also buys Lambda CPU.
  */
 export const TASK_MEMORY_MB = 2048;
+/** A task Lambda's timeout (its state's TimeoutSeconds is 330): past it the invocation is ended, as Lambda ends it. */
+export const TASK_TIMEOUT_SECONDS = 300;
 
 /**
  * Where in the sites bucket the workflows keep what a Distributed Map reads and writes: the

@@ -28,16 +28,14 @@ import { STATE_MACHINES_DIR, TASKS_DIR } from '../paths';
 import { grantSecretGroups, type SecretsByGroup } from '../secrets';
 import { type AppSettings, commonEnvironment } from '../settings';
 import type { SecretGroup } from '../../functions/core/provider-settings';
-import { TASK_MEMORY_MB } from '../../functions/core/workflows';
+import { TASK_MEMORY_MB, TASK_TIMEOUT_SECONDS } from '../../functions/core/workflows';
 import { deployedStateMachineName, kebabCase, loadAslFiles } from '../workflows/asl';
 
 export const DAILY_SCHEDULE = 'daily-schedule';
 /** 14:00 UTC every day (EventBridge cron is in UTC). */
 export const DAILY_SCHEDULE_CRON = { minute: '0', hour: '14' } as const;
-/** Task Lambdas may run longer than API ones: Step Functions waits for them. */
-export const TASK_TIMEOUT_SECONDS = 300;
-/** The task Lambdas' memory, one number for AWS and the local runtime's task workers. */
-export { TASK_MEMORY_MB };
+/** The task Lambdas' memory and timeout (longer than API ones: Step Functions waits for them), one number each for AWS and the local runtime's task workers. */
+export { TASK_MEMORY_MB, TASK_TIMEOUT_SECONDS };
 /** The task that creates customer CloudFront distributions with the edge router attached. */
 export const CDN_TASK = 'CreateCdnDistribution';
 /** The domain-connection tasks (ACME account key, certificate manager, distribution update). */

@@ -4,14 +4,16 @@
  * poll answers while a 20,000-product step computes (issue 34). Like Lambda instances, a
  * worker is started when every running one is busy (up to `max`; past that the least busy
  * one takes the invocation too), keeps its modules warm between invocations, shares no
- * memory with the API, and is retired once idle with a heap past RECYCLE_HEAP_BYTES.
+ * memory with the API, and is retired once idle with a heap past RECYCLE_HEAP_BYTES. An
+ * invocation past the task Lambdas' timeout fails with Lambda's `Sandbox.Timedout` and its
+ * thread is ended, so it does no more work: a retry never runs beside it (D232).
  */
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import type { Config } from '../../config';
 import { relayLogLine } from '../../logger';
 import type { WorkflowStarter } from '../../ports';
-import { TASK_MEMORY_MB } from '../../core/workflows';
+import { TASK_MEMORY_MB, TASK_TIMEOUT_SECONDS } from '../../core/workflows';
 import type { FromWorker, ToWorker, WorkerError } from './task-messages';
 
 /**
@@ -39,6 +41,8 @@ export interface TaskWorkersOptions {
   max?: number;
   /** Each worker's memory, as a task Lambda's (default TASK_MEMORY_MB). */
   memoryMb?: number;
+  /** An invocation's time, as a task Lambda's (default TASK_TIMEOUT_SECONDS). */
+  timeoutSeconds?: number;
 }
 
 /**
@@ -141,8 +145,18 @@ export function createTaskWorkers(options: TaskWorkersOptions): TaskWorkers {
       if (closed) return Promise.reject(new Error('the task workers are closed'));
       const running = pick();
       const id = nextId++;
+      const timeoutSeconds = options.timeoutSeconds ?? TASK_TIMEOUT_SECONDS;
       return new Promise((resolve, reject) => {
-        running.inFlight.set(id, { resolve, reject });
+        // As Lambda ends an invocation at its timeout: the thread goes (with anything else it ran), so the task does no more work.
+        const timer = setTimeout(() => {
+          const call = running.inFlight.get(id);
+          running.inFlight.delete(id);
+          call?.reject(Object.assign(new Error(`Task timed out after ${timeoutSeconds.toFixed(2)} seconds`), { name: 'Sandbox.Timedout' }));
+          recycle(running);
+        }, timeoutSeconds * 1000);
+        timer.unref();
+        const settle = <T>(then: (value: T) => void) => (value: T) => { clearTimeout(timer); then(value); };
+        running.inFlight.set(id, { resolve: settle(resolve), reject: settle(reject) });
         running.worker.postMessage({ type: 'invoke', id, module: modulePath, payload } satisfies ToWorker);
       });
     },
