@@ -180,7 +180,7 @@ export function syncPlatformChecks(limits: { ratePerMinute: number; dailyBudget:
     const fits = (r: VendorLimit) => {
       const perMinute = r.kind === 'rpm' ? r.limit! : r.kind === 'searches-per-hour' ? r.limit! / 60 : Infinity;
       const perMonth = r.kind === 'searches-per-month' ? r.limit! : Infinity;
-      return limits.ratePerMinute <= perMinute && limits.dailyBudget * 30 <= perMonth;
+      return limits.ratePerMinute <= perMinute && limits.dailyBudget * DAYS_PER_MONTH <= perMonth;
     };
     // A platform with more than one vendor or API (platform_8: SerpApi or DataForSEO; platform_5: Parallel's Responses or
     // Task API) fits when one vendor's figures all do; a vendor without a published figure is named as such.

@@ -54,15 +54,15 @@ const WINDOW_GRACE_MS = 60 * 60_000;
  * while its sender may still run, and a sender's crash frees the job within a minute after.
  */
 const SEND_CLAIM_MS = 6 * 60_000;
-/** How often, and how many times, another copy looks for the sender's outcome before failing to be retried. */
-const SEND_WAIT_MS = 1000;
+/** How often a copy that lost a claim reads the job for the claimant's outcome. */
+const WAIT_MS = 1000;
+/** How many times another copy of a submit looks for the sender's outcome before failing to be retried. */
 const SEND_WAIT_TRIES = 30;
 /** A job's vendor_status when its vendor refused it: this prefix, then the vendor's reason. */
 const NOT_SUBMITTED = 'not submitted: ';
 /** The first collector of an ended job claims storing its answers this long (a claim left by a crash expires). */
 const RESULTS_CLAIM_MS = 5 * 60_000;
-/** How often, and how many times, another collector looks for the stored answers before reading the vendor's itself. */
-const RESULTS_WAIT_MS = 1000;
+/** How many times another collector looks for the stored answers before reading the vendor's itself. */
 const RESULTS_WAIT_TRIES = 60;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** An ended job is listed for its uncollected businesses this long (a collector failing for longer is given up). */
@@ -211,12 +211,21 @@ async function sendOnce(container: Container, client: PlatformBatchClient, batch
     await batches.jobs.update(job, fields);
     return { ...job, ...fields };
   }
-  for (let i = 0; i < SEND_WAIT_TRIES; i++) {
-    await sleep(SEND_WAIT_MS);
-    const current = await batches.jobs.get(job.run_date, job.platform, job.job_id);
-    if (current && current.status !== 'submitting') return current;
-  }
+  const sent = await waitForJob(batches, job, (current) => current.status !== 'submitting', SEND_WAIT_TRIES);
+  if (sent) return sent;
   throw new UpstreamError(`${job.platform}: vendor batch job ${job.job_id} is being sent by another copy of this step; not sent twice`);
+}
+
+/** The job once another invocation's claimed work on it shows (`done`), read every WAIT_MS up to `tries` times; null when it never did. */
+async function waitForJob(
+  batches: VisibilityBatchEngines, job: VisibilityBatchJob, done: (current: VisibilityBatchJob) => boolean, tries: number,
+): Promise<VisibilityBatchJob | null> {
+  for (let i = 0; i < tries; i++) {
+    await sleep(WAIT_MS);
+    const current = await batches.jobs.get(job.run_date, job.platform, job.job_id);
+    if (current && done(current)) return current;
+  }
+  return null;
 }
 
 /** One item of the collecting Map's list: a business and its open jobs (`<platform>#<job_id>`). */
@@ -370,10 +379,7 @@ function endedJobAnswers(
     const now = container.clock.now();
     if (await batches.jobs.claimResults(job, new Date(now.getTime() + RESULTS_CLAIM_MS).toISOString(), now.toISOString())) return storeAll();
     // Another collector (of the ~10 a shard's job spans, all finding it ended in the same round) is storing them: wait for its shares.
-    for (let i = 0; i < RESULTS_WAIT_TRIES; i++) {
-      await sleep(RESULTS_WAIT_MS);
-      if ((await batches.jobs.get(job.run_date, job.platform, job.job_id))?.results_stored_at) return 'stored';
-    }
+    if (await waitForJob(batches, job, (current) => !!current.results_stored_at, RESULTS_WAIT_TRIES)) return 'stored';
     log.warn('stored batch results not ready; reading the vendor\'s results', { platform: job.platform, job_id: job.job_id });
     return fromVendor();
   };
