@@ -494,12 +494,12 @@ export interface OnboardingRepository {
   finish(orgSlug: string, executionId: string, status: RunStatus, finishedAt: string): Promise<void>;
 }
 
-/** Which invocation runs an onboarding step (D233): one at a time, a claim left by an ended one expiring. */
-export interface OnboardingStepClaims {
+/** Which invocation runs a workflow step (D233, D234): one at a time per run, a claim left by an ended one expiring. */
+export interface StepClaims {
   /** Claims `step` of the run until `until` for the invocation `token` (a conditional write): false while another's claim is live at `now`. */
-  claim(orgSlug: string, executionId: string, step: StepId, token: string, until: string, now: string): Promise<boolean>;
+  claim(orgSlug: string, executionId: string, step: string, token: string, until: string, now: string): Promise<boolean>;
   /** Ends the invocation `token`'s claim on `step` (another's is left alone). */
-  release(orgSlug: string, executionId: string, step: StepId, token: string): Promise<void>;
+  release(orgSlug: string, executionId: string, step: string, token: string): Promise<void>;
 }
 
 export type { WorkflowName } from './core/workflows';

@@ -8,7 +8,7 @@
  */
 import { runStep } from '../../functions/app/onboarding/runs';
 import { getContainer } from '../../functions/container';
-import { onboardingStepClaimsOf } from '../../functions/engines/onboarding-step-claims';
+import { onboardingStepClaimsOf } from '../../functions/engines/step-claims';
 import { newRun, ONBOARDING_STEPS, type StepId } from '../../functions/core/onboarding/steps';
 import { startTestStackWithBusiness, type TestStack } from '../support/stack';
 

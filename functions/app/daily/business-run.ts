@@ -10,11 +10,14 @@ import {
   businessOutcome, closeUnfinishedSteps, DAILY_STEPS, DAY_LEASE_SECONDS, isSettled, newBusinessRun, PUBLISHING_STEPS, resumedSteps,
   STORE_UNREADABLE, storeUnreadable, type BusinessRun, type BusinessRunStatus, type DailyStepId, type DailyStepState,
 } from '../../core/daily/run';
-import { NotFoundError } from '../../core/errors';
+import { NotFoundError, UpstreamError } from '../../core/errors';
+import { TASK_TIMEOUT_SECONDS } from '../../core/workflows';
 import type { Container } from '../../container';
+import { dailyStepClaimsOf } from '../../engines/step-claims';
 import { createLogger } from '../../logger';
 import { dailyBaseline, deleteDailyBaseline, saveDailyBaseline, settleDailyBaseline } from '../site';
 import { boundedResult } from '../../core/util/bounded-result';
+import { claimStep } from '../step-claim';
 
 const log = createLogger({ component: 'daily-schedule' });
 
@@ -139,11 +142,58 @@ export async function runDailyStep(
   step: DailyStepId,
   work: (run: BusinessRun) => Promise<Record<string, unknown> | SkippedDailyStep>,
 ): Promise<Record<string, unknown>> {
-  const run = await requireRun(container, input);
-  const before = run.steps[step];
-  if (isSettled(before) && before.execution_id === input.execution_id) return { step, status: before.status, kept: true, ...(before.result ?? {}) };
+  const found = await requireRun(container, input);
+  if (settledHere(found, input, step)) return keptStep(found, step);
   await holdDay(container, input);
+  const claim = await claimDailyStep(container, input, step);
+  if ('settled' in claim) return keptStep(claim.settled, step);
+  try {
+    return await recordStep(container, input, step, claim.run, work);
+  } finally {
+    await claim.release();
+  }
+}
 
+const settledHere = (run: BusinessRun, input: BusinessTaskInput, step: DailyStepId) => isSettled(run.steps[step]) && run.steps[step].execution_id === input.execution_id;
+const keptStep = (run: BusinessRun, step: DailyStepId) => ({ step, status: run.steps[step].status, kept: true, ...(run.steps[step].result ?? {}) });
+
+/** How long a copy of a step waits for the invocation that holds it, within its own timeout; it reads the run every COPY_POLL_MS. */
+const COPY_WAIT_MS = (TASK_TIMEOUT_SECONDS - 30) * 1000;
+const COPY_POLL_MS = 1000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One invocation of a step of a business's day at a time (D234): this invocation's claim on the
+ * step and the run as it then stands, or the run once the invocation that held the step settled
+ * it (a copy delivered meanwhile keeps that outcome and does no work). When the holder failed the
+ * copy claims the step and runs it; when it still holds the step after COPY_WAIT_MS the copy
+ * fails with an UpstreamError, which the state machine retries.
+ */
+async function claimDailyStep(container: Container, input: BusinessTaskInput, step: DailyStepId): Promise<{ settled: BusinessRun } | { run: BusinessRun; release: () => Promise<void> }> {
+  const claims = dailyStepClaimsOf(container);
+  const deadline = Date.now() + COPY_WAIT_MS;
+  for (;;) {
+    const release = await claimStep(container, claims, input.org_slug, input.execution_id, step);
+    // Read after the claim: what a holder that settled the step meanwhile wrote is kept.
+    const run = await requireRun(container, input);
+    if (settledHere(run, input, step)) {
+      await release?.();
+      return { settled: run };
+    }
+    if (release) return { run, release };
+    if (Date.now() >= deadline) {
+      throw new UpstreamError(`daily step ${step} of ${input.org_slug} is running in another invocation of ${input.execution_id}; asked again until it ends`);
+    }
+    await sleep(COPY_POLL_MS);
+  }
+}
+
+/** Runs the claimed step and records its start, outcome and failure on the business's run record. */
+async function recordStep(
+  container: Container, input: BusinessTaskInput, step: DailyStepId, run: BusinessRun,
+  work: (run: BusinessRun) => Promise<Record<string, unknown> | SkippedDailyStep>,
+): Promise<Record<string, unknown>> {
+  const before = run.steps[step];
   const now = () => container.clock.now().toISOString();
   const save = (state: DailyStepState) => container.dailyRuns.updateStep(input.execution_id, input.org_slug, step, state);
   const running: DailyStepState = {

@@ -15,14 +15,12 @@ import {
   type OnboardingRun, type StepId, type StepState,
 } from '../../core/onboarding/steps';
 import { boundedResult } from '../../core/util/bounded-result';
-import { TASK_TIMEOUT_SECONDS } from '../../core/workflows';
 import type { Container } from '../../container';
-import { onboardingStepClaimsOf } from '../../engines/onboarding-step-claims';
+import { onboardingStepClaimsOf } from '../../engines/step-claims';
 import { createLogger } from '../../logger';
+import { claimStep } from '../step-claim';
 
 const log = createLogger({ component: 'onboarding' });
-/** A step invocation's claim holds past the task Lambdas' timeout, so it holds while the invocation may run (D233). */
-const STEP_CLAIM_MS = (TASK_TIMEOUT_SECONDS + 60) * 1000;
 
 export interface StepInput {
   org_slug: string;
@@ -84,15 +82,8 @@ export async function runStep<T>(container: Container, input: StepInput, step: S
   const now = () => container.clock.now().toISOString();
   // One invocation of a step at a time (D233): a copy delivered again while another runs it waits (the state
   // machine asks again) and then finds the step done; a claim left by an invocation Lambda ended expires.
-  const token = randomUUID();
-  const claimedUntil = new Date(container.clock.now().getTime() + STEP_CLAIM_MS).toISOString();
-  const claims = onboardingStepClaimsOf(container);
-  if (!(await claims.claim(input.org_slug, input.execution_id, step, token, claimedUntil, now()))) {
-    throw new InputsNotReadyError(`step ${step} is running in another invocation of this run; asked again until it ends`);
-  }
-  const release = () => claims.release(input.org_slug, input.execution_id, step, token).catch((err: Error) => {
-    log.warn('could not release the step claim', { execution_id: input.execution_id, step, error: { name: err.name, message: err.message } });
-  });
+  const release = await claimStep(container, onboardingStepClaimsOf(container), input.org_slug, input.execution_id, step);
+  if (!release) throw new InputsNotReadyError(`step ${step} is running in another invocation of this run; asked again until it ends`);
   const beat = () => container.onboarding.heartbeat(input.org_slug, input.execution_id, now());
   // The lease: refreshed now, while the step works, and when it ends. A run that is no
   // longer the organization's running run (abandoned and replaced) must not do more work.

@@ -1,19 +1,21 @@
 /**
- * Which invocation runs an onboarding step (D233): one attribute per step on the run's item,
- * `stepClaim_<step>` = `<until>|<token>`. ISO times have one length, so the string compares
- * with `now` as its time does. Apart from the onboarding repository so that only the step
- * tasks' bundles carry it.
+ * Which invocation runs a workflow step (D233, D234): one attribute per step on the item that
+ * records the run (an onboarding run, a business's day), `stepClaim_<step>` = `<until>|<token>`.
+ * ISO times have one length, so the string compares with `now` as its time does. Apart from the
+ * run repositories so that only the step tasks' bundles carry it.
  */
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { OnboardingStepClaims } from '../../ports';
+import type { StepClaims } from '../../ports';
 import { conditionalWrite } from './client';
-import { keys } from './keys';
 
-export function createOnboardingStepClaims(db: DynamoDBDocumentClient, table: string): OnboardingStepClaims {
+/** The key of the item that records one run of `orgSlug` (`executionId`). */
+export type RunItemKey = (orgSlug: string, executionId: string) => { PK: string; SK: string };
+
+export function createStepClaims(db: DynamoDBDocumentClient, table: string, keyOf: RunItemKey): StepClaims {
   const write = (orgSlug: string, executionId: string, step: string, update: string, condition: string, values: Record<string, string>) =>
     conditionalWrite(() => db.send(new UpdateCommand({
       TableName: table,
-      Key: keys.onboardingRun(orgSlug, executionId),
+      Key: keyOf(orgSlug, executionId),
       UpdateExpression: update,
       ConditionExpression: condition,
       ExpressionAttributeNames: { '#claim': `stepClaim_${step}` },
