@@ -52,7 +52,7 @@ export interface Config {
   /** The single evaluating model; each part defaults to the `llm` one (the key only when the base URL is the same). */
   judge: { baseUrl?: string; apiKey?: string; model?: string };
   /** AI platforms 1..8 (`PLATFORM_<n>_API_URL`, `_API_KEY`, `_MODEL`), always 8 entries. */
-  platforms: Array<{ n: PlatformNumber; apiUrl?: string; apiKey?: string; model?: string }>;
+  platforms: Array<{ n: PlatformNumber; apiUrl?: string; apiKey?: string; model?: string; workspaceId?: string }>;
   /** Fleet-wide limits applied to each AI platform (PLATFORM_CONCURRENCY, PLATFORM_RATE_PER_MINUTE, PLATFORM_DAILY_BUDGET). */
   platformLimits: { concurrency: number; ratePerMinute: number; dailyBudget: number };
   indexNowKey?: string;
@@ -147,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     judge: { baseUrl: env.JUDGE_BASE_URL || env.LLM_BASE_URL || undefined, model: env.JUDGE_MODEL || env.LLM_MODEL || undefined },
     platforms: PLATFORM_NUMBERS.map((n) => ({
       n, apiUrl: env[`PLATFORM_${n}_API_URL`] || undefined, model: env[`PLATFORM_${n}_MODEL`] || undefined,
+      ...(n === 2 && env.PLATFORM_2_WORKSPACE_ID ? { workspaceId: env.PLATFORM_2_WORKSPACE_ID } : {}),
     })),
     platformLimits: {
       concurrency: positiveInteger(env, 'PLATFORM_CONCURRENCY', PLATFORM_LIMIT_DEFAULTS.concurrency),

@@ -75,6 +75,8 @@ export const PROVIDER_SETTINGS = [
   secret('model', 'LLM_API_KEY'),
   setting('model', 'LLM_MODEL'),
   ...PLATFORM_NUMBERS.flatMap((n) => platform(n)),
+  // platform_2 through Claude Platform on AWS (D235): the workspace its requests target.
+  setting('AI platform 2', 'PLATFORM_2_WORKSPACE_ID'),
   setting('AI platform limits', 'PLATFORM_CONCURRENCY'),
   setting('AI platform limits', 'PLATFORM_RATE_PER_MINUTE'),
   setting('AI platform limits', 'PLATFORM_DAILY_BUDGET'),

@@ -1,4 +1,5 @@
 /** platform_2's daily checks through Message Batches, against its fake: the same requests and answers as the synchronous Messages call. */
+import { loadConfig } from '../../../functions/config';
 import { createPlatform2Client } from '../../../functions/adapters/external/platforms';
 import { createAnthropicBatchClient } from '../../../functions/adapters/external/platforms/batch/anthropic-batch';
 import { platform2Body } from '../../../functions/adapters/external/platforms/platform-2-anthropic-messages';
@@ -93,4 +94,40 @@ test('a results_url on another origin is not followed with the key', async () =>
 test('not configured: no batch client', () => {
   expect(createAnthropicBatchClient(undefined, testDeps().deps)).toBeNull();
   expect(createAnthropicBatchClient({ apiUrl: fake.url }, testDeps().deps)).toBeNull();
+});
+
+test('through Claude Platform on AWS (D235): the workspace key as a bearer token and the workspace named, on the synchronous call and the batch alike', async () => {
+  const aws = { ...settings(), workspaceId: 'wrkspc_01AbCdEf' };
+  const sync = expectOk(await createPlatform2Client(aws, testDeps().deps).ask('best espresso beans'));
+  expect(sync.text).toContain('Harbor & Pine');
+  const client = createAnthropicBatchClient(aws, testDeps().deps)!;
+  const { id } = await client.submit(prompts, 'acme');
+  await client.progress(id);
+  expect(expectOk((await client.results(id)).get('c1')!).text).toBe(sync.text);
+  expect(fake.requests.length).toBeGreaterThanOrEqual(4);
+  for (const r of fake.requests) {
+    expect(r.headers.authorization).toBe(`Bearer ${fake.key}`);
+    expect(r.headers['anthropic-workspace-id']).toBe('wrkspc_01AbCdEf');
+    expect(r.headers['x-api-key']).toBeUndefined();
+    expect(r.headers['anthropic-version']).toBe('2023-06-01');
+  }
+  // the bearer key without a workspace is refused (400, as the platform requires the header)
+  const bare = await fetch(`${fake.url}/v1/messages/batches/${id}`, { headers: { authorization: `Bearer ${fake.key}`, 'anthropic-version': '2023-06-01' } });
+  expect(bare.status).toBe(400);
+  expect(await bare.text()).toContain('anthropic-workspace-id');
+  // a blank workspace setting keeps the Claude API's x-api-key; a wrong key is a 401 naming no key
+  fake.reset();
+  const blank = await createPlatform2Client({ ...settings(), workspaceId: '  ' }, testDeps().deps).ask('best espresso beans');
+  expect(blank.ok).toBe(true);
+  expect(fake.requests[0].headers['x-api-key']).toBe(fake.key);
+  const wrong = await createAnthropicBatchClient({ ...aws, apiKey: 'sk-ant-wrong-key-654321' }, testDeps().deps)!.submit(prompts, 'acme').then(() => null, (err: Error) => err.message);
+  expect(wrong).toMatch(/HTTP 401/);
+  expect(wrong).not.toContain('sk-ant-wrong-key-654321');
+});
+
+test('PLATFORM_2_WORKSPACE_ID reaches platform_2\'s settings only', () => {
+  const platforms = loadConfig({ PLATFORM_2_WORKSPACE_ID: 'wrkspc_01AbCdEf', PLATFORM_1_API_URL: 'https://api.openai.com/v1' }).platforms;
+  expect(platforms.find((p) => p.n === 2)).toMatchObject({ workspaceId: 'wrkspc_01AbCdEf' });
+  expect(platforms.filter((p) => 'workspaceId' in p).map((p) => p.n)).toEqual([2]);
+  expect(loadConfig({}).platforms.find((p) => p.n === 2)).not.toHaveProperty('workspaceId');
 });

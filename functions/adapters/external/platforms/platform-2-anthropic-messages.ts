@@ -6,6 +6,12 @@
  *
  *   PLATFORM_2_API_URL  https://api.anthropic.com      (`/v1/messages` is appended)
  *   PLATFORM_2_API_KEY  required (x-api-key; anthropic-version: 2023-06-01)
+ *   PLATFORM_2_WORKSPACE_ID  set for Claude Platform on AWS (D235): the same Messages and Message
+ *                       Batches API at https://aws-external-anthropic.<region>.api.aws, billed through
+ *                       AWS Marketplace with no monthly spend limit; the workspace API key goes as a
+ *                       bearer token and the workspace in `anthropic-workspace-id`
+ *                       (docs.aws.amazon.com/claude-platform/latest/userguide/authentication.html,
+ *                       .../making-requests.html)
  *   PLATFORM_2_MODEL    default claude-sonnet-5-5 (claude-sonnet-4-5 retires on 2026-11-30; Anthropic names
  *                       Claude Sonnet 5.5 its replacement: platform.claude.com/docs/en/models/sonnet-4-5/overview)
  *
@@ -51,6 +57,17 @@ const messageSchema = z.object({
   })),
 });
 
+/**
+ * The credentials of a request: the Claude API's `x-api-key`, or, with a workspace configured,
+ * Claude Platform on AWS's workspace API key as a bearer token and the workspace it targets.
+ */
+export function anthropicHeaders(apiKey: string, workspaceId: string | undefined): Record<string, string> {
+  const id = workspaceId?.trim();
+  return id
+    ? { authorization: `Bearer ${apiKey}`, 'anthropic-workspace-id': id, 'anthropic-version': ANTHROPIC_VERSION }
+    : { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION };
+}
+
 /** The Messages request body for one prompt (the synchronous call's body, and each batch request's `params`). */
 export function platform2Body(prompt: string, model: string | null): Record<string, unknown> {
   return {
@@ -93,7 +110,7 @@ export function platform2Answer(message: z.infer<typeof messageSchema>, via = 'm
 
 export function createPlatform2Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
   return createPlatformClient(PLATFORM_2, settings, deps, async (prompt, ctx, s) => platform2Answer(await ctx.request(
-    { url: endpointUrl(s.apiUrl, '/v1/messages'), method: 'POST', headers: { 'x-api-key': s.apiKey!, 'anthropic-version': ANTHROPIC_VERSION }, body: platform2Body(prompt, s.model) },
+    { url: endpointUrl(s.apiUrl, '/v1/messages'), method: 'POST', headers: anthropicHeaders(s.apiKey!, settings?.workspaceId), body: platform2Body(prompt, s.model) },
     parsePlatform2Message,
   )));
 }

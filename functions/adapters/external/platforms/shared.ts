@@ -281,6 +281,8 @@ export interface PlatformSettings {
   apiUrl?: string;
   apiKey?: string;
   model?: string;
+  /** platform_2 through Claude Platform on AWS (PLATFORM_2_WORKSPACE_ID, D235): the workspace its requests name. */
+  workspaceId?: string;
 }
 
 export type CheckedSettings =

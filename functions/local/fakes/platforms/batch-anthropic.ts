@@ -6,7 +6,19 @@
  * batch stays in_progress; released, it ends at its next retrieval.
  */
 import { randomUUID } from 'node:crypto';
-import { HOLD_BATCHES, type RecordedRequest, type VendorContext, type VendorFormat, type VendorReply } from './server';
+import type { IncomingHttpHeaders } from 'node:http';
+import { bearerOf, HOLD_BATCHES, type RecordedRequest, type VendorContext, type VendorFormat, type VendorReply } from './server';
+
+/**
+ * The Claude API's credentials (`x-api-key`), or Claude Platform on AWS's (D235): the workspace
+ * API key as a bearer token with the `anthropic-workspace-id` it targets. The refusal's status
+ * and message, or null.
+ */
+export function anthropicCredentialsRefusal(headers: IncomingHttpHeaders, key: string | undefined): { status: number; message: string } | null {
+  if (headers['x-api-key'] === key) return null;
+  if (bearerOf(headers) !== key) return { status: 401, message: 'invalid x-api-key' };
+  return headers['anthropic-workspace-id'] ? null : { status: 400, message: 'anthropic-workspace-id: header is required' };
+}
 
 interface StoredBatch {
   id: string;
@@ -64,7 +76,8 @@ export function anthropicBatchRoutes(inner: VendorFormat): VendorFormat {
     handle(req, ctx) {
       const isBatchPath = req.path === '/v1/messages/batches' || BATCH_PATH.test(req.path);
       if (!isBatchPath) return inner.handle(req, ctx);
-      if (req.headers['x-api-key'] !== ctx.key) return error(401, 'invalid x-api-key');
+      const refused = anthropicCredentialsRefusal(req.headers, ctx.key);
+      if (refused) return error(refused.status, refused.message);
       if (!req.headers['anthropic-version']) return error(400, 'anthropic-version: header is required');
       const batches = batchesOf(ctx);
       if (req.path === '/v1/messages/batches') {

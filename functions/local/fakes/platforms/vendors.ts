@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PlatformKey } from '../../../core/constants';
-import { anthropicBatchRoutes } from './batch-anthropic';
+import { anthropicBatchRoutes, anthropicCredentialsRefusal } from './batch-anthropic';
 import { geminiBatchRoutes } from './batch-gemini';
 import { openAiBatchRoutes } from './batch-openai';
 import { dataForSeoRoutes } from './serp-dataforseo';
@@ -96,7 +96,8 @@ const anthropicFormat: VendorFormat = {
   error: anthropicError,
   handle(req, ctx) {
     if (req.method !== 'POST' || req.path !== '/v1/messages') return { status: 404, body: anthropicError(404, `no route ${req.method} ${req.path}`) };
-    if (req.headers['x-api-key'] !== ctx.key) return { status: 401, body: anthropicError(401, 'invalid x-api-key') };
+    const refused = anthropicCredentialsRefusal(req.headers, ctx.key);
+    if (refused) return { status: refused.status, body: anthropicError(refused.status, refused.message) };
     if (!req.headers['anthropic-version']) return { status: 400, body: anthropicError(400, 'anthropic-version: header is required') };
     const body = req.body;
     const messages = isObject(body) && Array.isArray(body.messages) ? body.messages : [];

@@ -7,7 +7,7 @@
  * https://docs.anthropic.com/en/docs/build-with-claude/batch-processing (limits: 100,000
  * requests or 256 MB per batch; a batch not ended within 24 hours expires).
  *
- *   POST {url}/v1/messages/batches   x-api-key, anthropic-version: 2023-06-01
+ *   POST {url}/v1/messages/batches   x-api-key (or Claude Platform on AWS's bearer key and workspace: anthropicHeaders), anthropic-version: 2023-06-01
  *   {"requests": [{"custom_id": "<id>", "params": {<Messages body>}}]}
  *   200 {"id": "msgbatch_...", "type": "message_batch", "processing_status": "in_progress", "results_url": null, ...}
  *
@@ -23,7 +23,7 @@
 import * as z from 'zod/mini';
 import type { PlatformOutcome } from '../../../../core/visibility/platform-answer';
 import type { BatchPrompt, PlatformBatchClient } from '../../../../core/visibility/platform-batch';
-import { ANTHROPIC_VERSION, parsePlatform2Message, platform2Answer, PLATFORM_2, platform2Body } from '../platform-2-anthropic-messages';
+import { anthropicHeaders, parsePlatform2Message, platform2Answer, PLATFORM_2, platform2Body } from '../platform-2-anthropic-messages';
 import { answerOf, configuredSettings, endpointUrl, failureOf, hostOf, parseBody, platformContext, PlatformStop, sameOrigin, type PlatformDeps, type PlatformSettings } from '../shared';
 
 /** Documented per-batch limits. */
@@ -49,7 +49,7 @@ export function createAnthropicBatchClient(settings: PlatformSettings | undefine
   if (!s) return null;
   const platform = 'platform_2' as const;
   const ctx = platformContext(platform, [s.apiKey], hostOf(s.apiUrl), deps);
-  const headers = { 'x-api-key': s.apiKey!, 'anthropic-version': ANTHROPIC_VERSION };
+  const headers = anthropicHeaders(s.apiKey!, settings?.workspaceId);
   const batchUrl = (id: string) => endpointUrl(s.apiUrl, `/v1/messages/batches/${encodeURIComponent(id)}`);
   const parseBatch = parseBody(batchSchema, 'not a message batch');
 
