@@ -217,6 +217,26 @@ export interface SpendCap {
   source: string;
   asOf: string;
   note: string;
+  /** A published way past the cap that the service already reaches through its settings (D236); none: only the vendor's negotiated tier. */
+  channel?: SpendChannel;
+}
+
+/**
+ * A published channel past a self-serve spend cap (D236): the same platforms billed where the
+ * month has no such cap, or part of them billed to another account.
+ */
+export interface SpendChannel {
+  name: string;
+  /** How the service is pointed at it. */
+  settings: string;
+  /** The channel's monthly spend limit; null: none. */
+  capUsd: number | null;
+  /** Cost-model keys the channel bills to another account (they leave this account's month). */
+  movesOff?: readonly string[];
+  /** The batch-queue tier the channel starts at when it is lower than the self-serve one the model holds ('lowest' of VENDOR_LIMITS): the day is simulated again with it. */
+  batchQueueTier?: 'lowest';
+  source: string;
+  note: string;
 }
 
 export const SPEND_CAPS: readonly SpendCap[] = [
@@ -224,13 +244,24 @@ export const SPEND_CAPS: readonly SpendCap[] = [
     beyond: 'limits beyond Tier 5 are arranged through OpenAI (the limits page\'s request form, sales)',
     source: 'https://developers.openai.com/api/docs/guides/rate-limits', asOf: '2026-11-29',
     note: 'the usage tiers table: Tier 1 $100, 2 $500, 3 $1,000, 4 $5,000, 5 $200,000 a month ("$1,000 paid and 30+ days since first successful payment"); '
-      + 'read from copies of the guide held in public repositories. The judge is billed here while JUDGE_MODEL is an OpenAI model (the cost model\'s default)' },
+      + 'read from copies of the guide held in public repositories. The judge is billed here while JUDGE_MODEL is an OpenAI model (the cost model\'s default)',
+    channel: {
+      name: 'the judge on its own account', settings: 'JUDGE_BASE_URL, JUDGE_API_KEY, JUDGE_MODEL (any OpenAI-compatible JSON chat API, e.g. DeepSeek, the platform_6 vendor)',
+      capUsd: 200_000, movesOff: ['judge'], source: DEEPSEEK_RATE_LIMIT,
+      note: 'the judge is a json_object chat call (chat-client.ts), which DeepSeek\'s API takes; DeepSeek publishes no spend cap (prepaid balance) and says it does not '
+        + 'constrain a user\'s rate. Only platform_1 stays on the OpenAI account, within Tier 5' } },
   { vendor: 'Anthropic', platforms: ['platform_2'], tier: 'Scale (the highest self-serve tier)', usdPerMonth: 200_000,
     beyond: 'the Custom tier: no monthly spend cap, limits arranged with the account team',
     source: 'https://platform.claude.com/docs/en/api/rate-limits', asOf: '2026-11-29',
-    note: 'the monthly spend caps table: Start $500, Build $1,000, Scale $200,000; past the cap requests answer 429 enforced_spend_limit_reached until the 1st of the next month' },
+    note: 'the monthly spend caps table: Start $500, Build $1,000, Scale $200,000; past the cap requests answer 429 enforced_spend_limit_reached until the 1st of the next month',
+    channel: {
+      name: 'Claude Platform on AWS (D235)', settings: 'PLATFORM_2_API_URL=https://aws-external-anthropic.<region>.api.aws, PLATFORM_2_WORKSPACE_ID, PLATFORM_2_API_KEY (a workspace key)',
+      capUsd: null, batchQueueTier: 'lowest', source: 'https://platform.claude.com/docs/en/api/rate-limits',
+      note: 'the rate-limits page: "spend limits are not available, and billing is through AWS Marketplace"; organizations start at Tier 1 and raise it through '
+        + 'the account representative, so the day is held against Tier 1\'s batch queue (100,000 requests). The same Messages and Message Batches API '
+        + '(docs.aws.amazon.com/claude-platform/latest/userguide/feature-support.html)' } },
   { vendor: 'Google (Gemini API)', platforms: ['platform_3'], tier: 'Tier 3 (the highest tier)', usdPerMonth: 20_000,
-    beyond: '"$20,000-$100,000+ subject to review" on the same billing account; Gemini on Vertex AI has no such cap (quotas requested per project)',
+    beyond: '"$20,000-$100,000+ subject to review" on the same billing account; Gemini on Vertex AI has no such cap (quotas requested per project) and is not built',
     source: 'https://ai.google.dev/gemini-api/docs/rate-limits', asOf: '2026-11-29',
     note: 'the billing account tier caps of the spend-based limits (announced 2026, https://blog.google/innovation-and-ai/technology/developers-tools/more-control-over-gemini-api-costs): '
       + 'Tier 1 $250, Tier 2 $2,000, Tier 3 $20,000 and up on review, across the whole billing account; '
@@ -250,13 +281,33 @@ export interface SpendCheck {
   maxBusinesses: number;
   beyond: string;
   source: string;
+  /** The same account through its channel (D236), when it has one. */
+  channel?: ChannelCheck;
+}
+
+export interface ChannelCheck {
+  name: string;
+  settings: string;
+  perMonth: number;
+  capUsd: number | null;
+  allowed: boolean;
+  maxBusinesses: number;
+  batchQueueTier?: 'lowest';
+  source: string;
+  note: string;
 }
 
 /** Each SPEND_CAPS account's month at `businesses` (dollars per business-day by cost-model key) against its cap. */
 export function spendCapChecks(perBusinessDay: Readonly<Record<string, number>>, businesses: number, caps: readonly SpendCap[] = SPEND_CAPS): SpendCheck[] {
+  const monthOf = (keys: readonly string[]) => {
+    const daily = keys.reduce((sum, k) => sum + (perBusinessDay[k] ?? 0), 0);
+    return { daily, perMonth: daily * businesses * DAYS_PER_MONTH };
+  };
+  const largestFleet = (daily: number, capUsd: number | null) => (daily > 0 && capUsd !== null ? Math.floor(capUsd / (daily * DAYS_PER_MONTH)) : Infinity);
   return caps.map((cap) => {
-    const daily = cap.platforms.reduce((sum, k) => sum + (perBusinessDay[k] ?? 0), 0);
-    const perMonth = daily * businesses * DAYS_PER_MONTH;
+    const { daily, perMonth } = monthOf(cap.platforms);
+    const c = cap.channel;
+    const viaChannel = c ? monthOf(cap.platforms.filter((k) => !c.movesOff?.includes(k))) : null;
     return {
       vendor: cap.vendor,
       platforms: cap.platforms,
@@ -265,9 +316,15 @@ export function spendCapChecks(perBusinessDay: Readonly<Record<string, number>>,
       perMonth,
       capUsd: cap.usdPerMonth,
       allowed: perMonth <= cap.usdPerMonth,
-      maxBusinesses: daily > 0 ? Math.floor(cap.usdPerMonth / (daily * DAYS_PER_MONTH)) : Infinity,
+      maxBusinesses: largestFleet(daily, cap.usdPerMonth),
       beyond: cap.beyond,
       source: cap.source,
+      ...(c && viaChannel ? {
+        channel: {
+          name: c.name, settings: c.settings, perMonth: viaChannel.perMonth, capUsd: c.capUsd, allowed: c.capUsd === null || viaChannel.perMonth <= c.capUsd,
+          maxBusinesses: largestFleet(viaChannel.daily, c.capUsd), ...(c.batchQueueTier ? { batchQueueTier: c.batchQueueTier } : {}), source: c.source, note: c.note,
+        },
+      } : {}),
     };
   });
 }

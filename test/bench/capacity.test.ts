@@ -383,5 +383,9 @@ describe('choosing the defaults', () => {
     // each vendor account's month against its published spend cap (D229)
     expect(report.after.spend.map((k) => k.vendor)).toEqual(['OpenAI', 'Anthropic', 'Google (Gemini API)']);
     expect(text).toContain('against its published monthly spend cap');
+    // each account through its channel (D236): Claude Platform on AWS starts at Tier 1, so its day is simulated with Tier 1's batch queue
+    expect(report.after.channelDays).toEqual([expect.objectContaining({ vendor: 'Anthropic', channel: 'Claude Platform on AWS (D235)', from: expect.stringContaining('Anthropic Tier 1: 100,000') })]);
+    expect(report.after.channelDays[0]!.day.businesses).toBe(300);
+    expect(text).toContain('each account through a published channel the service supports (D236)');
   });
 });

@@ -69,4 +69,18 @@ describe('vendor figures', () => {
     const atFleet = spendCapChecks(batchPricingComparison(['platform_1', 'platform_2', 'platform_3'], null).after.byVendor, 50_000);
     expect(atFleet.map((c) => c.allowed)).toEqual([false, false, false]);
   });
+
+  it('holds each account through its published channel (D236): the judge moved off OpenAI\'s month, Claude Platform on AWS without a spend limit, none for Gemini', () => {
+    const perDay = { platform_1: 1, judge: 0.5, platform_2: 0.2, platform_3: 0.1 };
+    const [openai, anthropic, google] = spendCapChecks(perDay, 1_000);
+    // the judge billed elsewhere leaves platform_1 alone on the OpenAI account, against the same Tier-5 cap
+    expect(openai!.channel).toMatchObject({ name: 'the judge on its own account', perMonth: 1 * 1_000 * DAYS_PER_MONTH, capUsd: 200_000, allowed: true });
+    expect(openai!.channel!.maxBusinesses).toBe(Math.floor(200_000 / (1 * DAYS_PER_MONTH)));
+    // no spend limit through AWS Marketplace, but the rate tier it starts at is simulated again
+    expect(anthropic!.channel).toMatchObject({ name: 'Claude Platform on AWS (D235)', capUsd: null, allowed: true, maxBusinesses: Infinity, batchQueueTier: 'lowest' });
+    expect(google!.channel).toBeUndefined();
+    // at 50,000 the channels hold OpenAI and Anthropic; Gemini's cap stays
+    const atFleet = spendCapChecks(batchPricingComparison(['platform_1', 'platform_2', 'platform_3'], null).after.byVendor, 50_000);
+    expect(atFleet.map((c) => c.channel?.allowed ?? null)).toEqual([true, true, null]);
+  });
 });
