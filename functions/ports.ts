@@ -494,12 +494,16 @@ export interface OnboardingRepository {
   finish(orgSlug: string, executionId: string, status: RunStatus, finishedAt: string): Promise<void>;
 }
 
-/** Which invocation runs a workflow step (D233, D234): one at a time per run, a claim left by an ended one expiring. */
+/**
+ * Which invocation runs a workflow step (D233, D234, D237): one at a time per execution, a
+ * claim left by an ended one expiring. `scope` is what the execution belongs to: the
+ * organization (the claim sits on the run's item) or the workflow (a claim item of its own).
+ */
 export interface StepClaims {
-  /** Claims `step` of the run until `until` for the invocation `token` (a conditional write): false while another's claim is live at `now`. */
-  claim(orgSlug: string, executionId: string, step: string, token: string, until: string, now: string): Promise<boolean>;
+  /** Claims `step` of the execution until `until` for the invocation `token` (a conditional write): false while another's claim is live at `now`. */
+  claim(scope: string, executionId: string, step: string, token: string, until: string, now: string): Promise<boolean>;
   /** Ends the invocation `token`'s claim on `step` (another's is left alone). */
-  release(orgSlug: string, executionId: string, step: string, token: string): Promise<void>;
+  release(scope: string, executionId: string, step: string, token: string): Promise<void>;
 }
 
 export type { WorkflowName } from './core/workflows';

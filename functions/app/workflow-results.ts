@@ -41,39 +41,7 @@ export async function saveWorkflowResult<T>(
   return result;
 }
 
-/**
- * An execution's one piece of work, done once however often its task is delivered (Step
- * Functions runs a task at least once, issue 36): when the execution's response is stored
- * already (an earlier delivery did the work and saved it, then its response was lost), that
- * response is returned and nothing runs again. The work must store nothing else that a second
- * run would duplicate before its response is saved.
- */
-export async function oncePerExecution<T>(
-  container: Container, workflow: WorkflowName, executionId: string, work: () => Promise<{ httpStatus: number; body: T; next?: Record<string, unknown> | null }>,
-): Promise<WorkflowResult<T>> {
-  const stored = await readWorkflowResult<T>(container, workflow, executionId);
-  if (stored) return stored;
-  const { httpStatus, body, next } = await work();
-  return saveWorkflowResult(container, workflow, executionId, httpStatus, body, next);
-}
-
-/**
- * A task's output, computed once per execution and `step` however often the task is
- * delivered (issue 36): a repeat returns what the first delivery stored and does no work. For
- * the tasks inside an execution whose side effects are calls out (a search engine notified, a
- * verification asked), where the execution's response is not theirs to store.
- */
-export async function outputOncePerExecution<T extends object>(container: Container, executionId: string, step: string, work: () => Promise<T>): Promise<T> {
-  if (!EXECUTION_ID.test(executionId)) throw new Error(`not an execution id: ${JSON.stringify(executionId)}`);
-  const key = artifactPath(`task-outputs/${executionId}/${step}`);
-  const stored = await container.artifacts.get<T>(key);
-  if (stored) return stored;
-  const output = await work();
-  await container.artifacts.put(key, output);
-  return output;
-}
-
-async function readWorkflowResult<T>(container: Container, workflow: WorkflowName, executionId: string): Promise<WorkflowResult<T> | null> {
+export async function readWorkflowResult<T>(container: Container, workflow: WorkflowName, executionId: string): Promise<WorkflowResult<T> | null> {
   if (!EXECUTION_ID.test(executionId)) return null;
   return container.artifacts.get<WorkflowResult<T>>(workflowResultKey(workflow, executionId));
 }

@@ -1,5 +1,5 @@
 import { checkVerification } from '../app/domain/verification';
-import { outputOncePerExecution } from '../app/workflow-results';
+import { outputOncePerExecution } from '../app/once-per-execution';
 import { readyContainer } from '../container';
 import { searchNotifyEnginesOf } from '../engines/search-notify';
 import { lambdaTask } from '../invocation';

@@ -1,6 +1,6 @@
 import { runConnectDomain } from '../app/domain/connect';
 import { DOMAIN_CONNECT_WORKFLOW, type DomainExecutionInput } from '../app/domain/operation-run';
-import { oncePerExecution } from '../app/workflow-results';
+import { oncePerExecution } from '../app/once-per-execution';
 import { readyContainer } from '../container';
 import { cdnOf } from '../engines/cdn';
 import { dnsCheckerOf } from '../engines/dns';

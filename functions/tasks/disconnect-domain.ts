@@ -1,6 +1,6 @@
 import { runDisconnectComplete } from '../app/domain/disconnect';
 import { DOMAIN_DISCONNECT_WORKFLOW, type DomainExecutionInput } from '../app/domain/operation-run';
-import { oncePerExecution } from '../app/workflow-results';
+import { oncePerExecution } from '../app/once-per-execution';
 import { readyContainer } from '../container';
 import { dnsCheckerOf } from '../engines/dns';
 import { lambdaTask } from '../invocation';

@@ -1,6 +1,6 @@
 import { runSitePublish } from '../app/site/publish';
 import { SITE_PUBLISH_WORKFLOW, type SitePublishInput } from '../app/site/publish-run';
-import { oncePerExecution } from '../app/workflow-results';
+import { oncePerExecution } from '../app/once-per-execution';
 import { readyContainer } from '../container';
 import { lambdaTask } from '../invocation';
 

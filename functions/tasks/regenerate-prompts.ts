@@ -1,6 +1,6 @@
 import { runPromptRegeneration } from '../app/prompts/regenerate';
 import { REGENERATE_WORKFLOW, type RegenerateExecutionInput } from '../app/prompts/regenerate-run';
-import { oncePerExecution } from '../app/workflow-results';
+import { oncePerExecution } from '../app/once-per-execution';
 import { readyContainer } from '../container';
 import { lambdaTask } from '../invocation';
 

@@ -1,6 +1,6 @@
 import { runStartCertificate } from '../app/domain/certificate';
 import { START_CERTIFICATE_WORKFLOW, type DomainExecutionInput } from '../app/domain/operation-run';
-import { oncePerExecution } from '../app/workflow-results';
+import { oncePerExecution } from '../app/once-per-execution';
 import { readyContainer } from '../container';
 import { cdnOf } from '../engines/cdn';
 import { certificatesOf } from '../engines/certificates';

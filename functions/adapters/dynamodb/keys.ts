@@ -71,6 +71,8 @@ export const keys = {
   crawlerAddressesPartition: 'CRAWLER_ADDRESSES',
   /** Public (pre-payment) scan results, by normalized store domain (D19). */
   prepaymentScan: (domain: string) => ({ PK: `SCAN#${domain.toLowerCase()}`, SK: 'SCAN' }),
+  /** The invocation claims of one execution of a workflow whose work is recorded as an artifact (D237); expires by TTL. */
+  executionClaim: (workflow: string, executionId: string) => ({ PK: `EXECCLAIM#${workflow}#${executionId}`, SK: 'CLAIM' }),
   /** Local workflow executions (Step Functions keeps its own on AWS). */
   execution: (executionId: string) => ({ PK: `EXECUTION#${executionId}`, SK: 'EXECUTION' }),
 

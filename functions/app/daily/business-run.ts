@@ -10,14 +10,13 @@ import {
   businessOutcome, closeUnfinishedSteps, DAILY_STEPS, DAY_LEASE_SECONDS, isSettled, newBusinessRun, PUBLISHING_STEPS, resumedSteps,
   STORE_UNREADABLE, storeUnreadable, type BusinessRun, type BusinessRunStatus, type DailyStepId, type DailyStepState,
 } from '../../core/daily/run';
-import { NotFoundError, UpstreamError } from '../../core/errors';
-import { TASK_TIMEOUT_SECONDS } from '../../core/workflows';
+import { NotFoundError } from '../../core/errors';
 import type { Container } from '../../container';
 import { dailyStepClaimsOf } from '../../engines/step-claims';
 import { createLogger } from '../../logger';
 import { dailyBaseline, deleteDailyBaseline, saveDailyBaseline, settleDailyBaseline } from '../site';
 import { boundedResult } from '../../core/util/bounded-result';
-import { claimStep } from '../step-claim';
+import { claimOrAwait } from '../step-claim';
 
 const log = createLogger({ component: 'daily-schedule' });
 
@@ -157,35 +156,13 @@ export async function runDailyStep(
 const settledHere = (run: BusinessRun, input: BusinessTaskInput, step: DailyStepId) => isSettled(run.steps[step]) && run.steps[step].execution_id === input.execution_id;
 const keptStep = (run: BusinessRun, step: DailyStepId) => ({ step, status: run.steps[step].status, kept: true, ...(run.steps[step].result ?? {}) });
 
-/** How long a copy of a step waits for the invocation that holds it, within its own timeout; it reads the run every COPY_POLL_MS. */
-const COPY_WAIT_MS = (TASK_TIMEOUT_SECONDS - 30) * 1000;
-const COPY_POLL_MS = 1000;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * One invocation of a step of a business's day at a time (D234): this invocation's claim on the
- * step and the run as it then stands, or the run once the invocation that held the step settled
- * it (a copy delivered meanwhile keeps that outcome and does no work). When the holder failed the
- * copy claims the step and runs it; when it still holds the step after COPY_WAIT_MS the copy
- * fails with an UpstreamError, which the state machine retries.
- */
+/** One invocation of a step of a business's day at a time (D234): a copy delivered meanwhile keeps the holder's outcome. */
 async function claimDailyStep(container: Container, input: BusinessTaskInput, step: DailyStepId): Promise<{ settled: BusinessRun } | { run: BusinessRun; release: () => Promise<void> }> {
-  const claims = dailyStepClaimsOf(container);
-  const deadline = Date.now() + COPY_WAIT_MS;
-  for (;;) {
-    const release = await claimStep(container, claims, input.org_slug, input.execution_id, step);
-    // Read after the claim: what a holder that settled the step meanwhile wrote is kept.
+  const claim = await claimOrAwait(container, dailyStepClaimsOf(container), input.org_slug, input.execution_id, step, async () => {
     const run = await requireRun(container, input);
-    if (settledHere(run, input, step)) {
-      await release?.();
-      return { settled: run };
-    }
-    if (release) return { run, release };
-    if (Date.now() >= deadline) {
-      throw new UpstreamError(`daily step ${step} of ${input.org_slug} is running in another invocation of ${input.execution_id}; asked again until it ends`);
-    }
-    await sleep(COPY_POLL_MS);
-  }
+    return settledHere(run, input, step) ? run : null;
+  });
+  return 'settled' in claim ? claim : { run: await requireRun(container, input), release: claim.release };
 }
 
 /** Runs the claimed step and records its start, outcome and failure on the business's run record. */
