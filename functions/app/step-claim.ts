@@ -15,7 +15,7 @@ import type { StepClaims } from '../ports';
 
 const log = createLogger({ component: 'step-claim' });
 
-export const STEP_CLAIM_MS = (TASK_TIMEOUT_SECONDS + 60) * 1000;
+const STEP_CLAIM_MS = (TASK_TIMEOUT_SECONDS + 60) * 1000;
 /** How long a copy waits for the invocation that holds its step, within its own timeout; it looks again every COPY_POLL_MS. */
 const COPY_WAIT_MS = (TASK_TIMEOUT_SECONDS - 30) * 1000;
 const COPY_POLL_MS = 1000;
