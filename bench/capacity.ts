@@ -354,7 +354,7 @@ export interface AfterReport {
   /** Each vendor account's month at `chooseFor` businesses against its published spend cap (D229), and through its channel (D236). */
   spend: SpendCheck[];
   /** An account's channel that starts at a lower batch-queue tier: the chosen day at `chooseFor` with that queue (D236). */
-  channelDays: Array<{ vendor: string; channel: string; from: string; day: DayResult }>;
+  channelDays: ChannelDay[];
   /** Reached: `chooseFor` businesses done by the target with every setting within a published figure. */
   goalReached: boolean;
   goal: string;
@@ -371,6 +371,24 @@ const rangeEnv = (name: string, fallback: Range): Range => {
   const [min, max] = raw.split(',').map(Number);
   return Number.isFinite(min) && Number.isFinite(max) ? { min, max } : fallback;
 };
+
+/** A channel's re-simulated day (D236): the account, the channel and the batch queue it starts at. */
+export interface ChannelDay { vendor: string; channel: string; from: string; day: DayResult }
+
+/**
+ * The goal's verdict (D229, D236): the day in time, every synchronous setting within a published
+ * figure, and every vendor account within its self-serve spend cap or through a channel that
+ * holds it (within the channel's limit, and the day on the channel's rate tier in time too).
+ */
+export function goalVerdict(v: { inTime: boolean; beyond: number; unknown: number; spend: readonly SpendCheck[]; channelDays: readonly ChannelDay[]; targetSeconds: number }): {
+  reached: boolean; stillOverspent: SpendCheck[]; viaChannels: SpendCheck[];
+} {
+  const channelHolds = (k: SpendCheck) => !!k.channel?.allowed
+    && v.channelDays.filter((d) => d.vendor === k.vendor).every((d) => d.day.complete && d.day.finishSeconds <= v.targetSeconds);
+  const overspent = v.spend.filter((k) => !k.allowed);
+  const stillOverspent = overspent.filter((k) => !channelHolds(k));
+  return { reached: v.inTime && v.beyond === 0 && v.unknown === 0 && stillOverspent.length === 0, stillOverspent, viaChannels: overspent.filter(channelHolds) };
+}
 
 export async function measureCapacity(options: {
   sizes?: number[];
@@ -455,11 +473,7 @@ export async function measureCapacity(options: {
     const day = simulateDay({ ...afterBase, ...chosenSettings, businesses: chooseFor, batchQueueLimits: lowered });
     return [{ vendor: k.vendor, channel: k.channel.name, from: lowered.filter((l, i) => l !== publishedOnlyLimits[i]).map((l) => l.from).join('; '), day }];
   });
-  const channelHolds = (k: SpendCheck) => !!k.channel?.allowed
-    && channelDays.filter((d) => d.vendor === k.vendor).every((d) => d.day.complete && d.day.finishSeconds <= target);
-  const stillOverspent = overspent.filter((k) => !channelHolds(k));
-  const viaChannels = overspent.filter(channelHolds);
-  const goalReached = inTime && beyond.length === 0 && unknown.length === 0 && stillOverspent.length === 0;
+  const { reached: goalReached, stillOverspent, viaChannels } = goalVerdict({ inTime, beyond: beyond.length, unknown: unknown.length, spend, channelDays, targetSeconds: target });
   const goal = `GOAL: ${int(chooseFor)} businesses finished within ${targetHours} h of the 14:00 UTC start under the vendors' published limits: ` +
     (goalReached ? 'REACHED' : 'NOT REACHED') + ` by this model. With vendor batches and the chosen settings the day ends +${hhmm(decisive.finishSeconds)} ` +
     `(${clockAfterStart(decisive.finishSeconds)}; ${decisive.vendorBatches?.binding ?? '-'})` +

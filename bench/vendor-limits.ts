@@ -247,9 +247,10 @@ export const SPEND_CAPS: readonly SpendCap[] = [
       + 'read from copies of the guide held in public repositories. The judge is billed here while JUDGE_MODEL is an OpenAI model (the cost model\'s default)',
     channel: {
       name: 'the judge on its own account', settings: 'JUDGE_BASE_URL, JUDGE_API_KEY, JUDGE_MODEL (any OpenAI-compatible JSON chat API, e.g. DeepSeek, the platform_6 vendor)',
-      capUsd: 200_000, movesOff: ['judge'], source: DEEPSEEK_RATE_LIMIT,
-      note: 'the judge is a json_object chat call (chat-client.ts), which DeepSeek\'s API takes; DeepSeek publishes no spend cap (prepaid balance) and says it does not '
-        + 'constrain a user\'s rate. Only platform_1 stays on the OpenAI account, within Tier 5' } },
+      capUsd: 200_000, movesOff: ['judge'], source: 'https://developers.openai.com/api/docs/guides/rate-limits',
+      note: 'the cap stays Tier 5\'s (the source); only platform_1 stays on the OpenAI account. The judge is a json_object chat call (chat-client.ts), which '
+        + `DeepSeek's API takes; DeepSeek publishes no spend cap (prepaid balance) and says it does not constrain a user's rate (${DEEPSEEK_RATE_LIMIT}). `
+        + 'The judge\'s own rate and price on that account are not modelled here (billed as before, on another account)' } },
   { vendor: 'Anthropic', platforms: ['platform_2'], tier: 'Scale (the highest self-serve tier)', usdPerMonth: 200_000,
     beyond: 'the Custom tier: no monthly spend cap, limits arranged with the account team',
     source: 'https://platform.claude.com/docs/en/api/rate-limits', asOf: '2026-11-29',

@@ -1,5 +1,5 @@
 /**
- * One invocation of a workflow step at a time (D233, D234, D237). Step Functions delivers a
+ * One invocation of a workflow step at a time (D233, D234, D237, D238). Step Functions delivers a
  * task at least once, so two invocations of one step of one execution can overlap; a step that
  * counts before it adds (a prompt top-up), or calls out before it records (an ACME order, a new
  * distribution), would then do it twice. The invocation claims the step with a conditional
@@ -7,7 +7,7 @@
  * and expires when Lambda ended it without a release.
  */
 import { randomUUID } from 'node:crypto';
-import { UpstreamError } from '../core/errors';
+import { StepClaimedError } from '../core/errors';
 import { TASK_TIMEOUT_SECONDS } from '../core/workflows';
 import type { Container } from '../container';
 import { createLogger } from '../logger';
@@ -16,8 +16,12 @@ import type { StepClaims } from '../ports';
 const log = createLogger({ component: 'step-claim' });
 
 const STEP_CLAIM_MS = (TASK_TIMEOUT_SECONDS + 60) * 1000;
-/** How long a copy waits for the invocation that holds its step, within its own timeout; it looks again every COPY_POLL_MS. */
-const COPY_WAIT_MS = (TASK_TIMEOUT_SECONDS - 30) * 1000;
+/**
+ * How long a copy waits for the holder's outcome before it asks to be asked again: well within
+ * the shortest task timeout that runs under a claim (CheckVerification, 60 s), and short enough
+ * that the invocation which takes the step over is a fresh one with its whole timeout ahead.
+ */
+export const COPY_WAIT_MS = 20_000;
 const COPY_POLL_MS = 1000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -32,26 +36,31 @@ export async function claimStep(container: Container, claims: StepClaims, scope:
 }
 
 /**
- * This invocation's claim on `step`, or what the invocation that held it left (`settled`: the
- * step's kept outcome, read after each try): a copy delivered meanwhile waits in its own
- * invocation and does no work. When the holder failed (its claim released, nothing settled)
- * the copy claims the step and runs it; still held after COPY_WAIT_MS, the copy fails with an
- * UpstreamError, which the state machine's Retry asks again.
+ * This invocation's claim on `step`, or what the invocation that holds it recorded (`settled`,
+ * read after the claim and then every second): a copy delivered meanwhile does no work. A copy
+ * that sees nothing settled within `waitMs` throws StepClaimed, which the state machine retries;
+ * the step is only ever taken at the start of an invocation (after the holder failed, or its
+ * claim expired), never late in one.
  */
 export async function claimOrAwait<T>(
   container: Container, claims: StepClaims, scope: string, executionId: string, step: string, settled: () => Promise<T | null>,
+  { waitMs = COPY_WAIT_MS }: { waitMs?: number } = {},
 ): Promise<{ settled: T } | { release: () => Promise<void> }> {
-  const deadline = Date.now() + COPY_WAIT_MS;
+  const release = await claimStep(container, claims, scope, executionId, step);
+  if (release) {
+    // Read after the claim: what a holder that finished just before is kept.
+    const done = await settled().catch(async (err: unknown) => { await release(); throw err; });
+    if (done === null) return { release };
+    await release();
+    return { settled: done };
+  }
+  const deadline = Date.now() + waitMs;
   for (;;) {
-    const release = await claimStep(container, claims, scope, executionId, step);
-    // Read after the claim: what a holder that finished meanwhile left is kept.
     const done = await settled();
-    if (done !== null) {
-      await release?.();
-      return { settled: done };
+    if (done !== null) return { settled: done };
+    if (Date.now() >= deadline) {
+      throw new StepClaimedError(`step ${step} of ${scope} is running in another invocation of ${executionId}; asked again until it ends`);
     }
-    if (release) return { release };
-    if (Date.now() >= deadline) throw new UpstreamError(`step ${step} of ${scope} is running in another invocation of ${executionId}; asked again until it ends`);
     await sleep(COPY_POLL_MS);
   }
 }

@@ -77,3 +77,13 @@ export class InputsNotReadyError extends AppError {
   override readonly name = 'InputsNotReady';
   readonly status = 409;
 }
+
+/**
+ * A copy of a workflow step delivered while another invocation holds the step (D234, D237):
+ * it did no work; the state machine asks again (ASL `Retry` on `StepClaimed`) until the
+ * holder's outcome is recorded or its claim is gone.
+ */
+export class StepClaimedError extends AppError {
+  override readonly name = 'StepClaimed';
+  readonly status = 409;
+}

@@ -1,8 +1,8 @@
-import { capacityLines, chooseDefaults, measureCapacity, printCapacityReport } from '../../bench/capacity';
+import { capacityLines, chooseDefaults, goalVerdict, measureCapacity, printCapacityReport } from '../../bench/capacity';
 import { aslLimits, clockAfterStart, DEFAULT_STEP_SECONDS, hhmm, type SimulationOptions, type StepSeconds } from '../../bench/capacity-model';
 import { simulateDay } from '../../bench/capacity-simulation';
 import { listScheduleMakespan } from '../../bench/event-sim';
-import type { BatchQueueLimit } from '../../bench/vendor-limits';
+import { spendCapChecks, type BatchQueueLimit } from '../../bench/vendor-limits';
 
 /** Every step `seconds` long, except the ones given; writing the day's list does not grow with the fleet unless given. */
 const steps = (seconds: number, overrides: Partial<StepSeconds> = {}): StepSeconds =>
@@ -387,5 +387,36 @@ describe('choosing the defaults', () => {
     expect(report.after.channelDays).toEqual([expect.objectContaining({ vendor: 'Anthropic', channel: 'Claude Platform on AWS (D235)', from: expect.stringContaining('Anthropic Tier 1: 100,000') })]);
     expect(report.after.channelDays[0]!.day.businesses).toBe(300);
     expect(text).toContain('each account through a published channel the service supports (D236)');
+  });
+});
+
+describe('the goal\'s verdict (D229, D236)', () => {
+  // OpenAI and Anthropic over their self-serve caps at 50,000, Gemini under it: only the channels decide
+  const spend = spendCapChecks({ platform_1: 0.12, judge: 0.1, platform_2: 0.225, platform_3: 0.01 }, 50_000);
+  const day = (finishSeconds: number, complete = true) => ({ finishSeconds, complete }) as Parameters<typeof goalVerdict>[0]['channelDays'][number]['day'];
+  const base = { inTime: true, beyond: 0, unknown: 0, spend, targetSeconds: 20 * 3600 };
+
+  it('reaches the goal when every overspent account has a channel that holds, its day on the channel\'s tier in time', () => {
+    expect(spend.map((k) => k.allowed)).toEqual([false, false, true]);
+    const v = goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'Claude Platform on AWS (D235)', from: 'Tier 1', day: day(18 * 3600) }] });
+    expect(v.reached).toBe(true);
+    expect(v.viaChannels.map((k) => k.vendor)).toEqual(['OpenAI', 'Anthropic']);
+    expect(v.stillOverspent).toEqual([]);
+  });
+
+  it('does not when the channel\'s day runs late or does not finish, or a rate figure fails', () => {
+    const late = goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'c', from: 'Tier 1', day: day(21 * 3600) }] });
+    expect(late.reached).toBe(false);
+    expect(late.stillOverspent.map((k) => k.vendor)).toEqual(['Anthropic']);
+    expect(goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'c', from: 'Tier 1', day: day(3600, false) }] }).reached).toBe(false);
+    expect(goalVerdict({ ...base, unknown: 1, channelDays: [] }).reached).toBe(false);
+    expect(goalVerdict({ ...base, inTime: false, channelDays: [] }).reached).toBe(false);
+  });
+
+  it('does not when an overspent account has no channel (Gemini)', () => {
+    const over = spendCapChecks({ platform_3: 0.2 }, 50_000);
+    const v = goalVerdict({ ...base, spend: over, channelDays: [] });
+    expect(v.reached).toBe(false);
+    expect(v.stillOverspent.map((k) => k.vendor)).toEqual(['Google (Gemini API)']);
   });
 });

@@ -42,10 +42,12 @@ describe('domain-connect.asl.json', () => {
     expect(s.UpgradeCertificate.Catch).toEqual([expect.objectContaining({ Next: 'UpgradeStopped' })]);
   });
 
-  test('every task runs a task module and is retried on Lambda service errors only', () => {
+  test('every task runs a task module and is retried on Lambda service errors only, and those under an execution claim on StepClaimed (D238)', () => {
     const tasks = taskStates(states);
     expect([...tasks.values()].map((t) => t.fn).sort()).toEqual(['CheckVerification', 'ConnectDomain', 'RecordOperationFailure', 'SubmitDomainUrls', 'UpgradeCertificate']);
-    for (const { retry } of tasks.values()) expect(retry.flatMap((r) => r.ErrorEquals).every((e) => e.startsWith('Lambda.'))).toBe(true);
+    for (const { retry } of tasks.values()) expect(retry.flatMap((r) => r.ErrorEquals).every((e) => e.startsWith('Lambda.') || e === 'StepClaimed')).toBe(true);
+    const claimed = [...tasks.values()].filter((t) => t.retry.some((r) => r.ErrorEquals.includes('StepClaimed'))).map((t) => t.fn).sort();
+    expect(claimed).toEqual(['CheckVerification', 'ConnectDomain', 'SubmitDomainUrls']);
   });
 });
 

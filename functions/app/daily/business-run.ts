@@ -162,7 +162,13 @@ async function claimDailyStep(container: Container, input: BusinessTaskInput, st
     const run = await requireRun(container, input);
     return settledHere(run, input, step) ? run : null;
   });
-  return 'settled' in claim ? claim : { run: await requireRun(container, input), release: claim.release };
+  if ('settled' in claim) return claim;
+  try {
+    return { run: await requireRun(container, input), release: claim.release };
+  } catch (err) {
+    await claim.release();
+    throw err;
+  }
 }
 
 /** Runs the claimed step and records its start, outcome and failure on the business's run record. */

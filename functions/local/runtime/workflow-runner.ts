@@ -168,9 +168,10 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
         return { Payload: onThisThread ? JSON.parse(JSON.stringify(output ?? null)) : output };
       };
     }
-    // Without delays, except a short one for steps waiting on another step's output.
+    // Without delays, except a short one for steps waiting on another step or invocation.
+    const waits = (r: { ErrorEquals: string[] }) => r.ErrorEquals.includes('InputsNotReady') || r.ErrorEquals.includes('StepClaimed');
     const retryOverrides = options.retryWithoutDelay
-      ? Object.fromEntries([...tasks].map(([name, { retry }]) => [name, retry.map((r) => (r.ErrorEquals.includes('InputsNotReady') ? 50 : 0))]))
+      ? Object.fromEntries([...tasks].map(([name, { retry }]) => [name, retry.map((r) => (waits(r) ? 50 : 0))]))
       : undefined;
     const overrides = { taskResourceLocalHandlers: handlers, retryIntervalOverrides: retryOverrides };
     const executionArn = String(context.Execution.Id);

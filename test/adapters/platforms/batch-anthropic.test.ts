@@ -115,6 +115,9 @@ test('through Claude Platform on AWS (D235): the workspace key as a bearer token
   const bare = await fetch(`${fake.url}/v1/messages/batches/${id}`, { headers: { authorization: `Bearer ${fake.key}`, 'anthropic-version': '2023-06-01' } });
   expect(bare.status).toBe(400);
   expect(await bare.text()).toContain('anthropic-workspace-id');
+  // the scheme the request chose is the one checked: a wrong bearer beside a right x-api-key is refused
+  const mixed = await fetch(`${fake.url}/v1/messages/batches/${id}`, { headers: { authorization: 'Bearer sk-ant-wrong', 'x-api-key': fake.key!, 'anthropic-workspace-id': 'w', 'anthropic-version': '2023-06-01' } });
+  expect(mixed.status).toBe(401);
   // a blank workspace setting keeps the Claude API's x-api-key; a wrong key is a 401 naming no key
   fake.reset();
   const blank = await createPlatform2Client({ ...settings(), workspaceId: '  ' }, testDeps().deps).ask('best espresso beans');

@@ -15,8 +15,9 @@ import { bearerOf, HOLD_BATCHES, type RecordedRequest, type VendorContext, type 
  * and message, or null.
  */
 export function anthropicCredentialsRefusal(headers: IncomingHttpHeaders, key: string | undefined): { status: number; message: string } | null {
-  if (headers['x-api-key'] === key) return null;
-  if (bearerOf(headers) !== key) return { status: 401, message: 'invalid x-api-key' };
+  // Each scheme on its own: the one the request chose is the one checked.
+  if (headers.authorization === undefined) return headers['x-api-key'] === key ? null : { status: 401, message: 'invalid x-api-key' };
+  if (bearerOf(headers) !== key) return { status: 401, message: 'invalid bearer token' };
   return headers['anthropic-workspace-id'] ? null : { status: 400, message: 'anthropic-workspace-id: header is required' };
 }
 
