@@ -4,7 +4,7 @@ import { keys } from '../adapters/dynamodb/keys';
 import { perContainer } from './per-container';
 
 export const onboardingStepClaimsOf = perContainer(({ dynamo }) => createStepClaims(dynamo.db, dynamo.table, keys.onboardingRun), { needsSecrets: false });
-export const dailyStepClaimsOf = perContainer(({ dynamo }) => createStepClaims(dynamo.db, dynamo.table, (orgSlug, executionId) => keys.dailyBusinessRun(executionId, orgSlug)),
+export const dailyStepClaimsOf = perContainer(({ dynamo }) => createStepClaims(dynamo.db, dynamo.table, (orgSlug, executionId) => keys.dailyStepClaims(executionId, orgSlug), { ownItem: true }),
   { needsSecrets: false });
 /** The claims of executions whose work is recorded as an artifact (a workflow's response, a task's output): a claim item per execution. */
 export const executionClaimsOf = perContainer(({ dynamo }) => createStepClaims(dynamo.db, dynamo.table, keys.executionClaim, { ownItem: true }), { needsSecrets: false });

@@ -87,6 +87,8 @@ export const keys = {
   dailyChangedUrls: (executionId: string, slug: string, bucket: number) => ({ PK: `DAILYEXEC#${executionId}`, SK: `CHANGED#${slug}#${String(bucket).padStart(2, '0')}` }),
   dailyChangedUrlsPrefix: (slug: string) => `CHANGED#${slug}#`,
   dailyLease: (runDate: string, slug: string) => ({ PK: `DAILYRUN#${runDate}`, SK: `ORG#${slug}` }),
+  /** The step claims of a business's day in one execution (D234): a small item beside its run record, so a claim does not rewrite the record; expires by TTL. */
+  dailyStepClaims: (executionId: string, slug: string) => ({ PK: `DAILYEXEC#${executionId}`, SK: `CLAIMS#${slug}` }),
 
   /** GSI1: a store's normalized domain → its organization. */
   domainIndex: (domain: string) => ({ GSI1PK: `DOMAIN#${domain}`, GSI1SK: 'BUSINESS' }),

@@ -158,17 +158,13 @@ const keptStep = (run: BusinessRun, step: DailyStepId) => ({ step, status: run.s
 
 /** One invocation of a step of a business's day at a time (D234): a copy delivered meanwhile keeps the holder's outcome. */
 async function claimDailyStep(container: Container, input: BusinessTaskInput, step: DailyStepId): Promise<{ settled: BusinessRun } | { run: BusinessRun; release: () => Promise<void> }> {
+  let last: BusinessRun | undefined;
   const claim = await claimOrAwait(container, dailyStepClaimsOf(container), input.org_slug, input.execution_id, step, async () => {
-    const run = await requireRun(container, input);
-    return settledHere(run, input, step) ? run : null;
+    last = await requireRun(container, input);
+    return settledHere(last, input, step) ? last : null;
   });
-  if ('settled' in claim) return claim;
-  try {
-    return { run: await requireRun(container, input), release: claim.release };
-  } catch (err) {
-    await claim.release();
-    throw err;
-  }
+  // The run as read right after the claim was won (claimOrAwait reads it once then).
+  return 'settled' in claim ? claim : { run: last!, release: claim.release };
 }
 
 /** Runs the claimed step and records its start, outcome and failure on the business's run record. */
