@@ -87,7 +87,8 @@ async function runDay(delivery: LocalWorkflowOptions['delivery'], indexNow: Inde
       duplicateArticles: articles.length - new Set(articles).size,
       indexNowSubmissions: indexNow.accepted().length,
       releases: readdirSync(join(stack.sitesDir, ORG, 'releases')).filter((n) => !n.startsWith('.')).length,
-      invocations: stack.workflows.taskInvocations,
+      // The invocations that did work: a step asked again while another step's output was not ready (or another invocation held it) did none, and how often that happens is timing.
+      invocations: Object.fromEntries(Object.entries(stack.workflows.taskInvocations).map(([fn, n]) => [fn, n - (stack.workflows.taskWaits[fn] ?? 0)])),
     };
   } finally {
     await stack.close();

@@ -107,6 +107,12 @@ export interface LocalWorkflows extends WorkflowStarter {
   readonly taskThreads: number;
   /** Task invocations so far, by function name (a delivery test's repeats included). */
   readonly taskInvocations: Readonly<Record<string, number>>;
+  /**
+   * Of those, the ones that did no work and asked to be asked again (InputsNotReady: another
+   * step's output not ready yet; StepClaimed: another invocation holds the step): how many
+   * there are depends on timing, not on what the task did.
+   */
+  readonly taskWaits: Readonly<Record<string, number>>;
   /** Stops the task workers (after `running()`). */
   close(): Promise<void>;
 }
@@ -134,6 +140,8 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
     });
 
   const invocations: Record<string, number> = {};
+  const waitCounts: Record<string, number> = {};
+  const WAIT_ERRORS = new Set(['InputsNotReady', 'StepClaimed']);
   const failedOnce = new Set<string>();
   /** True the first time for a key: the delivery test fails each invocation once. */
   const failOnce = (key: string) => !failedOnce.has(key) && Boolean(failedOnce.add(key));
@@ -155,7 +163,10 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
         const handler = typeof override === 'function' ? override : taskHandler(override ?? join(TASKS_DIR, kebab(fn)));
         const invoke = () => {
           invocations[fn] = (invocations[fn] ?? 0) + 1;
-          return Promise.race([handler(input.Payload), aborted]);
+          return Promise.race([handler(input.Payload), aborted]).catch((err: unknown) => {
+            if (WAIT_ERRORS.has((err as { name?: string })?.name ?? '')) waitCounts[fn] = (waitCounts[fn] ?? 0) + 1;
+            throw err;
+          });
         };
         let output = await invoke();
         if (options.delivery?.twice) output = await invoke();
@@ -258,6 +269,7 @@ export function createLocalWorkflows(options: LocalWorkflowOptions = {}): LocalW
     },
     get taskThreads() { return workers?.started ?? 0; },
     get taskInvocations() { return { ...invocations }; },
+    get taskWaits() { return { ...waitCounts }; },
     async close() { await workers?.close(); },
   };
   return runner;
