@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../functions/adapters/dynamodb/keys';
+import { claimKeys } from '../../functions/adapters/dynamodb/step-claims';
 import { oncePerExecution, outputOncePerExecution } from '../../functions/app/once-per-execution';
 import { getContainer } from '../../functions/container';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -41,7 +41,7 @@ test('a copy delivered while the first invocation works waits and returns its re
   expect(await oncePerExecution(container, 'regenerate-prompts', executionId, work)).toEqual(a);
   expect(works).toBe(1);
   // the claim item expires by the table's TTL (epoch seconds, a day past the claim)
-  const item = (await container.dynamo.db.send(new GetCommand({ TableName: container.dynamo.table, Key: keys.executionClaim('regenerate-prompts', executionId) }))).Item!;
+  const item = (await container.dynamo.db.send(new GetCommand({ TableName: container.dynamo.table, Key: claimKeys.execution('regenerate-prompts', executionId) }))).Item!;
   expect(item.expires_at).toBeGreaterThan(Date.now() / 1000 + 86_400);
   expect(item.stepClaim_response).toBeUndefined();
 });

@@ -71,8 +71,6 @@ export const keys = {
   crawlerAddressesPartition: 'CRAWLER_ADDRESSES',
   /** Public (pre-payment) scan results, by normalized store domain (D19). */
   prepaymentScan: (domain: string) => ({ PK: `SCAN#${domain.toLowerCase()}`, SK: 'SCAN' }),
-  /** The invocation claims of one execution of a workflow whose work is recorded as an artifact (D237); expires by TTL. */
-  executionClaim: (workflow: string, executionId: string) => ({ PK: `EXECCLAIM#${workflow}#${executionId}`, SK: 'CLAIM' }),
   /** Local workflow executions (Step Functions keeps its own on AWS). */
   execution: (executionId: string) => ({ PK: `EXECUTION#${executionId}`, SK: 'EXECUTION' }),
 
@@ -87,8 +85,6 @@ export const keys = {
   dailyChangedUrls: (executionId: string, slug: string, bucket: number) => ({ PK: `DAILYEXEC#${executionId}`, SK: `CHANGED#${slug}#${String(bucket).padStart(2, '0')}` }),
   dailyChangedUrlsPrefix: (slug: string) => `CHANGED#${slug}#`,
   dailyLease: (runDate: string, slug: string) => ({ PK: `DAILYRUN#${runDate}`, SK: `ORG#${slug}` }),
-  /** The step claims of a business's day in one execution (D234): a small item beside its run record, so a claim does not rewrite the record; expires by TTL. */
-  dailyStepClaims: (executionId: string, slug: string) => ({ PK: `DAILYEXEC#${executionId}`, SK: `CLAIMS#${slug}` }),
 
   /** GSI1: a store's normalized domain → its organization. */
   domainIndex: (domain: string) => ({ GSI1PK: `DOMAIN#${domain}`, GSI1SK: 'BUSINESS' }),

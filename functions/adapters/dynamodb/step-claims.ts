@@ -9,12 +9,24 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { StepClaims } from '../../ports';
 import { conditionalWrite } from './client';
+import { keys } from './keys';
 import { TABLE_SCHEMA } from './table-schema';
 
 /** The key of the item that holds the claims of one execution of `scope`. */
 export type ClaimItemKey = (scope: string, executionId: string) => { PK: string; SK: string };
 
 const CLAIM_ITEM_DAYS = 1;
+
+/**
+ * The claim items of their own (keys.ts builds every other key; these stay here so that only the
+ * step tasks' bundles carry them, the 250 KB route budget): a business's day in one execution
+ * (D234), beside its run record so that a claim does not rewrite the record; one execution of a
+ * workflow whose work is recorded as an artifact (D237). Both expire by TTL.
+ */
+export const claimKeys = {
+  dailySteps: (orgSlug: string, executionId: string) => ({ PK: keys.dailyExecution(executionId).PK, SK: `CLAIMS#${orgSlug}` }),
+  execution: (workflow: string, executionId: string) => ({ PK: `EXECCLAIM#${workflow}#${executionId}`, SK: 'CLAIM' }),
+};
 
 /** `ownItem`: the claims sit on an item of their own (created by the first claim, expiring by TTL), not on an existing run item. */
 export function createStepClaims(db: DynamoDBDocumentClient, table: string, keyOf: ClaimItemKey, { ownItem = false }: { ownItem?: boolean } = {}): StepClaims {
