@@ -9,20 +9,13 @@ import { artifactPath } from '../core/artifacts';
 import type { Container } from '../container';
 import { executionClaimsOf } from '../engines/step-claims';
 import type { WorkflowName } from '../ports';
-import { claimOrAwait } from './step-claim';
+import { runClaimed } from './step-claim';
 import { EXECUTION_ID, readWorkflowResult, saveWorkflowResult, type WorkflowResult } from './workflow-results';
 
-/** Runs `work` under the execution's claim on `step` unless `recorded` finds it done (before or while another invocation held it). */
+/** `work` once under the execution's claim on `step`; what `recorded` finds when it was done (one read after the claim: a repeated delivery is rare). */
 async function once<T>(container: Container, scope: string, executionId: string, step: string, recorded: () => Promise<T | null>, work: () => Promise<T>): Promise<T> {
-  const before = await recorded();
-  if (before !== null) return before;
-  const claim = await claimOrAwait(container, executionClaimsOf(container), scope, executionId, step, recorded);
-  if ('settled' in claim) return claim.settled;
-  try {
-    return await work();
-  } finally {
-    await claim.release();
-  }
+  const outcome = await runClaimed(container, executionClaimsOf(container), scope, executionId, step, recorded, work);
+  return 'settled' in outcome ? outcome.settled : outcome.result;
 }
 
 /**

@@ -21,7 +21,7 @@ const STEP_CLAIM_MS = (TASK_TIMEOUT_SECONDS + 60) * 1000;
  * the shortest task timeout that runs under a claim (CheckVerification, 60 s), and short enough
  * that the invocation which takes the step over is a fresh one with its whole timeout ahead.
  */
-export const COPY_WAIT_MS = 20_000;
+const COPY_WAIT_MS = 20_000;
 const COPY_POLL_MS = 1000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -62,5 +62,21 @@ export async function claimOrAwait<T>(
       throw new StepClaimedError(`step ${step} of ${scope} is running in another invocation of ${executionId}; asked again until it ends`);
     }
     await sleep(COPY_POLL_MS);
+  }
+}
+
+/**
+ * `work` under this invocation's claim on `step`, the claim released when it ends; or, when the
+ * step is settled (by an earlier delivery, or by the holder while this copy waited), that.
+ */
+export async function runClaimed<T, R>(
+  container: Container, claims: StepClaims, scope: string, executionId: string, step: string, settled: () => Promise<T | null>, work: () => Promise<R>,
+): Promise<{ settled: T } | { result: R }> {
+  const claim = await claimOrAwait(container, claims, scope, executionId, step, settled);
+  if ('settled' in claim) return claim;
+  try {
+    return { result: await work() };
+  } finally {
+    await claim.release();
   }
 }

@@ -16,7 +16,7 @@ import { dailyStepClaimsOf } from '../../engines/step-claims';
 import { createLogger } from '../../logger';
 import { dailyBaseline, deleteDailyBaseline, saveDailyBaseline, settleDailyBaseline } from '../site';
 import { boundedResult } from '../../core/util/bounded-result';
-import { claimOrAwait } from '../step-claim';
+import { runClaimed } from '../step-claim';
 
 const log = createLogger({ component: 'daily-schedule' });
 
@@ -144,28 +144,17 @@ export async function runDailyStep(
   const found = await requireRun(container, input);
   if (settledHere(found, input, step)) return keptStep(found, step);
   await holdDay(container, input);
-  const claim = await claimDailyStep(container, input, step);
-  if ('settled' in claim) return keptStep(claim.settled, step);
-  try {
-    return await recordStep(container, input, step, claim.run, work);
-  } finally {
-    await claim.release();
-  }
+  // One invocation of a step of a business's day at a time (D234): a copy delivered meanwhile keeps the holder's outcome.
+  let run = found;
+  const outcome = await runClaimed(container, dailyStepClaimsOf(container), input.org_slug, input.execution_id, step, async () => {
+    run = await requireRun(container, input);
+    return settledHere(run, input, step) ? run : null;
+  }, () => recordStep(container, input, step, run, work));
+  return 'settled' in outcome ? keptStep(outcome.settled, step) : outcome.result;
 }
 
 const settledHere = (run: BusinessRun, input: BusinessTaskInput, step: DailyStepId) => isSettled(run.steps[step]) && run.steps[step].execution_id === input.execution_id;
 const keptStep = (run: BusinessRun, step: DailyStepId) => ({ step, status: run.steps[step].status, kept: true, ...(run.steps[step].result ?? {}) });
-
-/** One invocation of a step of a business's day at a time (D234): a copy delivered meanwhile keeps the holder's outcome. */
-async function claimDailyStep(container: Container, input: BusinessTaskInput, step: DailyStepId): Promise<{ settled: BusinessRun } | { run: BusinessRun; release: () => Promise<void> }> {
-  let last: BusinessRun | undefined;
-  const claim = await claimOrAwait(container, dailyStepClaimsOf(container), input.org_slug, input.execution_id, step, async () => {
-    last = await requireRun(container, input);
-    return settledHere(last, input, step) ? last : null;
-  });
-  // The run as read right after the claim was won (claimOrAwait reads it once then).
-  return 'settled' in claim ? claim : { run: last!, release: claim.release };
-}
 
 /** Runs the claimed step and records its start, outcome and failure on the business's run record. */
 async function recordStep(
