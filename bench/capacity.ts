@@ -372,8 +372,11 @@ const rangeEnv = (name: string, fallback: Range): Range => {
   return Number.isFinite(min) && Number.isFinite(max) ? { min, max } : fallback;
 };
 
-/** A channel's re-simulated day (D236): the account, the channel and the batch queue it starts at. */
-export interface ChannelDay { vendor: string; channel: string; from: string; day: DayResult }
+/**
+ * A channel's re-simulated day (D236): the account, the channel, the batch queue it starts at or the
+ * platforms it takes synchronously (D239), and those platforms' rate and budget against their published figures.
+ */
+export interface ChannelDay { vendor: string; channel: string; from: string; day: DayResult; checks: SyncCheck[] }
 
 /**
  * The goal's verdict (D229, D236): the day in time, every synchronous setting within a published
@@ -383,8 +386,13 @@ export interface ChannelDay { vendor: string; channel: string; from: string; day
 export function goalVerdict(v: { inTime: boolean; beyond: number; unknown: number; spend: readonly SpendCheck[]; channelDays: readonly ChannelDay[]; targetSeconds: number }): {
   reached: boolean; stillOverspent: SpendCheck[]; viaChannels: SpendCheck[];
 } {
-  const channelHolds = (k: SpendCheck) => !!k.channel?.allowed
-    && v.channelDays.filter((d) => d.vendor === k.vendor).every((d) => d.day.complete && d.day.finishSeconds <= v.targetSeconds);
+  const channelHolds = (k: SpendCheck) => {
+    const days = v.channelDays.filter((d) => d.vendor === k.vendor);
+    // a channel on another rate tier or without a batch interface holds only with its own day shown in time
+    const needsDay = !!(k.channel?.batchQueueTier || k.channel?.synchronous);
+    return !!k.channel?.allowed && (!needsDay || days.length > 0)
+      && days.every((d) => d.day.complete && d.day.finishSeconds <= v.targetSeconds && d.checks.every((c) => c.allowed === true));
+  };
   const overspent = v.spend.filter((k) => !k.allowed);
   const stillOverspent = overspent.filter((k) => !channelHolds(k));
   return { reached: v.inTime && v.beyond === 0 && v.unknown === 0 && stillOverspent.length === 0, stillOverspent, viaChannels: overspent.filter(channelHolds) };
@@ -463,15 +471,26 @@ export async function measureCapacity(options: {
   const beyond = checks.filter((c) => c.allowed === false);
   const unknown = checks.filter((c) => c.allowed === null);
   const pricing = batchPricingComparison(batchPlatforms.map((p) => PLATFORM_KEYS[p]), countsOf(chosenAfter.result));
-  const spend = spendCapChecks(pricing.after.byVendor, chooseFor);
+  const spend = spendCapChecks(pricing.after.byVendor, chooseFor, undefined, pricing.before.byVendor);
   const overspent = spend.filter((c) => !c.allowed);
   const fleetUnderCaps = Math.min(...spend.map((c) => c.maxBusinesses));
-  // A channel that starts at a lower batch-queue tier (Claude Platform on AWS: Tier 1) holds only if the day still ends in time with it.
-  const channelDays = spend.flatMap((k) => {
-    if (!k.channel?.batchQueueTier) return [];
-    const lowered = publishedOnlyLimits.map((limit, i) => (k.platforms.includes(PLATFORM_KEYS[batchPlatforms[i]]!) ? batchQueueLimitsFor([batchPlatforms[i]], k.channel!.batchQueueTier)[0]! : limit));
-    const day = simulateDay({ ...afterBase, ...chosenSettings, businesses: chooseFor, batchQueueLimits: lowered });
-    return [{ vendor: k.vendor, channel: k.channel.name, from: lowered.filter((l, i) => l !== publishedOnlyLimits[i]).map((l) => l.from).join('; '), day }];
+  // A channel that starts at a lower batch-queue tier (Claude Platform on AWS: Tier 1), or has no batch interface for a platform
+  // (Gemini on Vertex AI: synchronous), holds only if the day still ends in time with it, its synchronous platforms within their published rates.
+  const channelDays = spend.flatMap((k): ChannelDay[] => {
+    const c = k.channel;
+    if (!c?.batchQueueTier && !c?.synchronous) return [];
+    const synchronous = batchPlatforms.filter((p) => c.synchronous?.includes(PLATFORM_KEYS[p]!));
+    const kept = batchPlatforms.filter((p) => !synchronous.includes(p));
+    const lowered = kept.map((p) => {
+      const published = publishedOnlyLimits[batchPlatforms.indexOf(p)]!;
+      return c.batchQueueTier && k.platforms.includes(PLATFORM_KEYS[p]!) ? batchQueueLimitsFor([p], c.batchQueueTier)[0]! : published;
+    });
+    const day = simulateDay({ ...afterBase, ...chosenSettings, businesses: chooseFor, batchPlatforms: kept, batchQueueLimits: lowered });
+    const from = [
+      ...lowered.filter((l, i) => l !== publishedOnlyLimits[batchPlatforms.indexOf(kept[i]!)]).map((l) => l.from),
+      ...synchronous.map((p) => `${PLATFORM_KEYS[p]} synchronous`),
+    ].join('; ');
+    return [{ vendor: k.vendor, channel: c.name, from, day, checks: syncPlatformChecks(chosenAfter.platformLimits, synchronous) }];
   });
   const { reached: goalReached, stillOverspent, viaChannels } = goalVerdict({ inTime, beyond: beyond.length, unknown: unknown.length, spend, channelDays, targetSeconds: target });
   const goal = `GOAL: ${int(chooseFor)} businesses finished within ${targetHours} h of the 14:00 UTC start under the vendors' published limits: ` +
@@ -638,6 +657,12 @@ function printAfter(r: CapacityReport): void {
         Number.isFinite(ch.maxBusinesses) ? int(ch.maxBusinesses) : 'no limit',
         days.length ? days.map((d) => `+${hhmm(d.day.finishSeconds)} (${d.from})`).join('; ') : 'unchanged', ch.source];
     }));
+  const channelChecks = a.channelDays.flatMap((d) => d.checks.map((k) => ({ channel: d.channel, k })));
+  if (channelChecks.length) {
+    console.log('the platforms a channel takes synchronously, their chosen setting against the channel\'s published figure (D239):');
+    printTable(['channel', 'platform', 'vendor / model', 'needs', 'published figure (tier)', 'allows it', 'source'],
+      channelChecks.map(({ channel, k }) => [channel, k.platform, k.vendor, k.needed, k.published, k.allowed === null ? 'unknown' : k.allowed ? 'yes' : 'NO', k.source]));
+  }
   const batchJobs = r.after.withChosen.find((d) => d.businesses === c.businesses)?.vendorBatches;
   if (batchJobs) {
     console.log(`batch platforms at ${int(c.businesses)}: ${int(batchJobs.jobs)} jobs of about ${int(batchJobs.requests / Math.max(1, batchJobs.jobs))} checks; peak in the vendor queue ` +

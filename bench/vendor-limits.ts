@@ -21,7 +21,7 @@ export interface VendorLimit {
   /** null: no published figure was found. */
   limit: number | null;
   unit: string;
-  kind: 'batch-queue-requests' | 'batch-queue-tokens' | 'batch-open-jobs' | 'batch-requests-per-job' | 'rpm' | 'tpm' | 'searches-per-hour' | 'searches-per-month';
+  kind: 'batch-queue-requests' | 'batch-queue-tokens' | 'batch-open-jobs' | 'batch-requests-per-job' | 'rpm' | 'tpm' | 'searches-per-hour' | 'searches-per-day' | 'searches-per-month';
   source: string;
   asOf: string;
   /** Set when the figure is not the vendor's published one for this model and tier: why, and what is used instead. */
@@ -36,6 +36,9 @@ const OPENAI_TIERS_COPY = 'https://community.openai.com/t/don-see-any-option-to-
 const OPENAI_BATCH_CREATE_COPY = 'https://www.w3cschool.cn/openai_api/openai_api-reference-resources-batches-methods-create.html';
 const GEMINI_RATE_LIMITS = 'https://ai.google.dev/gemini-api/docs/rate-limits';
 const GEMINI_LIMITS_COPY = 'https://rate-limits.apis.io/rate-limits/google-gemini/google-gemini-rate-limits/';
+const VERTEX_GROUNDING = 'https://cloud.google.com/vertex-ai/generative-ai/docs/grounding/grounding-with-google-search';
+const VERTEX_QUOTAS = 'https://cloud.google.com/vertex-ai/generative-ai/docs/quotas';
+const VERTEX_BATCH = 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/batch-prediction-gemini';
 const PERPLEXITY_TIERS = 'https://docs.perplexity.ai/docs/admin/rate-limits-usage-tiers';
 const PARALLEL_RATE_LIMITS = 'https://docs.parallel.ai/getting-started/rate-limits';
 const PARALLEL_DOCS_SOURCE = 'https://github.com/parallel-web/parallel-llms-txt';
@@ -82,6 +85,13 @@ export const VENDOR_LIMITS: readonly VendorLimit[] = [
   // platform_3: Google Gemini
   { platform: 'platform_3', vendor: 'Google', model: 'gemini-3.5-flash-lite (Batch Mode)', tier: 'all paid', limit: 100, unit: 'concurrent batch requests (jobs)',
     kind: 'batch-open-jobs', source: GEMINI_RATE_LIMITS, asOf: '2026-11-29', note: `read from third-party copies of the page (${GEMINI_LIMITS_COPY}): 100 concurrent batch requests, 2 GB input file, 20 GB storage` },
+  // platform_3 through Gemini on Vertex AI (D239): synchronous only (the service has no Vertex batch client); Gemini models there run on dynamic shared quota
+  { platform: 'platform_3', vendor: 'Google (Gemini on Vertex AI, D239)', model: 'gemini-3.5-flash-lite + Grounding with Google Search', tier: 'pay-as-you-go (dynamic shared quota)',
+    limit: 1_000_000, unit: 'grounded queries per day (Grounding with Google Search)', kind: 'searches-per-day', source: VERTEX_GROUNDING, asOf: '2026-11-29',
+    note: 'the grounding page: "Grounding with Google Search has a limit of one million queries per day. If you require more queries, contact Google Cloud support" '
+      + `(read from a copy of the page); the model's own rate: "Newer models use Dynamic shared quota (DSQ) ... There are no quotas with DSQ" (${VERTEX_QUOTAS}), `
+      + 'so no per-project request figure applies (capacity is shared, 429s possible under load: Provisioned Throughput buys a reserve). A grounded answer is '
+      + `counted as one query (the cost model's assumption). Vertex batch inference (Cloud Storage input and output, 8 concurrent Gemini jobs, ${VERTEX_BATCH}) is not built` },
   // gemini-3.5-flash-lite has no row of its own in the copies read; the Flash-Lite rows of the page's three tier tables stand in
   ...([['Tier 1', 10_000_000], ['Tier 2', 500_000_000], ['Tier 3', 1_000_000_000]] as const).map(([tier, limit]): VendorLimit => ({
     platform: 'platform_3', vendor: 'Google', model: 'gemini-3.5-flash-lite (Batch Mode)', tier, limit, unit: 'enqueued tokens per model (all active batch jobs)',
@@ -171,7 +181,7 @@ export interface SyncCheck {
 export function syncPlatformChecks(limits: { ratePerMinute: number; dailyBudget: number }, syncPlatforms: readonly number[]): SyncCheck[] {
   return syncPlatforms.map((p) => {
     const key = PLATFORM_KEYS[p];
-    const rows = VENDOR_LIMITS.filter((l) => l.platform === key && (l.kind === 'rpm' || l.kind === 'searches-per-hour' || l.kind === 'searches-per-month'));
+    const rows = VENDOR_LIMITS.filter((l) => l.platform === key && (l.kind === 'rpm' || l.kind === 'searches-per-hour' || l.kind === 'searches-per-day' || l.kind === 'searches-per-month'));
     const needed = `${int(limits.ratePerMinute)}/min, ${int(limits.dailyBudget)}/day`;
     const known = rows.filter((r) => r.limit !== null && !r.assumption);
     if (known.length === 0) {
@@ -179,8 +189,9 @@ export function syncPlatformChecks(limits: { ratePerMinute: number; dailyBudget:
     }
     const fits = (r: VendorLimit) => {
       const perMinute = r.kind === 'rpm' ? r.limit! : r.kind === 'searches-per-hour' ? r.limit! / 60 : Infinity;
+      const perDay = r.kind === 'searches-per-day' ? r.limit! : Infinity;
       const perMonth = r.kind === 'searches-per-month' ? r.limit! : Infinity;
-      return limits.ratePerMinute <= perMinute && limits.dailyBudget * DAYS_PER_MONTH <= perMonth;
+      return limits.ratePerMinute <= perMinute && limits.dailyBudget <= perDay && limits.dailyBudget * DAYS_PER_MONTH <= perMonth;
     };
     // A platform with more than one vendor or API (platform_8: SerpApi or DataForSEO; platform_5: Parallel's Responses or
     // Task API) fits when one vendor's figures all do; a vendor without a published figure is named as such.
@@ -235,6 +246,8 @@ export interface SpendChannel {
   movesOff?: readonly string[];
   /** The batch-queue tier the channel starts at when it is lower than the self-serve one the model holds ('lowest' of VENDOR_LIMITS): the day is simulated again with it. */
   batchQueueTier?: 'lowest';
+  /** Cost-model keys the channel has no batch interface for (D239): priced synchronous, and the day simulated again with them synchronous, held against their published rates. */
+  synchronous?: readonly string[];
   source: string;
   note: string;
 }
@@ -262,11 +275,19 @@ export const SPEND_CAPS: readonly SpendCap[] = [
         + 'the account representative, so the day is held against Tier 1\'s batch queue (100,000 requests). The same Messages and Message Batches API '
         + '(docs.aws.amazon.com/claude-platform/latest/userguide/feature-support.html)' } },
   { vendor: 'Google (Gemini API)', platforms: ['platform_3'], tier: 'Tier 3 (the highest tier)', usdPerMonth: 20_000,
-    beyond: '"$20,000-$100,000+ subject to review" on the same billing account; Gemini on Vertex AI has no such cap (quotas requested per project) and is not built',
+    beyond: '"$20,000-$100,000+ subject to review" on the same billing account',
     source: 'https://ai.google.dev/gemini-api/docs/rate-limits', asOf: '2026-11-29',
     note: 'the billing account tier caps of the spend-based limits (announced 2026, https://blog.google/innovation-and-ai/technology/developers-tools/more-control-over-gemini-api-costs): '
       + 'Tier 1 $250, Tier 2 $2,000, Tier 3 $20,000 and up on review, across the whole billing account; '
-      + 'read from third-party copies of the page (rate-limits.apis.io, developersdigest.tech, blog.wentuo.ai)' },
+      + 'read from third-party copies of the page (rate-limits.apis.io, developersdigest.tech, blog.wentuo.ai)',
+    channel: {
+      name: 'Gemini on Vertex AI (D239)',
+      settings: 'PLATFORM_3_API_URL=https://aiplatform.googleapis.com, PLATFORM_3_VERTEX_PROJECT, PLATFORM_3_VERTEX_LOCATION (default global), PLATFORM_3_API_KEY (a Google Cloud API key bound to a service account)',
+      capUsd: null, synchronous: ['platform_3'], source: VERTEX_QUOTAS,
+      note: 'the same generateContent with Grounding with Google Search, billed to the Google Cloud project: the Gemini API\'s spend tiers do not apply, and Cloud Billing budgets '
+        + 'alert without capping spend. Gemini models there run on dynamic shared quota ("There are no quotas with DSQ"); grounding allows one million queries a day '
+        + `(${VERTEX_GROUNDING}). The service has no Vertex batch client (batch inference reads and writes Cloud Storage), so the checks go synchronously at the full price: `
+        + 'Vertex\'s own price rows NOT read, the Gemini API\'s are used' } },
 ];
 
 /** One vendor account's monthly spend at a fleet size against its published cap. */
@@ -294,21 +315,28 @@ export interface ChannelCheck {
   allowed: boolean;
   maxBusinesses: number;
   batchQueueTier?: 'lowest';
+  synchronous?: readonly string[];
   source: string;
   note: string;
 }
 
-/** Each SPEND_CAPS account's month at `businesses` (dollars per business-day by cost-model key) against its cap. */
-export function spendCapChecks(perBusinessDay: Readonly<Record<string, number>>, businesses: number, caps: readonly SpendCap[] = SPEND_CAPS): SpendCheck[] {
-  const monthOf = (keys: readonly string[]) => {
-    const daily = keys.reduce((sum, k) => sum + (perBusinessDay[k] ?? 0), 0);
+/**
+ * Each SPEND_CAPS account's month at `businesses` (dollars per business-day by cost-model key) against its cap;
+ * a channel's `synchronous` keys are priced from `synchronousPerBusinessDay` (the same day without batch prices).
+ */
+export function spendCapChecks(
+  perBusinessDay: Readonly<Record<string, number>>, businesses: number, caps: readonly SpendCap[] = SPEND_CAPS,
+  synchronousPerBusinessDay: Readonly<Record<string, number>> = perBusinessDay,
+): SpendCheck[] {
+  const monthOf = (keys: readonly string[], synchronous: readonly string[] = []) => {
+    const daily = keys.reduce((sum, k) => sum + ((synchronous.includes(k) ? synchronousPerBusinessDay : perBusinessDay)[k] ?? 0), 0);
     return { daily, perMonth: daily * businesses * DAYS_PER_MONTH };
   };
   const largestFleet = (daily: number, capUsd: number | null) => (daily > 0 && capUsd !== null ? Math.floor(capUsd / (daily * DAYS_PER_MONTH)) : Infinity);
   return caps.map((cap) => {
     const { daily, perMonth } = monthOf(cap.platforms);
     const c = cap.channel;
-    const viaChannel = c ? monthOf(cap.platforms.filter((k) => !c.movesOff?.includes(k))) : null;
+    const viaChannel = c ? monthOf(cap.platforms.filter((k) => !c.movesOff?.includes(k)), c.synchronous) : null;
     return {
       vendor: cap.vendor,
       platforms: cap.platforms,
@@ -323,7 +351,8 @@ export function spendCapChecks(perBusinessDay: Readonly<Record<string, number>>,
       ...(c && viaChannel ? {
         channel: {
           name: c.name, settings: c.settings, perMonth: viaChannel.perMonth, capUsd: c.capUsd, allowed: c.capUsd === null || viaChannel.perMonth <= c.capUsd,
-          maxBusinesses: largestFleet(viaChannel.daily, c.capUsd), ...(c.batchQueueTier ? { batchQueueTier: c.batchQueueTier } : {}), source: c.source, note: c.note,
+          maxBusinesses: largestFleet(viaChannel.daily, c.capUsd), ...(c.batchQueueTier ? { batchQueueTier: c.batchQueueTier } : {}),
+          ...(c.synchronous ? { synchronous: c.synchronous } : {}), source: c.source, note: c.note,
         },
       } : {}),
     };

@@ -2,7 +2,7 @@ import { capacityLines, chooseDefaults, goalVerdict, measureCapacity, printCapac
 import { aslLimits, clockAfterStart, DEFAULT_STEP_SECONDS, hhmm, type SimulationOptions, type StepSeconds } from '../../bench/capacity-model';
 import { simulateDay } from '../../bench/capacity-simulation';
 import { listScheduleMakespan } from '../../bench/event-sim';
-import { spendCapChecks, type BatchQueueLimit } from '../../bench/vendor-limits';
+import { SPEND_CAPS, spendCapChecks, type BatchQueueLimit } from '../../bench/vendor-limits';
 
 /** Every step `seconds` long, except the ones given; writing the day's list does not grow with the fleet unless given. */
 const steps = (seconds: number, overrides: Partial<StepSeconds> = {}): StepSeconds =>
@@ -384,8 +384,16 @@ describe('choosing the defaults', () => {
     expect(report.after.spend.map((k) => k.vendor)).toEqual(['OpenAI', 'Anthropic', 'Google (Gemini API)']);
     expect(text).toContain('against its published monthly spend cap');
     // each account through its channel (D236): Claude Platform on AWS starts at Tier 1, so its day is simulated with Tier 1's batch queue
-    expect(report.after.channelDays).toEqual([expect.objectContaining({ vendor: 'Anthropic', channel: 'Claude Platform on AWS (D235)', from: expect.stringContaining('Anthropic Tier 1: 100,000') })]);
-    expect(report.after.channelDays[0]!.day.businesses).toBe(300);
+    // and Gemini on Vertex AI (D239) takes platform_3 synchronously: the day again without its batches, its rate held against Vertex's figures
+    expect(report.after.channelDays).toEqual([
+      expect.objectContaining({ vendor: 'Anthropic', channel: 'Claude Platform on AWS (D235)', from: expect.stringContaining('Anthropic Tier 1: 100,000'), checks: [] }),
+      expect.objectContaining({ vendor: 'Google (Gemini API)', channel: 'Gemini on Vertex AI (D239)', from: 'platform_3 synchronous' }),
+    ]);
+    expect(report.after.channelDays.map((d) => d.day.businesses)).toEqual([300, 300]);
+    const vertexDay = report.after.channelDays[1]!;
+    expect(vertexDay.day.vendorBatches!.platforms).toEqual(['platform_1', 'platform_2']);
+    expect(vertexDay.checks).toEqual([expect.objectContaining({ platform: 'platform_3', vendor: expect.stringContaining('Vertex AI'), allowed: true })]);
+    expect(text).toContain('the platforms a channel takes synchronously');
     expect(text).toContain('each account through a published channel the service supports (D236)');
   });
 });
@@ -398,25 +406,36 @@ describe('the goal\'s verdict (D229, D236)', () => {
 
   it('reaches the goal when every overspent account has a channel that holds, its day on the channel\'s tier in time', () => {
     expect(spend.map((k) => k.allowed)).toEqual([false, false, true]);
-    const v = goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'Claude Platform on AWS (D235)', from: 'Tier 1', day: day(18 * 3600) }] });
+    const v = goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'Claude Platform on AWS (D235)', from: 'Tier 1', day: day(18 * 3600), checks: [] }] });
     expect(v.reached).toBe(true);
     expect(v.viaChannels.map((k) => k.vendor)).toEqual(['OpenAI', 'Anthropic']);
     expect(v.stillOverspent).toEqual([]);
   });
 
   it('does not when the channel\'s day runs late or does not finish, or a rate figure fails', () => {
-    const late = goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'c', from: 'Tier 1', day: day(21 * 3600) }] });
+    const late = goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'c', from: 'Tier 1', day: day(21 * 3600), checks: [] }] });
     expect(late.reached).toBe(false);
     expect(late.stillOverspent.map((k) => k.vendor)).toEqual(['Anthropic']);
-    expect(goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'c', from: 'Tier 1', day: day(3600, false) }] }).reached).toBe(false);
+    expect(goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'c', from: 'Tier 1', day: day(3600, false), checks: [] }] }).reached).toBe(false);
+    // a channel's synchronous platform beyond its published figure, or without one, does not hold either (D239)
+    const check = (allowed: boolean | null) => ({ platform: 'platform_3', vendor: 'v', needed: 'n', published: 'p', allowed, source: 's' });
+    expect(goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'c', from: 'x', day: day(3600), checks: [check(false)] }] }).reached).toBe(false);
+    expect(goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'c', from: 'x', day: day(3600), checks: [check(null)] }] }).reached).toBe(false);
+    expect(goalVerdict({ ...base, channelDays: [{ vendor: 'Anthropic', channel: 'c', from: 'x', day: day(3600), checks: [check(true)] }] }).reached).toBe(true);
     expect(goalVerdict({ ...base, unknown: 1, channelDays: [] }).reached).toBe(false);
     expect(goalVerdict({ ...base, inTime: false, channelDays: [] }).reached).toBe(false);
   });
 
-  it('does not when an overspent account has no channel (Gemini)', () => {
-    const over = spendCapChecks({ platform_3: 0.2 }, 50_000);
-    const v = goalVerdict({ ...base, spend: over, channelDays: [] });
+  it('does not when an overspent account has no channel, or its channel\'s own day is not shown (Gemini on Vertex AI, D239)', () => {
+    const noChannel = spendCapChecks({ platform_3: 0.2 }, 50_000, SPEND_CAPS.map((c) => ({ ...c, channel: undefined })));
+    const v = goalVerdict({ ...base, spend: noChannel, channelDays: [] });
     expect(v.reached).toBe(false);
     expect(v.stillOverspent.map((k) => k.vendor)).toEqual(['Google (Gemini API)']);
+    const vertex = spendCapChecks({ platform_3: 0.2 }, 50_000);
+    expect(vertex[2]!.channel!.synchronous).toEqual(['platform_3']);
+    expect(goalVerdict({ ...base, spend: vertex, channelDays: [] }).reached).toBe(false);
+    const shown = goalVerdict({ ...base, spend: vertex, channelDays: [{ vendor: 'Google (Gemini API)', channel: 'Gemini on Vertex AI (D239)', from: 'platform_3 synchronous', day: day(19 * 3600), checks: [] }] });
+    expect(shown.reached).toBe(true);
+    expect(shown.viaChannels.map((k) => k.vendor)).toEqual(['Google (Gemini API)']);
   });
 });

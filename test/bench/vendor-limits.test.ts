@@ -70,7 +70,7 @@ describe('vendor figures', () => {
     expect(atFleet.map((c) => c.allowed)).toEqual([false, false, false]);
   });
 
-  it('holds each account through its published channel (D236): the judge moved off OpenAI\'s month, Claude Platform on AWS without a spend limit, none for Gemini', () => {
+  it('holds each account through its published channel (D236): the judge moved off OpenAI\'s month, Claude Platform on AWS and Gemini on Vertex AI without a spend limit', () => {
     const perDay = { platform_1: 1, judge: 0.5, platform_2: 0.2, platform_3: 0.1 };
     const [openai, anthropic, google] = spendCapChecks(perDay, 1_000);
     // the judge billed elsewhere leaves platform_1 alone on the OpenAI account, against the same Tier-5 cap
@@ -78,9 +78,23 @@ describe('vendor figures', () => {
     expect(openai!.channel!.maxBusinesses).toBe(Math.floor(200_000 / (1 * DAYS_PER_MONTH)));
     // no spend limit through AWS Marketplace, but the rate tier it starts at is simulated again
     expect(anthropic!.channel).toMatchObject({ name: 'Claude Platform on AWS (D235)', capUsd: null, allowed: true, maxBusinesses: Infinity, batchQueueTier: 'lowest' });
-    expect(google!.channel).toBeUndefined();
-    // at 50,000 the channels hold OpenAI and Anthropic; Gemini's cap stays
-    const atFleet = spendCapChecks(batchPricingComparison(['platform_1', 'platform_2', 'platform_3'], null).after.byVendor, 50_000);
-    expect(atFleet.map((c) => c.channel?.allowed ?? null)).toEqual([true, true, null]);
+    // Vertex AI (D239): no spend limit, but no batch client either: platform_3 is priced at the synchronous rate when one is given
+    expect(google!.channel).toMatchObject({ name: 'Gemini on Vertex AI (D239)', capUsd: null, allowed: true, maxBusinesses: Infinity, synchronous: ['platform_3'] });
+    expect(google!.channel!.perMonth).toBe(0.1 * 1_000 * DAYS_PER_MONTH);
+    const [, , synchronous] = spendCapChecks(perDay, 1_000, undefined, { ...perDay, platform_3: 0.25 });
+    expect(synchronous!.perMonth).toBe(0.1 * 1_000 * DAYS_PER_MONTH); // the account itself keeps the batch price
+    expect(synchronous!.channel!.perMonth).toBe(0.25 * 1_000 * DAYS_PER_MONTH);
+    // at 50,000 the channels hold all three accounts
+    const pricing = batchPricingComparison(['platform_1', 'platform_2', 'platform_3'], null);
+    const atFleet = spendCapChecks(pricing.after.byVendor, 50_000, undefined, pricing.before.byVendor);
+    expect(atFleet.map((c) => c.channel?.allowed ?? null)).toEqual([true, true, true]);
+    expect(atFleet[2]!.channel!.perMonth).toBeGreaterThan(atFleet[2]!.perMonth);
+  });
+
+  it('holds a synchronous platform\'s daily budget against a per-day figure (Vertex AI grounding: one million queries a day, D239)', () => {
+    const vertex = VENDOR_LIMITS.find((l) => l.platform === 'platform_3' && l.kind === 'searches-per-day');
+    expect(vertex).toMatchObject({ limit: 1_000_000, vendor: 'Google (Gemini on Vertex AI, D239)' });
+    expect(syncPlatformChecks({ ratePerMinute: 5_000, dailyBudget: 1_000_000 }, [2])[0]).toMatchObject({ platform: 'platform_3', allowed: true });
+    expect(syncPlatformChecks({ ratePerMinute: 5_000, dailyBudget: 1_000_001 }, [2])[0]).toMatchObject({ platform: 'platform_3', allowed: false });
   });
 });

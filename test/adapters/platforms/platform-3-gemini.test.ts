@@ -111,3 +111,26 @@ test('a blocked prompt (no candidates) and a SAFETY stop without text are failed
   expect(expectFailure(await createPlatform3Client(settings(), t.deps).ask('x'), 'failed').reason).toBe('platform_3: the answer has no text (finishReason SAFETY)');
   expect(calls).toHaveLength(2);
 });
+
+describe('Gemini on Vertex AI (PLATFORM_3_VERTEX_PROJECT, D239)', () => {
+  const vertex = { project: 'shop-visibility-7', location: 'global' };
+
+  test('the same generateContent request goes to the project\'s publisher model, the API key in x-goog-api-key', async () => {
+    const answer = expectOk(await createPlatform3Client({ ...settings(), vertex }, testDeps().deps).ask('decaf coffee'));
+    const req = fake.requests[0];
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/v1/projects/shop-visibility-7/locations/global/publishers/google/models/gemini-3.5-flash-lite:generateContent');
+    expect(req.headers['x-goog-api-key']).toBe(fake.key);
+    expect(req.query).toEqual({});
+    expect(req.body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'decaf coffee' }] }], tools: [{ google_search: {} }] });
+    expect(answer.citations).toEqual(['https://harborpine.example/', 'https://rival.example/shop']);
+    expect(answer.obtainedVia).toBe('generateContent (Vertex AI) + google_search grounding');
+  });
+
+  test('a regional location and model go into the path; a wrong key is the vendor\'s 401, not an answer', async () => {
+    expectOk(await createPlatform3Client({ ...settings(), model: 'gemini-2.5-pro', vertex: { project: 'shop-visibility-7', location: 'europe-west4' } }, testDeps().deps).ask('x'));
+    expect(fake.requests[0].path).toBe('/v1/projects/shop-visibility-7/locations/europe-west4/publishers/google/models/gemini-2.5-pro:generateContent');
+    const refused = await createPlatform3Client({ ...settings(), apiKey: 'not-the-key', vertex }, testDeps().deps).ask('x');
+    expect(refused.ok).toBe(false);
+  });
+});

@@ -11,6 +11,16 @@
  *                       Google Search grounding supported: ai.google.dev/gemini-api/docs/models/gemini-3.5-flash-lite)
  *
  *   POST {url}/v1beta/models/{model}:generateContent
+ *
+ * Gemini on Vertex AI (D239), when PLATFORM_3_VERTEX_PROJECT is set: the same generateContent
+ * request and answer under the project's publisher-model path, billed to the Google Cloud
+ * project (no Gemini API spend tier; Gemini models there run on dynamic shared quota), with a
+ * Google Cloud API key bound to a service account in the same header. Sources:
+ * cloud.google.com/vertex-ai/generative-ai/docs/start/api-keys (API keys for Gemini on Vertex AI),
+ * cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference (the request).
+ *
+ *   PLATFORM_3_API_URL  https://aiplatform.googleapis.com (location global) or https://{location}-aiplatform.googleapis.com
+ *   POST {url}/v1/projects/{project}/locations/{location}/publishers/google/models/{model}:generateContent
  *   {"contents": [{"role": "user", "parts": [{"text": "<prompt>"}]}], "tools": [{"google_search": {}}]}
  *
  *   200 {"candidates": [{"content": {"parts": [{"text": "..."}]}, "finishReason": "STOP",
@@ -86,16 +96,25 @@ export function platform3Answer(res: z.infer<typeof generateSchema>, via = 'gene
   };
 }
 
+/** The generateContent path: the Gemini API's, or the Vertex AI project's publisher model (D239). */
+export function generateContentPath(model: string, vertex: PlatformSettings['vertex']): string {
+  const m = encodeURIComponent(model);
+  return vertex
+    ? `/v1/projects/${encodeURIComponent(vertex.project)}/locations/${encodeURIComponent(vertex.location)}/publishers/google/models/${m}:generateContent`
+    : `/v1beta/models/${m}:generateContent`;
+}
+
 export function createPlatform3Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
+  const via = settings?.vertex ? 'generateContent (Vertex AI)' : 'generateContent';
   return createPlatformClient(PLATFORM_3, settings, deps, async (prompt, ctx, s) => platform3Answer(await ctx.request(
     {
-      url: endpointUrl(s.apiUrl, `/v1beta/models/${encodeURIComponent(s.model!)}:generateContent`),
+      url: endpointUrl(s.apiUrl, generateContentPath(s.model!, settings?.vertex)),
       method: 'POST',
       headers: { 'x-goog-api-key': s.apiKey! },
       body: platform3Body(prompt),
     },
     parsePlatform3Response,
-  )));
+  ), via));
 }
 
 /** A chunk title that is a domain (`example.com`, `www.Example.co.uk`) → its host; null otherwise (a page title). */
