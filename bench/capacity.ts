@@ -355,6 +355,8 @@ export interface AfterReport {
   spend: SpendCheck[];
   /** An account's channel that starts at a lower batch-queue tier: the chosen day at `chooseFor` with that queue (D236). */
   channelDays: ChannelDay[];
+  /** The needed channels applied at once (null when at most one changes the day). */
+  channelsTogether: ChannelDay | null;
   /** Reached: `chooseFor` businesses done by the target with every setting within a published figure. */
   goalReached: boolean;
   goal: string;
@@ -383,19 +385,25 @@ export interface ChannelDay { vendor: string; channel: string; from: string; day
  * figure, and every vendor account within its self-serve spend cap or through a channel that
  * holds it (within the channel's limit, and the day on the channel's rate tier in time too).
  */
-export function goalVerdict(v: { inTime: boolean; beyond: number; unknown: number; spend: readonly SpendCheck[]; channelDays: readonly ChannelDay[]; targetSeconds: number }): {
+export function goalVerdict(v: {
+  inTime: boolean; beyond: number; unknown: number; spend: readonly SpendCheck[]; channelDays: readonly ChannelDay[];
+  /** The day with every needed channel applied at once (when more than one changes the day). */
+  channelsTogether?: ChannelDay | null;
+  targetSeconds: number;
+}): {
   reached: boolean; stillOverspent: SpendCheck[]; viaChannels: SpendCheck[];
 } {
+  const dayHolds = (d: ChannelDay) => d.day.complete && d.day.finishSeconds <= v.targetSeconds && d.checks.every((c) => c.allowed === true);
   const channelHolds = (k: SpendCheck) => {
     const days = v.channelDays.filter((d) => d.vendor === k.vendor);
     // a channel on another rate tier or without a batch interface holds only with its own day shown in time
     const needsDay = !!(k.channel?.batchQueueTier || k.channel?.synchronous);
-    return !!k.channel?.allowed && (!needsDay || days.length > 0)
-      && days.every((d) => d.day.complete && d.day.finishSeconds <= v.targetSeconds && d.checks.every((c) => c.allowed === true));
+    return !!k.channel?.allowed && (!needsDay || days.length > 0) && days.every(dayHolds);
   };
   const overspent = v.spend.filter((k) => !k.allowed);
   const stillOverspent = overspent.filter((k) => !channelHolds(k));
-  return { reached: v.inTime && v.beyond === 0 && v.unknown === 0 && stillOverspent.length === 0, stillOverspent, viaChannels: overspent.filter(channelHolds) };
+  const together = !v.channelsTogether || dayHolds(v.channelsTogether);
+  return { reached: v.inTime && v.beyond === 0 && v.unknown === 0 && stillOverspent.length === 0 && together, stillOverspent, viaChannels: overspent.filter(channelHolds) };
 }
 
 export async function measureCapacity(options: {
@@ -476,23 +484,30 @@ export async function measureCapacity(options: {
   const fleetUnderCaps = Math.min(...spend.map((c) => c.maxBusinesses));
   // A channel that starts at a lower batch-queue tier (Claude Platform on AWS: Tier 1), or has no batch interface for a platform
   // (Gemini on Vertex AI: synchronous), holds only if the day still ends in time with it, its synchronous platforms within their published rates.
-  const channelDays = spend.flatMap((k): ChannelDay[] => {
-    const c = k.channel;
-    if (!c?.batchQueueTier && !c?.synchronous) return [];
-    const synchronous = batchPlatforms.filter((p) => c.synchronous?.includes(PLATFORM_KEYS[p]!));
+  const channelDayOf = (accounts: readonly SpendCheck[]): Omit<ChannelDay, 'vendor' | 'channel'> => {
+    const synchronous = batchPlatforms.filter((p) => accounts.some((k) => k.channel?.synchronous?.includes(PLATFORM_KEYS[p]!)));
     const kept = batchPlatforms.filter((p) => !synchronous.includes(p));
     const lowered = kept.map((p) => {
-      const published = publishedOnlyLimits[batchPlatforms.indexOf(p)]!;
-      return c.batchQueueTier && k.platforms.includes(PLATFORM_KEYS[p]!) ? batchQueueLimitsFor([p], c.batchQueueTier)[0]! : published;
+      const lowering = accounts.find((k) => k.channel?.batchQueueTier && k.platforms.includes(PLATFORM_KEYS[p]!));
+      return lowering ? batchQueueLimitsFor([p], lowering.channel!.batchQueueTier)[0]! : publishedOnlyLimits[batchPlatforms.indexOf(p)]!;
     });
     const day = simulateDay({ ...afterBase, ...chosenSettings, businesses: chooseFor, batchPlatforms: kept, batchQueueLimits: lowered });
     const from = [
       ...lowered.filter((l, i) => l !== publishedOnlyLimits[batchPlatforms.indexOf(kept[i]!)]).map((l) => l.from),
       ...synchronous.map((p) => `${PLATFORM_KEYS[p]} synchronous`),
     ].join('; ');
-    return [{ vendor: k.vendor, channel: c.name, from, day, checks: syncPlatformChecks(chosenAfter.platformLimits, synchronous) }];
+    return { from, day, checks: syncPlatformChecks(chosenAfter.platformLimits, synchronous) };
+  };
+  const needsDay = (k: SpendCheck) => !!(k.channel?.batchQueueTier || k.channel?.synchronous);
+  const channelDays = spend.filter(needsDay).map((k): ChannelDay => ({ vendor: k.vendor, channel: k.channel!.name, ...channelDayOf([k]) }));
+  // the channels the fleet needs (accounts past their caps) all at once: one day with every one of them applied
+  const needed = spend.filter((k) => !k.allowed && k.channel?.allowed && needsDay(k));
+  const channelsTogether: ChannelDay | null = needed.length > 1
+    ? { vendor: needed.map((k) => k.vendor).join(' + '), channel: needed.map((k) => k.channel!.name).join(' + '), ...channelDayOf(needed) }
+    : null;
+  const { reached: goalReached, stillOverspent, viaChannels } = goalVerdict({
+    inTime, beyond: beyond.length, unknown: unknown.length, spend, channelDays, channelsTogether, targetSeconds: target,
   });
-  const { reached: goalReached, stillOverspent, viaChannels } = goalVerdict({ inTime, beyond: beyond.length, unknown: unknown.length, spend, channelDays, targetSeconds: target });
   const goal = `GOAL: ${int(chooseFor)} businesses finished within ${targetHours} h of the 14:00 UTC start under the vendors' published limits: ` +
     (goalReached ? 'REACHED' : 'NOT REACHED') + ` by this model. With vendor batches and the chosen settings the day ends +${hhmm(decisive.finishSeconds)} ` +
     `(${clockAfterStart(decisive.finishSeconds)}; ${decisive.vendorBatches?.binding ?? '-'})` +
@@ -506,12 +521,13 @@ export async function measureCapacity(options: {
     (viaChannels.length ? `; within reach through a published channel the service supports (D236): ${viaChannels.map((k) => `${k.vendor} through ${k.channel!.name} `
       + `(${k.channel!.capUsd === null ? 'no spend limit' : `${usdText(k.channel!.perMonth)} a month within ${usdText(k.channel!.capUsd)}`}`
       + `${channelDays.filter((d) => d.vendor === k.vendor).map((d) => `, the day with ${d.from} ends +${hhmm(d.day.finishSeconds)}`).join('')})`).join('; ')}` : '') +
+    (channelsTogether ? `; with ${channelsTogether.channel} together (${channelsTogether.from}) the day ends +${hhmm(channelsTogether.day.finishSeconds)}` : '') +
     (stillOverspent.length ? `; past ${stillOverspent.map((k) => `${k.vendor}'s cap: ${k.beyond}`).join('; ')}` : '') +
     `. With the vendor queues out of the way the same settings finish +${hhmm(chosenAfter.result.finishSeconds)}.`;
   const queueBound = countsOf(atChosen);
   const after: AfterReport = {
     turnaroundHours, pollSeconds: atChosen.vendorBatches ? (afterBase.batchPollSeconds ?? VISIBILITY_BATCH_POLL_SECONDS) : VISIBILITY_BATCH_POLL_SECONDS,
-    current: afterCurrent, chosen: chosenAfter, withChosen: afterChosen, publishedOnly, levers, checks, spend, channelDays, goalReached, goal,
+    current: afterCurrent, chosen: chosenAfter, withChosen: afterChosen, publishedOnly, levers, checks, spend, channelDays, channelsTogether, goalReached, goal,
     pricing,
     pricingQueueBound: queueBound ? batchPricingComparison(batchPlatforms.map((p) => PLATFORM_KEYS[p]), queueBound) : null,
     afterVendorRpm,

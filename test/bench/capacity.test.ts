@@ -390,6 +390,7 @@ describe('choosing the defaults', () => {
       expect.objectContaining({ vendor: 'Google (Gemini API)', channel: 'Gemini on Vertex AI (D239)', from: 'platform_3 synchronous' }),
     ]);
     expect(report.after.channelDays.map((d) => d.day.businesses)).toEqual([300, 300]);
+    expect(report.after.channelsTogether).toBeNull(); // 300 businesses stay within every cap: no channel is needed
     const vertexDay = report.after.channelDays[1]!;
     expect(vertexDay.day.vendorBatches!.platforms).toEqual(['platform_1', 'platform_2']);
     expect(vertexDay.checks).toEqual([expect.objectContaining({ platform: 'platform_3', vendor: expect.stringContaining('Vertex AI'), allowed: true })]);
@@ -437,5 +438,18 @@ describe('the goal\'s verdict (D229, D236)', () => {
     const shown = goalVerdict({ ...base, spend: vertex, channelDays: [{ vendor: 'Google (Gemini API)', channel: 'Gemini on Vertex AI (D239)', from: 'platform_3 synchronous', day: day(19 * 3600), checks: [] }] });
     expect(shown.reached).toBe(true);
     expect(shown.viaChannels.map((k) => k.vendor)).toEqual(['Google (Gemini API)']);
+  });
+
+  it('does not when the needed channels together end the day late, though each alone is in time', () => {
+    const over = spendCapChecks({ platform_2: 0.225, platform_3: 0.2 }, 50_000);
+    const alone = [
+      { vendor: 'Anthropic', channel: 'Claude Platform on AWS (D235)', from: 'Tier 1', day: day(18 * 3600), checks: [] },
+      { vendor: 'Google (Gemini API)', channel: 'Gemini on Vertex AI (D239)', from: 'platform_3 synchronous', day: day(18 * 3600), checks: [] },
+    ];
+    const together = (finishSeconds: number) => ({ vendor: 'Anthropic + Google (Gemini API)', channel: 'both', from: 'Tier 1; platform_3 synchronous', day: day(finishSeconds), checks: [] });
+    expect(goalVerdict({ ...base, spend: over, channelDays: alone, channelsTogether: together(19 * 3600) }).reached).toBe(true);
+    const late = goalVerdict({ ...base, spend: over, channelDays: alone, channelsTogether: together(21 * 3600) });
+    expect(late.reached).toBe(false);
+    expect(late.viaChannels.map((k) => k.vendor)).toEqual(['Anthropic', 'Google (Gemini API)']);
   });
 });
