@@ -78,7 +78,7 @@
  *   BENCH_CAPACITY_SEED=7 ...   (another draw of durations; the figures move by well under 1%)
  */
 import { PLATFORM_KEYS, PROMPTS_SAMPLED_PER_DAY, VISIBILITY_BATCH_POLL_SECONDS } from '../functions/core/constants';
-import { batchPricingComparison, printBatchPricing, usd as usdText, type BatchPricingComparison } from './cost-model';
+import { batchPricingComparison, DAYS_PER_MONTH, printBatchPricing, usd as usdText, type BatchPricingComparison } from './cost-model';
 import { heading, int, isMain, ms, printTable } from './lib';
 import { batchQueueLimitsFor, DEFAULT_BATCH_PLATFORMS, spendCapChecks, syncPlatformChecks, VENDOR_LIMITS, type SpendCheck, type SyncCheck } from './vendor-limits';
 import {
@@ -364,6 +364,8 @@ export interface AfterReport {
   pricing: BatchPricingComparison;
   /** The same with the collecting loop of the queue-bound day (published batch limits). */
   pricingQueueBound: BatchPricingComparison | null;
+  /** The cost with the needed channels in use, when one takes a platform synchronously (D239): null otherwise. */
+  pricingThroughChannels: BatchPricingComparison | null;
   afterVendorRpm: number;
 }
 
@@ -525,11 +527,18 @@ export async function measureCapacity(options: {
     (stillOverspent.length ? `; past ${stillOverspent.map((k) => `${k.vendor}'s cap: ${k.beyond}`).join('; ')}` : '') +
     `. With the vendor queues out of the way the same settings finish +${hhmm(chosenAfter.result.finishSeconds)}.`;
   const queueBound = countsOf(atChosen);
+  // the cost with the needed channels in use: their synchronous platforms at the full price, counted on their day
+  const neededSynchronous = needed.flatMap((k) => k.channel!.synchronous ?? []);
+  const throughChannels = channelsTogether ?? (needed.length === 1 ? channelDays.find((d) => d.vendor === needed[0]!.vendor)! : null);
+  const pricingThroughChannels = neededSynchronous.length && throughChannels
+    ? batchPricingComparison(batchPlatforms.map((p) => PLATFORM_KEYS[p]!).filter((k) => !neededSynchronous.includes(k)), countsOf(throughChannels.day))
+    : null;
   const after: AfterReport = {
     turnaroundHours, pollSeconds: atChosen.vendorBatches ? (afterBase.batchPollSeconds ?? VISIBILITY_BATCH_POLL_SECONDS) : VISIBILITY_BATCH_POLL_SECONDS,
     current: afterCurrent, chosen: chosenAfter, withChosen: afterChosen, publishedOnly, levers, checks, spend, channelDays, channelsTogether, goalReached, goal,
     pricing,
     pricingQueueBound: queueBound ? batchPricingComparison(batchPlatforms.map((p) => PLATFORM_KEYS[p]), queueBound) : null,
+    pricingThroughChannels,
     afterVendorRpm,
   };
   const resolved = resolveOptions({ ...base, businesses: 0 });
@@ -699,6 +708,11 @@ function printAfter(r: CapacityReport): void {
   if (q?.counts) {
     console.log(`with the published batch limits binding (${int(q.counts.collectRounds)} collecting rounds, ${int(q.counts.collectChildren)} collecting children while jobs wait): ` +
       `AWS ${usdText(q.after.aws)} per business-day, total after ${usdText(q.after.total)}`);
+  }
+  const t = a.pricingThroughChannels;
+  if (t) {
+    console.log(`through the channels the fleet needs (${t.batchPlatforms.join(', ')} batched, the rest synchronous, D239): vendors ${usdText(t.after.vendor)}, `
+      + `AWS ${usdText(t.after.aws)}, total ${usdText(t.after.total)} per business-day (${usdText(t.after.total * c.businesses * DAYS_PER_MONTH)} a month for ${int(c.businesses)})`);
   }
 }
 
