@@ -282,7 +282,7 @@ export const SPEND_CAPS: readonly SpendCap[] = [
       + 'read from third-party copies of the page (rate-limits.apis.io, developersdigest.tech, blog.wentuo.ai)',
     channel: {
       name: 'Gemini on Vertex AI (D239)',
-      settings: 'PLATFORM_3_API_URL=https://aiplatform.googleapis.com, PLATFORM_3_VERTEX_PROJECT, PLATFORM_3_VERTEX_LOCATION (default global), PLATFORM_3_API_KEY (a Google Cloud API key bound to a service account)',
+      settings: 'PLATFORM_3_API_URL=https://aiplatform.googleapis.com (or https://<location>-aiplatform.googleapis.com), PLATFORM_3_VERTEX_PROJECT, PLATFORM_3_API_KEY (a Google Cloud API key bound to a service account)',
       capUsd: null, synchronous: ['platform_3'], source: VERTEX_QUOTAS,
       note: 'the same generateContent with Grounding with Google Search, billed to the Google Cloud project: the Gemini API\'s spend tiers do not apply, and Cloud Billing budgets '
         + 'alert without capping spend. Gemini models there run on dynamic shared quota ("There are no quotas with DSQ"); grounding allows one million queries a day '

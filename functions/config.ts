@@ -52,7 +52,7 @@ export interface Config {
   /** The single evaluating model; each part defaults to the `llm` one (the key only when the base URL is the same). */
   judge: { baseUrl?: string; apiKey?: string; model?: string };
   /** AI platforms 1..8 (`PLATFORM_<n>_API_URL`, `_API_KEY`, `_MODEL`), always 8 entries. */
-  platforms: Array<{ n: PlatformNumber; apiUrl?: string; apiKey?: string; model?: string; workspaceId?: string; vertex?: VertexTarget }>;
+  platforms: Array<{ n: PlatformNumber; apiUrl?: string; apiKey?: string; model?: string; workspaceId?: string; vertexProject?: string }>;
   /** Fleet-wide limits applied to each AI platform (PLATFORM_CONCURRENCY, PLATFORM_RATE_PER_MINUTE, PLATFORM_DAILY_BUDGET). */
   platformLimits: { concurrency: number; ratePerMinute: number; dailyBudget: number };
   indexNowKey?: string;
@@ -102,8 +102,8 @@ export interface Config {
   scheduleEnabled: boolean;
   /**
    * The platforms whose daily checks go as vendor batches at half price (VISIBILITY_BATCHES:
-   * `on` = 1, 2 and 3, the ones whose vendor sells a batch interface (3 only on the Gemini API,
-   * not on Vertex AI: D239); `off` = none; or a list
+   * `on` = 1, 2 and 3, the ones whose vendor sells a batch interface (3 on the Gemini API only:
+   * on Vertex AI it has no batch client, D239); `off` = none; or a list
    * such as `2,3`), and how often the daily run looks for their results (VISIBILITY_BATCH_POLL_SECONDS, 600).
    */
   visibilityBatches: { platforms: readonly number[]; pollSeconds: number };
@@ -114,7 +114,6 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env = process.env): Config {
   const policy = oneOf('ARTICLE_QUOTA_POLICY', env.ARTICLE_QUOTA_POLICY, QUOTA_POLICIES, DEFAULT_QUOTA_POLICY);
   const local = Boolean(env.DYNAMODB_ENDPOINT);
-  const vertex = vertexTargetOf(env);
   const config: Config = {
     onLambda: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
     tableName: env.TABLE_NAME ?? 'ai-visibility',
@@ -150,12 +149,12 @@ export function loadConfig(env: Env = process.env): Config {
     platforms: PLATFORM_NUMBERS.map((n) => ({
       n, apiUrl: env[`PLATFORM_${n}_API_URL`] || undefined, model: env[`PLATFORM_${n}_MODEL`] || undefined,
       ...(n === 2 && env.PLATFORM_2_WORKSPACE_ID ? { workspaceId: env.PLATFORM_2_WORKSPACE_ID } : {}),
-      ...(n === 3 && vertex ? { vertex } : {}),
+      ...(n === 3 && env.PLATFORM_3_VERTEX_PROJECT ? { vertexProject: env.PLATFORM_3_VERTEX_PROJECT.trim() } : {}),
     })),
     platformLimits: {
-      concurrency: positiveInteger(env, 'PLATFORM_CONCURRENCY', PLATFORM_LIMIT_DEFAULTS.concurrency),
-      ratePerMinute: positiveInteger(env, 'PLATFORM_RATE_PER_MINUTE', PLATFORM_LIMIT_DEFAULTS.ratePerMinute),
-      dailyBudget: positiveInteger(env, 'PLATFORM_DAILY_BUDGET', PLATFORM_LIMIT_DEFAULTS.dailyBudget),
+      concurrency: wholeNumber(env, 'PLATFORM_CONCURRENCY', PLATFORM_LIMIT_DEFAULTS.concurrency, 1),
+      ratePerMinute: wholeNumber(env, 'PLATFORM_RATE_PER_MINUTE', PLATFORM_LIMIT_DEFAULTS.ratePerMinute, 1),
+      dailyBudget: wholeNumber(env, 'PLATFORM_DAILY_BUDGET', PLATFORM_LIMIT_DEFAULTS.dailyBudget, 1),
     },
     indexNowEndpoint: env.INDEXNOW_ENDPOINT || undefined,
     webmaster: { apiUrl: env.WEBMASTER_API_URL || undefined },
@@ -171,22 +170,22 @@ export function loadConfig(env: Env = process.env): Config {
       edgeFunctionVersionArn: env.EDGE_FUNCTION_VERSION_ARN || undefined,
       apexGatewayIps: list(env.APEX_GATEWAY_IPS),
       logBucketDomain: env.CDN_LOG_BUCKET_DOMAIN || undefined,
-      rolloutPauseSeconds: nonNegativeInteger(env, 'EDGE_ROLLOUT_PAUSE_SECONDS', EDGE_UPDATE_BATCH_PAUSE_SECONDS),
+      rolloutPauseSeconds: wholeNumber(env, 'EDGE_ROLLOUT_PAUSE_SECONDS', EDGE_UPDATE_BATCH_PAUSE_SECONDS, 0),
       edgeFunctionSourceDir: env.EDGE_FUNCTION_SOURCE_DIR || undefined,
     },
     stateMachines: Object.fromEntries(WORKFLOWS.flatMap((w) => {
       const arn = env[stateMachineArnVariable(w)];
       return arn ? [[w, arn]] : [];
     })),
-    edgePropagationWaitSeconds: nonNegativeInteger(env, 'EDGE_PROPAGATION_WAIT_SECONDS', EDGE_PROPAGATION_WAIT_SECONDS),
+    edgePropagationWaitSeconds: wholeNumber(env, 'EDGE_PROPAGATION_WAIT_SECONDS', EDGE_PROPAGATION_WAIT_SECONDS, 0),
     domain: {
-      verificationPollSeconds: nonNegativeInteger(env, 'VERIFICATION_POLL_SECONDS', VERIFICATION_POLL_INTERVAL_SECONDS),
-      nativeCertificateWaitSeconds: nonNegativeInteger(env, 'NATIVE_CERTIFICATE_WAIT_SECONDS', NATIVE_CERTIFICATE_WAIT_SECONDS),
+      verificationPollSeconds: wholeNumber(env, 'VERIFICATION_POLL_SECONDS', VERIFICATION_POLL_INTERVAL_SECONDS, 0),
+      nativeCertificateWaitSeconds: wholeNumber(env, 'NATIVE_CERTIFICATE_WAIT_SECONDS', NATIVE_CERTIFICATE_WAIT_SECONDS, 0),
     },
     scheduleEnabled: env.SCHEDULE_ENABLED !== '0',
     visibilityBatches: {
-      platforms: batchPlatforms(env.VISIBILITY_BATCHES, vertex ? [3] : []),
-      pollSeconds: nonNegativeInteger(env, 'VISIBILITY_BATCH_POLL_SECONDS', VISIBILITY_BATCH_POLL_SECONDS),
+      platforms: batchPlatforms(env.VISIBILITY_BATCHES),
+      pollSeconds: wholeNumber(env, 'VISIBILITY_BATCH_POLL_SECONDS', VISIBILITY_BATCH_POLL_SECONDS, 0),
     },
   };
   // Locally every secret is a plain variable; on AWS none is (they arrive through container.ready()).
@@ -236,59 +235,26 @@ function list(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 }
 
-function positiveInteger(env: Env, name: string, fallback: number): number {
+/** A whole-number setting of at least `least` (1: a count; 0: seconds, where 0 means none). */
+function wholeNumber(env: Env, name: string, fallback: number, least: 0 | 1): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of 1 or more, got ${raw}`);
-  return value;
-}
-
-function nonNegativeInteger(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of seconds (0 or more), got ${raw}`);
+  if (!Number.isInteger(value) || value < least) throw new Error(`${name} must be a whole number ${least ? 'of 1 or more' : 'of seconds (0 or more)'}, got ${raw}`);
   return value;
 }
 
 /** The platforms with a vendor batch interface (adapters/external/platforms/batch/). */
 export const BATCH_PLATFORM_NUMBERS = [1, 2, 3] as const;
 
-/**
- * VISIBILITY_BATCHES as platform numbers. `onVertex`: platforms sent to Gemini on Vertex AI
- * (D239), whose batch interface (Cloud Storage input and output) is not built: `on` leaves
- * them synchronous, and a list that names one is refused rather than quietly not batched.
- */
-function batchPlatforms(raw: string | undefined, onVertex: readonly number[]): number[] {
+function batchPlatforms(raw: string | undefined): number[] {
   const value = (raw ?? '').trim();
-  if (value === '' || value === 'on') return BATCH_PLATFORM_NUMBERS.filter((n) => !onVertex.includes(n));
+  if (value === '' || value === 'on') return [...BATCH_PLATFORM_NUMBERS];
   if (value === 'off') return [];
   const numbers = value.split(',').map((s) => Number(s.trim()));
   const wrong = numbers.filter((n) => !(BATCH_PLATFORM_NUMBERS as readonly number[]).includes(n));
   if (wrong.length > 0 || numbers.length === 0) throw new Error(`VISIBILITY_BATCHES must be on, off or a list of ${BATCH_PLATFORM_NUMBERS.join(', ')} (the platforms with a batch interface), got ${raw}`);
-  const vertex = numbers.filter((n) => onVertex.includes(n));
-  if (vertex.length > 0) throw new Error(`VISIBILITY_BATCHES names ${vertex.join(', ')}, but PLATFORM_3_VERTEX_PROJECT sends platform 3 to Gemini on Vertex AI, whose batch interface is not built (D239): leave 3 out`);
   return [...new Set(numbers)].sort();
-}
-
-/** Gemini on Vertex AI for platform 3 (D239): the Google Cloud project and location its calls name. */
-export interface VertexTarget { project: string; location: string }
-
-/** Google Cloud project ids: 6-30 of lowercase letters, digits and hyphens, starting with a letter, not ending in a hyphen. */
-const GCP_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
-const GCP_LOCATION = /^[a-z][a-z0-9-]{1,40}$/;
-
-function vertexTargetOf(env: Env): VertexTarget | undefined {
-  const project = env.PLATFORM_3_VERTEX_PROJECT?.trim();
-  const location = env.PLATFORM_3_VERTEX_LOCATION?.trim() || 'global';
-  if (!project) {
-    if (env.PLATFORM_3_VERTEX_LOCATION?.trim()) throw new Error('PLATFORM_3_VERTEX_LOCATION is set without PLATFORM_3_VERTEX_PROJECT');
-    return undefined;
-  }
-  if (!GCP_PROJECT_ID.test(project)) throw new Error(`PLATFORM_3_VERTEX_PROJECT must be a Google Cloud project id (6-30 of a-z, 0-9 and -), got ${project}`);
-  if (!GCP_LOCATION.test(location)) throw new Error(`PLATFORM_3_VERTEX_LOCATION must be a Vertex AI location such as global or us-central1, got ${location}`);
-  return { project, location };
 }
 
 function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {

@@ -77,9 +77,8 @@ export const PROVIDER_SETTINGS = [
   ...PLATFORM_NUMBERS.flatMap((n) => platform(n)),
   // platform_2 through Claude Platform on AWS (D235): the workspace its requests target.
   setting('AI platform 2', 'PLATFORM_2_WORKSPACE_ID'),
-  // platform_3 through Gemini on Vertex AI (D239): the Google Cloud project and location its calls name.
+  // platform_3 through Gemini on Vertex AI (D239): the Google Cloud project its calls name.
   setting('AI platform 3', 'PLATFORM_3_VERTEX_PROJECT'),
-  setting('AI platform 3', 'PLATFORM_3_VERTEX_LOCATION'),
   setting('AI platform limits', 'PLATFORM_CONCURRENCY'),
   setting('AI platform limits', 'PLATFORM_RATE_PER_MINUTE'),
   setting('AI platform limits', 'PLATFORM_DAILY_BUDGET'),

@@ -30,6 +30,7 @@ export const visibilityBatchesOf = perContainer(({ config, dynamo }): Visibility
   for (const n of config.visibilityBatches.platforms as Array<keyof typeof factories>) {
     const client = factories[n](of(n), { log });
     if (client) clients.set(client.platform, client);
+    else if (of(n)?.vertexProject) log.info('platform_3 is on Gemini on Vertex AI, which has no batch client here: its daily checks go synchronously (D239)');
   }
   return { clients, jobs: createVisibilityBatchRepository(dynamo.db, dynamo.table) };
 });

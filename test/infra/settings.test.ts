@@ -28,7 +28,6 @@ const SAMPLE_VALUES: Record<string, string> = {
   PLATFORM_DAILY_BUDGET: '500',
   VISIBILITY_BATCHES: '1,2',
   PLATFORM_3_VERTEX_PROJECT: 'shop-visibility-7',
-  PLATFORM_3_VERTEX_LOCATION: 'us-central1',
   VISIBILITY_BATCH_POLL_SECONDS: '300',
 };
 

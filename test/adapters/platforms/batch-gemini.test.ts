@@ -307,3 +307,7 @@ describe('above the inline size: a JSONL input file and a responses file (D223)'
     expect(expectFailure(results.get('c')!, 'failed').reason).toContain('429 RESOURCE_EXHAUSTED: quota');
   });
 });
+
+test('platform_3 on Gemini on Vertex AI (D239) has no batch client: its daily checks stay synchronous', () => {
+  expect(createGeminiBatchClient({ ...settings(), vertexProject: 'shop-visibility-7' }, testDeps().deps)).toBeNull();
+});

@@ -1,5 +1,6 @@
 /** platform_3 on the wire: Gemini generateContent + google_search against its fake. */
 import { createPlatform3Client } from '../../../functions/adapters/external/platforms';
+import { generateContentPath, vertexLocationOf } from '../../../functions/adapters/external/platforms/platform-3-gemini';
 import { startFakePlatform, type FakePlatformServer } from '../../../functions/local/fakes/platforms';
 import { cannedFetch, expectFailure, expectOk, testDeps } from './support';
 
@@ -113,10 +114,10 @@ test('a blocked prompt (no candidates) and a SAFETY stop without text are failed
 });
 
 describe('Gemini on Vertex AI (PLATFORM_3_VERTEX_PROJECT, D239)', () => {
-  const vertex = { project: 'shop-visibility-7', location: 'global' };
+  const vertexProject = 'shop-visibility-7';
 
   test('the same generateContent request goes to the project\'s publisher model, the API key in x-goog-api-key', async () => {
-    const answer = expectOk(await createPlatform3Client({ ...settings(), vertex }, testDeps().deps).ask('decaf coffee'));
+    const answer = expectOk(await createPlatform3Client({ ...settings(), vertexProject }, testDeps().deps).ask('decaf coffee'));
     const req = fake.requests[0];
     expect(req.method).toBe('POST');
     expect(req.path).toBe('/v1/projects/shop-visibility-7/locations/global/publishers/google/models/gemini-3.5-flash-lite:generateContent');
@@ -127,10 +128,22 @@ describe('Gemini on Vertex AI (PLATFORM_3_VERTEX_PROJECT, D239)', () => {
     expect(answer.obtainedVia).toBe('generateContent (Vertex AI) + google_search grounding');
   });
 
-  test('a regional location and model go into the path; a wrong key is the vendor\'s 401, not an answer', async () => {
-    expectOk(await createPlatform3Client({ ...settings(), model: 'gemini-2.5-pro', vertex: { project: 'shop-visibility-7', location: 'europe-west4' } }, testDeps().deps).ask('x'));
-    expect(fake.requests[0].path).toBe('/v1/projects/shop-visibility-7/locations/europe-west4/publishers/google/models/gemini-2.5-pro:generateContent');
-    const refused = await createPlatform3Client({ ...settings(), apiKey: 'not-the-key', vertex }, testDeps().deps).ask('x');
-    expect(refused.ok).toBe(false);
+  test('the location is the one the endpoint serves: a regional host names it, the global host and any other are global', () => {
+    expect(vertexLocationOf('https://us-central1-aiplatform.googleapis.com')).toBe('us-central1');
+    expect(vertexLocationOf('https://europe-west4-aiplatform.googleapis.com/')).toBe('europe-west4');
+    expect(vertexLocationOf('https://aiplatform.googleapis.com')).toBe('global');
+    expect(vertexLocationOf('http://127.0.0.1:4010')).toBe('global');
+    expect(vertexLocationOf('not a url')).toBe('global');
+    expect(generateContentPath('gemini-2.5-pro', { project: vertexProject, location: 'europe-west4' }))
+      .toBe('/v1/projects/shop-visibility-7/locations/europe-west4/publishers/google/models/gemini-2.5-pro:generateContent');
+    expect(generateContentPath('gemini-2.5-pro', null)).toBe('/v1beta/models/gemini-2.5-pro:generateContent');
+  });
+
+  test('a wrong key is the vendor\'s 401, not an answer; a project id that is not one leaves platform_3 not configured, sending nothing', async () => {
+    expect((await createPlatform3Client({ ...settings(), apiKey: 'not-the-key', vertexProject }, testDeps().deps).ask('x')).ok).toBe(false);
+    fake.reset();
+    const bad = await createPlatform3Client({ ...settings(), vertexProject: 'Shop_Visibility' }, testDeps().deps).ask('x');
+    expect(expectFailure(bad, 'unconfigured').reason).toMatch(/^PLATFORM_3_VERTEX_PROJECT is not a Google Cloud project id/);
+    expect(fake.requests).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@
  * cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference (the request).
  *
  *   PLATFORM_3_API_URL  https://aiplatform.googleapis.com (location global) or https://{location}-aiplatform.googleapis.com
+ *                       (a regional endpoint: the location is read from its host, so the two cannot disagree)
  *   POST {url}/v1/projects/{project}/locations/{location}/publishers/google/models/{model}:generateContent
  *   {"contents": [{"role": "user", "parts": [{"text": "<prompt>"}]}], "tools": [{"google_search": {}}]}
  *
@@ -37,7 +38,7 @@
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { createPlatformClient, parseBody, endpointUrl, PlatformStop, type AnswerParts, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { createPlatformClient, parseBody, endpointUrl, PlatformStop, unconfiguredClient, type AnswerParts, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_3: PlatformSpec = { n: 3, kind: 'assistant of a large search company', keyRequired: true, defaultModel: 'gemini-3.5-flash-lite' };
 
@@ -96,19 +97,44 @@ export function platform3Answer(res: z.infer<typeof generateSchema>, via = 'gene
   };
 }
 
+/** A Vertex AI target: the project (PLATFORM_3_VERTEX_PROJECT) and the location its endpoint serves. */
+interface VertexTarget { project: string; location: string }
+
 /** The generateContent path: the Gemini API's, or the Vertex AI project's publisher model (D239). */
-export function generateContentPath(model: string, vertex: PlatformSettings['vertex']): string {
+export function generateContentPath(model: string, vertex: VertexTarget | null): string {
   const m = encodeURIComponent(model);
   return vertex
     ? `/v1/projects/${encodeURIComponent(vertex.project)}/locations/${encodeURIComponent(vertex.location)}/publishers/google/models/${m}:generateContent`
     : `/v1beta/models/${m}:generateContent`;
 }
 
+/** Google Cloud project ids: 6-30 of lowercase letters, digits and hyphens, from a letter, not ending in a hyphen. */
+const GCP_PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+/** A regional Vertex AI endpoint names its location: `us-central1-aiplatform.googleapis.com`. */
+const REGIONAL_ENDPOINT = /^([a-z][a-z0-9-]*[0-9])-aiplatform\.googleapis\.com$/;
+
+/** The location a Vertex AI endpoint serves: its region for a regional host, else `global`. */
+export function vertexLocationOf(apiUrl: string | undefined): string {
+  let host = '';
+  try {
+    host = new URL(apiUrl ?? '').hostname;
+  } catch {
+    // not a URL: the settings check names it
+  }
+  return REGIONAL_ENDPOINT.exec(host)?.[1] ?? 'global';
+}
+
 export function createPlatform3Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {
-  const via = settings?.vertex ? 'generateContent (Vertex AI)' : 'generateContent';
+  const project = settings?.vertexProject;
+  if (project && !GCP_PROJECT_ID.test(project)) {
+    return unconfiguredClient('platform_3', PLATFORM_3.kind, settings?.model?.trim() || PLATFORM_3.defaultModel,
+      'PLATFORM_3_VERTEX_PROJECT is not a Google Cloud project id (6-30 of a-z, 0-9 and -, from a letter)');
+  }
+  const vertex = project ? { project, location: vertexLocationOf(settings?.apiUrl) } : null;
+  const via = vertex ? 'generateContent (Vertex AI)' : 'generateContent';
   return createPlatformClient(PLATFORM_3, settings, deps, async (prompt, ctx, s) => platform3Answer(await ctx.request(
     {
-      url: endpointUrl(s.apiUrl, generateContentPath(s.model!, settings?.vertex)),
+      url: endpointUrl(s.apiUrl, generateContentPath(s.model!, vertex)),
       method: 'POST',
       headers: { 'x-goog-api-key': s.apiKey! },
       body: platform3Body(prompt),

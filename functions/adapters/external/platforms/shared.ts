@@ -283,8 +283,8 @@ export interface PlatformSettings {
   model?: string;
   /** platform_2 through Claude Platform on AWS (PLATFORM_2_WORKSPACE_ID, D235): the workspace its requests name. */
   workspaceId?: string;
-  /** platform_3 through Gemini on Vertex AI (PLATFORM_3_VERTEX_PROJECT, _LOCATION, D239): the project and location its calls name. */
-  vertex?: { project: string; location: string };
+  /** platform_3 through Gemini on Vertex AI (PLATFORM_3_VERTEX_PROJECT, D239): the Google Cloud project its calls name. */
+  vertexProject?: string;
 }
 
 export type CheckedSettings =

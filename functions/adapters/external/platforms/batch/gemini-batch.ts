@@ -120,6 +120,8 @@ const batchLabel = (label: string) => label.trim() || 'visibility checks';
 const apiRoot = (apiUrl: string) => apiUrl.trim().replace(/\/+$/, '').replace(/\/v1(beta)?$/, '');
 
 export function createGeminiBatchClient(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformBatchClient | null {
+  // On Gemini on Vertex AI (D239) batch inference reads and writes Cloud Storage: not built, so platform_3 stays synchronous.
+  if (settings?.vertexProject) return null;
   const s = configuredSettings(PLATFORM_3, settings);
   if (!s) return null;
   const platform = 'platform_3' as const;
