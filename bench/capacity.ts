@@ -353,7 +353,7 @@ export interface AfterReport {
   checks: SyncCheck[];
   /** Each vendor account's month at `chooseFor` businesses against its published spend cap (D229), and through its channel (D236). */
   spend: SpendCheck[];
-  /** An account's channel that starts at a lower batch-queue tier: the chosen day at `chooseFor` with that queue (D236). */
+  /** An account's channel that changes the day (a lower batch-queue tier, D236; a platform synchronous, D239): the chosen day at `chooseFor` with it. */
   channelDays: ChannelDay[];
   /** The needed channels applied at once (null when at most one changes the day). */
   channelsTogether: ChannelDay | null;
@@ -382,6 +382,9 @@ const rangeEnv = (name: string, fallback: Range): Range => {
  */
 export interface ChannelDay { vendor: string; channel: string; from: string; day: DayResult; checks: SyncCheck[] }
 
+/** A channel on another batch-queue tier or without a batch interface for a platform changes the day: it holds only with its own day shown in time. */
+const channelChangesTheDay = (k: SpendCheck): boolean => !!(k.channel?.batchQueueTier || k.channel?.synchronous);
+
 /**
  * The goal's verdict (D229, D236): the day in time, every synchronous setting within a published
  * figure, and every vendor account within its self-serve spend cap or through a channel that
@@ -398,9 +401,7 @@ export function goalVerdict(v: {
   const dayHolds = (d: ChannelDay) => d.day.complete && d.day.finishSeconds <= v.targetSeconds && d.checks.every((c) => c.allowed === true);
   const channelHolds = (k: SpendCheck) => {
     const days = v.channelDays.filter((d) => d.vendor === k.vendor);
-    // a channel on another rate tier or without a batch interface holds only with its own day shown in time
-    const needsDay = !!(k.channel?.batchQueueTier || k.channel?.synchronous);
-    return !!k.channel?.allowed && (!needsDay || days.length > 0) && days.every(dayHolds);
+    return !!k.channel?.allowed && (!channelChangesTheDay(k) || days.length > 0) && days.every(dayHolds);
   };
   const overspent = v.spend.filter((k) => !k.allowed);
   const stillOverspent = overspent.filter((k) => !channelHolds(k));
@@ -500,10 +501,9 @@ export async function measureCapacity(options: {
     ].join('; ');
     return { from, day, checks: syncPlatformChecks(chosenAfter.platformLimits, synchronous) };
   };
-  const needsDay = (k: SpendCheck) => !!(k.channel?.batchQueueTier || k.channel?.synchronous);
-  const channelDays = spend.filter(needsDay).map((k): ChannelDay => ({ vendor: k.vendor, channel: k.channel!.name, ...channelDayOf([k]) }));
+  const channelDays = spend.filter(channelChangesTheDay).map((k): ChannelDay => ({ vendor: k.vendor, channel: k.channel!.name, ...channelDayOf([k]) }));
   // the channels the fleet needs (accounts past their caps) all at once: one day with every one of them applied
-  const needed = spend.filter((k) => !k.allowed && k.channel?.allowed && needsDay(k));
+  const needed = spend.filter((k) => !k.allowed && k.channel?.allowed && channelChangesTheDay(k));
   const channelsTogether: ChannelDay | null = needed.length > 1
     ? { vendor: needed.map((k) => k.vendor).join(' + '), channel: needed.map((k) => k.channel!.name).join(' + '), ...channelDayOf(needed) }
     : null;

@@ -264,7 +264,7 @@ export const SPEND_CAPS: readonly SpendCap[] = [
       note: 'the cap stays Tier 5\'s (the source); only platform_1 stays on the OpenAI account. The judge is a json_object chat call (chat-client.ts), which '
         + `DeepSeek's API takes; DeepSeek publishes no spend cap (prepaid balance) and says it does not constrain a user's rate (${DEEPSEEK_RATE_LIMIT}). `
         + 'The judge\'s price on that account is not modelled here (billed as before, on another account; deepseek-flash lists lower token prices than gpt-4.1-mini). '
-        + 'Its rate: 50,000 businesses make 4,000,000 judge calls a day, about 65 a second over a 17-hour day, some 130 in flight at 1-3 s a call, '
+        + 'Its rate: 50,000 businesses make 4,000,000 judge calls a day, about 65 a second over a 17-hour day, some 130 in flight on average at 1-3 s a call, '
         + 'within the 2,500 concurrent requests DeepSeek allows an account for the flash model (the platform_6 row)' } },
   { vendor: 'Anthropic', platforms: ['platform_2'], tier: 'Scale (the highest self-serve tier)', usdPerMonth: 200_000,
     beyond: 'the Custom tier: no monthly spend cap, limits arranged with the account team',

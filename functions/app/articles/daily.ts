@@ -10,6 +10,7 @@
  * 3. one publish of every site part refreshes every page's check date (D112) and puts the
  *    new articles live.
  */
+import { createHash } from 'node:crypto';
 import { artifactKeys } from '../../core/artifacts';
 import { articleModelOf } from '../../engines/article-writer';
 import type { Container } from '../../container';
@@ -22,6 +23,8 @@ import { createArticles, type RejectedQuestion } from './create';
 import { loadArticleSite, prepareArticleSources, type ArticleSite } from './materials';
 import type { ArticleRecord } from '../../core/articles/record';
 import { articleQuotaOf } from './quota';
+import { runClaimed } from '../step-claim';
+import { dailyStepClaimsOf } from '../../engines/step-claims';
 
 /** One entity's line of the day's plan. */
 export interface PlannedEntity {
@@ -110,10 +113,23 @@ export interface ArticleOutcome {
   model: ArticleModelUsage | null;
 }
 
-/** Creates the articles the batch's entities still lack today, and records each entity's outcome. */
-export function createArticleBatch(container: Container, batch: ArticleBatch) {
-  return failingInto(container, batch, '2a', () => createMissingArticles(container, batch));
+/**
+ * Creates the articles the batch's entities still lack today, and records each entity's outcome.
+ * One invocation of an item at a time (D240): two copies at once would each count the same
+ * articles missing, then both pay the model and write them. A copy delivered meanwhile asks to
+ * be asked again (StepClaimed) until the holder is done, then finds nothing missing.
+ */
+export async function createArticleBatch(container: Container, batch: ArticleBatch) {
+  const outcome = await failingInto(container, batch, '2a', () => runClaimed(
+    container, dailyStepClaimsOf(container), batch.org_slug, batch.execution_id, articleItemStep(batch), async () => null,
+    () => createMissingArticles(container, batch),
+  ));
+  return 'result' in outcome ? outcome.result : outcome.settled;
 }
+
+/** The claim's step name of one 2a item: its entities, hashed (an item's entities never change within a day's plan). */
+const articleItemStep = (batch: ArticleBatch) =>
+  `2a_${createHash('sha256').update(batch.entities.map((e) => e.product_id ?? '').join('\n')).digest('hex').slice(0, 16)}`;
 
 async function createMissingArticles(container: Container, batch: ArticleBatch) {
   await holdDay(container, batch);
