@@ -15,9 +15,11 @@
  * Gemini on Vertex AI (D239), when PLATFORM_3_VERTEX_PROJECT is set: the same generateContent
  * request and answer under the project's publisher-model path, billed to the Google Cloud
  * project (no Gemini API spend tier; Gemini models there run on dynamic shared quota), with a
- * Google Cloud API key bound to a service account in the same header. Sources:
- * cloud.google.com/vertex-ai/generative-ai/docs/start/api-keys (API keys for Gemini on Vertex AI),
- * cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference (the request).
+ * Google Cloud API key bound to a service account in the same header. Sources read (stored
+ * copies): cloud.google.com/vertex-ai/generative-ai/docs/start/api-keys (API keys for Gemini on
+ * Vertex AI), .../docs/multimodal/batch-prediction-from-cloud-storage (the publisher-model name
+ * `publishers/google/models/<model>`, the global and regional endpoints, requests "following the
+ * same format for Gemini API"); the generateContent reference page itself was not read.
  *
  *   PLATFORM_3_API_URL  https://aiplatform.googleapis.com (location global) or https://{location}-aiplatform.googleapis.com
  *                       (a regional endpoint: the location is read from its host, so the two cannot disagree)
