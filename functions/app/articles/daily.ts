@@ -120,10 +120,12 @@ export interface ArticleOutcome {
  * be asked again (StepClaimed) until the holder is done, then finds nothing missing.
  */
 export async function createArticleBatch(container: Container, batch: ArticleBatch) {
-  const outcome = await failingInto(container, batch, '2a', () => runClaimed(
+  // Nothing counts as settled without running, and a copy's StepClaimed is not the item failing:
+  // only the holder's work records a failure on 2a.
+  const outcome = await runClaimed(
     container, dailyStepClaimsOf(container), batch.org_slug, batch.execution_id, articleItemStep(batch), async () => null,
-    () => createMissingArticles(container, batch),
-  ));
+    () => failingInto(container, batch, '2a', () => createMissingArticles(container, batch)),
+  );
   return 'result' in outcome ? outcome.result : outcome.settled;
 }
 
