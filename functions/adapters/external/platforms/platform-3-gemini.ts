@@ -40,7 +40,7 @@
  */
 import * as z from 'zod/mini';
 import type { PlatformClient } from '../../../core/visibility/platform-answer';
-import { createPlatformClient, parseBody, endpointUrl, PlatformStop, unconfiguredClient, type AnswerParts, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
+import { createPlatformClient, hostOf, parseBody, endpointUrl, PlatformStop, unconfiguredClient, type AnswerParts, type PlatformDeps, type PlatformSettings, type PlatformSpec } from './shared';
 
 export const PLATFORM_3: PlatformSpec = { n: 3, kind: 'assistant of a large search company', keyRequired: true, defaultModel: 'gemini-3.5-flash-lite' };
 
@@ -117,13 +117,8 @@ const REGIONAL_ENDPOINT = /^([a-z][a-z0-9-]*[0-9])-aiplatform\.googleapis\.com$/
 
 /** The location a Vertex AI endpoint serves: its region for a regional host, else `global`. */
 export function vertexLocationOf(apiUrl: string | undefined): string {
-  let host = '';
-  try {
-    host = new URL(apiUrl ?? '').hostname;
-  } catch {
-    // not a URL: the settings check names it
-  }
-  return REGIONAL_ENDPOINT.exec(host)?.[1] ?? 'global';
+  // a URL that is not one has no regional host: the settings check names it
+  return REGIONAL_ENDPOINT.exec(hostOf(apiUrl ?? ''))?.[1] ?? 'global';
 }
 
 export function createPlatform3Client(settings: PlatformSettings | undefined, deps: PlatformDeps): PlatformClient {

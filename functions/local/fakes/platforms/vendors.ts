@@ -153,7 +153,7 @@ const geminiFormat: VendorFormat = {
   handle(req, ctx) {
     // the Gemini API's path, or a Vertex AI project's publisher model (D239): same request and answer
     const route = /^\/v1beta\/models\/([^/:]+):generateContent$/.exec(req.path)
-      ?? /^\/v1\/projects\/[a-z][a-z0-9-]{4,28}[a-z0-9]\/locations\/[a-z][a-z0-9-]+\/publishers\/google\/models\/([^/:]+):generateContent$/.exec(req.path);
+      ?? /^\/v1\/projects\/[^/]+\/locations\/[^/]+\/publishers\/google\/models\/([^/:]+):generateContent$/.exec(req.path);
     if (req.method !== 'POST' || !route) return { status: 404, body: googleError(404, `no route ${req.method} ${req.path}`) };
     const key = (req.headers['x-goog-api-key'] as string | undefined) ?? req.query.key;
     if (key !== ctx.key) return { status: 401, body: googleError(401, 'API key not valid. Please pass a valid API key.') };
