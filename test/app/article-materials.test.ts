@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createFsArtifactStore } from '../../functions/adapters/local/fs-artifact-store';
 import { createFsSiteStore } from '../../functions/adapters/local/fs-site-store';
 import { readArticleSources, siteContentOf } from '../../functions/core/articles/site-sources';
+import { takenSlugs } from '../../functions/core/articles/slugs';
 import type { SiteFile } from '../../functions/core/site/types';
 import type { Container } from '../../functions/container';
 
@@ -52,7 +53,8 @@ test('the plan parses the release once; another instance reads the stored source
   const { files } = (await siteStore.readCurrent('o'))!;
   expect(site.sources).toEqual(JSON.parse(JSON.stringify(readArticleSources(siteContentOf(files)))));
   expect(site.sources.products.map((p) => p.name)).toEqual(['House Blend v1']);
-  expect(site.paths.sort()).toEqual(files.map((f) => f.path).sort());
+  expect([...site.takenSlugs].sort()).toEqual([...takenSlugs(files.map((f) => f.path))].sort());
+  expect(site.takenSlugs).toContain('house-blend');
 });
 
 test('a new release is parsed again and replaces the stored sources', async () => {

@@ -81,7 +81,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
   const today = now.slice(0, 10);
   if (options.backdateTo && options.backdateTo > today) throw new ValidationError('backdate_to must not be in the future');
   const entity = options.productId ? await productEntity(container, orgSlug, options.productId) : null;
-  const [{ business, snapshot, paths, sources, catalogue, industry }, existing] = await Promise.all([
+  const [{ business, snapshot, takenSlugs: siteSlugs, sources, catalogue, industry }, existing] = await Promise.all([
     options.site ?? loadArticleSite(container, orgSlug),
     options.existing ?? container.articles.list(orgSlug),
   ]);
@@ -93,7 +93,8 @@ export async function createArticles(container: Container, orgSlug: string, opti
   const questions = entityQuestions(catalogue, productId, { businessName: business.name, industry, sources })
     .filter((q) => !asked.has(q.key) && !asked.has(q.title));
   const published: PublishedFingerprint[] = existing.map(recordFingerprint);
-  const taken = takenSlugs([...paths, ...existing.map((a) => a.article_path)]);
+  const taken = takenSlugs(existing.map((a) => a.article_path));
+  const isTaken = { has: (slug: string) => siteSlugs.has(slug) || taken.has(slug) };
   const related = existing.filter((a) => a.product_id === productId).map((a) => ({ title: a.title, article_path: a.article_path }));
   const model = options.model ? options.model.forBusiness(business.name, catalogue) : null;
   const write = model?.write ?? extractiveWriter;
@@ -107,7 +108,7 @@ export async function createArticles(container: Container, orgSlug: string, opti
       rejected.push({ title: question.title, reason: reviewed.reason });
       continue;
     }
-    const slug = articleSlug(question.title, taken);
+    const slug = articleSlug(question.title, isTaken);
     taken.add(slug);
     const build = buildArticleFiles({
       title: question.title, slug, business: { name: business.name, url: business.url }, product, answer: reviewed.answer,

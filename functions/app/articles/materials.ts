@@ -10,6 +10,7 @@
  */
 import { artifactKeys } from '../../core/artifacts';
 import { articleCatalogue, type ArticleCatalogue } from '../../core/articles/compose';
+import { takenSlugs } from '../../core/articles/slugs';
 import { articleSourcesReader, isSourcePage, type ArticleSources } from '../../core/articles/site-sources';
 import { contentTypeOf } from '../../core/site/content-types';
 import { SITE_PATHS } from '../../core/site/paths';
@@ -26,8 +27,8 @@ import { loadSnapshot } from '../site';
 export interface ArticleSite {
   business: Business;
   snapshot: StoreSnapshot;
-  /** Every path the live release serves (an article's slug must collide with none). */
-  paths: string[];
+  /** Every slug the live release's paths use (an article's slug must collide with none): read once per site, not per entity (150,000 paths on a 20,000-product store). */
+  takenSlugs: ReadonlySet<string>;
   sources: ArticleSources;
   catalogue: ArticleCatalogue;
   industry: string;
@@ -131,7 +132,7 @@ export async function loadArticleSite(container: Container, orgSlug: string): Pr
     liveParsedRelease(container, orgSlug),
   ]);
   return {
-    business, snapshot, paths, sources,
+    business, snapshot, sources, takenSlugs: takenSlugs(paths),
     catalogue: articleCatalogue(snapshot.products, sources, business.name),
     industry: normalizeSpace(narrative?.industry ?? '') || inferIndustry(snapshot).industry,
   };

@@ -46,7 +46,7 @@ function cutSlug(slug: string, max: number): string {
 }
 
 /** The slug of a new article (see the header); `taken` holds every slug the site already uses. */
-export function articleSlug(title: string, taken: ReadonlySet<string>): string {
+export function articleSlug(title: string, taken: Pick<ReadonlySet<string>, 'has'>): string {
   const base = cutSlug(slugify(titleWithoutYear(title), 'question'), MAX_ARTICLE_SLUG_LENGTH);
   const free = (slug: string) => !taken.has(slug) && !ARTICLE_RESERVED_SLUGS.has(slug);
   if (free(base)) return base;
