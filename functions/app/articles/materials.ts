@@ -27,7 +27,7 @@ import { loadSnapshot } from '../site';
 export interface ArticleSite {
   business: Business;
   snapshot: StoreSnapshot;
-  /** Every slug the live release's paths use (an article's slug must collide with none): read once per site, not per entity (150,000 paths on a 20,000-product store). */
+  /** Every slug the live release's paths use (an article's slug must collide with none): read once per site, not per entity (a 20,000-product store's release has several files per product). */
   takenSlugs: ReadonlySet<string>;
   sources: ArticleSources;
   catalogue: ArticleCatalogue;
