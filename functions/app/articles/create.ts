@@ -15,7 +15,7 @@ import { concurrentTwin, recordFingerprint, type PublishedFingerprint } from '..
 import type { ArticleRecord } from '../../core/articles/record';
 import { weekBounds } from '../../core/articles/quota';
 import { encodeShingles } from '../../core/articles/shingles';
-import { articleSlug, slugOfArticlePath } from '../../core/articles/slugs';
+import { articleSlug } from '../../core/articles/slugs';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import { aiSiteOrigin, type Container } from '../../container';
 import { saveSitePart } from '../site';
@@ -93,9 +93,9 @@ export async function createArticles(container: Container, orgSlug: string, opti
   const questions = entityQuestions(catalogue, productId, { businessName: business.name, industry, sources })
     .filter((q) => !asked.has(q.key) && !asked.has(q.title));
   const published: PublishedFingerprint[] = existing.map(recordFingerprint);
-  // The organization's articles, deployed or not (takenSlugs reads file paths, and an
-  // article_path is `/<slug>/`, so it is read with slugOfArticlePath).
-  const taken = new Set(existing.map((a) => slugOfArticlePath(a.article_path)).filter((s): s is string => s !== null));
+  // The organization's articles, deployed or not, by their own slug (takenSlugs reads file
+  // paths: an article_path, `/<slug>/`, gives it none).
+  const taken = new Set(existing.map((a) => a.slug));
   const isTaken = { has: (slug: string) => siteSlugs.has(slug) || taken.has(slug) };
   const related = existing.filter((a) => a.product_id === productId).map((a) => ({ title: a.title, article_path: a.article_path }));
   const model = options.model ? options.model.forBusiness(business.name, catalogue) : null;
